@@ -1,0 +1,223 @@
+//! The one parameter set of every run, with the SPEC defaults, validated with readable messages.
+//!
+//! Every result carries the resolved `Params` (SPEC preamble: "Every run must print or return its
+//! fully resolved configuration"). Unknown keys are rejected so a typo never silently falls back
+//! to a default.
+
+use crate::error::{Error, Result};
+use crate::mismatch::Mismatch;
+use serde::{Deserialize, Serialize};
+
+/// Which `φ` (SPEC §3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum PhiKind {
+    /// `min(ζ·d, 1)`, the SPEC default.
+    #[default]
+    ClippedLinear,
+    /// `min((ζ·d)², 1)`.
+    ClippedQuadratic,
+}
+
+/// All parameters. Field docs give the symbol, the SPEC section and the default.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Params {
+    /// Cache size `k` (SPEC §3). Default 5.
+    pub k: usize,
+    /// Mismatch function `φ` (SPEC §3). Default clipped linear.
+    pub phi: PhiKind,
+    /// Mismatch scale `ζ` (SPEC §3). Default 1.
+    pub zeta: f64,
+    /// Floor of the min-max normalised token cost, `c_floor` (SPEC §2). Default 0.01.
+    pub c_floor: f64,
+    /// Observation noise standard deviation `R` (SPEC §2). Default 0.05.
+    pub noise_r: f64,
+    /// ε-net radius `ε` (SPEC §4). Default 0.4.
+    pub epsilon: f64,
+    /// Radius `ε_o` of the net that thins the evaluation oracle's candidates (SPEC §5). Default 0.02.
+    pub eps_oracle: f64,
+    /// Size of the evaluation sample `E`, `n_eval` (SPEC §3). Default 10,000.
+    pub n_eval: usize,
+    /// RBF length-scale `ℓ_k` (SPEC §6). Default 0.2.
+    pub kernel_length: f64,
+    /// Ridge `λ` (SPEC §6). Default 0.1.
+    pub lambda: f64,
+    /// RKHS norm bound `B` (SPEC §6). Default 1.
+    pub b: f64,
+    /// Confidence `δ` (SPEC §6). Default 0.05.
+    pub delta: f64,
+    /// Online confidence scale `β` (SPEC §6, §13). Default 1 (the theoretical width).
+    pub beta: f64,
+    /// Offline confidence scale `β_off` (SPEC §6, §13). Default 1 (the theoretical width).
+    pub beta_off: f64,
+    /// Online horizon `T` (SPEC §9). Default 5,000.
+    pub horizon: usize,
+    /// Offline log length `n` (SPEC §8). Default 1,000.
+    pub log_len: usize,
+    /// Logging propensity `ν` (SPEC §8). Default 0.5.
+    pub propensity: f64,
+    /// Synthetic arrival noise `σ_e` (SPEC §7); `None` = calibrated so that the median
+    /// arrival-to-prompt distance is 0.074.
+    pub synthetic_sigma: Option<f64>,
+    /// Mean nq-trivia burst length (SPEC §7, §11.10). Default 100.
+    pub burst_mean: f64,
+    /// Epsilon-Greedy exploration rate (SPEC §9). Default 0.1.
+    pub explore_rate: f64,
+    /// Threshold-cache hit radius `τ` on the normalised distance (SPEC §9). Default 0.15.
+    pub threshold_tau: f64,
+    /// CLCB-Frozen-Cont Lipschitz constant `L_g` (appendix Alg. 6; radius `ρ_s = e_s/(2L_g)`). Default 1.
+    pub lipschitz: f64,
+    /// CLCB-Frozen-Cont constant `C_p` (appendix Alg. 8 line 10). Default 0.1.
+    pub c_p: f64,
+    /// Seed of every random draw of a run.
+    pub seed: u64,
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        Params {
+            k: 5,
+            phi: PhiKind::ClippedLinear,
+            zeta: 1.0,
+            c_floor: 0.01,
+            noise_r: 0.05,
+            epsilon: 0.4,
+            eps_oracle: 0.02,
+            n_eval: 10_000,
+            kernel_length: 0.2,
+            lambda: 0.1,
+            b: 1.0,
+            delta: 0.05,
+            beta: 1.0,
+            beta_off: 1.0,
+            horizon: 5_000,
+            log_len: 1_000,
+            propensity: 0.5,
+            synthetic_sigma: None,
+            burst_mean: 100.0,
+            explore_rate: 0.1,
+            threshold_tau: 0.15,
+            lipschitz: 1.0,
+            c_p: 0.1,
+            seed: 0,
+        }
+    }
+}
+
+/// Largest horizon, log or sample the engine accepts (keeps memory bounded in a browser tab).
+pub const MAX_ROUNDS: usize = 10_000_000;
+
+fn positive(name: &str, v: f64, what: &str) -> Result<()> {
+    if v.is_finite() && v > 0.0 {
+        Ok(())
+    } else {
+        Err(Error::param(name, format!("{what} must be a positive finite number, got {v}")))
+    }
+}
+
+fn in_range(name: &str, v: f64, lo: f64, hi: f64, what: &str) -> Result<()> {
+    if v.is_finite() && v >= lo && v <= hi {
+        Ok(())
+    } else {
+        Err(Error::param(name, format!("{what} must lie in [{lo}, {hi}], got {v}")))
+    }
+}
+
+fn count(name: &str, v: usize, lo: usize, what: &str) -> Result<()> {
+    if v < lo {
+        Err(Error::param(name, format!("{what} must be at least {lo}, got {v}")))
+    } else if v > MAX_ROUNDS {
+        Err(Error::param(name, format!("{what} must be at most {MAX_ROUNDS}, got {v}")))
+    } else {
+        Ok(())
+    }
+}
+
+impl Params {
+    /// Parses a JSON object; missing keys take their defaults; the result is validated.
+    pub fn from_json(text: &str) -> Result<Self> {
+        let p: Params =
+            serde_json::from_str(text).map_err(|e| Error::parse(format!("configuration JSON: {e}")))?;
+        p.validate()?;
+        Ok(p)
+    }
+
+    /// The full configuration as pretty JSON (printed with every result).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("Params always serialises")
+    }
+
+    /// Checks every value against its domain.
+    pub fn validate(&self) -> Result<()> {
+        count("k", self.k, 1, "the cache size k")?;
+        positive("zeta", self.zeta, "the mismatch scale ζ")?;
+        in_range("c_floor", self.c_floor, f64::MIN_POSITIVE, 1.0, "the cost floor c_floor")?;
+        in_range("noise_r", self.noise_r, 0.0, 10.0, "the noise level R")?;
+        positive("epsilon", self.epsilon, "the ε-net radius ε")?;
+        positive("eps_oracle", self.eps_oracle, "the oracle net radius ε_o")?;
+        count("n_eval", self.n_eval, 1, "the evaluation sample size n_eval")?;
+        positive("kernel_length", self.kernel_length, "the kernel length-scale ℓ_k")?;
+        positive("lambda", self.lambda, "the ridge λ")?;
+        in_range("b", self.b, 0.0, 1e6, "the RKHS bound B")?;
+        if !(self.delta > 0.0 && self.delta < 1.0) {
+            return Err(Error::param(
+                "delta",
+                format!("the confidence δ must lie in (0, 1), got {}", self.delta),
+            ));
+        }
+        in_range("beta", self.beta, 0.0, 1e6, "the online confidence scale β")?;
+        in_range("beta_off", self.beta_off, 0.0, 1e6, "the offline confidence scale β_off")?;
+        count("horizon", self.horizon, 1, "the horizon T")?;
+        count("log_len", self.log_len, 1, "the offline log length n")?;
+        in_range("propensity", self.propensity, 0.0, 1.0, "the logging propensity ν")?;
+        if let Some(s) = self.synthetic_sigma {
+            in_range("synthetic_sigma", s, 0.0, 10.0, "the synthetic noise σ_e")?;
+        }
+        in_range("burst_mean", self.burst_mean, 1.0, 1e9, "the mean burst length")?;
+        in_range("explore_rate", self.explore_rate, 0.0, 1.0, "the exploration rate")?;
+        in_range("threshold_tau", self.threshold_tau, 0.0, 10.0, "the threshold-cache radius τ")?;
+        positive("lipschitz", self.lipschitz, "the Lipschitz constant L_g")?;
+        positive("c_p", self.c_p, "the constant C_p")?;
+        Ok(())
+    }
+
+    /// The mismatch function these parameters select.
+    pub fn mismatch(&self) -> Mismatch {
+        match self.phi {
+            PhiKind::ClippedLinear => Mismatch::ClippedLinear { zeta: self.zeta },
+            PhiKind::ClippedQuadratic => Mismatch::ClippedQuadratic { zeta: self.zeta },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_the_spec_defaults_and_round_trip() {
+        let p = Params::default();
+        p.validate().unwrap();
+        assert_eq!((p.k, p.epsilon, p.lambda, p.kernel_length, p.delta), (5, 0.4, 0.1, 0.2, 0.05));
+        assert_eq!((p.noise_r, p.n_eval, p.horizon, p.propensity), (0.05, 10_000, 5_000, 0.5));
+        let back = Params::from_json(&p.to_json()).unwrap();
+        assert_eq!(back, p);
+        let partial = Params::from_json(r#"{"k": 3, "epsilon": 0.2}"#).unwrap();
+        assert_eq!((partial.k, partial.epsilon, partial.lambda), (3, 0.2, 0.1));
+    }
+
+    #[test]
+    fn readable_errors() {
+        let e = Params::from_json(r#"{"k": 0}"#).unwrap_err().to_string();
+        assert!(e.contains("`k`") && e.contains("at least 1"), "{e}");
+        let e = Params::from_json(r#"{"lambda": -1}"#).unwrap_err().to_string();
+        assert!(e.contains("ridge λ"), "{e}");
+        let e = Params::from_json(r#"{"epsilon": 0.4, "kapa": 1}"#).unwrap_err().to_string();
+        assert!(e.contains("unknown field") && e.contains("kapa"), "{e}");
+        let e = Params::from_json(r#"{"delta": 1.5}"#).unwrap_err().to_string();
+        assert!(e.contains("(0, 1)"), "{e}");
+        assert!(Params::from_json("[1,2]").is_err());
+        assert!(Params::from_json(r#"{"k": "five"}"#).is_err());
+    }
+}

@@ -1,0 +1,185 @@
+//! The ε-net and its Voronoi cells (SPEC §4, §11.1; paper §2 "Discretization via ε-Net",
+//! Alg. 2 lines 2–3, Alg. 3 lines 5–11).
+//!
+//! Built greedily in arrival order: a point becomes a new center iff its distance to every
+//! existing center is `> ε`; otherwise it belongs to its nearest center (ties to the lowest
+//! index). The net also keeps the pairwise distances among its centers, which come for free
+//! (a new center's row is exactly the distances just computed to decide it) and are what
+//! Reverse Greedy needs over the centers.
+
+use crate::error::{Error, Result};
+use crate::space::{DistanceMatrix, Metric, Points};
+
+/// Where an inserted point went.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Assignment {
+    /// Index of its center.
+    pub center: usize,
+    /// Whether the point became a new center (then `distance == 0`).
+    pub is_new: bool,
+    /// Distance from the point to its center.
+    pub distance: f64,
+}
+
+/// A greedily built ε-net that grows one point at a time.
+#[derive(Clone, Debug)]
+pub struct EpsilonNet {
+    eps: f64,
+    metric: Metric,
+    centers: Points,
+    /// For each center, the insertion index of the point that created it.
+    origin: Vec<usize>,
+    /// Per-cell counts: how many inserted points were assigned to each center on arrival.
+    counts: Vec<u64>,
+    center_dists: DistanceMatrix,
+    inserted: usize,
+    row: Vec<f64>,
+}
+
+impl EpsilonNet {
+    /// An empty net of radius `eps > 0` for `dim`-dimensional points.
+    pub fn new(dim: usize, eps: f64, metric: Metric) -> Result<Self> {
+        if !(eps.is_finite() && eps > 0.0) {
+            return Err(Error::param(
+                "epsilon",
+                format!("the ε-net radius must be positive and finite, got {eps}"),
+            ));
+        }
+        Ok(EpsilonNet {
+            eps,
+            metric,
+            centers: Points::new(dim)?,
+            origin: Vec::new(),
+            counts: Vec::new(),
+            center_dists: DistanceMatrix::new(),
+            inserted: 0,
+            row: Vec::new(),
+        })
+    }
+
+    /// Batch construction over `points` in order (offline, Alg. 2 line 2). Returns the net and
+    /// each point's assignment made on arrival.
+    pub fn build(points: &Points, eps: f64, metric: Metric) -> Result<(Self, Vec<Assignment>)> {
+        let mut net = EpsilonNet::new(points.dim(), eps, metric)?;
+        let assignments = points.iter().map(|x| net.insert(x)).collect::<Result<Vec<_>>>()?;
+        Ok((net, assignments))
+    }
+
+    /// Inserts one point (Alg. 3 lines 5–11): a new center if `min_u d(x, u) > ε` or the net is
+    /// empty, else assigned to its nearest center. Increments that center's count.
+    pub fn insert(&mut self, x: &[f32]) -> Result<Assignment> {
+        if x.len() != self.centers.dim() {
+            return Err(Error::data(format!(
+                "a query has {} coordinates but the ε-net is {}-dimensional",
+                x.len(),
+                self.centers.dim()
+            )));
+        }
+        self.row.clear();
+        let mut best: Option<(usize, f64)> = None;
+        for (j, c) in self.centers.iter().enumerate() {
+            let d = self.metric.dist(x, c);
+            self.row.push(d);
+            if best.is_none_or(|(_, bd)| d < bd) {
+                best = Some((j, d));
+            }
+        }
+        self.inserted += 1;
+        match best {
+            Some((j, d)) if d <= self.eps => {
+                self.counts[j] += 1;
+                Ok(Assignment { center: j, is_new: false, distance: d })
+            }
+            _ => {
+                let j = self.centers.push(x)?;
+                self.center_dists.push_row(&self.row);
+                self.origin.push(self.inserted - 1);
+                self.counts.push(1);
+                Ok(Assignment { center: j, is_new: true, distance: 0.0 })
+            }
+        }
+    }
+
+    /// The nearest center to `x` and its distance (ties to the lowest index).
+    pub fn nearest(&self, x: &[f32]) -> Option<(usize, f64)> {
+        self.metric.nearest(x, &self.centers)
+    }
+
+    /// Each point's nearest *final* center: the Voronoi cells used for offline weights (§11.1).
+    pub fn voronoi_cells(&self, points: &Points) -> Vec<usize> {
+        points.iter().map(|x| self.nearest(x).map_or(0, |(j, _)| j)).collect()
+    }
+
+    /// Cell sizes from a cell assignment.
+    pub fn cell_counts(cells: &[usize], m: usize) -> Vec<u64> {
+        let mut n = vec![0u64; m];
+        for &c in cells {
+            n[c] += 1;
+        }
+        n
+    }
+
+    pub fn eps(&self) -> f64 {
+        self.eps
+    }
+    pub fn metric(&self) -> &Metric {
+        &self.metric
+    }
+    pub fn len(&self) -> usize {
+        self.centers.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.centers.is_empty()
+    }
+    pub fn centers(&self) -> &Points {
+        &self.centers
+    }
+    pub fn origin(&self) -> &[usize] {
+        &self.origin
+    }
+    /// Points assigned to each center on arrival (the online `N_f(u)` of Alg. 5 line 2).
+    pub fn counts(&self) -> &[u64] {
+        &self.counts
+    }
+    /// Pairwise distances among the centers.
+    pub fn center_distances(&self) -> &DistanceMatrix {
+        &self.center_dists
+    }
+    /// Number of points inserted so far.
+    pub fn inserted(&self) -> usize {
+        self.inserted
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::space::Distances;
+
+    #[test]
+    fn greedy_in_arrival_order_by_hand() {
+        // On a line with D = 1 and ε = 0.3: 0.0 → center 0; 0.2 → cell 0; 0.5 → center 1
+        // (0.5 > 0.3 from 0.0); 0.35 → equidistant-ish: d(0.35,0)=0.35 > ε, d(0.35,0.5)=0.15 → cell 1;
+        // 1.0 → center 2; 0.25 → cell 0 (0.25 vs 0.25: tie → lowest index 0).
+        let xs = [0.0f32, 0.2, 0.5, 0.35, 1.0, 0.25];
+        let p = Points::from_flat(1, xs.to_vec()).unwrap();
+        let (net, a) = EpsilonNet::build(&p, 0.3, Metric::new(1.0).unwrap()).unwrap();
+        let centers: Vec<usize> = a.iter().map(|a| a.center).collect();
+        assert_eq!(centers, vec![0, 0, 1, 1, 2, 0]);
+        assert_eq!(a.iter().filter(|a| a.is_new).count(), 3);
+        assert_eq!(net.origin(), &[0, 2, 4]);
+        assert_eq!(net.counts(), &[3, 2, 1]);
+        assert!((net.center_distances().dist(2, 1) - 0.5).abs() < 1e-7);
+        // Final Voronoi cells (§11.1) use the final centers: 0.2 is nearer 0.0 than 0.5.
+        assert_eq!(net.voronoi_cells(&p), vec![0, 0, 1, 1, 2, 0]);
+        assert_eq!(EpsilonNet::cell_counts(&net.voronoi_cells(&p), 3), vec![3, 2, 1]);
+    }
+
+    #[test]
+    fn exactly_eps_joins_the_cell() {
+        let p = Points::from_flat(1, vec![0.0, 0.5]).unwrap();
+        let (net, _) = EpsilonNet::build(&p, 0.5, Metric::new(1.0).unwrap()).unwrap();
+        assert_eq!(net.len(), 1, "distance exactly ε is covered (new center needs > ε)");
+        assert!(EpsilonNet::new(1, 0.0, Metric::new(1.0).unwrap()).is_err());
+    }
+}

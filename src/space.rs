@@ -1,0 +1,297 @@
+//! Query space and distance (SPEC §1).
+//!
+//! Vectors are stored as `f32` and every distance is computed in `f64` (SPEC §12: "Vectors are
+//! read as f32 and computed in f64"). The metric is `d(x, y) = ‖x − y‖₂ / D` with `D` the largest
+//! pairwise Euclidean distance of the dataset's universe. Ties in any arg-min go to the lowest
+//! index (SPEC §1), which every search here implements with strict `<` comparisons.
+
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+
+/// A set of vectors of one dimension, row-major.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Points {
+    dim: usize,
+    data: Vec<f32>,
+}
+
+impl Points {
+    /// An empty set of `dim`-dimensional vectors (`dim ≥ 1`).
+    pub fn new(dim: usize) -> Result<Self> {
+        if dim == 0 {
+            return Err(Error::data("vectors must have at least one dimension"));
+        }
+        Ok(Points { dim, data: Vec::new() })
+    }
+
+    /// From a flat row-major buffer; rejects a ragged length and NaN/±Inf entries.
+    pub fn from_flat(dim: usize, data: Vec<f32>) -> Result<Self> {
+        let mut p = Points::new(dim)?;
+        if !data.len().is_multiple_of(dim) {
+            return Err(Error::data(format!(
+                "{} numbers do not make whole {dim}-dimensional vectors",
+                data.len()
+            )));
+        }
+        if let Some(pos) = data.iter().position(|v| !v.is_finite()) {
+            return Err(Error::data(format!(
+                "vector {} has a non-finite entry (NaN or ±Inf) at coordinate {}",
+                pos / dim,
+                pos % dim
+            )));
+        }
+        p.data = data;
+        Ok(p)
+    }
+
+    /// From rows; all rows must have the same, non-zero length.
+    pub fn from_rows<R: AsRef<[f32]>>(rows: &[R]) -> Result<Self> {
+        let first = rows.first().ok_or_else(|| Error::data("no vectors given"))?;
+        let dim = first.as_ref().len();
+        let mut p = Points::new(dim)?;
+        for (i, r) in rows.iter().enumerate() {
+            p.push(r.as_ref()).map_err(|e| Error::data(format!("row {i}: {e}")))?;
+        }
+        Ok(p)
+    }
+
+    /// Appends one vector (same dimension, finite entries).
+    pub fn push(&mut self, x: &[f32]) -> Result<usize> {
+        if x.len() != self.dim {
+            return Err(Error::data(format!(
+                "a vector has {} coordinates but this set is {}-dimensional",
+                x.len(),
+                self.dim
+            )));
+        }
+        if x.iter().any(|v| !v.is_finite()) {
+            return Err(Error::data("a vector has a non-finite entry (NaN or ±Inf)"));
+        }
+        self.data.extend_from_slice(x);
+        Ok(self.len() - 1)
+    }
+
+    pub fn dim(&self) -> usize {
+        self.dim
+    }
+    pub fn len(&self) -> usize {
+        self.data.len() / self.dim
+    }
+    pub fn is_empty(&self) -> bool {
+        self.data.is_empty()
+    }
+    /// Row `i` (panics if out of range: an engine bug, never reachable from validated input).
+    #[inline]
+    pub fn row(&self, i: usize) -> &[f32] {
+        &self.data[i * self.dim..(i + 1) * self.dim]
+    }
+    pub fn as_flat(&self) -> &[f32] {
+        &self.data
+    }
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &[f32]> + '_ {
+        self.data.chunks_exact(self.dim)
+    }
+    /// The rows at `idx`, in that order.
+    pub fn select(&self, idx: &[usize]) -> Points {
+        let mut data = Vec::with_capacity(idx.len() * self.dim);
+        for &i in idx {
+            data.extend_from_slice(self.row(i));
+        }
+        Points { dim: self.dim, data }
+    }
+}
+
+/// Squared Euclidean distance, accumulated in `f64`.
+#[inline]
+pub fn sq_euclidean(a: &[f32], b: &[f32]) -> f64 {
+    debug_assert_eq!(a.len(), b.len());
+    // Four independent accumulators let the compiler vectorise; the order of summation is fixed,
+    // so the result is the same on every platform (native and wasm32 both use IEEE f64).
+    let mut acc = [0.0f64; 4];
+    let chunks = a.len() / 4;
+    for c in 0..chunks {
+        for l in 0..4 {
+            let d = a[4 * c + l] as f64 - b[4 * c + l] as f64;
+            acc[l] += d * d;
+        }
+    }
+    let mut s = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+    for i in 4 * chunks..a.len() {
+        let d = a[i] as f64 - b[i] as f64;
+        s += d * d;
+    }
+    s
+}
+
+/// The normalised metric `d(x, y) = ‖x − y‖₂ / D` (SPEC §1).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Metric {
+    /// `D`, the dataset's diameter (`√2` for the unit square).
+    pub scale: f64,
+}
+
+impl Metric {
+    pub fn new(scale: f64) -> Result<Self> {
+        if !(scale.is_finite() && scale > 0.0) {
+            return Err(Error::param("dist_scale", format!("must be a positive finite number, got {scale}")));
+        }
+        Ok(Metric { scale })
+    }
+
+    /// `d(x, y)`.
+    #[inline]
+    pub fn dist(&self, a: &[f32], b: &[f32]) -> f64 {
+        sq_euclidean(a, b).sqrt() / self.scale
+    }
+
+    /// Nearest row of `set` to `x` and its distance; ties to the lowest index; `None` if empty.
+    pub fn nearest(&self, x: &[f32], set: &Points) -> Option<(usize, f64)> {
+        let mut best: Option<(usize, f64)> = None;
+        for (j, row) in set.iter().enumerate() {
+            let d = self.dist(x, row);
+            if best.is_none_or(|(_, bd)| d < bd) {
+                best = Some((j, d));
+            }
+        }
+        best
+    }
+
+    /// `d(x, M)` for a cache given as rows of `set` (`∞` for the empty cache, SPEC §3).
+    pub fn dist_to_set(&self, x: &[f32], set: &Points, members: &[usize]) -> f64 {
+        members.iter().map(|&j| self.dist(x, set.row(j))).fold(f64::INFINITY, f64::min)
+    }
+}
+
+/// `D`: the largest pairwise Euclidean distance of `points` (0 for fewer than two points).
+///
+/// Exact: every pair is compared in `f64`. O(n² d); for the 5,000-query universe it runs once
+/// per dataset load.
+pub fn diameter(points: &Points) -> f64 {
+    let n = points.len();
+    let mut best = 0.0f64;
+    for i in 0..n {
+        let a = points.row(i);
+        for j in (i + 1)..n {
+            let d = sq_euclidean(a, points.row(j));
+            if d > best {
+                best = d;
+            }
+        }
+    }
+    best.sqrt()
+}
+
+/// Pairwise distances among a growing set of points, kept as a packed lower triangle so that
+/// adding the `n`-th point costs one row of `n` distances (ε-net centers in Alg. 3 lines 5–11,
+/// Reverse Greedy candidates).
+#[derive(Clone, Debug, Default)]
+pub struct DistanceMatrix {
+    n: usize,
+    tri: Vec<f64>,
+}
+
+impl DistanceMatrix {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// All pairwise distances of `points` under `metric`.
+    pub fn from_points(points: &Points, metric: &Metric) -> Self {
+        let mut m = DistanceMatrix::new();
+        let mut row = Vec::with_capacity(points.len());
+        for i in 0..points.len() {
+            row.clear();
+            row.extend((0..i).map(|j| metric.dist(points.row(i), points.row(j))));
+            m.push_row(&row);
+        }
+        m
+    }
+
+    /// Adds point `n` given its distances to points `0..n`.
+    pub fn push_row(&mut self, row: &[f64]) {
+        assert_eq!(row.len(), self.n, "a new row needs one distance per existing point");
+        self.tri.extend_from_slice(row);
+        self.n += 1;
+    }
+
+    pub fn len(&self) -> usize {
+        self.n
+    }
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+}
+
+/// Distances between the items `0..len()` of some set: what Reverse Greedy and the discretised
+/// loss need. Implemented by a precomputed [`DistanceMatrix`] and by [`OnTheFly`] evaluation.
+pub trait Distances {
+    fn len(&self) -> usize;
+    fn dist(&self, i: usize, j: usize) -> f64;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl Distances for DistanceMatrix {
+    fn len(&self) -> usize {
+        self.n
+    }
+    #[inline]
+    fn dist(&self, i: usize, j: usize) -> f64 {
+        use std::cmp::Ordering::*;
+        match i.cmp(&j) {
+            Equal => 0.0,
+            Greater => self.tri[i * (i - 1) / 2 + j],
+            Less => self.tri[j * (j - 1) / 2 + i],
+        }
+    }
+}
+
+/// Distances computed from the vectors on each call.
+pub struct OnTheFly<'a> {
+    pub points: &'a Points,
+    pub metric: Metric,
+}
+
+impl Distances for OnTheFly<'_> {
+    fn len(&self) -> usize {
+        self.points.len()
+    }
+    fn dist(&self, i: usize, j: usize) -> f64 {
+        self.metric.dist(self.points.row(i), self.points.row(j))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hand_computed_distances() {
+        let p = Points::from_rows(&[[0.0f32, 0.0], [3.0, 4.0], [1.0, 1.0]]).unwrap();
+        let m = Metric::new(5.0).unwrap();
+        assert_eq!(m.dist(p.row(0), p.row(1)), 1.0);
+        assert!((m.dist(p.row(0), p.row(2)) - 2f64.sqrt() / 5.0).abs() < 1e-15);
+        assert_eq!(diameter(&p), 5.0);
+        let dm = DistanceMatrix::from_points(&p, &m);
+        assert_eq!(dm.dist(1, 0), 1.0);
+        assert_eq!(dm.dist(0, 1), 1.0);
+        assert_eq!(dm.dist(2, 2), 0.0);
+        // ties go to the lowest index
+        let q = Points::from_rows(&[[1.0f32, 0.0], [-1.0, 0.0]]).unwrap();
+        assert_eq!(m.nearest(&[0.0, 0.0], &q), Some((0, 0.2)));
+        assert_eq!(m.dist_to_set(&[0.0, 0.0], &q, &[]), f64::INFINITY);
+    }
+
+    #[test]
+    fn rejects_bad_vectors() {
+        assert!(Points::from_flat(0, vec![]).is_err());
+        assert!(Points::from_flat(2, vec![1.0, 2.0, 3.0]).is_err());
+        assert!(Points::from_flat(2, vec![1.0, f32::NAN]).is_err());
+        let mut p = Points::new(2).unwrap();
+        assert!(p.push(&[1.0]).is_err());
+        assert!(p.push(&[f32::INFINITY, 0.0]).is_err());
+        assert!(Metric::new(0.0).is_err());
+        assert!(Metric::new(f64::NAN).is_err());
+    }
+}
