@@ -9,16 +9,22 @@
 //! - mismatch cost `φ` (SPEC §3): [`mismatch`]; losses and the serving rule (eqs. 1, 2, 4): [`loss`]
 //! - ε-net and Voronoi cells (SPEC §4): [`epsilon_net`]
 //! - the oracle, Continuous Reverse Greedy (Alg. 1) and the exact optimum (SPEC §5): [`reverse_greedy`]
+//! - the evaluation oracle `M_orc` and `L(M)` on the sample `E` (SPEC §3, §5): [`oracle`]
 //! - kernel ridge regression and confidence bounds (SPEC §6): [`krr`]
+//! - datasets (SPEC §2, §7): [`dataset`]; arrival streams: [`stream`]; replayable traces (SPEC §12): [`trace`]
 //! - configuration with the SPEC defaults: [`config`]
 
 pub mod config;
+pub mod dataset;
 pub mod epsilon_net;
 pub mod error;
 pub mod krr;
 pub mod loss;
 pub mod mismatch;
+pub mod oracle;
 pub mod reverse_greedy;
 pub mod space;
+pub mod stream;
+pub mod trace;
 
 pub use error::{Error, Result};

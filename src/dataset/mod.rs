@@ -1,0 +1,181 @@
+//! Query universes (SPEC §2, §7): the embedded queries, their GPT-2 token counts and the
+//! costs derived from them, the distance scale `D`, and a checksum printed with every result.
+//!
+//! - [`synthetic`]: the 50 prompts written for this project (`data/synthetic/`), built in.
+//! - [`nq_trivia`]: the first 2,500 NQ and 2,500 TriviaQA questions of `shared/data`.
+//! - [`plane`]: the 2-D dataset, with a continuous arrival density and cost surface.
+//! - user data: [`Dataset::from_jsonl`] with embeddings inline or in the binary layout.
+
+pub mod nq_trivia;
+pub mod plane;
+pub mod records;
+pub mod synthetic;
+
+use crate::error::{Error, Result};
+use crate::space::{diameter, Metric, Points};
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+/// A query universe with its costs.
+#[derive(Clone, Debug)]
+pub struct Dataset {
+    pub name: String,
+    pub points: Points,
+    pub tokens: Vec<u32>,
+    pub texts: Vec<String>,
+    /// Source of each query (nq-trivia: 0 = NQ, 1 = TriviaQA); 0 for one-source datasets.
+    pub groups: Vec<u8>,
+    pub group_names: Vec<String>,
+    /// `c(x)` of each query (SPEC §2), in (0, 1].
+    pub costs: Vec<f64>,
+    /// `D`, the largest pairwise distance of the universe (SPEC §1).
+    pub dist_scale: f64,
+    /// sha256 (hex, first 16 digits) of the dimension, the vectors and the token counts.
+    pub checksum: String,
+}
+
+/// What a result reports about its dataset.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DatasetInfo {
+    pub name: String,
+    pub size: usize,
+    pub dim: usize,
+    pub dist_scale: f64,
+    pub checksum: String,
+}
+
+/// The costs of SPEC §2: `c = c_floor + (1 − c_floor)·(tokens − min)/(max − min)`.
+/// If every query has the same length the normalisation is undefined; every cost is then 1.
+pub fn token_costs(tokens: &[u32], c_floor: f64) -> Vec<f64> {
+    let (min, max) = tokens.iter().fold((u32::MAX, 0u32), |(lo, hi), &t| (lo.min(t), hi.max(t)));
+    if tokens.is_empty() || max == min {
+        return vec![1.0; tokens.len()];
+    }
+    let span = (max - min) as f64;
+    tokens.iter().map(|&t| c_floor + (1.0 - c_floor) * (t - min) as f64 / span).collect()
+}
+
+/// The checksum of a universe: sha256 over the dimension, the `f32` vectors and the token counts.
+pub fn checksum(points: &Points, tokens: &[u32]) -> String {
+    let mut h = Sha256::new();
+    h.update((points.dim() as u32).to_le_bytes());
+    for v in points.as_flat() {
+        h.update(v.to_le_bytes());
+    }
+    for t in tokens {
+        h.update(t.to_le_bytes());
+    }
+    h.finalize().iter().take(8).map(|b| format!("{b:02x}")).collect()
+}
+
+impl Dataset {
+    /// Assembles a universe: checks the parts agree, derives costs, `D` and the checksum.
+    pub fn new(
+        name: &str,
+        points: Points,
+        tokens: Vec<u32>,
+        texts: Vec<String>,
+        groups: Vec<u8>,
+        group_names: Vec<String>,
+        c_floor: f64,
+    ) -> Result<Self> {
+        let n = points.len();
+        if n == 0 {
+            return Err(Error::data("a dataset needs at least one query"));
+        }
+        if tokens.len() != n || texts.len() != n || groups.len() != n {
+            return Err(Error::data(format!(
+                "mismatched row counts: {n} embeddings, {} token counts, {} texts, {} group labels",
+                tokens.len(),
+                texts.len(),
+                groups.len()
+            )));
+        }
+        if let Some(g) = groups.iter().find(|&&g| g as usize >= group_names.len()) {
+            return Err(Error::data(format!("group label {g} has no name")));
+        }
+        if !(c_floor > 0.0 && c_floor <= 1.0) {
+            return Err(Error::param("c_floor", format!("must lie in (0, 1], got {c_floor}")));
+        }
+        let mut dist_scale = diameter(&points);
+        if dist_scale <= 0.0 {
+            // A single query (or identical ones): every distance is 0; any positive D will do.
+            dist_scale = 1.0;
+        }
+        Ok(Dataset {
+            name: name.to_string(),
+            costs: token_costs(&tokens, c_floor),
+            checksum: checksum(&points, &tokens),
+            points,
+            tokens,
+            texts,
+            groups,
+            group_names,
+            dist_scale,
+        })
+    }
+
+    /// A user dataset from JSONL (`{"text", "tokens", "embedding"?}` per line) and optionally the
+    /// binary embedding layout with its dimension (SPEC §7).
+    pub fn from_jsonl(
+        name: &str,
+        jsonl: &[u8],
+        binary: Option<(&[u8], usize)>,
+        c_floor: f64,
+    ) -> Result<Self> {
+        let records = records::parse_jsonl_bytes(jsonl)?;
+        let points = records::embeddings_for(&records, binary)?;
+        let tokens = records.iter().map(|r| r.tokens).collect();
+        let texts = records.into_iter().map(|r| r.text).collect::<Vec<_>>();
+        let n = texts.len();
+        Dataset::new(name, points, tokens, texts, vec![0; n], vec![name.to_string()], c_floor)
+    }
+
+    pub fn len(&self) -> usize {
+        self.points.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.points.is_empty()
+    }
+    pub fn metric(&self) -> Metric {
+        Metric { scale: self.dist_scale }
+    }
+    pub fn info(&self) -> DatasetInfo {
+        DatasetInfo {
+            name: self.name.clone(),
+            size: self.len(),
+            dim: self.points.dim(),
+            dist_scale: self.dist_scale,
+            checksum: self.checksum.clone(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn costs_by_hand() {
+        let c = token_costs(&[10, 20, 30], 0.01);
+        assert_eq!(c[0], 0.01);
+        assert!((c[1] - (0.01 + 0.99 * 0.5)).abs() < 1e-15);
+        assert_eq!(c[2], 1.0);
+        assert_eq!(token_costs(&[7, 7], 0.01), vec![1.0, 1.0]);
+    }
+
+    #[test]
+    fn user_data_errors_are_readable() {
+        let ok = b"{\"text\":\"a\",\"tokens\":3,\"embedding\":[1,0]}\n{\"text\":\"b\",\"tokens\":5,\"embedding\":[0,1]}";
+        let d = Dataset::from_jsonl("mine", ok, None, 0.01).unwrap();
+        assert_eq!(d.len(), 2);
+        assert!((d.dist_scale - 2f64.sqrt()).abs() < 1e-6);
+        assert_eq!(d.costs, vec![0.01, 1.0]);
+        assert_eq!(d.checksum.len(), 16);
+        assert!(Dataset::from_jsonl("x", b"", None, 0.01).is_err());
+        let pts = Points::from_rows(&[[0.0f32]]).unwrap();
+        let e = Dataset::new("x", pts, vec![1, 2], vec!["a".into()], vec![0], vec!["x".into()], 0.01)
+            .unwrap_err();
+        assert!(e.to_string().contains("mismatched row counts"), "{e}");
+    }
+}

@@ -1,0 +1,77 @@
+//! The `nq-trivia` universe (SPEC §7, paper §6): the first 2,500 Natural Questions and the first
+//! 2,500 TriviaQA questions of `shared/data` (never copied into this repository: the caller gives
+//! the bytes or, natively, the folder).
+
+use super::records::{embeddings_for, parse_jsonl_limited};
+use super::Dataset;
+use crate::error::{Error, Result};
+use crate::space::Points;
+
+/// Queries taken from each source (SPEC §7).
+pub const PER_SOURCE: usize = 2_500;
+/// Embedding dimension of the shared data.
+pub const DIM: usize = 384;
+
+/// Builds the universe from the four files' contents. `per_source` rows of each are used.
+pub fn from_parts(
+    nq_jsonl: &str,
+    nq_emb: &[u8],
+    tq_jsonl: &str,
+    tq_emb: &[u8],
+    per_source: usize,
+    c_floor: f64,
+) -> Result<Dataset> {
+    if per_source == 0 {
+        return Err(Error::param("per_source", "take at least one query from each source"));
+    }
+    let mut points = Points::new(DIM)?;
+    let (mut tokens, mut texts, mut groups) = (Vec::new(), Vec::new(), Vec::new());
+    for (g, (name, jsonl, emb)) in
+        [("nq", nq_jsonl, nq_emb), ("triviaqa", tq_jsonl, tq_emb)].into_iter().enumerate()
+    {
+        let recs =
+            parse_jsonl_limited(jsonl, per_source).map_err(|e| Error::data(format!("{name}.jsonl: {e}")))?;
+        if recs.len() < per_source {
+            return Err(Error::data(format!("{name}.jsonl has {} records, {per_source} needed", recs.len())));
+        }
+        let rows = (per_source * DIM * 4).min(emb.len() - emb.len() % (DIM * 4));
+        let p = embeddings_for(&recs, Some((&emb[..rows], DIM)))
+            .map_err(|e| Error::data(format!("{name}.emb.f32: {e}")))?;
+        for (i, r) in recs.into_iter().enumerate() {
+            points.push(p.row(i))?;
+            tokens.push(r.tokens);
+            texts.push(r.text);
+            groups.push(g as u8);
+        }
+    }
+    Dataset::new("nq-trivia", points, tokens, texts, groups, vec!["NQ".into(), "TriviaQA".into()], c_floor)
+}
+
+/// Reads the universe from a folder holding `nq.jsonl`, `nq.emb.f32`, `triviaqa.jsonl`,
+/// `triviaqa.emb.f32` (native only).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn load(dir: &std::path::Path, per_source: usize, c_floor: f64) -> Result<Dataset> {
+    let read = |f: &str| {
+        std::fs::read(dir.join(f))
+            .map_err(|e| Error::data(format!("cannot read {}: {e}", dir.join(f).display())))
+    };
+    let text = |f: &str| -> Result<String> {
+        String::from_utf8(read(f)?).map_err(|_| Error::parse(format!("{f} is not valid UTF-8")))
+    };
+    from_parts(
+        &text("nq.jsonl")?,
+        &read("nq.emb.f32")?,
+        &text("triviaqa.jsonl")?,
+        &read("triviaqa.emb.f32")?,
+        per_source,
+        c_floor,
+    )
+}
+
+/// The shared data folder: `$CSC_DATA` if set, else `../shared/data` next to the crate.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn default_dir() -> std::path::PathBuf {
+    std::env::var_os("CSC_DATA")
+        .map(Into::into)
+        .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data"))
+}
