@@ -144,7 +144,8 @@ pub fn reverse_greedy<D: Distances + ?Sized>(inst: &Instance<D>, k: usize, incum
 
     let mut delta = vec![0.0f64; n];
     let mut removed = Vec::with_capacity(n - k);
-    while alive_list.len() > k {
+    // With k = 0 the last member is removed below, once it is the only choice.
+    while alive_list.len() > k.max(1) {
         // Alg. 1 line 4: argmin_q L̂(M \ {q}) = argmin_q Δ(q), recomputed in one pass in a
         // fixed order (no drift from incremental updates).
         for &q in &alive_list {
@@ -177,6 +178,11 @@ pub fn reverse_greedy<D: Distances + ?Sized>(inst: &Instance<D>, k: usize, incum
                 g2[i] = inst.g(i, n2[i]);
             }
         }
+    }
+    if k == 0 {
+        removed.append(&mut alive_list);
+        let loss = (0..n).map(|i| inst.weights[i] * inst.g(i, None)).sum();
+        return Outcome { cache: alive_list, loss, removed };
     }
     let loss = (0..n).map(|i| inst.weights[i] * g1[i]).sum();
     Outcome { cache: alive_list, loss, removed }
@@ -289,6 +295,16 @@ mod tests {
         assert_eq!(reverse_greedy(&inst, 2, &[0, 2]).cache, vec![0, 2], "incumbents are kept");
         assert_eq!(reverse_greedy_plain(&inst, 2, &[0, 2]).cache, vec![0, 2]);
         assert_eq!(reverse_greedy(&inst, 5, &[]).cache, vec![0, 1, 2, 3], "m ≤ k returns S");
+    }
+
+    #[test]
+    fn k_zero_empties_the_cache_like_the_plain_form() {
+        let dm = line(&[0.0, 0.5, 0.9]);
+        let inst = Instance::new(&dm, &[1.0, 1.0, 0.5], &[0.5, 0.2, 0.7], Mismatch::default()).unwrap();
+        let fast = reverse_greedy(&inst, 0, &[]);
+        assert!(fast.cache.is_empty());
+        assert_eq!(fast, reverse_greedy_plain(&inst, 0, &[]));
+        assert!((fast.loss - (0.5 + 0.2 + 0.35)).abs() < 1e-12);
     }
 
     #[test]
