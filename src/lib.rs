@@ -12,18 +12,25 @@
 //! - the evaluation oracle `M_orc` and `L(M)` on the sample `E` (SPEC §3, §5): [`oracle`]
 //! - kernel ridge regression and confidence bounds (SPEC §6): [`krr`]
 //! - datasets (SPEC §2, §7): [`dataset`]; arrival streams: [`stream`]; replayable traces (SPEC §12): [`trace`]
+//! - the offline setting (SPEC §8, Alg. 2 and baselines): [`offline`]
+//! - online policies (SPEC §9, Algs. 3–8, baselines) and the simulator: [`online`]; the shared
+//!   low-switching stage mechanism (SPEC §11.2): [`stages`]
 //! - configuration with the SPEC defaults: [`config`]
 
 pub mod config;
 pub mod dataset;
 pub mod epsilon_net;
 pub mod error;
+pub mod experiment;
 pub mod krr;
 pub mod loss;
 pub mod mismatch;
+pub mod offline;
+pub mod online;
 pub mod oracle;
 pub mod reverse_greedy;
 pub mod space;
+pub mod stages;
 pub mod stream;
 pub mod trace;
 

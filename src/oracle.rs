@@ -11,44 +11,55 @@ use crate::loss::query_loss;
 use crate::mismatch::Mismatch;
 use crate::reverse_greedy::{reverse_greedy, Instance};
 use crate::space::{Metric, Points};
+use crate::trace::Trace;
 
 /// The sample `E` with its true costs, the metric and `φ`: everything `L(M)` needs.
-pub struct EvalSample<'a> {
-    pub queries: Vec<&'a [f32]>,
-    pub costs: &'a [f64],
+#[derive(Clone, Debug)]
+pub struct EvalSample {
+    pub points: Points,
+    pub costs: Vec<f64>,
     pub metric: Metric,
     pub mismatch: Mismatch,
 }
 
-impl<'a> EvalSample<'a> {
-    pub fn new(
-        queries: Vec<&'a [f32]>,
-        costs: &'a [f64],
-        metric: Metric,
-        mismatch: Mismatch,
-    ) -> Result<Self> {
-        if queries.is_empty() || queries.len() != costs.len() {
+impl EvalSample {
+    pub fn new(points: Points, costs: Vec<f64>, metric: Metric, mismatch: Mismatch) -> Result<Self> {
+        if points.is_empty() || points.len() != costs.len() {
             return Err(Error::data(format!(
                 "the evaluation sample needs one cost per query and at least one query ({} queries, {} costs)",
-                queries.len(),
+                points.len(),
                 costs.len()
             )));
         }
-        Ok(EvalSample { queries, costs, metric, mismatch })
+        Ok(EvalSample { points, costs, metric, mismatch })
+    }
+
+    /// `E` of a trace (SPEC §12), materialised as vectors.
+    pub fn from_trace(trace: &Trace, mismatch: Mismatch) -> Result<Self> {
+        let mut p = Points::new(trace.dim().max(1))?;
+        for i in 0..trace.eval.len() {
+            p.push(trace.eval_x(i))?;
+        }
+        EvalSample::new(p, trace.eval_cost.clone(), Metric::new(trace.dist_scale)?, mismatch)
+    }
+
+    pub fn len(&self) -> usize {
+        self.points.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.points.is_empty()
     }
 
     /// `L(M) = (1/|E|) Σ_{x∈E} min(c(x), φ(d(x, M)))` (eq. 2 on `E`).
-    pub fn loss<C: AsRef<[f32]>>(&self, cache: &[C]) -> f64 {
+    pub fn loss(&self, cache: &Points) -> f64 {
+        let all: Vec<usize> = (0..cache.len()).collect();
         let total: f64 = self
-            .queries
+            .points
             .iter()
-            .zip(self.costs)
-            .map(|(x, &c)| {
-                let d = cache.iter().map(|u| self.metric.dist(x, u.as_ref())).fold(f64::INFINITY, f64::min);
-                query_loss(c, self.mismatch.phi(d))
-            })
+            .zip(&self.costs)
+            .map(|(x, &c)| query_loss(c, self.mismatch.phi(self.metric.dist_to_set(x, cache, &all))))
             .sum();
-        total / self.queries.len() as f64
+        total / self.len() as f64
     }
 }
 
@@ -71,15 +82,15 @@ impl LossTracker {
     }
 
     /// `L(M)` for the cache given as (stable key, vector) pairs.
-    pub fn loss(&mut self, eval: &EvalSample, cache: &[(u64, &[f32])]) -> f64 {
-        self.members.retain(|(k, _)| cache.iter().any(|(c, _)| c == k));
-        for (key, x) in cache {
+    pub fn loss(&mut self, eval: &EvalSample, keys: &[u64], cache: &Points) -> f64 {
+        self.members.retain(|(k, _)| keys.contains(k));
+        for (key, x) in keys.iter().zip(cache.iter()) {
             if !self.members.iter().any(|(k, _)| k == key) {
-                let d = eval.queries.iter().map(|e| eval.metric.dist(e, x)).collect();
+                let d = eval.points.iter().map(|e| eval.metric.dist(e, x)).collect();
                 self.members.push((*key, d));
             }
         }
-        let n = eval.queries.len();
+        let n = eval.len();
         let mut total = 0.0;
         for i in 0..n {
             let d = self.members.iter().map(|(_, v)| v[i]).fold(f64::INFINITY, f64::min);
@@ -94,6 +105,8 @@ impl LossTracker {
 pub struct Oracle {
     /// The cached vectors.
     pub cache: Points,
+    /// Index in the observed sequence of each cached vector's first occurrence.
+    pub keys: Vec<u64>,
     /// `L(M_orc)` on `E`.
     pub loss: f64,
     /// Number of candidates after the `ε_o` thinning.
@@ -112,6 +125,9 @@ pub fn evaluation_oracle<'a>(
     let mut net = EpsilonNet::new(dim, eps_o, eval.metric)?;
     let mut cand_cost = Vec::new();
     for (x, c) in observed {
+        if !c.is_finite() {
+            return Err(Error::data("an observed query has a non-finite cost"));
+        }
         if net.insert(x)?.is_new {
             cand_cost.push(c);
         }
@@ -121,17 +137,17 @@ pub fn evaluation_oracle<'a>(
     }
     // Each point of E counts toward its nearest candidate (§11.7).
     let mut w = vec![0.0; net.len()];
-    let unit = 1.0 / eval.queries.len() as f64;
-    for e in &eval.queries {
+    let unit = 1.0 / eval.len() as f64;
+    for e in eval.points.iter() {
         let (j, _) = net.nearest(e).expect("non-empty");
         w[j] += unit;
     }
     let inst = Instance::new(net.center_distances(), &w, &cand_cost, eval.mismatch)?;
     let out = reverse_greedy(&inst, k, &[]);
     let cache = net.centers().select(&out.cache);
-    let rows: Vec<&[f32]> = cache.iter().collect();
-    let loss = eval.loss(&rows);
-    Ok(Oracle { cache, loss, n_candidates: net.len() })
+    let keys = out.cache.iter().map(|&j| net.origin()[j] as u64).collect();
+    let loss = eval.loss(&cache);
+    Ok(Oracle { cache, keys, loss, n_candidates: net.len() })
 }
 
 #[cfg(test)]
@@ -146,14 +162,14 @@ mod tests {
         let costs = [0.5, 0.5, 0.5, 0.5];
         let e = Points::from_flat(1, vec![0.0, 0.0, 1.0]).unwrap();
         let ec = [0.5, 0.5, 0.5];
-        let eval =
-            EvalSample::new(e.iter().collect(), &ec, Metric::new(1.0).unwrap(), Mismatch::default()).unwrap();
+        let eval = EvalSample::new(e, ec.to_vec(), Metric::new(1.0).unwrap(), Mismatch::default()).unwrap();
         let o = evaluation_oracle(obs.iter().zip(costs), 1, &eval, 0.02, 1).unwrap();
         assert_eq!(o.n_candidates, 2, "0.001 and the repeat of 0 are thinned away");
         assert_eq!(o.cache.row(0), &[0.0]);
         assert!((o.loss - 0.5 / 3.0).abs() < 1e-12);
         let mut tr = LossTracker::new();
-        assert!((tr.loss(&eval, &[(7, o.cache.row(0))]) - o.loss).abs() < 1e-15);
-        assert!((tr.loss(&eval, &[]) - 0.5).abs() < 1e-15);
+        assert_eq!(o.keys, vec![0]);
+        assert!((tr.loss(&eval, &[7], &o.cache) - o.loss).abs() < 1e-15);
+        assert!((tr.loss(&eval, &[], &Points::new(1).unwrap()) - 0.5).abs() < 1e-15);
     }
 }

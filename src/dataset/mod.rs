@@ -13,7 +13,7 @@ pub mod synthetic;
 
 use crate::error::{Error, Result};
 use crate::space::{diameter, Metric, Points};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 /// A query universe with its costs.
@@ -35,7 +35,7 @@ pub struct Dataset {
 }
 
 /// What a result reports about its dataset.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DatasetInfo {
     pub name: String,
     pub size: usize,

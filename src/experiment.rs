@@ -1,0 +1,569 @@
+//! Experiments of SPEC §10 and their aggregation over seeds.
+//!
+//! An experiment is a list of independent *units* (one sweep value × one seed), each a pure
+//! function of (dataset, parameters, seed) producing observations `(algorithm, metric, x, value)`;
+//! aggregation groups them into mean, standard deviation and 95% confidence interval per point.
+//! No threads, clocks or files here: the native CLI runs units in parallel and writes files, the
+//! browser runs them one at a time in a worker — the same code.
+
+use crate::config::Params;
+use crate::dataset::{Dataset, DatasetInfo};
+use crate::error::{Error, Result};
+use crate::offline::{OfflineKind, OfflineProblem};
+use crate::online::sim::{Environment, Simulation};
+use crate::online::PolicyKind;
+use crate::stream::{generate_trace, Arrival, ArrivalModel};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// Which dataset an experiment uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DatasetId {
+    Synthetic,
+    NqTrivia,
+    Plane,
+}
+
+/// What an experiment measures.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Measure {
+    /// Offline gap and loss of `algorithms` for each value of the swept parameter.
+    Offline { algorithms: Vec<OfflineKind> },
+    /// Online curves and final metrics of `policies` over the horizon.
+    Online { policies: Vec<PolicyKind> },
+}
+
+/// A parameter swept over values (any `Params` field, e.g. `log_len`, `epsilon`, `k`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Sweep {
+    pub param: String,
+    pub values: Vec<serde_json::Value>,
+}
+
+/// A complete experiment definition (also readable from JSON).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExperimentSpec {
+    pub id: String,
+    #[serde(default)]
+    pub title: String,
+    pub dataset: DatasetId,
+    pub measure: Measure,
+    #[serde(default)]
+    pub sweep: Option<Sweep>,
+    /// Base parameters (SPEC defaults for anything not given).
+    #[serde(default)]
+    pub params: Params,
+    pub seeds: usize,
+    /// First seed (seeds are `first_seed .. first_seed + seeds`).
+    #[serde(default)]
+    pub first_seed: u64,
+}
+
+fn offline_all() -> Vec<OfflineKind> {
+    OfflineKind::ALL.to_vec()
+}
+
+/// The paper's online comparison set (figs. c–f and the appendix's Frozen variant).
+pub fn paper_policies() -> Vec<PolicyKind> {
+    vec![
+        PolicyKind::ClcbScLsCont,
+        PolicyKind::ClcbFrozenCont,
+        PolicyKind::ClcbScLs,
+        PolicyKind::Greedy,
+        PolicyKind::EpsilonGreedy,
+        PolicyKind::Lfu,
+    ]
+}
+
+fn values<T: Serialize>(v: &[T]) -> Vec<serde_json::Value> {
+    v.iter().map(|x| serde_json::to_value(x).expect("serialisable")).collect()
+}
+
+/// The experiments of SPEC §10 by id, with the paper's settings where it gives them.
+pub fn builtin(id: &str) -> Result<ExperimentSpec> {
+    let base = Params::default();
+    let spec = match id {
+        "fig-a" => ExperimentSpec {
+            id: id.into(),
+            title: "Offline suboptimality gap vs stream length (synthetic, k = 5, ε = 0.4)".into(),
+            dataset: DatasetId::Synthetic,
+            measure: Measure::Offline { algorithms: offline_all() },
+            sweep: Some(Sweep {
+                param: "log_len".into(),
+                values: values(&[100, 200, 500, 1000, 2000, 5000]),
+            }),
+            params: Params { horizon: 1, ..base },
+            seeds: 20,
+            first_seed: 0,
+        },
+        "fig-b" => ExperimentSpec {
+            id: id.into(),
+            title: "Offline suboptimality gap vs ε (synthetic, k = 5, stream length 1000)".into(),
+            dataset: DatasetId::Synthetic,
+            measure: Measure::Offline { algorithms: offline_all() },
+            sweep: Some(Sweep {
+                param: "epsilon".into(),
+                values: values(&[0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]),
+            }),
+            params: Params { horizon: 1, log_len: 1000, ..base },
+            seeds: 20,
+            first_seed: 0,
+        },
+        "fig-c" | "fig-d" => ExperimentSpec {
+            id: id.into(),
+            title: "Online average regret vs rounds and runtime vs final regret (synthetic)".into(),
+            dataset: DatasetId::Synthetic,
+            measure: Measure::Online { policies: paper_policies() },
+            sweep: None,
+            params: base,
+            seeds: 10,
+            first_seed: 0,
+        },
+        "fig-e" | "fig-f" => ExperimentSpec {
+            id: id.into(),
+            title: "Online average regret vs rounds and runtime vs final regret (nq-trivia)".into(),
+            dataset: DatasetId::NqTrivia,
+            measure: Measure::Online { policies: paper_policies() },
+            sweep: None,
+            params: base,
+            seeds: 10,
+            first_seed: 0,
+        },
+        "abl-k" => ExperimentSpec {
+            id: id.into(),
+            title: "Offline gap and loss vs cache size k (synthetic, stream length 500)".into(),
+            dataset: DatasetId::Synthetic,
+            measure: Measure::Offline { algorithms: offline_all() },
+            sweep: Some(Sweep { param: "k".into(), values: values(&[3, 5, 8, 10, 12, 15, 20]) }),
+            params: Params { horizon: 1, log_len: 500, ..base },
+            seeds: 20,
+            first_seed: 0,
+        },
+        "krr-err" => ExperimentSpec {
+            id: id.into(),
+            title: "KRR cost-estimation error at the centers over rounds (synthetic, CLCB-SC-LS-Cont)".into(),
+            dataset: DatasetId::Synthetic,
+            measure: Measure::Online { policies: vec![PolicyKind::ClcbScLsCont] },
+            sweep: None,
+            params: base,
+            seeds: 10,
+            first_seed: 0,
+        },
+        _ => {
+            return Err(Error::unsupported(format!(
+                "unknown experiment `{id}`; known: {}",
+                BUILTIN_IDS.join(", ")
+            )))
+        }
+    };
+    Ok(spec)
+}
+
+/// Ids accepted by [`builtin`].
+pub const BUILTIN_IDS: [&str; 8] = ["fig-a", "fig-b", "fig-c", "fig-d", "fig-e", "fig-f", "abl-k", "krr-err"];
+
+/// `params` with one field set from JSON (validated; unknown names rejected).
+pub fn with_param(params: &Params, name: &str, value: &serde_json::Value) -> Result<Params> {
+    let mut v = serde_json::to_value(params).expect("Params serialises");
+    let obj = v.as_object_mut().expect("Params is an object");
+    if !obj.contains_key(name) {
+        return Err(Error::param(name, "no such parameter"));
+    }
+    obj.insert(name.to_string(), value.clone());
+    let p: Params = serde_json::from_value(v).map_err(|e| Error::param(name, e.to_string()))?;
+    p.validate()?;
+    Ok(p)
+}
+
+/// One independent piece of work.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Unit {
+    /// Position in the experiment's unit list (stable: shards are slices of it).
+    pub index: usize,
+    /// Index into the sweep's values (0 without a sweep).
+    pub point: usize,
+    pub seed: u64,
+}
+
+impl ExperimentSpec {
+    /// Parses a JSON definition and validates it.
+    pub fn from_json(text: &str) -> Result<Self> {
+        let s: ExperimentSpec =
+            serde_json::from_str(text).map_err(|e| Error::parse(format!("experiment JSON: {e}")))?;
+        s.validate()?;
+        Ok(s)
+    }
+
+    pub fn validate(&self) -> Result<()> {
+        self.params.validate()?;
+        if self.seeds == 0 {
+            return Err(Error::param("seeds", "run at least one seed"));
+        }
+        if let Some(s) = &self.sweep {
+            if s.values.is_empty() {
+                return Err(Error::param("sweep", "give at least one value"));
+            }
+            for v in &s.values {
+                with_param(&self.params, &s.param, v)?;
+            }
+        }
+        match &self.measure {
+            Measure::Offline { algorithms } if algorithms.is_empty() => {
+                Err(Error::param("algorithms", "name at least one"))
+            }
+            Measure::Online { policies } if policies.is_empty() => {
+                Err(Error::param("policies", "name at least one"))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// All units in a fixed order: sweep point major, seed minor.
+    pub fn units(&self) -> Vec<Unit> {
+        let points = self.sweep.as_ref().map_or(1, |s| s.values.len());
+        (0..points)
+            .flat_map(|p| (0..self.seeds as u64).map(move |s| (p, s)))
+            .enumerate()
+            .map(|(index, (point, s))| Unit { index, point, seed: self.first_seed + s })
+            .collect()
+    }
+
+    /// The units of shard `i` of `n` (0-based `i`): every n-th unit — a deterministic slice.
+    pub fn shard(&self, i: usize, n: usize) -> Result<Vec<Unit>> {
+        if n == 0 || i >= n {
+            return Err(Error::param("shard", format!("shard {i}/{n}: need 0 ≤ i < n")));
+        }
+        Ok(self.units().into_iter().filter(|u| u.index % n == i).collect())
+    }
+
+    /// The fully resolved parameters of a unit.
+    pub fn unit_params(&self, unit: &Unit) -> Result<Params> {
+        let mut p = self.params.clone();
+        if let Some(s) = &self.sweep {
+            p = with_param(&p, &s.param, &s.values[unit.point])?;
+        }
+        p.seed = unit.seed;
+        Ok(p)
+    }
+
+    /// The x value of a unit's sweep point (NaN without a sweep).
+    fn unit_x(&self, unit: &Unit) -> f64 {
+        self.sweep.as_ref().and_then(|s| s.values[unit.point].as_f64()).unwrap_or(f64::NAN)
+    }
+}
+
+/// One measured number.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Observation {
+    pub algorithm: String,
+    pub metric: String,
+    pub x: f64,
+    pub value: f64,
+}
+
+/// What one unit produced, with its resolved configuration.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct UnitResult {
+    pub experiment: String,
+    pub unit: Unit,
+    pub params: Params,
+    pub dataset: DatasetInfo,
+    pub observations: Vec<Observation>,
+    /// Per-algorithm extra detail (caches, diagnostics).
+    pub detail: serde_json::Value,
+}
+
+fn obs(out: &mut Vec<Observation>, algorithm: &str, metric: &str, x: f64, value: f64) {
+    out.push(Observation { algorithm: algorithm.into(), metric: metric.into(), x, value });
+}
+
+/// Runs one unit. `on_round` is called with the number of rounds done (online) so a caller can
+/// show progress; return `false` from it to cancel (the unit then returns an error).
+pub fn run_unit(
+    spec: &ExperimentSpec,
+    unit: &Unit,
+    dataset: &Arc<Dataset>,
+    on_round: &mut dyn FnMut(usize) -> bool,
+) -> Result<UnitResult> {
+    let params = spec.unit_params(unit)?;
+    let model = ArrivalModel::default_for(dataset, &params);
+    let trace = generate_trace(dataset.clone(), model, &params)?;
+    let mut out = Vec::new();
+    let detail = match &spec.measure {
+        Measure::Offline { algorithms } => {
+            let prob = OfflineProblem::from_trace(&trace, &params)?;
+            let x = spec.unit_x(unit);
+            let mut d = serde_json::Map::new();
+            for &a in algorithms {
+                let r = prob.run(a)?;
+                obs(&mut out, &r.algorithm, "gap", x, r.gap);
+                obs(&mut out, &r.algorithm, "loss", x, r.loss);
+                d.insert(
+                    r.algorithm.clone(),
+                    serde_json::json!({ "cache": r.cache, "believed_costs": r.believed_costs }),
+                );
+            }
+            d.insert("centers".into(), prob.m().into());
+            d.insert("observed_costs".into(), prob.observed.len().into());
+            d.insert("oracle_loss".into(), prob.oracle.loss.into());
+            serde_json::Value::Object(d)
+        }
+        Measure::Online { policies } => {
+            let env = Arc::new(Environment::from_trace(&trace, &params)?);
+            let total = policies.len() * trace.horizon();
+            let mut done = 0usize;
+            let mut d = serde_json::Map::new();
+            d.insert("oracle_loss".into(), env.oracle.loss.into());
+            for &k in policies {
+                let mut sim = Simulation::new(env.clone(), k, &params, 0)?;
+                for t in 0..trace.horizon() {
+                    let a = Arrival {
+                        t,
+                        x: trace.x(t),
+                        cost: trace.cost[t],
+                        eta: trace.eta[t],
+                        index: trace.arrivals.index(t),
+                    };
+                    sim.step(&a);
+                    done += 1;
+                    if done.is_multiple_of(256) && !on_round(done) {
+                        return Err(Error::unsupported("cancelled"));
+                    }
+                }
+                let r = sim.result();
+                let name = r.policy.as_str();
+                for c in &r.checkpoints {
+                    let x = c.t as f64;
+                    obs(&mut out, name, "avg_regret", x, c.avg_regret);
+                    obs(&mut out, name, "switches", x, c.switches as f64);
+                    obs(&mut out, name, "avg_realised_cost", x, c.avg_realised_cost);
+                    if let (Some(a), Some(b), Some(m)) = (c.est_rmse, c.est_mae, c.est_max) {
+                        obs(&mut out, name, "est_rmse", x, a);
+                        obs(&mut out, name, "est_mae", x, b);
+                        obs(&mut out, name, "est_max", x, m);
+                    }
+                }
+                let l = &r.last;
+                let x = l.t as f64;
+                obs(&mut out, name, "final_avg_regret", x, l.avg_regret);
+                obs(&mut out, name, "runtime_ms", x, l.wall_ms);
+                obs(&mut out, name, "final_switches", x, l.switches as f64);
+                obs(&mut out, name, "final_switch_cost", x, l.switch_cost);
+                obs(&mut out, name, "final_hit_rate", x, l.hit_rate);
+                obs(&mut out, name, "final_avg_realised_cost", x, l.avg_realised_cost);
+                d.insert(name.into(), r.diagnostics.clone());
+            }
+            on_round(total);
+            serde_json::Value::Object(d)
+        }
+    };
+    Ok(UnitResult {
+        experiment: spec.id.clone(),
+        unit: unit.clone(),
+        params,
+        dataset: dataset.info(),
+        observations: out,
+        detail,
+    })
+}
+
+/// Mean, spread and 95% confidence interval of one point.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Stat {
+    pub algorithm: String,
+    pub metric: String,
+    pub x: f64,
+    pub n: usize,
+    pub mean: f64,
+    pub std: f64,
+    /// Half-width of the 95% interval (Student t).
+    pub ci95: f64,
+}
+
+/// Two-sided 97.5% quantile of Student's t with `df` degrees of freedom.
+pub fn t_quantile(df: usize) -> f64 {
+    const T: [f64; 30] = [
+        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
+        2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
+        2.045, 2.042,
+    ];
+    match df {
+        0 => f64::NAN,
+        1..=30 => T[df - 1],
+        31..=60 => 2.000,
+        61..=120 => 1.980,
+        _ => 1.960,
+    }
+}
+
+/// Groups observations by (algorithm, metric, x) in first-seen order of algorithms.
+pub fn aggregate(results: &[UnitResult]) -> Vec<Stat> {
+    let mut order: Vec<String> = Vec::new();
+    let mut groups: BTreeMap<(usize, String, u64), Vec<f64>> = BTreeMap::new();
+    for r in results {
+        for o in &r.observations {
+            let ai = order.iter().position(|a| *a == o.algorithm).unwrap_or_else(|| {
+                order.push(o.algorithm.clone());
+                order.len() - 1
+            });
+            groups.entry((ai, o.metric.clone(), o.x.to_bits())).or_default().push(o.value);
+        }
+    }
+    let mut stats: Vec<Stat> = groups
+        .into_iter()
+        .map(|((ai, metric, xb), v)| {
+            let n = v.len();
+            let mean = v.iter().sum::<f64>() / n as f64;
+            let std = if n > 1 {
+                (v.iter().map(|a| (a - mean).powi(2)).sum::<f64>() / (n - 1) as f64).sqrt()
+            } else {
+                0.0
+            };
+            let ci95 = if n > 1 { t_quantile(n - 1) * std / (n as f64).sqrt() } else { f64::NAN };
+            Stat { algorithm: order[ai].clone(), metric, x: f64::from_bits(xb), n, mean, std, ci95 }
+        })
+        .collect();
+    stats.sort_by(|a, b| {
+        let ia = order.iter().position(|x| *x == a.algorithm);
+        let ib = order.iter().position(|x| *x == b.algorithm);
+        ia.cmp(&ib).then(a.metric.cmp(&b.metric)).then(a.x.total_cmp(&b.x))
+    });
+    stats
+}
+
+/// A finished experiment: definition, aggregated statistics and every unit's raw result.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Report {
+    pub experiment: ExperimentSpec,
+    pub engine: String,
+    pub stats: Vec<Stat>,
+    pub units: Vec<UnitResult>,
+}
+
+impl Report {
+    pub fn new(spec: &ExperimentSpec, mut units: Vec<UnitResult>) -> Report {
+        units.sort_by_key(|u| u.unit.index);
+        Report {
+            experiment: spec.clone(),
+            engine: concat!("csc ", env!("CARGO_PKG_VERSION")).into(),
+            stats: aggregate(&units),
+            units,
+        }
+    }
+
+    /// Joins shard reports of the same experiment (units deduplicated by index).
+    pub fn merge(parts: Vec<Report>) -> Result<Report> {
+        let first = parts.first().ok_or_else(|| Error::data("nothing to merge"))?;
+        let spec = first.experiment.clone();
+        let mut units: BTreeMap<usize, UnitResult> = BTreeMap::new();
+        for p in parts {
+            if p.experiment != spec {
+                return Err(Error::data(format!(
+                    "cannot merge different experiments (`{}` and `{}`, or different settings)",
+                    spec.id, p.experiment.id
+                )));
+            }
+            for u in p.units {
+                units.insert(u.unit.index, u);
+            }
+        }
+        Ok(Report::new(&spec, units.into_values().collect()))
+    }
+
+    /// Units of the experiment not present in this report.
+    pub fn missing_units(&self) -> Vec<usize> {
+        let have: Vec<usize> = self.units.iter().map(|u| u.unit.index).collect();
+        self.experiment.units().into_iter().map(|u| u.index).filter(|i| !have.contains(i)).collect()
+    }
+
+    /// `experiment,algorithm,metric,x,n,mean,std,ci95` rows.
+    pub fn to_csv(&self) -> String {
+        let mut s = String::from("experiment,algorithm,metric,x,n,mean,std,ci95\n");
+        for st in &self.stats {
+            s.push_str(&format!(
+                "{},{},{},{},{},{},{},{}\n",
+                self.experiment.id, st.algorithm, st.metric, st.x, st.n, st.mean, st.std, st.ci95
+            ));
+        }
+        s
+    }
+
+    /// The mean of a metric for an algorithm at the largest x (the "final" value).
+    pub fn final_mean(&self, algorithm: &str, metric: &str) -> Option<&Stat> {
+        self.stats
+            .iter()
+            .filter(|s| s.algorithm == algorithm && s.metric == metric)
+            .max_by(|a, b| a.x.total_cmp(&b.x))
+    }
+}
+
+impl Report {
+    /// A plain-text table of the headline numbers: offline, the gap per algorithm at each sweep
+    /// value; online, the final average regret, runtime, switches, hit rate and realised cost.
+    pub fn summary(&self) -> String {
+        let mut algs: Vec<&str> = Vec::new();
+        for s in &self.stats {
+            if !algs.contains(&s.algorithm.as_str()) {
+                algs.push(&s.algorithm);
+            }
+        }
+        let cell = |s: Option<&Stat>, digits: usize| match s {
+            Some(s) if s.ci95.is_finite() => format!("{:.*} ± {:.*}", digits, s.mean, digits, s.ci95),
+            Some(s) => format!("{:.*}", digits, s.mean),
+            None => "–".into(),
+        };
+        let mut out = format!("{} — {}\n", self.experiment.id, self.experiment.title);
+        match &self.experiment.measure {
+            Measure::Offline { .. } => {
+                let param = self.experiment.sweep.as_ref().map_or("x".to_string(), |s| s.param.clone());
+                let mut xs: Vec<f64> = self.stats.iter().filter(|s| s.metric == "gap").map(|s| s.x).collect();
+                xs.sort_by(f64::total_cmp);
+                xs.dedup();
+                for metric in ["gap", "loss"] {
+                    out.push_str(&format!("\n{metric} (mean ± 95% CI) by {param}\n{:<16}", "algorithm"));
+                    for x in &xs {
+                        out.push_str(&format!("{:>22}", format!("{param}={x}")));
+                    }
+                    out.push('\n');
+                    for a in &algs {
+                        out.push_str(&format!("{a:<16}"));
+                        for x in &xs {
+                            let s = self
+                                .stats
+                                .iter()
+                                .find(|s| s.algorithm == *a && s.metric == metric && s.x == *x);
+                            out.push_str(&format!("{:>22}", cell(s, 5)));
+                        }
+                        out.push('\n');
+                    }
+                }
+            }
+            Measure::Online { .. } => {
+                out.push_str(&format!(
+                    "\n{:<18}{:>22}{:>20}{:>16}{:>12}{:>14}\n",
+                    "algorithm", "final avg regret", "runtime ms", "switches", "hit rate", "avg cost"
+                ));
+                let mut rows: Vec<(&str, f64)> = algs
+                    .iter()
+                    .map(|a| (*a, self.final_mean(a, "final_avg_regret").map_or(f64::INFINITY, |s| s.mean)))
+                    .collect();
+                rows.sort_by(|a, b| a.1.total_cmp(&b.1));
+                for (a, _) in rows {
+                    out.push_str(&format!(
+                        "{a:<18}{:>22}{:>20}{:>16}{:>12}{:>14}\n",
+                        cell(self.final_mean(a, "final_avg_regret"), 5),
+                        cell(self.final_mean(a, "runtime_ms"), 0),
+                        cell(self.final_mean(a, "final_switches"), 0),
+                        cell(self.final_mean(a, "final_hit_rate"), 3),
+                        cell(self.final_mean(a, "final_avg_realised_cost"), 4),
+                    ));
+                }
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,279 @@
+//! The offline setting (SPEC §8, paper §4): learn a cache from a logged dataset
+//! `D = {(M_t, x_t, C_t)}` in which each cost is observed with propensity `ν`, and compare it with
+//! the evaluation oracle by the suboptimality gap `L(M̂) − L(M_orc)` on `E`.
+//!
+//! Every algorithm shares the ε-net over the log and its final Voronoi cells (§11.1):
+//! - CUCB-SC-Cont (Alg. 2): KRR on the observed costs with ridge `ℓλ`, pessimistic
+//!   `c̄ = ĉ + β_off(B + √(ln(2m/δ)/(ℓλ)))σ` at the centers, Reverse Greedy.
+//! - CUCB-SC (the discrete predecessor): each cell's own empirical mean plus the Hoeffding
+//!   width `√(ln(2mn/δ)/(2N_i))` (scaled by `β_off` like the kernel width), unobserved cells at
+//!   1; Reverse Greedy. No sharing across cells.
+//! - Greedy: top-k cells by `ŵ_i·ĉ_i` (empirical means, 0 if unobserved).
+//! - Epsilon-Greedy: each of the k slots is, with probability `explore_rate`, a uniformly random
+//!   remaining cell, else the next best by Greedy's score.
+//! - LFU: top-k cells by count.
+//! - Oracle: `M_orc` itself (gap 0 by construction).
+
+use crate::config::Params;
+use crate::epsilon_net::EpsilonNet;
+use crate::error::{Error, Result};
+use crate::krr::{pessimistic_cost, Krr, RbfKernel};
+use crate::oracle::{evaluation_oracle, EvalSample, Oracle};
+use crate::reverse_greedy::{reverse_greedy, Instance};
+use crate::space::{Metric, Points};
+use crate::stream::{rng, Purpose};
+use crate::trace::Trace;
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+/// The offline algorithms of SPEC §8.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OfflineKind {
+    CucbScCont,
+    CucbSc,
+    Greedy,
+    EpsilonGreedy,
+    Lfu,
+    Oracle,
+}
+
+impl OfflineKind {
+    pub const ALL: [OfflineKind; 6] = [
+        OfflineKind::CucbScCont,
+        OfflineKind::CucbSc,
+        OfflineKind::Greedy,
+        OfflineKind::EpsilonGreedy,
+        OfflineKind::Lfu,
+        OfflineKind::Oracle,
+    ];
+
+    pub fn label(&self) -> &'static str {
+        match self {
+            OfflineKind::CucbScCont => "CUCB-SC-Cont",
+            OfflineKind::CucbSc => "CUCB-SC",
+            OfflineKind::Greedy => "Greedy",
+            OfflineKind::EpsilonGreedy => "Epsilon-Greedy",
+            OfflineKind::Lfu => "LFU",
+            OfflineKind::Oracle => "Oracle",
+        }
+    }
+
+    pub fn id(&self) -> String {
+        serde_json::to_value(self).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+    }
+
+    pub fn parse(s: &str) -> Result<Self> {
+        let t = s.trim().to_ascii_lowercase();
+        OfflineKind::ALL.into_iter().find(|k| k.id() == t || k.label().to_ascii_lowercase() == t).ok_or_else(
+            || {
+                let ids: Vec<String> = OfflineKind::ALL.iter().map(|k| k.id()).collect();
+                Error::unsupported(format!("unknown offline algorithm `{s}`; known: {}", ids.join(", ")))
+            },
+        )
+    }
+}
+
+/// One algorithm's result on one log.
+#[derive(Clone, Debug, Serialize)]
+pub struct OfflineResult {
+    pub algorithm: String,
+    pub algorithm_id: String,
+    /// `L(M̂)` on `E`.
+    pub loss: f64,
+    /// `L(M̂) − L(M_orc)`.
+    pub gap: f64,
+    /// Log indices of the cached centers.
+    pub cache: Vec<usize>,
+    /// The costs the algorithm believed at its centers (pessimistic or empirical).
+    pub believed_costs: Vec<f64>,
+}
+
+/// What every offline algorithm shares for one log: the net, its cells, the observations.
+pub struct OfflineProblem {
+    pub params: Params,
+    pub metric: Metric,
+    pub log: Points,
+    pub net: EpsilonNet,
+    /// Final Voronoi cell of each log entry (§11.1).
+    pub cells: Vec<usize>,
+    /// `ŵ_i` (Alg. 2 line 3).
+    pub weights: Vec<f64>,
+    /// Observed `(log index, C_t)` pairs (`z_t = 1`).
+    pub observed: Vec<(usize, f64)>,
+    pub eval: EvalSample,
+    pub oracle: Oracle,
+}
+
+impl OfflineProblem {
+    /// Builds the shared parts from a trace's offline log (SPEC §8, §12).
+    pub fn from_trace(trace: &Trace, params: &Params) -> Result<Self> {
+        params.validate()?;
+        trace.validate()?;
+        let (queries, costs) = trace.log();
+        let n = queries.len();
+        if n == 0 {
+            return Err(Error::data("the offline log is empty"));
+        }
+        if trace.z.len() != n {
+            return Err(Error::data(format!(
+                "the offline log has {n} entries but `z` has {}",
+                trace.z.len()
+            )));
+        }
+        let metric = Metric::new(trace.dist_scale)?;
+        let mut log = Points::new(trace.dim())?;
+        for t in 0..n {
+            log.push(trace.log_x(t))?;
+        }
+        let (net, _) = EpsilonNet::build(&log, params.epsilon, metric)?;
+        let cells = net.voronoi_cells(&log);
+        let weights =
+            EpsilonNet::cell_counts(&cells, net.len()).iter().map(|&c| c as f64 / n as f64).collect();
+        let observed = (0..n).filter(|&t| trace.z[t]).map(|t| (t, costs[t] + trace.eta[t])).collect();
+        let eval = EvalSample::from_trace(trace, params.mismatch())?;
+        let oracle = evaluation_oracle(
+            (0..n).map(|t| (log.row(t), costs[t])),
+            log.dim(),
+            &eval,
+            params.eps_oracle,
+            params.k,
+        )?;
+        Ok(OfflineProblem {
+            params: params.clone(),
+            metric,
+            log,
+            net,
+            cells,
+            weights,
+            observed,
+            eval,
+            oracle,
+        })
+    }
+
+    /// Number of ε-net centers `m`.
+    pub fn m(&self) -> usize {
+        self.net.len()
+    }
+
+    /// Per-cell empirical means of the observed costs and their counts.
+    pub fn cell_means(&self) -> (Vec<f64>, Vec<u64>) {
+        let m = self.m();
+        let (mut sum, mut n) = (vec![0.0; m], vec![0u64; m]);
+        for &(t, c) in &self.observed {
+            sum[self.cells[t]] += c;
+            n[self.cells[t]] += 1;
+        }
+        (sum.iter().zip(&n).map(|(s, &k)| if k == 0 { 0.0 } else { s / k as f64 }).collect(), n)
+    }
+
+    /// Alg. 2 lines 4–5: KRR with ridge `ℓλ` on the observed costs, pessimistic costs at the centers.
+    pub fn pessimistic_kernel_costs(&self) -> Result<Vec<f64>> {
+        let p = &self.params;
+        let l = self.observed.len();
+        if l == 0 {
+            return Ok(vec![p.b; self.m()]);
+        }
+        let mut krr =
+            Krr::new(RbfKernel::new(p.kernel_length)?, self.metric, l as f64 * p.lambda, self.log.dim())?;
+        for &(t, c) in &self.observed {
+            krr.add_observation(self.log.row(t), c)?;
+        }
+        Ok((0..self.m())
+            .map(|u| {
+                let post = krr.posterior_at(self.net.centers().row(u));
+                pessimistic_cost(&post, l, self.m(), p.lambda, p.b, p.delta, p.beta_off)
+            })
+            .collect())
+    }
+
+    /// CUCB-SC's pessimistic per-cell costs: mean + β_off·√(ln(2mn/δ)/(2N_i)); unobserved at 1.
+    pub fn pessimistic_cell_costs(&self) -> Vec<f64> {
+        let p = &self.params;
+        let (mean, n) = self.cell_means();
+        let big_n = self.log.len() as f64;
+        let m = self.m() as f64;
+        mean.iter()
+            .zip(&n)
+            .map(|(&mu, &k)| {
+                if k == 0 {
+                    1.0
+                } else {
+                    mu + p.beta_off * ((2.0 * m * big_n / p.delta).ln() / (2.0 * k as f64)).sqrt()
+                }
+            })
+            .collect()
+    }
+
+    fn reverse_greedy_over_cells(&self, costs: &[f64]) -> Result<Vec<usize>> {
+        let inst = Instance::new(self.net.center_distances(), &self.weights, costs, self.params.mismatch())?;
+        Ok(reverse_greedy(&inst, self.params.k, &[]).cache)
+    }
+
+    fn top_k(&self, score: impl Fn(usize) -> f64) -> Vec<usize> {
+        let mut idx: Vec<usize> = (0..self.m()).collect();
+        idx.sort_by(|&a, &b| score(b).total_cmp(&score(a)).then(a.cmp(&b)));
+        idx.truncate(self.params.k);
+        idx.sort_unstable();
+        idx
+    }
+
+    /// Runs one algorithm.
+    pub fn run(&self, kind: OfflineKind) -> Result<OfflineResult> {
+        let (means, _) = self.cell_means();
+        let (cells, believed): (Vec<usize>, Vec<f64>) = match kind {
+            OfflineKind::CucbScCont => {
+                let c = self.pessimistic_kernel_costs()?;
+                (self.reverse_greedy_over_cells(&c)?, c)
+            }
+            OfflineKind::CucbSc => {
+                let c = self.pessimistic_cell_costs();
+                (self.reverse_greedy_over_cells(&c)?, c)
+            }
+            OfflineKind::Greedy => (self.top_k(|u| self.weights[u] * means[u]), means.clone()),
+            // ŵ_i is the cell's count over n: ranking by it is ranking by count.
+            OfflineKind::Lfu => (self.top_k(|u| self.weights[u]), means.clone()),
+            OfflineKind::EpsilonGreedy => {
+                let mut r = rng(self.params.seed, Purpose::Policy);
+                let mut order: Vec<usize> = (0..self.m()).collect();
+                order.sort_by(|&a, &b| {
+                    (self.weights[b] * means[b]).total_cmp(&(self.weights[a] * means[a])).then(a.cmp(&b))
+                });
+                let mut chosen = Vec::new();
+                while chosen.len() < self.params.k.min(self.m()) {
+                    let rest: Vec<usize> = order.iter().copied().filter(|u| !chosen.contains(u)).collect();
+                    let pick = if r.random::<f64>() < self.params.explore_rate {
+                        rest[r.random_range(0..rest.len())]
+                    } else {
+                        rest[0]
+                    };
+                    chosen.push(pick);
+                }
+                chosen.sort_unstable();
+                (chosen, means.clone())
+            }
+            OfflineKind::Oracle => {
+                let loss = self.oracle.loss;
+                return Ok(OfflineResult {
+                    algorithm: kind.label().into(),
+                    algorithm_id: kind.id(),
+                    loss,
+                    gap: 0.0,
+                    cache: self.oracle.keys.iter().map(|&k| k as usize).collect(),
+                    believed_costs: Vec::new(),
+                });
+            }
+        };
+        let cache = self.net.centers().select(&cells);
+        let loss = self.eval.loss(&cache);
+        Ok(OfflineResult {
+            algorithm: kind.label().into(),
+            algorithm_id: kind.id(),
+            loss,
+            gap: loss - self.oracle.loss,
+            cache: cells.iter().map(|&u| self.net.origin()[u]).collect(),
+            believed_costs: cells.iter().map(|&u| believed[u]).collect(),
+        })
+    }
+}

@@ -1,0 +1,188 @@
+//! Baselines over the same incremental ε-net (SPEC §9, §11.8): Greedy, Epsilon-Greedy, LFU,
+//! LRU — one mechanism with four scores — and the oracle cache used as reference.
+//!
+//! Every round each recomputes its top-k cells (ties to the lowest index) and calls the LLM iff
+//! the arrival's cell's empirical mean cost (0 if unobserved) is `≤ φ(d(x, M))`.
+
+use super::{CacheSet, Context, Policy, PolicyKind, Round};
+use crate::epsilon_net::EpsilonNet;
+use crate::error::Result;
+use crate::stream::{rng, Purpose};
+use rand::seq::index::sample;
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+
+/// How a cell policy ranks cells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// `N_f · mean cost` (§11.8).
+    Greedy,
+    /// Greedy, but each round with probability `explore_rate` a uniformly random set of k cells.
+    EpsilonGreedy,
+    /// `N_f` (§11.8).
+    Lfu,
+    /// The round a cell was last requested.
+    Lru,
+}
+
+/// Greedy / Epsilon-Greedy / LFU / LRU.
+pub struct CellPolicy {
+    score: Score,
+    ctx: Context,
+    net: EpsilonNet,
+    n_c: Vec<u64>,
+    sum_c: Vec<f64>,
+    last_seen: Vec<usize>,
+    cache: CacheSet,
+    fetched: Vec<u64>,
+    center: usize,
+    rng: ChaCha8Rng,
+    changes: u64,
+}
+
+impl CellPolicy {
+    pub fn new(ctx: &Context, score: Score) -> Result<Self> {
+        Ok(CellPolicy {
+            score,
+            net: EpsilonNet::new(ctx.dim, ctx.params.epsilon, ctx.metric)?,
+            n_c: Vec::new(),
+            sum_c: Vec::new(),
+            last_seen: Vec::new(),
+            cache: CacheSet::new(ctx.dim),
+            fetched: Vec::new(),
+            center: 0,
+            rng: rng(ctx.params.seed, Purpose::Policy),
+            changes: 0,
+            ctx: ctx.clone(),
+        })
+    }
+
+    fn mean(&self, u: usize) -> f64 {
+        if self.n_c[u] == 0 {
+            0.0
+        } else {
+            self.sum_c[u] / self.n_c[u] as f64
+        }
+    }
+
+    /// The top-k cells by `score`, ties to the lowest index.
+    fn top_k(&self, score: impl Fn(usize) -> f64) -> Vec<usize> {
+        let mut idx: Vec<usize> = (0..self.net.len()).collect();
+        idx.sort_by(|&a, &b| score(b).total_cmp(&score(a)).then(a.cmp(&b)));
+        idx.truncate(self.ctx.params.k);
+        idx.sort_unstable();
+        idx
+    }
+}
+
+impl Policy for CellPolicy {
+    fn kind(&self) -> PolicyKind {
+        match self.score {
+            Score::Greedy => PolicyKind::Greedy,
+            Score::EpsilonGreedy => PolicyKind::EpsilonGreedy,
+            Score::Lfu => PolicyKind::Lfu,
+            Score::Lru => PolicyKind::Lru,
+        }
+    }
+
+    fn decide(&mut self, r: &Round) -> bool {
+        let a = self.net.insert(r.x).expect("validated arrival");
+        self.center = a.center;
+        if a.is_new {
+            self.n_c.push(0);
+            self.sum_c.push(0.0);
+            self.last_seen.push(r.t);
+        }
+        self.last_seen[a.center] = r.t;
+        let counts = self.net.counts();
+        let chosen = match self.score {
+            Score::Greedy => self.top_k(|u| counts[u] as f64 * self.mean(u)),
+            Score::Lfu => self.top_k(|u| counts[u] as f64),
+            Score::Lru => self.top_k(|u| self.last_seen[u] as f64),
+            Score::EpsilonGreedy => {
+                if self.rng.random::<f64>() < self.ctx.params.explore_rate {
+                    let m = self.net.len();
+                    let mut v = sample(&mut self.rng, m, self.ctx.params.k.min(m)).into_vec();
+                    v.sort_unstable();
+                    v
+                } else {
+                    self.top_k(|u| counts[u] as f64 * self.mean(u))
+                }
+            }
+        };
+        let origin = self.net.origin();
+        let members: Vec<(u64, &[f32])> =
+            chosen.iter().map(|&u| (origin[u] as u64, self.net.centers().row(u))).collect();
+        let inserted = self.cache.replace(&members);
+        if !inserted.is_empty() {
+            self.changes += 1;
+        }
+        self.fetched.extend(inserted);
+        self.mean(self.center) <= self.ctx.mismatch.phi(self.cache.dist(&self.ctx.metric, r.x))
+    }
+
+    fn observe(&mut self, _r: &Round, cost: f64) {
+        self.n_c[self.center] += 1;
+        self.sum_c[self.center] += cost;
+    }
+
+    fn cache(&self) -> &CacheSet {
+        &self.cache
+    }
+
+    fn take_fetched(&mut self) -> Vec<u64> {
+        std::mem::take(&mut self.fetched)
+    }
+
+    fn estimates(&mut self) -> Option<Vec<(u64, f64)>> {
+        Some(self.net.origin().iter().enumerate().map(|(u, &o)| (o as u64, self.mean(u))).collect())
+    }
+
+    fn centers(&self) -> Option<&[usize]> {
+        Some(self.net.origin())
+    }
+
+    fn diagnostics(&self) -> serde_json::Value {
+        serde_json::json!({
+            "centers": self.net.len(),
+            "observations": self.n_c.iter().sum::<u64>(),
+            "cache_changes": self.changes,
+        })
+    }
+}
+
+/// The evaluation oracle's cache `M_orc`, fixed from round 0 and served by eq. 1 with the true
+/// cost — the reference every regret is measured against. Its responses are taken as given
+/// (no fetch is charged), so its expected regret is 0 by construction.
+pub struct OracleCache {
+    ctx: Context,
+    cache: CacheSet,
+}
+
+impl OracleCache {
+    pub fn new(ctx: &Context, members: &[(u64, Vec<f32>)]) -> Self {
+        let mut cache = CacheSet::new(ctx.dim);
+        let m: Vec<(u64, &[f32])> = members.iter().map(|(k, v)| (*k, v.as_slice())).collect();
+        cache.replace(&m);
+        OracleCache { ctx: ctx.clone(), cache }
+    }
+}
+
+impl Policy for OracleCache {
+    fn kind(&self) -> PolicyKind {
+        PolicyKind::Oracle
+    }
+    fn decide(&mut self, r: &Round) -> bool {
+        crate::loss::serve_from_llm(
+            r.true_cost,
+            self.ctx.mismatch.phi(self.cache.dist(&self.ctx.metric, r.x)),
+        )
+    }
+    fn observe(&mut self, _r: &Round, _cost: f64) {}
+    fn cache(&self) -> &CacheSet {
+        &self.cache
+    }
+    fn take_fetched(&mut self) -> Vec<u64> {
+        Vec::new()
+    }
+}

@@ -1,0 +1,255 @@
+//! CLCB-SC-LS-Cont (Algs. 3–5) and its discrete predecessor CLCB-SC-LS: one mechanism, two
+//! cost learners. Both grow the ε-net online (Alg. 3 lines 5–11), advance stages with the shared
+//! [`StageClock`] (lines 12–18), rebuild the cache by Reverse Greedy on optimistic costs at a
+//! switch (Alg. 4) and serve by comparing the LCB at the arrival's center with `φ` (Alg. 5).
+
+use super::{CacheSet, Context, Policy, PolicyKind, Round};
+use crate::epsilon_net::EpsilonNet;
+use crate::error::Result;
+use crate::krr::{optimistic_cost, Krr, RbfKernel};
+use crate::reverse_greedy::{reverse_greedy, Instance};
+use crate::stages::StageClock;
+
+/// A cost model over the ε-net centers that yields lower confidence bounds.
+pub trait CostLearner {
+    /// A new center `x` was created (its index is the next one).
+    fn add_center(&mut self, x: &[f32]);
+    /// The LCBs at every center from the observations before this round (Alg. 4 lines 3–16).
+    fn lcb_all(&mut self) -> Vec<f64>;
+    /// The LCB at one center (Alg. 5 line 4).
+    fn lcb_at(&mut self, center: usize) -> f64;
+    /// The LLM was called on `x` (in cell `center`) and cost `y` was observed (Alg. 5 lines 8–9).
+    fn observe(&mut self, center: usize, x: &[f32], y: f64);
+    /// Point estimates at every center (for the KRR-error metric).
+    fn estimates(&mut self) -> Vec<f64>;
+    fn n_obs(&self) -> usize;
+}
+
+/// KRR over all observations (Alg. 4): `c̲ = ĉ − β(B + R√(2(γ + ln(2/δ))))σ`, `−B` before any.
+pub struct KernelCosts {
+    krr: Krr,
+    b: f64,
+    r: f64,
+    delta: f64,
+    beta: f64,
+}
+
+impl KernelCosts {
+    pub fn new(ctx: &Context) -> Result<Self> {
+        let p = &ctx.params;
+        let krr = Krr::new(RbfKernel::new(p.kernel_length)?, ctx.metric, p.lambda, ctx.dim)?;
+        Ok(KernelCosts { krr, b: p.b, r: p.noise_r, delta: p.delta, beta: p.beta })
+    }
+    fn lcb(&self, post: &crate::krr::Posterior, gamma: f64) -> f64 {
+        optimistic_cost(post, self.krr.n_obs(), gamma, self.b, self.r, self.delta, self.beta)
+    }
+}
+
+impl CostLearner for KernelCosts {
+    fn add_center(&mut self, x: &[f32]) {
+        self.krr.track(x);
+    }
+    fn lcb_all(&mut self) -> Vec<f64> {
+        let gamma = self.krr.gamma();
+        let posts = self.krr.posterior_tracked_all();
+        posts.iter().map(|p| self.lcb(p, gamma)).collect()
+    }
+    fn lcb_at(&mut self, center: usize) -> f64 {
+        let gamma = self.krr.gamma();
+        let post = self.krr.posterior_tracked(center);
+        self.lcb(&post, gamma)
+    }
+    fn observe(&mut self, _center: usize, x: &[f32], y: f64) {
+        // Alg. 5 line 8: the observation is stored at x_t itself (SPEC §11.6). Inputs are
+        // validated upstream (finite vectors of the net's dimension, finite costs).
+        self.krr.add_observation(x, y).expect("validated observation");
+    }
+    fn estimates(&mut self) -> Vec<f64> {
+        self.krr.posterior_tracked_all().iter().map(|p| p.mean).collect()
+    }
+    fn n_obs(&self) -> usize {
+        self.krr.n_obs()
+    }
+}
+
+/// Per-cell empirical means (the discrete CLCB-SC-LS, SPEC §9):
+/// LCB = `mean − √(ln(4·m·T³)/(2N_c))`, unobserved cells at 0.
+pub struct CellMeans {
+    n: Vec<u64>,
+    sum: Vec<f64>,
+    horizon: f64,
+    total: usize,
+}
+
+impl CellMeans {
+    pub fn new(horizon: usize) -> Self {
+        CellMeans { n: Vec::new(), sum: Vec::new(), horizon: horizon as f64, total: 0 }
+    }
+    fn lcb_with(&self, i: usize, m: f64) -> f64 {
+        if self.n[i] == 0 {
+            return 0.0;
+        }
+        let n = self.n[i] as f64;
+        self.sum[i] / n - ((4.0 * m * self.horizon.powi(3)).ln() / (2.0 * n)).sqrt()
+    }
+}
+
+impl CostLearner for CellMeans {
+    fn add_center(&mut self, _x: &[f32]) {
+        self.n.push(0);
+        self.sum.push(0.0);
+    }
+    fn lcb_all(&mut self) -> Vec<f64> {
+        let m = self.n.len() as f64;
+        (0..self.n.len()).map(|i| self.lcb_with(i, m)).collect()
+    }
+    fn lcb_at(&mut self, center: usize) -> f64 {
+        self.lcb_with(center, self.n.len() as f64)
+    }
+    fn observe(&mut self, center: usize, _x: &[f32], y: f64) {
+        self.n[center] += 1;
+        self.sum[center] += y;
+        self.total += 1;
+    }
+    fn estimates(&mut self) -> Vec<f64> {
+        (0..self.n.len()).map(|i| if self.n[i] == 0 { 0.0 } else { self.sum[i] / self.n[i] as f64 }).collect()
+    }
+    fn n_obs(&self) -> usize {
+        self.total
+    }
+}
+
+/// The low-switching learner of Alg. 3 over any [`CostLearner`].
+pub struct LowSwitch<C: CostLearner> {
+    kind: PolicyKind,
+    ctx: Context,
+    net: EpsilonNet,
+    stages: StageClock,
+    learner: C,
+    cache: CacheSet,
+    /// The cache as center indices (the incumbent for Reverse Greedy's tie rule).
+    cache_centers: Vec<usize>,
+    fetched: Vec<u64>,
+    /// `u_t` of the current round.
+    center: usize,
+    switches: u64,
+}
+
+impl LowSwitch<KernelCosts> {
+    /// CLCB-SC-LS-Cont.
+    pub fn kernel(ctx: &Context) -> Result<Self> {
+        LowSwitch::with_learner(PolicyKind::ClcbScLsCont, ctx, KernelCosts::new(ctx)?)
+    }
+}
+
+impl LowSwitch<CellMeans> {
+    /// CLCB-SC-LS (discrete predecessor).
+    pub fn discrete(ctx: &Context) -> Result<Self> {
+        LowSwitch::with_learner(PolicyKind::ClcbScLs, ctx, CellMeans::new(ctx.params.horizon))
+    }
+}
+
+impl<C: CostLearner> LowSwitch<C> {
+    pub fn with_learner(kind: PolicyKind, ctx: &Context, learner: C) -> Result<Self> {
+        Ok(LowSwitch {
+            kind,
+            net: EpsilonNet::new(ctx.dim, ctx.params.epsilon, ctx.metric)?,
+            stages: StageClock::new(ctx.params.horizon),
+            learner,
+            cache: CacheSet::new(ctx.dim),
+            cache_centers: Vec::new(),
+            fetched: Vec::new(),
+            center: 0,
+            switches: 0,
+            ctx: ctx.clone(),
+        })
+    }
+
+    /// Alg. 4 (`Switch Cache Continuous`): weights `ŵ(u) = N_f(u)/max(1, t−1)` from arrivals
+    /// before this round (SPEC §11.4), LCB costs, Reverse Greedy keeping incumbents on ties.
+    fn switch(&mut self, t: usize) {
+        let counts = self.net.counts();
+        let denom = t.max(1) as f64; // rounds before this one: the paper's t − 1
+        let weights: Vec<f64> = counts
+            .iter()
+            .enumerate()
+            .map(|(u, &n)| (n - u64::from(u == self.center)) as f64 / denom)
+            .collect();
+        let costs = self.learner.lcb_all();
+        let inst = Instance::new(self.net.center_distances(), &weights, &costs, self.ctx.mismatch)
+            .expect("weights and LCBs are finite");
+        let out = reverse_greedy(&inst, self.ctx.params.k, &self.cache_centers);
+        let origin = self.net.origin();
+        let members: Vec<(u64, &[f32])> =
+            out.cache.iter().map(|&u| (origin[u] as u64, self.net.centers().row(u))).collect();
+        let inserted = self.cache.replace(&members);
+        if !inserted.is_empty() || out.cache.len() != self.cache_centers.len() {
+            self.switches += 1;
+        }
+        self.fetched.extend(inserted);
+        self.cache_centers = out.cache;
+    }
+}
+
+impl<C: CostLearner> Policy for LowSwitch<C> {
+    fn kind(&self) -> PolicyKind {
+        self.kind
+    }
+
+    fn decide(&mut self, r: &Round) -> bool {
+        // Alg. 3 lines 5–11: grow the ε-net; a new center forces a switch.
+        let a = self.net.insert(r.x).expect("validated arrival");
+        self.center = a.center;
+        let mut switch = false;
+        if a.is_new {
+            self.stages.add_center();
+            self.learner.add_center(r.x);
+            switch = true;
+        }
+        // Lines 12–18: stage limits, checked before serving (SPEC §11.2).
+        if self.stages.check() {
+            switch = true;
+        }
+        if switch {
+            self.switch(r.t);
+        }
+        // Alg. 5 line 2: every round enters the global stage.
+        self.stages.record_round();
+        // Alg. 5 lines 4–6: call the LLM iff c̲(u_t) ≤ φ(d(x_t, M_t)).
+        let lcb = self.learner.lcb_at(self.center);
+        lcb <= self.ctx.mismatch.phi(self.cache.dist(&self.ctx.metric, r.x))
+    }
+
+    fn observe(&mut self, r: &Round, cost: f64) {
+        // Alg. 5 lines 7–10.
+        self.learner.observe(self.center, r.x, cost);
+        self.stages.record_llm_call(self.center);
+    }
+
+    fn cache(&self) -> &CacheSet {
+        &self.cache
+    }
+
+    fn take_fetched(&mut self) -> Vec<u64> {
+        std::mem::take(&mut self.fetched)
+    }
+
+    fn estimates(&mut self) -> Option<Vec<(u64, f64)>> {
+        let est = self.learner.estimates();
+        Some(self.net.origin().iter().zip(est).map(|(&o, e)| (o as u64, e)).collect())
+    }
+
+    fn centers(&self) -> Option<&[usize]> {
+        Some(self.net.origin())
+    }
+
+    fn diagnostics(&self) -> serde_json::Value {
+        serde_json::json!({
+            "centers": self.net.len(),
+            "observations": self.learner.n_obs(),
+            "stage_advances": self.stages.advances,
+            "global_stage": self.stages.global().index,
+            "cache_changes": self.switches,
+        })
+    }
+}

@@ -1,0 +1,208 @@
+//! The online setting (SPEC §9, paper §5): one policy interface used by every online algorithm,
+//! and the simulator that owns the environment.
+//!
+//! A round: a query arrives → the policy sees it and may switch its cache → it decides cache or
+//! LLM → a (noisy) cost is revealed only for LLM calls. The simulator ([`sim`]) holds the true
+//! costs, the noise and the evaluation sample; a learning policy never sees true costs.
+
+pub mod baselines;
+pub mod frozen;
+pub mod low_switch;
+pub mod sim;
+pub mod threshold;
+
+use crate::config::Params;
+use crate::error::{Error, Result};
+use crate::mismatch::Mismatch;
+use crate::space::{Metric, Points};
+use serde::{Deserialize, Serialize};
+
+/// What a policy sees of round `t`.
+#[derive(Clone, Copy, Debug)]
+pub struct Round<'a> {
+    /// Round index, from 0 (the paper's `t − 1`).
+    pub t: usize,
+    pub x: &'a [f32],
+    /// The universe row of `x`, when the arrival is exactly one (lets policies recognise repeats).
+    pub index: Option<u32>,
+    /// The true `c(x_t)`: read only by the [`PolicyKind::Oracle`] reference, never by a learner.
+    pub true_cost: f64,
+}
+
+/// Everything a policy is built from.
+#[derive(Clone, Debug)]
+pub struct Context {
+    pub metric: Metric,
+    pub mismatch: Mismatch,
+    pub params: Params,
+    pub dim: usize,
+}
+
+impl Context {
+    pub fn new(metric: Metric, params: Params, dim: usize) -> Result<Self> {
+        params.validate()?;
+        Ok(Context { metric, mismatch: params.mismatch(), params, dim })
+    }
+}
+
+/// A policy's cache: members identified by a stable key (the round whose arrival the member is)
+/// and their vectors. `version` changes whenever the membership does.
+#[derive(Clone, Debug)]
+pub struct CacheSet {
+    keys: Vec<u64>,
+    points: Points,
+    version: u64,
+}
+
+impl CacheSet {
+    pub fn new(dim: usize) -> Self {
+        CacheSet { keys: Vec::new(), points: Points::new(dim.max(1)).expect("dim ≥ 1"), version: 0 }
+    }
+
+    /// Replaces the membership; returns the keys that are new (to be fetched, SPEC §9).
+    pub fn replace(&mut self, members: &[(u64, &[f32])]) -> Vec<u64> {
+        let same = members.len() == self.keys.len() && members.iter().all(|(k, _)| self.keys.contains(k));
+        if same {
+            return Vec::new();
+        }
+        let inserted = members.iter().map(|(k, _)| *k).filter(|k| !self.keys.contains(k)).collect();
+        self.keys = members.iter().map(|(k, _)| *k).collect();
+        let mut p = Points::new(self.points.dim()).expect("dim ≥ 1");
+        for (_, x) in members {
+            p.push(x).expect("members have the cache's dimension");
+        }
+        self.points = p;
+        self.version += 1;
+        inserted
+    }
+
+    /// `d(x, M)` (`∞` for the empty cache).
+    pub fn dist(&self, metric: &Metric, x: &[f32]) -> f64 {
+        self.points.iter().map(|u| metric.dist(x, u)).fold(f64::INFINITY, f64::min)
+    }
+
+    pub fn keys(&self) -> &[u64] {
+        &self.keys
+    }
+    pub fn points(&self) -> &Points {
+        &self.points
+    }
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+    pub fn len(&self) -> usize {
+        self.keys.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+}
+
+/// An online caching policy.
+pub trait Policy {
+    fn kind(&self) -> PolicyKind;
+    /// Round `t`: sees the arrival, may switch its cache, returns whether it calls the LLM.
+    fn decide(&mut self, round: &Round) -> bool;
+    /// The LLM was called this round and returned the noisy cost `C_t = c(x_t) + η_t`.
+    fn observe(&mut self, round: &Round, cost: f64);
+    /// The cache serving the current round.
+    fn cache(&self) -> &CacheSet;
+    /// Keys whose responses were fetched by cache switches since the last call (each costs its
+    /// true `c`, SPEC §9, §11.5).
+    fn take_fetched(&mut self) -> Vec<u64>;
+    /// `(key, ĉ)` at the policy's centers, for the KRR-error metric; `None` for policies without
+    /// a cost model over centers.
+    fn estimates(&mut self) -> Option<Vec<(u64, f64)>> {
+        None
+    }
+    /// The ε-net centers as keys (for drawing), if the policy keeps a net.
+    fn centers(&self) -> Option<&[usize]> {
+        None
+    }
+    /// Policy-specific counters (centers, observations, stage advances, …).
+    fn diagnostics(&self) -> serde_json::Value {
+        serde_json::Value::Null
+    }
+}
+
+/// Every online algorithm of SPEC §9.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PolicyKind {
+    /// Algs. 3–5.
+    ClcbScLsCont,
+    /// Appendix Algs. 6–8.
+    ClcbFrozenCont,
+    /// The discrete predecessor: per-cell means and Hoeffding LCBs, same stages.
+    ClcbScLs,
+    Greedy,
+    EpsilonGreedy,
+    Lfu,
+    Lru,
+    /// Production semantic cache: hit iff `d ≤ τ`, admit every miss, LRU eviction.
+    Threshold,
+    /// The evaluation oracle's cache `M_orc`, served by eq. 1 with true costs (reference).
+    Oracle,
+}
+
+impl PolicyKind {
+    pub const ALL: [PolicyKind; 9] = [
+        PolicyKind::ClcbScLsCont,
+        PolicyKind::ClcbFrozenCont,
+        PolicyKind::ClcbScLs,
+        PolicyKind::Greedy,
+        PolicyKind::EpsilonGreedy,
+        PolicyKind::Lfu,
+        PolicyKind::Lru,
+        PolicyKind::Threshold,
+        PolicyKind::Oracle,
+    ];
+
+    /// The paper's name.
+    pub fn label(&self) -> &'static str {
+        match self {
+            PolicyKind::ClcbScLsCont => "CLCB-SC-LS-Cont",
+            PolicyKind::ClcbFrozenCont => "CLCB-Frozen-Cont",
+            PolicyKind::ClcbScLs => "CLCB-SC-LS",
+            PolicyKind::Greedy => "Greedy",
+            PolicyKind::EpsilonGreedy => "Epsilon-Greedy",
+            PolicyKind::Lfu => "LFU",
+            PolicyKind::Lru => "LRU",
+            PolicyKind::Threshold => "Threshold",
+            PolicyKind::Oracle => "Oracle",
+        }
+    }
+
+    /// The serde id (`clcb-sc-ls-cont`, …).
+    pub fn id(&self) -> String {
+        serde_json::to_value(self).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+    }
+
+    /// Parses an id or a paper name, case-insensitively.
+    pub fn parse(s: &str) -> Result<Self> {
+        let t = s.trim().to_ascii_lowercase();
+        PolicyKind::ALL.into_iter().find(|k| k.id() == t || k.label().to_ascii_lowercase() == t).ok_or_else(
+            || {
+                let ids: Vec<String> = PolicyKind::ALL.iter().map(|k| k.id()).collect();
+                Error::unsupported(format!("unknown online algorithm `{s}`; known: {}", ids.join(", ")))
+            },
+        )
+    }
+}
+
+/// Builds a policy. `oracle` is the evaluation oracle's cache as `(key, vector)` pairs (used by
+/// [`PolicyKind::Oracle`] only).
+pub fn make_policy(kind: PolicyKind, ctx: &Context, oracle: &[(u64, Vec<f32>)]) -> Result<Box<dyn Policy>> {
+    use baselines::{CellPolicy, Score};
+    Ok(match kind {
+        PolicyKind::ClcbScLsCont => Box::new(low_switch::LowSwitch::kernel(ctx)?),
+        PolicyKind::ClcbScLs => Box::new(low_switch::LowSwitch::discrete(ctx)?),
+        PolicyKind::ClcbFrozenCont => Box::new(frozen::Frozen::new(ctx)?),
+        PolicyKind::Greedy => Box::new(CellPolicy::new(ctx, Score::Greedy)?),
+        PolicyKind::EpsilonGreedy => Box::new(CellPolicy::new(ctx, Score::EpsilonGreedy)?),
+        PolicyKind::Lfu => Box::new(CellPolicy::new(ctx, Score::Lfu)?),
+        PolicyKind::Lru => Box::new(CellPolicy::new(ctx, Score::Lru)?),
+        PolicyKind::Threshold => Box::new(threshold::ThresholdCache::new(ctx)),
+        PolicyKind::Oracle => Box::new(baselines::OracleCache::new(ctx, oracle)),
+    })
+}

@@ -1,0 +1,259 @@
+//! The online simulator (SPEC §9): owns the environment — true costs, noise, the evaluation
+//! sample and `L(M_orc)` — and measures a policy round by round.
+//!
+//! Per round t: `Reg(t) = Σ_{s≤t} [L(M_s) − L(M_orc)] + Σ switching costs` with `L(M_s)` the
+//! loss of the cache that serves `x_s`, recomputed only when the cache changes; a switching cost
+//! (Σ `c(u)` over newly fetched members) counts in its round (SPEC §11.5, §11.9); realised cost
+//! counts `c(x)` for LLM calls and `φ` for hits.
+
+use super::{make_policy, Context, Policy, PolicyKind, Round};
+use crate::config::Params;
+use crate::error::{Error, Result};
+use crate::oracle::{evaluation_oracle, EvalSample, LossTracker, Oracle};
+use crate::space::Metric;
+use crate::stream::Arrival;
+use crate::trace::Trace;
+use serde::Serialize;
+use std::sync::Arc;
+use web_time::Instant;
+
+/// The environment of one seed: `E`, `M_orc` and its loss, the horizon.
+#[derive(Clone, Debug)]
+pub struct Environment {
+    pub eval: EvalSample,
+    pub oracle: Oracle,
+    pub horizon: usize,
+    pub dim: usize,
+    pub metric: Metric,
+}
+
+impl Environment {
+    /// From a trace: `E` from the trace, `M_orc` over its online arrivals (SPEC §5, §11.7).
+    pub fn from_trace(trace: &Trace, params: &Params) -> Result<Self> {
+        params.validate()?;
+        trace.validate()?;
+        if trace.horizon() == 0 {
+            return Err(Error::data("the trace has no online arrivals"));
+        }
+        let eval = EvalSample::from_trace(trace, params.mismatch())?;
+        let observed = (0..trace.horizon()).map(|t| (trace.x(t), trace.cost[t]));
+        let oracle = evaluation_oracle(observed, trace.dim(), &eval, params.eps_oracle, params.k)?;
+        Ok(Environment { metric: eval.metric, eval, oracle, horizon: trace.horizon(), dim: trace.dim() })
+    }
+
+    /// The oracle cache as `(key, vector)` pairs for [`PolicyKind::Oracle`].
+    pub fn oracle_members(&self) -> Vec<(u64, Vec<f32>)> {
+        self.oracle.keys.iter().zip(self.oracle.cache.iter()).map(|(&k, v)| (k, v.to_vec())).collect()
+    }
+}
+
+/// The metrics at one point of a run.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Checkpoint {
+    /// Rounds completed.
+    pub t: usize,
+    /// `Reg(t)`.
+    pub regret: f64,
+    /// `Reg(t)/t`.
+    pub avg_regret: f64,
+    /// Σ realised cost so far.
+    pub realised_cost: f64,
+    /// Realised cost per round.
+    pub avg_realised_cost: f64,
+    pub hit_rate: f64,
+    pub llm_calls: u64,
+    /// Cache changes so far.
+    pub switches: u64,
+    /// Σ switching costs so far.
+    pub switch_cost: f64,
+    /// `L(M_t)` of the current cache.
+    pub loss: f64,
+    /// Estimation error at the policy's centers against true costs, if it estimates costs.
+    pub est_rmse: Option<f64>,
+    pub est_mae: Option<f64>,
+    pub est_max: Option<f64>,
+    /// Time spent inside the policy so far (ms).
+    pub wall_ms: f64,
+}
+
+/// What one round did (for the live view).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct StepOutcome {
+    pub t: usize,
+    pub llm: bool,
+    pub switched: bool,
+    /// `φ(d(x_t, M_t))`.
+    pub phi: f64,
+    /// What this round cost: `c(x_t)` or `φ`.
+    pub realised: f64,
+}
+
+/// A finished (or paused) run.
+#[derive(Clone, Debug, Serialize)]
+pub struct RunResult {
+    pub policy: String,
+    pub policy_id: String,
+    pub oracle_loss: f64,
+    pub checkpoints: Vec<Checkpoint>,
+    pub last: Checkpoint,
+    pub diagnostics: serde_json::Value,
+}
+
+/// One policy running in an environment.
+pub struct Simulation {
+    env: Arc<Environment>,
+    policy: Box<dyn Policy>,
+    cost_by_round: Vec<f64>,
+    tracker: LossTracker,
+    version: u64,
+    loss: f64,
+    record_every: usize,
+    state: Checkpoint,
+    hits: u64,
+    elapsed: f64,
+    checkpoints: Vec<Checkpoint>,
+}
+
+impl Simulation {
+    /// `record_every`: rounds between checkpoints (0 = about 200 over the horizon).
+    pub fn new(
+        env: Arc<Environment>,
+        kind: PolicyKind,
+        params: &Params,
+        record_every: usize,
+    ) -> Result<Self> {
+        let ctx = Context::new(env.metric, params.clone(), env.dim)?;
+        let policy = make_policy(kind, &ctx, &env.oracle_members())?;
+        let mut tracker = LossTracker::new();
+        let empty = crate::space::Points::new(env.dim)?;
+        let loss = tracker.loss(&env.eval, &[], &empty);
+        let record_every = if record_every == 0 { env.horizon.div_ceil(200).max(1) } else { record_every };
+        Ok(Simulation {
+            policy,
+            cost_by_round: Vec::with_capacity(env.horizon),
+            tracker,
+            version: u64::MAX,
+            loss,
+            record_every,
+            state: Checkpoint::default(),
+            hits: 0,
+            elapsed: 0.0,
+            checkpoints: Vec::new(),
+            env,
+        })
+    }
+
+    /// Plays one round.
+    pub fn step(&mut self, a: &Arrival) -> StepOutcome {
+        let t = self.state.t;
+        self.cost_by_round.push(a.cost);
+        let round = Round { t, x: a.x, index: a.index, true_cost: a.cost };
+        let t0 = Instant::now();
+        let llm = self.policy.decide(&round);
+        self.elapsed += t0.elapsed().as_secs_f64() * 1e3;
+        let fetched = self.policy.take_fetched();
+        let switch_cost: f64 = fetched.iter().map(|&k| self.cost_by_round[k as usize]).sum();
+        let cache = self.policy.cache();
+        let switched = cache.version() != self.version;
+        if switched {
+            self.version = cache.version();
+            self.loss = self.tracker.loss(&self.env.eval, cache.keys(), cache.points());
+            if t > 0 || !cache.is_empty() {
+                self.state.switches += 1;
+            }
+        }
+        let phi = self.env.eval.mismatch.phi(cache.dist(&self.env.metric, a.x));
+        let realised = if llm { a.cost } else { phi };
+        if llm {
+            self.state.llm_calls += 1;
+            let t0 = Instant::now();
+            self.policy.observe(&round, a.cost + a.eta);
+            self.elapsed += t0.elapsed().as_secs_f64() * 1e3;
+        } else {
+            self.hits += 1;
+        }
+        let s = &mut self.state;
+        s.t = t + 1;
+        s.realised_cost += realised;
+        s.switch_cost += switch_cost;
+        s.regret += self.loss - self.env.oracle.loss + switch_cost;
+        if s.t.is_multiple_of(self.record_every) || s.t == self.env.horizon {
+            let cp = self.snapshot();
+            self.checkpoints.push(cp);
+        }
+        StepOutcome { t, llm, switched, phi, realised }
+    }
+
+    /// The metrics now (computes the estimation errors).
+    pub fn snapshot(&mut self) -> Checkpoint {
+        let mut c = self.state.clone();
+        let n = c.t.max(1) as f64;
+        c.avg_regret = c.regret / n;
+        c.avg_realised_cost = c.realised_cost / n;
+        c.hit_rate = self.hits as f64 / n;
+        c.loss = self.loss;
+        c.wall_ms = self.elapsed;
+        if let Some(est) = self.policy.estimates() {
+            if !est.is_empty() {
+                let errs: Vec<f64> =
+                    est.iter().map(|&(k, e)| (e - self.cost_by_round[k as usize]).abs()).collect();
+                let m = errs.len() as f64;
+                c.est_rmse = Some((errs.iter().map(|e| e * e).sum::<f64>() / m).sqrt());
+                c.est_mae = Some(errs.iter().sum::<f64>() / m);
+                c.est_max = Some(errs.iter().fold(0.0, |a: f64, &b| a.max(b)));
+            }
+        }
+        c
+    }
+
+    pub fn policy(&self) -> &dyn Policy {
+        self.policy.as_ref()
+    }
+    pub fn policy_mut(&mut self) -> &mut dyn Policy {
+        self.policy.as_mut()
+    }
+    pub fn rounds(&self) -> usize {
+        self.state.t
+    }
+    pub fn environment(&self) -> &Arc<Environment> {
+        &self.env
+    }
+    pub fn current_loss(&self) -> f64 {
+        self.loss
+    }
+
+    /// The result so far.
+    pub fn result(&mut self) -> RunResult {
+        let last = self.snapshot();
+        RunResult {
+            policy: self.policy.kind().label().to_string(),
+            policy_id: self.policy.kind().id(),
+            oracle_loss: self.env.oracle.loss,
+            checkpoints: self.checkpoints.clone(),
+            last,
+            diagnostics: self.policy.diagnostics(),
+        }
+    }
+}
+
+/// Runs `kinds` over a whole trace (each policy sees identical arrivals, noise and `E`).
+pub fn run_trace(trace: &Trace, params: &Params, kinds: &[PolicyKind]) -> Result<Vec<RunResult>> {
+    let env = Arc::new(Environment::from_trace(trace, params)?);
+    kinds
+        .iter()
+        .map(|&k| {
+            let mut sim = Simulation::new(env.clone(), k, params, 0)?;
+            for t in 0..trace.horizon() {
+                let a = Arrival {
+                    t,
+                    x: trace.x(t),
+                    cost: trace.cost[t],
+                    eta: trace.eta[t],
+                    index: trace.arrivals.index(t),
+                };
+                sim.step(&a);
+            }
+            Ok(sim.result())
+        })
+        .collect()
+}
