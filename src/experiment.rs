@@ -544,7 +544,7 @@ impl Report {
             }
             Measure::Online { .. } => {
                 out.push_str(&format!(
-                    "\n{:<18}{:>22}{:>20}{:>16}{:>12}{:>14}\n",
+                    "\n{:<18}{:>24}{:>20}{:>16}{:>18}{:>20}\n",
                     "algorithm", "final avg regret", "runtime ms", "switches", "hit rate", "avg cost"
                 ));
                 let mut rows: Vec<(&str, f64)> = algs
@@ -554,7 +554,7 @@ impl Report {
                 rows.sort_by(|a, b| a.1.total_cmp(&b.1));
                 for (a, _) in rows {
                     out.push_str(&format!(
-                        "{a:<18}{:>22}{:>20}{:>16}{:>12}{:>14}\n",
+                        "{a:<18}{:>24}{:>20}{:>16}{:>18}{:>20}\n",
                         cell(self.final_mean(a, "final_avg_regret"), 5),
                         cell(self.final_mean(a, "runtime_ms"), 0),
                         cell(self.final_mean(a, "final_switches"), 0),

@@ -1,0 +1,200 @@
+//! Online policies on hand-checkable instances (SPEC §9, §11; Algs. 3–5) and trace replay (§12).
+//!
+//! The tiny world: three exact query points (0,0), (1,0), (0,1) with costs 0.9, 0.5, 0.1, no
+//! noise, arrivals cycling 0, 1, 2, …, `E` = one of each, `D = √2`, ζ = 1. Then
+//! φ(d(c0, c1)) = φ(d(c0, c2)) = 1/√2 ≈ 0.707, φ(d(c1, c2)) = 1, and with k = 1:
+//! L({c0}) = (0 + 0.5 + 0.1)/3 = 0.2, L({c1}) = (0.707 + 0 + 0.1)/3, L({c2}) = (0.707 + 0.5)/3,
+//! so `M_orc = {c0}` with `L(M_orc) = 0.2`.
+
+use csc::config::Params;
+use csc::online::sim::{run_trace, Environment, Simulation, StepOutcome};
+use csc::online::PolicyKind;
+use csc::space::Points;
+use csc::stream::{generate_trace, Arrival, ArrivalModel};
+use csc::trace::{Queries, Trace};
+use std::sync::Arc;
+
+const COST: [f64; 3] = [0.9, 0.5, 0.1];
+
+fn tiny_trace(horizon: usize) -> Trace {
+    let universe = Points::from_rows(&[[0.0f32, 0.0], [1.0, 0.0], [0.0, 1.0]]).unwrap();
+    let idx: Vec<u32> = (0..horizon as u32).map(|t| t % 3).collect();
+    Trace {
+        dist_scale: 2f64.sqrt(),
+        universe: Some(universe),
+        universe_cost: Some(COST.to_vec()),
+        cost: idx.iter().map(|&i| COST[i as usize]).collect(),
+        arrivals: Queries::Indices(idx),
+        eta: vec![0.0; horizon],
+        z: Vec::new(),
+        eval: Queries::Indices(vec![0, 1, 2]),
+        eval_cost: COST.to_vec(),
+        offline: None,
+        meta: serde_json::Value::Null,
+    }
+}
+
+fn tiny_params(horizon: usize, k: usize) -> Params {
+    Params { k, horizon, epsilon: 0.1, ..Params::default() }
+}
+
+/// Runs one policy on the tiny world, returning every round's outcome and the simulation.
+fn play(
+    kind: PolicyKind,
+    horizon: usize,
+    k: usize,
+    tweak: impl Fn(&mut Params),
+) -> (Vec<StepOutcome>, Simulation) {
+    let trace = tiny_trace(horizon);
+    let mut p = tiny_params(horizon, k);
+    tweak(&mut p);
+    let env = Arc::new(Environment::from_trace(&trace, &p).unwrap());
+    let mut sim = Simulation::new(env, kind, &p, 1).unwrap();
+    let steps = (0..horizon)
+        .map(|t| {
+            let a =
+                Arrival { t, x: trace.x(t), cost: trace.cost[t], eta: 0.0, index: trace.arrivals.index(t) };
+            sim.step(&a)
+        })
+        .collect();
+    (steps, sim)
+}
+
+#[test]
+fn oracle_of_the_tiny_world_is_c0() {
+    let trace = tiny_trace(30);
+    let env = Environment::from_trace(&trace, &tiny_params(30, 1)).unwrap();
+    assert!((env.oracle.loss - 0.2).abs() < 1e-12);
+    assert_eq!(env.oracle.keys, vec![0]);
+    // The oracle policy: regret 0, and per cycle it pays 0 (hit) + 0.5 + 0.1 = 3 × L(M_orc).
+    let (steps, mut sim) = play(PolicyKind::Oracle, 30, 1, |_| {});
+    assert_eq!(steps.iter().map(|s| s.llm).take(3).collect::<Vec<_>>(), vec![false, true, true]);
+    let r = sim.result();
+    assert_eq!(r.last.regret, 0.0);
+    assert!((r.last.avg_realised_cost - 0.2).abs() < 1e-12);
+}
+
+/// Greedy (§11.8): round 0 caches c0 (the only cell) and calls the LLM (mean 0 ≤ φ(0) = 0);
+/// rounds 1, 2 call the LLM on unobserved cells; from round 3 on, c0 (mean 0.9 > φ(0)) is a
+/// hit and c1, c2 (means 0.5, 0.1 ≤ 0.707) go to the LLM. Score N_f·mean keeps {c0} for ever:
+/// one cache change, costing c(c0) = 0.9, and then `L(M_t) = L(M_orc)` every round.
+#[test]
+fn greedy_by_hand() {
+    let (steps, mut sim) = play(PolicyKind::Greedy, 30, 1, |_| {});
+    let llm: Vec<bool> = steps.iter().map(|s| s.llm).collect();
+    assert_eq!(&llm[..6], &[true, true, true, false, true, true]);
+    assert!(llm[3..].iter().enumerate().all(|(i, &l)| l == ((i + 3) % 3 != 0)));
+    let r = sim.result();
+    assert_eq!(r.last.switches, 1);
+    assert!((r.last.switch_cost - 0.9).abs() < 1e-12);
+    assert!((r.last.regret - 0.9).abs() < 1e-12, "only the first fetch: {}", r.last.regret);
+    assert_eq!(sim.policy().cache().keys(), &[0]);
+}
+
+/// CLCB-SC-LS (discrete): LCB = mean − √(ln(4·m·T³)/(2N)) with m = 3, T = 300, so
+/// ln(4·3·300³)/2 = 9.798. At c0 (cached, φ = 0) the LLM is called while LCB ≤ 0, i.e. while
+/// N ≤ 9.798/0.81 = 12.1: exactly 13 calls, then hits. c2's LCB ≤ 0.1 < φ = 0.707: always the LLM.
+/// Every LCB of c1, c2 stays negative for the first 100 rounds, so Reverse Greedy is indifferent
+/// and keeps the incumbent {c0} (SPEC §1 tie rule).
+#[test]
+fn clcb_sc_ls_by_hand() {
+    let (steps, sim) = play(PolicyKind::ClcbScLs, 300, 1, |_| {});
+    let c0_calls_before_hit = steps.iter().step_by(3).take_while(|s| s.llm).count();
+    assert_eq!(c0_calls_before_hit, 13);
+    assert!(steps.iter().skip(2).step_by(3).take(33).all(|s| s.llm), "c2 always goes to the LLM");
+    assert!(
+        steps[..100].iter().skip(1).all(|s| !s.switched || s.t < 3),
+        "no cache change after the first rounds"
+    );
+    let _ = sim;
+}
+
+/// CLCB-SC-LS-Cont: the first three rounds each create a center, which forces a switch
+/// (Alg. 3 line 8); with no observation the LCB is −B, so they all call the LLM (Alg. 5 line 6).
+/// After its one observation c0's LCB is 0.818 − 1.156·0.302 = 0.470 > φ(0) = 0, so c0 is served
+/// from the cache and never observed again while cached; c1 and c2 are observed every time.
+/// Global stages (T = 300, m = 1) last 1, 19, 79 and 174 rounds, so the checks at rounds 1, 20,
+/// 99 and 273 fire. At round 273 c0's optimistic LCB (σ still 0.30, width ≈ 1.24: ≈ 0.444) is
+/// below c1's (≈ 0.458 from ~90 observations), and Reverse Greedy explores: the cache becomes {c1}.
+#[test]
+fn clcb_sc_ls_cont_by_hand() {
+    let (steps, mut sim) = play(PolicyKind::ClcbScLsCont, 300, 1, |_| {});
+    assert!(steps[..3].iter().all(|s| s.llm));
+    let changes: Vec<usize> = steps.iter().filter(|s| s.switched).map(|s| s.t).collect();
+    assert_eq!(changes, vec![0, 273]);
+    assert!(steps[3..273].iter().step_by(3).all(|s| !s.llm), "cached c0 is never observed again");
+    assert!(steps[..273].iter().filter(|s| s.t % 3 != 0).all(|s| s.llm), "c1, c2 always observed");
+    let r = sim.result();
+    assert_eq!(r.diagnostics["centers"], 3);
+    assert_eq!(sim.policy().cache().keys(), &[1], "optimism explores c1");
+    assert_eq!(r.diagnostics["observations"].as_u64().unwrap(), r.last.llm_calls);
+    let est = sim.policy_mut().estimates().unwrap();
+    // after the switch c0 is observed again; c1's ~100 observations pin its estimate
+    assert!(est[0].1 > 0.85 && (est[1].1 - 0.5).abs() < 0.005, "{est:?}");
+}
+
+/// Threshold cache (τ = 0.15): with k = 1 every arrival is farther than τ from the single
+/// (previous) entry, so every round is a miss and an admission; with k = 3 the first three
+/// misses fill the cache and every later arrival is an exact hit (φ(0) = 0).
+#[test]
+fn threshold_cache_by_hand() {
+    let (steps, mut sim) = play(PolicyKind::Threshold, 30, 1, |_| {});
+    assert!(steps.iter().all(|s| s.llm));
+    assert!((sim.result().last.avg_realised_cost - 0.5).abs() < 1e-12);
+    let (steps, mut sim) = play(PolicyKind::Threshold, 30, 3, |_| {});
+    assert!(steps[..3].iter().all(|s| s.llm) && steps[3..].iter().all(|s| !s.llm));
+    let r = sim.result();
+    assert!((r.last.realised_cost - 1.5).abs() < 1e-12);
+    assert_eq!(r.last.switch_cost, 0.0, "admitting the response just paid for fetches nothing");
+}
+
+/// LRU with k = 1 caches the current arrival's cell every round: a change (and a fetch) per
+/// round after the first, and every arrival is then an exact hit.
+#[test]
+fn lru_by_hand() {
+    let (steps, mut sim) = play(PolicyKind::Lru, 30, 1, |_| {});
+    assert!(steps.iter().all(|s| s.switched));
+    let r = sim.result();
+    assert_eq!(r.last.switches, 30);
+    let fetched: f64 = (0..30).map(|t| COST[t % 3]).sum();
+    assert!((r.last.switch_cost - fetched).abs() < 1e-9);
+}
+
+/// SPEC §12: replaying a generated stream's trace (after a JSON round trip) gives exactly the
+/// results of running on the generated trace.
+#[test]
+fn trace_replay_equals_the_generated_run() {
+    let d = Arc::new(csc::dataset::plane::universe().unwrap());
+    let p = Params { horizon: 400, n_eval: 300, seed: 9, epsilon: 0.2, ..Params::default() };
+    let trace = generate_trace(d.clone(), ArrivalModel::default_for(&d, &p), &p).unwrap();
+    let back = Trace::from_json(&trace.to_json()).unwrap();
+    let kinds = [PolicyKind::ClcbScLsCont, PolicyKind::ClcbScLs, PolicyKind::Greedy, PolicyKind::Threshold];
+    let a = run_trace(&trace, &p, &kinds).unwrap();
+    let b = run_trace(&back, &p, &kinds).unwrap();
+    for (x, y) in a.iter().zip(&b) {
+        assert_eq!(x.policy, y.policy);
+        assert_eq!(x.last.regret.to_bits(), y.last.regret.to_bits());
+        assert_eq!(x.last.realised_cost.to_bits(), y.last.realised_cost.to_bits());
+        assert_eq!(x.last.switches, y.last.switches);
+    }
+}
+
+/// Lemma 5 (switches O(m log log T)): on a stationary stream the stage advances of the shared
+/// mechanism grow far slower than T — 16× more rounds give well under 2× more advances.
+#[test]
+fn stage_advances_grow_like_log_log_t() {
+    let d = Arc::new(csc::dataset::plane::universe().unwrap());
+    let advances = |horizon: usize| {
+        let p = Params { horizon, n_eval: 200, seed: 4, epsilon: 0.25, ..Params::default() };
+        let trace = generate_trace(d.clone(), ArrivalModel::default_for(&d, &p), &p).unwrap();
+        let r = run_trace(&trace, &p, &[PolicyKind::ClcbScLs]).unwrap();
+        let dg = &r[0].diagnostics;
+        (dg["stage_advances"].as_u64().unwrap() as f64, dg["centers"].as_u64().unwrap() as f64)
+    };
+    let (a1, m1) = advances(2_000);
+    let (a2, m2) = advances(32_000);
+    println!("T = 2,000: {a1} advances over {m1} centers; T = 32,000: {a2} over {m2}");
+    assert!(a2 / a1 < 2.0, "advances grew {a1} → {a2}");
+    let bound = |m: f64, t: f64| 3.0 * m * (t.ln().ln() + 1.0) + 10.0;
+    assert!(a2 <= bound(m2, 32_000.0));
+}
