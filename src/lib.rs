@@ -17,6 +17,7 @@
 //!   low-switching stage mechanism (SPEC §11.2): [`stages`]
 //! - configuration with the SPEC defaults: [`config`]
 
+pub mod checksum;
 pub mod config;
 pub mod dataset;
 pub mod epsilon_net;
@@ -28,6 +29,7 @@ pub mod mismatch;
 pub mod offline;
 pub mod online;
 pub mod oracle;
+pub mod projection;
 pub mod reverse_greedy;
 pub mod space;
 pub mod stages;
