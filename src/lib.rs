@@ -17,6 +17,8 @@
 //!   low-switching stage mechanism (SPEC §11.2): [`stages`]
 //! - configuration with the SPEC defaults: [`config`]
 
+#[cfg(target_arch = "wasm32")]
+pub mod bindings;
 pub mod checksum;
 pub mod config;
 pub mod dataset;

@@ -1,0 +1,136 @@
+//! Conversions and input checks shared by the exports: engine errors to JS errors, JS numbers to
+//! counts, flat arrays to point sets, result objects with typed-array fields.
+
+use super::types::JsPhi;
+use crate::error::Error;
+use crate::mismatch::Mismatch;
+use crate::space::{Metric, Points};
+use wasm_bindgen::prelude::*;
+
+/// An engine error as a JS `Error` with the engine's message.
+pub(crate) fn js_err(e: Error) -> JsError {
+    JsError::new(&e.to_string())
+}
+
+/// Shorthand for results that cross the boundary.
+pub(crate) type JsResult<T> = Result<T, JsError>;
+
+/// A JS number that must be a whole number in `[min, 2³²)` (counts, dimensions, `k`), named in
+/// the error. wasm-bindgen would silently wrap `-1` or truncate `2.5` for a `usize` parameter.
+pub(crate) fn whole(name: &str, v: f64, min: u32) -> JsResult<usize> {
+    if v.is_finite() && v.fract() == 0.0 && v >= min as f64 && v <= u32::MAX as f64 {
+        Ok(v as usize)
+    } else {
+        Err(js_err(Error::param(name, format!("must be a whole number ≥ {min}, got {v}"))))
+    }
+}
+
+/// Largest embedding dimension accepted from JS (sentence embeddings are ≤ 4,096; this keeps
+/// every byte-size computation far from overflow on 32-bit wasm).
+pub(crate) const MAX_DIM: usize = 1 << 16;
+
+/// A JS number that must be a valid dimension: a whole number in `[1, MAX_DIM]`.
+pub(crate) fn dimension(v: f64) -> JsResult<usize> {
+    let d = whole("dim", v, 1)?;
+    if d > MAX_DIM {
+        return Err(js_err(Error::param("dim", format!("must be at most {MAX_DIM}, got {d}"))));
+    }
+    Ok(d)
+}
+
+/// A flat row-major buffer as points of dimension `dim`: rejects `dim = 0`, a length that is not a
+/// multiple of `dim`, NaN/±Inf and (unless `allow_empty`) no points at all. `what` names the
+/// argument in messages.
+pub(crate) fn to_points(what: &str, flat: &[f32], dim: usize, allow_empty: bool) -> JsResult<Points> {
+    if flat.is_empty() && !allow_empty {
+        return Err(js_err(Error::data(format!("`{what}` is empty: at least one point is needed"))));
+    }
+    Points::from_flat(dim, flat.to_vec()).map_err(|e| js_err(Error::data(format!("`{what}`: {e}"))))
+}
+
+/// The metric `d = ‖x − y‖ / D` for a JS `distScale`.
+pub(crate) fn metric(dist_scale: f64) -> JsResult<Metric> {
+    Metric::new(dist_scale).map_err(js_err)
+}
+
+/// One number per point: `values.len() == n`, every value finite.
+pub(crate) fn per_point(what: &str, values: &[f64], n: usize, points_name: &str) -> JsResult<()> {
+    if values.len() != n {
+        return Err(js_err(Error::data(format!(
+            "`{what}` has {} entries but `{points_name}` has {n} points",
+            values.len()
+        ))));
+    }
+    if let Some(i) = values.iter().position(|v| !v.is_finite()) {
+        return Err(js_err(Error::data(format!("`{what}`[{i}] is {} (must be finite)", values[i]))));
+    }
+    Ok(())
+}
+
+/// Indices into a set of `n` items: each `< n`, no repeats.
+pub(crate) fn indices(what: &str, idx: &[u32], n: usize) -> JsResult<Vec<usize>> {
+    let mut seen = vec![false; n];
+    idx.iter()
+        .map(|&i| {
+            let i = i as usize;
+            if i >= n {
+                return Err(js_err(Error::data(format!(
+                    "`{what}` contains index {i}, but there are only {n} points"
+                ))));
+            }
+            if std::mem::replace(&mut seen[i], true) {
+                return Err(js_err(Error::data(format!("`{what}` contains index {i} twice"))));
+            }
+            Ok(i)
+        })
+        .collect()
+}
+
+/// `φ` from an optional `{ kind, zeta }` object; `undefined`/`null` is the SPEC default
+/// (clipped linear, ζ = 1).
+pub(crate) fn mismatch(phi: Option<JsPhi>) -> JsResult<Mismatch> {
+    let m = match phi.map(JsValue::from) {
+        None => Mismatch::default(),
+        Some(v) if v.is_undefined() || v.is_null() => Mismatch::default(),
+        Some(v) => serde_wasm_bindgen::from_value::<Mismatch>(v).map_err(|e| {
+            js_err(Error::param(
+                "phi",
+                format!(
+                    "{e} (expected {{ kind: \"clipped_linear\" | \"clipped_quadratic\", zeta: number }})"
+                ),
+            ))
+        })?,
+    };
+    m.validate().map_err(js_err)?;
+    Ok(m)
+}
+
+/// `usize` indices as a `Uint32Array` (every index the engine returns is below the number of
+/// points given, which came from a JS array, so it fits).
+pub(crate) fn u32s(v: &[usize]) -> js_sys::Uint32Array {
+    let v: Vec<u32> = v.iter().map(|&i| i as u32).collect();
+    js_sys::Uint32Array::from(&v[..])
+}
+
+/// A plain JS object built field by field.
+pub(crate) struct Obj(js_sys::Object);
+
+impl Obj {
+    pub(crate) fn new() -> Self {
+        Obj(js_sys::Object::new())
+    }
+    pub(crate) fn set(self, key: &str, value: impl Into<JsValue>) -> Self {
+        // Setting a data property on a fresh plain object cannot fail.
+        let _ = js_sys::Reflect::set(&self.0, &JsValue::from_str(key), &value.into());
+        self
+    }
+    pub(crate) fn build(self) -> JsValue {
+        self.0.into()
+    }
+}
+
+/// A serialisable value as a JSON-compatible JS value (`None` → `null`, maps → objects).
+pub(crate) fn to_js<T: serde::Serialize>(v: &T) -> JsResult<JsValue> {
+    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| JsError::new(&format!("internal: could not convert a result to JS: {e}")))
+}

@@ -1,0 +1,196 @@
+//! The `Dataset` class: a query universe with its costs, distance scale, checksum and a 2-D
+//! projection for drawing it.
+
+use super::convert::{dimension, js_err, to_js, to_points, whole, JsResult};
+use crate::dataset::{nq_trivia, plane, synthetic, Dataset};
+use crate::error::Error;
+use crate::projection::{Projection, DEFAULT_FIT_POINTS};
+use std::cell::OnceCell;
+use std::sync::Arc;
+use wasm_bindgen::prelude::*;
+
+/// Default cost floor `c_floor` (SPEC §2).
+const C_FLOOR: f64 = 0.01;
+
+/// A query universe (SPEC §2, §7): embedded queries, their GPT-2 token counts, the costs
+/// `c(x) ∈ (0, 1]` derived from them, the distance scale `D` and a checksum. Immutable.
+/// Call `free()` when done with it (or rely on the garbage collector's finalizer).
+#[wasm_bindgen(js_name = Dataset)]
+pub struct JsDataset {
+    inner: Arc<Dataset>,
+    projection: OnceCell<Projection>,
+}
+
+impl JsDataset {
+    fn wrap(d: Dataset) -> JsDataset {
+        JsDataset { inner: Arc::new(d), projection: OnceCell::new() }
+    }
+
+    /// The engine's dataset (for the other binding classes).
+    pub fn inner(&self) -> &Arc<Dataset> {
+        &self.inner
+    }
+
+    /// The projection fitted on (a strided sample of at most 2,000 points of) the universe, once.
+    fn fitted(&self) -> JsResult<&Projection> {
+        if let Some(p) = self.projection.get() {
+            return Ok(p);
+        }
+        let p = Projection::fit_sample(&self.inner.points, DEFAULT_FIT_POINTS).map_err(js_err)?;
+        Ok(self.projection.get_or_init(|| p))
+    }
+}
+
+fn resolve_c_floor(v: Option<f64>) -> JsResult<f64> {
+    let c = v.unwrap_or(C_FLOOR);
+    if c.is_finite() && c > 0.0 && c <= 1.0 {
+        Ok(c)
+    } else {
+        Err(js_err(Error::param("c_floor", format!("the cost floor must lie in (0, 1], got {c}"))))
+    }
+}
+
+#[wasm_bindgen(js_class = Dataset)]
+impl JsDataset {
+    /// The built-in `synthetic` universe (SPEC §7): 50 prompts, 384-dimensional embeddings,
+    /// costs from their token counts with floor `cFloor` (default 0.01).
+    pub fn synthetic(#[wasm_bindgen(js_name = cFloor)] c_floor: Option<f64>) -> JsResult<JsDataset> {
+        Ok(JsDataset::wrap(synthetic::universe(resolve_c_floor(c_floor)?).map_err(js_err)?))
+    }
+
+    /// The 2-D `plane` dataset (SPEC §7): the six blob centres of its arrival mixture, with the
+    /// smooth cost surface and `D = √2`.
+    pub fn plane() -> JsResult<JsDataset> {
+        Ok(JsDataset::wrap(plane::universe().map_err(js_err)?))
+    }
+
+    /// A user dataset from JSONL bytes, one `{"text", "tokens", "embedding"?}` object per line
+    /// (SPEC §7). Without `embeddings` every line must carry its `embedding`; with them,
+    /// `embeddings` holds the rows as little-endian `f32` (the binary layout of the shared data)
+    /// and `dim` is required. Throws on wrong dimensions, NaN, empty input, bad JSON.
+    #[wasm_bindgen(js_name = fromJsonl)]
+    pub fn from_jsonl(
+        name: &str,
+        bytes: &[u8],
+        embeddings: Option<Vec<u8>>,
+        dim: Option<f64>,
+        #[wasm_bindgen(js_name = cFloor)] c_floor: Option<f64>,
+    ) -> JsResult<JsDataset> {
+        let binary = match (&embeddings, dim) {
+            (Some(b), Some(d)) => Some((&b[..], dimension(d)?)),
+            (Some(_), None) => {
+                return Err(js_err(Error::param("dim", "is required when `embeddings` are given")));
+            }
+            (None, _) => None,
+        };
+        Ok(JsDataset::wrap(
+            Dataset::from_jsonl(name, bytes, binary, resolve_c_floor(c_floor)?).map_err(js_err)?,
+        ))
+    }
+
+    /// The `nq-trivia` universe (SPEC §7) from the four files of the shared data: the first
+    /// `perSource` (default 2,500) questions of each source, 384-dimensional.
+    #[wasm_bindgen(js_name = nqTrivia)]
+    pub fn nq_trivia(
+        #[wasm_bindgen(js_name = nqJsonl)] nq_jsonl: &str,
+        #[wasm_bindgen(js_name = nqEmb)] nq_emb: &[u8],
+        #[wasm_bindgen(js_name = tqJsonl)] tq_jsonl: &str,
+        #[wasm_bindgen(js_name = tqEmb)] tq_emb: &[u8],
+        #[wasm_bindgen(js_name = perSource)] per_source: Option<f64>,
+        #[wasm_bindgen(js_name = cFloor)] c_floor: Option<f64>,
+    ) -> JsResult<JsDataset> {
+        let per_source = whole("per_source", per_source.unwrap_or(nq_trivia::PER_SOURCE as f64), 1)?;
+        let d =
+            nq_trivia::from_parts(nq_jsonl, nq_emb, tq_jsonl, tq_emb, per_source, resolve_c_floor(c_floor)?)
+                .map_err(js_err)?;
+        Ok(JsDataset::wrap(d))
+    }
+
+    /// The dataset's name (`"synthetic"`, `"plane"`, `"nq-trivia"` or the user's).
+    #[wasm_bindgen(getter)]
+    pub fn name(&self) -> String {
+        self.inner.name.clone()
+    }
+
+    /// Number of queries in the universe.
+    #[wasm_bindgen(getter)]
+    pub fn size(&self) -> usize {
+        self.inner.len()
+    }
+
+    /// Dimension of the embeddings.
+    #[wasm_bindgen(getter)]
+    pub fn dim(&self) -> usize {
+        self.inner.points.dim()
+    }
+
+    /// `D`, the largest pairwise distance of the universe: distances are `‖x − y‖ / D` (SPEC §1).
+    #[wasm_bindgen(getter, js_name = distScale)]
+    pub fn dist_scale(&self) -> f64 {
+        self.inner.dist_scale
+    }
+
+    /// First 16 hex digits of the sha256 of the dimension, the vectors and the token counts.
+    #[wasm_bindgen(getter)]
+    pub fn checksum(&self) -> String {
+        self.inner.checksum.clone()
+    }
+
+    /// Name, size, dimension, `D` and checksum in one object (as printed with every result).
+    #[wasm_bindgen(unchecked_return_type = "DatasetInfo")]
+    pub fn info(&self) -> JsResult<JsValue> {
+        to_js(&self.inner.info())
+    }
+
+    /// `c(x)` of every query (SPEC §2), in `(0, 1]`.
+    pub fn costs(&self) -> Vec<f64> {
+        self.inner.costs.clone()
+    }
+
+    /// GPT-2 token count of every query.
+    pub fn tokens(&self) -> Vec<u32> {
+        self.inner.tokens.clone()
+    }
+
+    /// The text of every query.
+    pub fn texts(&self) -> Vec<String> {
+        self.inner.texts.clone()
+    }
+
+    /// The source group of every query (an index into `groupNames()`; nq-trivia: 0 = NQ,
+    /// 1 = TriviaQA).
+    pub fn groups(&self) -> Vec<u8> {
+        self.inner.groups.clone()
+    }
+
+    /// The names of the source groups.
+    #[wasm_bindgen(js_name = groupNames)]
+    pub fn group_names(&self) -> Vec<String> {
+        self.inner.group_names.clone()
+    }
+
+    /// Every embedding, flat row-major: `size × dim` numbers.
+    pub fn points(&self) -> Vec<f32> {
+        self.inner.points.as_flat().to_vec()
+    }
+
+    /// The 2-D PCA coordinates of every query, flat `[x0, y0, x1, y1, …]`. The projection is
+    /// fitted once per dataset (on at most 2,000 evenly strided queries) with a fixed sign
+    /// convention, so the picture is the same on every call; `project()` uses the same map.
+    pub fn projection(&self) -> JsResult<Vec<f64>> {
+        self.fitted()?.project_all(&self.inner.points).map_err(js_err)
+    }
+
+    /// The same 2-D coordinates for any points of this dataset's dimension (arrivals, centers,
+    /// a cache), given flat row-major; returns `[x0, y0, x1, y1, …]`.
+    pub fn project(&self, points: &[f32]) -> JsResult<Vec<f64>> {
+        let p = to_points("points", points, self.dim(), true)?;
+        self.fitted()?.project_all(&p).map_err(js_err)
+    }
+
+    /// The fraction of the universe's variance each of the two projection axes shows.
+    #[wasm_bindgen(js_name = explainedVariance)]
+    pub fn explained_variance(&self) -> JsResult<Vec<f64>> {
+        Ok(self.fitted()?.explained.to_vec())
+    }
+}

@@ -1,0 +1,41 @@
+//! The JavaScript API: a thin, typed layer over the engine, compiled only for `wasm32` and the
+//! only place in the crate that uses `#[wasm_bindgen]`.
+//!
+//! Conventions of every export:
+//! - long-lived objects are classes ([`dataset::JsDataset`] is `Dataset` in JS); primitives are
+//!   plain functions (`epsilonNet`, `reverseGreedy`, …);
+//! - bulk data goes in and out as typed arrays (points as a flat row-major `Float32Array` with its
+//!   dimension, indices as `Uint32Array`, weights and costs as `Float64Array`), always copied, so a
+//!   returned array stays valid after the wasm memory grows;
+//! - configuration and small results are plain objects with TypeScript interfaces
+//!   ([`types`]), converted with serde-wasm-bindgen;
+//! - every invalid input is a thrown `Error` carrying the engine's readable message — nothing
+//!   panics across the boundary (inputs are validated before any indexing); a panic hook logs
+//!   the unexpected to the console.
+//!
+//! Submodules: [`dataset`] (the `Dataset` class), [`primitives`] (ε-net, Reverse Greedy, exact
+//! optimum, losses, KRR posterior), [`params`] (defaults and validation of `Params`, the
+//! determinism report). The online-simulation and chunked-experiment classes are added as further
+//! submodules here.
+
+mod convert;
+pub mod dataset;
+pub mod params;
+pub mod primitives;
+pub mod types;
+
+use wasm_bindgen::prelude::*;
+
+/// Installs the panic hook (a panic, which would be an engine bug, is printed to the console
+/// with its message instead of an opaque `unreachable` trap). Runs once, when the module is
+/// initialised (not part of the typed API).
+#[wasm_bindgen(start, skip_typescript)]
+pub fn start() {
+    console_error_panic_hook::set_once();
+}
+
+/// The version of the engine (the crate version), e.g. `"0.1.0"`.
+#[wasm_bindgen]
+pub fn version() -> String {
+    env!("CARGO_PKG_VERSION").to_string()
+}

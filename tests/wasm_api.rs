@@ -1,0 +1,440 @@
+//! The JavaScript API in a real browser (`wasm-pack test --headless --chrome` / `--firefox`, run
+//! by scripts/test.sh): round trips through every export, hand-checkable instances, every error
+//! path with its message, and bit-identical results to the native build (the determinism
+//! checksum, asserted natively by `csc::checksum`'s unit test).
+#![cfg(target_arch = "wasm32")]
+
+use csc::bindings::dataset::JsDataset;
+use csc::bindings::params::{default_params, determinism_report, native_determinism_report, validate_params};
+use csc::bindings::primitives::{
+    discretised_loss, epsilon_net, exact_optimum, expected_loss_js, krr_posterior, reverse_greedy,
+};
+use csc::bindings::types::{JsPartialParams, JsPhi};
+use csc::bindings::version;
+use js_sys::{Float64Array, Reflect, Uint32Array};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+// ---- helpers ------------------------------------------------------------------------------------
+
+fn field(v: &JsValue, key: &str) -> JsValue {
+    Reflect::get(v, &JsValue::from_str(key)).expect("an object")
+}
+fn u32_field(v: &JsValue, key: &str) -> Vec<u32> {
+    field(v, key).dyn_into::<Uint32Array>().unwrap_or_else(|_| panic!("`{key}` is a Uint32Array")).to_vec()
+}
+fn f64_field(v: &JsValue, key: &str) -> Vec<f64> {
+    field(v, key).dyn_into::<Float64Array>().unwrap_or_else(|_| panic!("`{key}` is a Float64Array")).to_vec()
+}
+fn num(v: &JsValue, key: &str) -> f64 {
+    field(v, key).as_f64().unwrap_or_else(|| panic!("`{key}` is a number"))
+}
+fn text(v: &JsValue, key: &str) -> String {
+    field(v, key).as_string().unwrap_or_else(|| panic!("`{key}` is a string"))
+}
+
+/// The message of the JS `Error` an export threw; fails the test if it did not throw one.
+#[track_caller]
+fn message<T>(r: Result<T, JsError>) -> String {
+    match r {
+        Ok(_) => panic!("expected an error"),
+        Err(e) => {
+            let v: JsValue = e.into();
+            let err = v.dyn_into::<js_sys::Error>().expect("a JS Error");
+            err.message().as_string().unwrap()
+        }
+    }
+}
+
+#[track_caller]
+fn assert_msg<T>(r: Result<T, JsError>, parts: &[&str]) {
+    let m = message(r);
+    for p in parts {
+        assert!(m.contains(p), "error message {m:?} should contain {p:?}");
+    }
+}
+
+fn close(a: f64, b: f64, tol: f64) {
+    assert!((a - b).abs() <= tol, "{a} vs {b}");
+}
+
+fn obj(pairs: &[(&str, JsValue)]) -> JsValue {
+    let o = js_sys::Object::new();
+    for (k, v) in pairs {
+        Reflect::set(&o, &JsValue::from_str(k), v).unwrap();
+    }
+    o.into()
+}
+
+fn phi(kind: &str, zeta: f64) -> Option<JsPhi> {
+    Some(obj(&[("kind", kind.into()), ("zeta", zeta.into())]).unchecked_into())
+}
+
+/// A parameter object for `validateParams`.
+fn params(v: JsValue) -> Option<JsPartialParams> {
+    Some(v.unchecked_into())
+}
+
+// ---- datasets -----------------------------------------------------------------------------------
+
+#[wasm_bindgen_test]
+fn synthetic_dataset_getters_round_trip() {
+    let d = JsDataset::synthetic(None).unwrap();
+    assert_eq!((d.name().as_str(), d.size(), d.dim()), ("synthetic", 50, 384));
+    assert!(d.dist_scale() > 0.0 && d.dist_scale() <= 2.0);
+    assert_eq!(d.checksum().len(), 16);
+    let costs = d.costs();
+    assert_eq!(costs.len(), 50);
+    assert!(costs.iter().all(|&c| c > 0.0 && c <= 1.0));
+    assert!(costs.contains(&0.01) && costs.contains(&1.0));
+    assert_eq!(d.tokens().len(), 50);
+    assert_eq!(d.texts().len(), 50);
+    assert!(d.texts().iter().all(|t| !t.is_empty()));
+    assert_eq!(d.groups(), vec![0; 50]);
+    assert_eq!(d.group_names(), vec!["synthetic".to_string()]);
+    let pts = d.points();
+    assert_eq!(pts.len(), 50 * 384);
+    let info = d.info().unwrap();
+    assert_eq!(
+        (text(&info, "name"), num(&info, "size"), num(&info, "dim")),
+        ("synthetic".into(), 50.0, 384.0)
+    );
+    assert_eq!(num(&info, "dist_scale"), d.dist_scale());
+    assert_eq!(text(&info, "checksum"), d.checksum());
+
+    // the projection: 2 coordinates per query, centred (fitted on all 50), stable, and `project`
+    // uses the same map
+    let xy = d.projection().unwrap();
+    assert_eq!(xy.len(), 100);
+    let (sx, sy) = xy.chunks(2).fold((0.0, 0.0), |(a, b), p| (a + p[0], b + p[1]));
+    close(sx / 50.0, 0.0, 1e-6);
+    close(sy / 50.0, 0.0, 1e-6);
+    assert_eq!(d.projection().unwrap(), xy);
+    assert_eq!(d.project(&pts).unwrap(), xy);
+    assert_eq!(d.project(&pts[384..768]).unwrap(), xy[2..4].to_vec());
+    assert!(d.project(&[]).unwrap().is_empty());
+    let ev = d.explained_variance().unwrap();
+    assert!(ev.len() == 2 && ev[0] >= ev[1] && ev[1] > 0.0 && ev[0] + ev[1] <= 1.0, "{ev:?}");
+    assert_msg(d.project(&[0.0; 5]), &["do not make whole 384-dimensional vectors"]);
+    assert_msg(d.project(&[f32::NAN; 384]), &["non-finite"]);
+
+    // the cost floor
+    let d2 = JsDataset::synthetic(Some(0.2)).unwrap();
+    assert!(d2.costs().iter().all(|&c| c >= 0.2));
+    assert_msg(JsDataset::synthetic(Some(0.0)), &["c_floor", "(0, 1]"]);
+    assert_msg(JsDataset::synthetic(Some(f64::NAN)), &["c_floor"]);
+}
+
+#[wasm_bindgen_test]
+fn plane_dataset() {
+    let d = JsDataset::plane().unwrap();
+    assert_eq!((d.name().as_str(), d.size(), d.dim()), ("plane", 6, 2));
+    assert_eq!(d.dist_scale(), std::f64::consts::SQRT_2);
+    assert_eq!(d.points()[..2], [0.2f32, 0.25]);
+    assert_eq!(d.projection().unwrap().len(), 12);
+}
+
+#[wasm_bindgen_test]
+fn user_datasets_and_their_errors() {
+    let jsonl = b"{\"text\":\"a\",\"tokens\":3,\"embedding\":[1,0]}\n\n{\"text\":\"b\",\"tokens\":5,\"embedding\":[0,1]}\n";
+    let d = JsDataset::from_jsonl("mine", jsonl, None, None, None).unwrap();
+    assert_eq!((d.name().as_str(), d.size(), d.dim()), ("mine", 2, 2));
+    assert_eq!(d.costs(), vec![0.01, 1.0]);
+    assert_eq!(d.tokens(), vec![3, 5]);
+    assert_eq!(d.texts(), vec!["a".to_string(), "b".to_string()]);
+    close(d.dist_scale(), 2f64.sqrt(), 1e-7);
+
+    // binary embeddings (little-endian f32 rows)
+    let bare = b"{\"text\":\"a\",\"tokens\":3}\n{\"text\":\"b\",\"tokens\":5}";
+    let emb: Vec<u8> = [1.0f32, 0.0, 0.0, 0.0, 1.0, 0.0].iter().flat_map(|v| v.to_le_bytes()).collect();
+    let b = JsDataset::from_jsonl("bin", bare, Some(emb.clone()), Some(3.0), Some(0.5)).unwrap();
+    assert_eq!((b.size(), b.dim()), (2, 3));
+    assert_eq!(b.points(), vec![1.0, 0.0, 0.0, 0.0, 1.0, 0.0]);
+    assert_eq!(b.costs(), vec![0.5, 1.0]);
+
+    assert_msg(JsDataset::from_jsonl("x", b"", None, None, None), &["no records"]);
+    assert_msg(JsDataset::from_jsonl("x", b"{\"text\":", None, None, None), &["line 1"]);
+    assert_msg(JsDataset::from_jsonl("x", &[0xff, 0xfe], None, None, None), &["not valid UTF-8"]);
+    assert_msg(JsDataset::from_jsonl("x", bare, None, None, None), &["no `embedding`"]);
+    assert_msg(JsDataset::from_jsonl("x", bare, Some(emb.clone()), None, None), &["`dim`", "required"]);
+    assert_msg(
+        JsDataset::from_jsonl("x", bare, Some(emb.clone()), Some(4.0), None),
+        &["not a whole number of 4-float rows"],
+    );
+    assert_msg(JsDataset::from_jsonl("x", bare, Some(emb.clone()), Some(0.0), None), &["`dim`"]);
+    assert_msg(JsDataset::from_jsonl("x", bare, Some(emb.clone()), Some(1e9), None), &["`dim`", "at most"]);
+    assert_msg(
+        JsDataset::from_jsonl("x", bare, Some(emb[..12].to_vec()), Some(3.0), None),
+        &["2 records but only 1 embedding rows"],
+    );
+    let nan: Vec<u8> = [1.0f32, f32::NAN, 0.0, 0.0, 1.0, 0.0].iter().flat_map(|v| v.to_le_bytes()).collect();
+    assert_msg(JsDataset::from_jsonl("x", bare, Some(nan), Some(3.0), None), &["non-finite"]);
+    let ragged = b"{\"text\":\"a\",\"tokens\":3,\"embedding\":[1,0]}\n{\"text\":\"b\",\"tokens\":5,\"embedding\":[0,1,2]}";
+    assert_msg(
+        JsDataset::from_jsonl("x", ragged, None, None, None),
+        &["record 2 has a 3-dimensional embedding"],
+    );
+    assert_msg(
+        JsDataset::from_jsonl("x", b"{\"text\":\"a\",\"tokens\":-1}", None, None, None),
+        &["`tokens`"],
+    );
+}
+
+#[wasm_bindgen_test]
+fn nq_trivia_from_parts() {
+    let row =
+        |v: f32| -> Vec<u8> { (0..384).flat_map(|j| if j == 0 { v } else { 0.0 }.to_le_bytes()).collect() };
+    let nq_jsonl = "{\"text\":\"who?\",\"tokens\":4}\n{\"text\":\"what?\",\"tokens\":6}";
+    let tq_jsonl = "{\"text\":\"where?\",\"tokens\":9}";
+    let nq_emb = [row(1.0), row(0.5)].concat();
+    let tq_emb = row(-1.0);
+    let d = JsDataset::nq_trivia(nq_jsonl, &nq_emb, tq_jsonl, &tq_emb, Some(1.0), None).unwrap();
+    assert_eq!((d.name().as_str(), d.size(), d.dim()), ("nq-trivia", 2, 384));
+    assert_eq!(d.groups(), vec![0, 1]);
+    assert_eq!(d.group_names(), vec!["NQ".to_string(), "TriviaQA".to_string()]);
+    assert_eq!(d.texts(), vec!["who?".to_string(), "where?".to_string()]);
+    close(d.dist_scale(), 2.0, 1e-12);
+    assert_msg(JsDataset::nq_trivia(nq_jsonl, &nq_emb, tq_jsonl, &tq_emb, None, None), &["2500 needed"]);
+    assert_msg(JsDataset::nq_trivia(nq_jsonl, &nq_emb, tq_jsonl, &tq_emb, Some(0.0), None), &["per_source"]);
+    assert_msg(
+        JsDataset::nq_trivia(nq_jsonl, &nq_emb, tq_jsonl, &[], Some(1.0), None),
+        &["triviaqa.emb.f32"],
+    );
+}
+
+// ---- primitives ---------------------------------------------------------------------------------
+
+#[wasm_bindgen_test]
+fn epsilon_net_by_hand() {
+    // 1-D, D = 1, ε = 0.2: 0 → center 0; 0.18 joins it; 0.3 is 0.3 away → center 1 (point 2);
+    // 0.18 is nearer the final center 1 (0.12 vs 0.18), so its cell differs from its assignment.
+    let r = epsilon_net(&[0.0, 0.18, 0.3], 1.0, 0.2, 1.0).unwrap();
+    assert_eq!(u32_field(&r, "centers"), vec![0, 2]);
+    assert_eq!(u32_field(&r, "assignment"), vec![0, 0, 1]);
+    assert_eq!(u32_field(&r, "cells"), vec![0, 1, 1]);
+    let d = f64_field(&r, "distances");
+    assert_eq!(d[0], 0.0);
+    close(d[1], 0.18, 1e-7);
+    assert_eq!(d[2], 0.0);
+
+    assert_msg(epsilon_net(&[], 1.0, 0.2, 1.0), &["`points` is empty"]);
+    assert_msg(epsilon_net(&[0.0, 1.0, 2.0], 2.0, 0.2, 1.0), &["do not make whole 2-dimensional vectors"]);
+    assert_msg(epsilon_net(&[0.0, f32::NAN], 1.0, 0.2, 1.0), &["non-finite"]);
+    assert_msg(epsilon_net(&[0.0], 0.0, 0.2, 1.0), &["`dim`", "whole number ≥ 1"]);
+    assert_msg(epsilon_net(&[0.0], 1.5, 0.2, 1.0), &["`dim`"]);
+    assert_msg(epsilon_net(&[0.0], 1.0, 0.0, 1.0), &["`epsilon`", "positive"]);
+    assert_msg(epsilon_net(&[0.0], 1.0, 0.2, 0.0), &["`dist_scale`"]);
+    assert_msg(epsilon_net(&[0.0], 1.0, 0.2, f64::NAN), &["`dist_scale`"]);
+}
+
+const LINE: [f32; 3] = [0.0, 0.1, 0.5];
+const W: [f64; 3] = [0.5, 0.3, 0.2];
+const C: [f64; 3] = [0.2, 0.05, 0.3];
+
+#[wasm_bindgen_test]
+fn reverse_greedy_by_hand() {
+    // Removing 0 costs 0.5·min(.2, .1) = .05, removing 1 costs .3·min(.05, .1) = .015, removing 2
+    // costs .2·min(.3, .4) = .06 → 1 goes; then {0} costs .2·.3 + .015 = .075 and {2} costs
+    // .5·.2 + .015 = .115 → 2 goes.
+    let r = reverse_greedy(&LINE, 1.0, 1.0, &W, &C, 2.0, None, None).unwrap();
+    assert_eq!((u32_field(&r, "cache"), u32_field(&r, "removed")), (vec![0, 2], vec![1]));
+    close(num(&r, "loss"), 0.015, 1e-8);
+    let r = reverse_greedy(&LINE, 1.0, 1.0, &W, &C, 1.0, None, None).unwrap();
+    assert_eq!((u32_field(&r, "cache"), u32_field(&r, "removed")), (vec![0], vec![1, 2]));
+    close(num(&r, "loss"), 0.075, 1e-8);
+    let r = reverse_greedy(&LINE, 1.0, 1.0, &W, &C, 5.0, None, None).unwrap();
+    assert_eq!(u32_field(&r, "cache"), vec![0, 1, 2]);
+    assert_eq!(num(&r, "loss"), 0.0);
+    let e = exact_optimum(&LINE, 1.0, 1.0, &W, &C, 1.0, None).unwrap();
+    assert_eq!((u32_field(&e, "cache"), u32_field(&e, "removed")), (vec![0], vec![]));
+    close(num(&e, "loss"), 0.075, 1e-8);
+
+    // quadratic φ: φ(.1) = .01, so removing 1 now costs .3·min(.05, .01) = .003 (removing 0:
+    // .005, removing 2: .2·min(.3, .16) = .032)
+    let q = reverse_greedy(&LINE, 1.0, 1.0, &W, &C, 2.0, phi("clipped_quadratic", 1.0), None).unwrap();
+    close(num(&q, "loss"), 0.3 * 0.01, 1e-8);
+
+    // the tie rule: two symmetric points, k = 1 — without an incumbent the lowest index is
+    // removed, with incumbent [0] the non-member goes
+    let r = reverse_greedy(&[0.0, 1.0], 1.0, 1.0, &[1.0, 1.0], &[0.5, 0.5], 1.0, None, None).unwrap();
+    assert_eq!(u32_field(&r, "cache"), vec![1]);
+    let r =
+        reverse_greedy(&[0.0, 1.0], 1.0, 1.0, &[1.0, 1.0], &[0.5, 0.5], 1.0, None, Some(vec![0])).unwrap();
+    assert_eq!(u32_field(&r, "cache"), vec![0]);
+
+    // the losses
+    close(discretised_loss(&LINE, 1.0, 1.0, &W, &C, &[0], None).unwrap(), 0.075, 1e-8);
+    close(discretised_loss(&LINE, 1.0, 1.0, &W, &C, &[], None).unwrap(), 0.1 + 0.015 + 0.06, 1e-8);
+    close(expected_loss_js(&LINE, &C, &[0.0], 1.0, 1.0, None).unwrap(), (0.0 + 0.05 + 0.3) / 3.0, 1e-8);
+    close(expected_loss_js(&LINE, &C, &[], 1.0, 1.0, None).unwrap(), (0.2 + 0.05 + 0.3) / 3.0, 1e-8);
+}
+
+#[wasm_bindgen_test]
+fn reverse_greedy_errors() {
+    assert_msg(reverse_greedy(&LINE, 1.0, 1.0, &W, &C, 0.0, None, None), &["`k`", "whole number ≥ 1"]);
+    assert_msg(reverse_greedy(&LINE, 1.0, 1.0, &W, &C, -1.0, None, None), &["`k`"]);
+    assert_msg(
+        reverse_greedy(&LINE, 1.0, 1.0, &W[..2], &C, 1.0, None, None),
+        &["`weights` has 2 entries but `points` has 3"],
+    );
+    assert_msg(reverse_greedy(&LINE, 1.0, 1.0, &W, &[0.1; 4], 1.0, None, None), &["`costs` has 4 entries"]);
+    assert_msg(
+        reverse_greedy(&LINE, 1.0, 1.0, &[0.5, f64::NAN, 0.2], &C, 1.0, None, None),
+        &["`weights`[1] is NaN"],
+    );
+    assert_msg(reverse_greedy(&LINE, 1.0, 1.0, &[0.5, -1.0, 0.2], &C, 1.0, None, None), &["weight 1", "≥ 0"]);
+    assert_msg(reverse_greedy(&[], 1.0, 1.0, &[], &[], 1.0, None, None), &["`points` is empty"]);
+    assert_msg(reverse_greedy(&LINE, 2.0, 1.0, &W, &C, 1.0, None, None), &["whole 2-dimensional"]);
+    assert_msg(
+        reverse_greedy(&LINE, 1.0, 1.0, &W, &C, 1.0, phi("cubic", 1.0), None),
+        &["`phi`", "unknown variant", "cubic"],
+    );
+    assert_msg(reverse_greedy(&LINE, 1.0, 1.0, &W, &C, 1.0, phi("clipped_linear", -2.0), None), &["`zeta`"]);
+    assert_msg(
+        reverse_greedy(&LINE, 1.0, 1.0, &W, &C, 1.0, Some(JsValue::from(3).unchecked_into()), None),
+        &["`phi`"],
+    );
+    assert_msg(
+        reverse_greedy(&LINE, 1.0, 1.0, &W, &C, 1.0, None, Some(vec![3])),
+        &["`incumbent` contains index 3"],
+    );
+    assert_msg(reverse_greedy(&LINE, 1.0, 1.0, &W, &C, 1.0, None, Some(vec![1, 1])), &["twice"]);
+    let many = vec![0.0f32; 26];
+    assert_msg(exact_optimum(&many, 1.0, 1.0, &[1.0; 26], &[0.5; 26], 2.0, None), &["at most 25 candidates"]);
+    assert_msg(exact_optimum(&LINE, 1.0, 1.0, &W, &C, 0.0, None), &["`k`"]);
+    let huge = vec![0.0f32; 5000];
+    assert_msg(
+        reverse_greedy(&huge, 1.0, 1.0, &[1.0; 5000], &[0.5; 5000], 2.0, None, None),
+        &["at most 4096"],
+    );
+    assert_msg(discretised_loss(&LINE, 1.0, 1.0, &W, &C, &[7], None), &["`cache` contains index 7"]);
+    assert_msg(
+        expected_loss_js(&LINE, &C[..1], &[0.0], 1.0, 1.0, None),
+        &["`evalCosts` has 1 entries but `evalPoints` has 3"],
+    );
+    assert_msg(expected_loss_js(&[], &[], &[0.0], 1.0, 1.0, None), &["`evalPoints` is empty"]);
+    assert_msg(expected_loss_js(&LINE, &C, &[0.0, 1.0], 2.0, 1.0, None), &["`evalPoints`", "2-dimensional"]);
+}
+
+#[wasm_bindgen_test]
+fn krr_posterior_by_hand() {
+    // One observation y at x₀, ridge λ: mean(x₀) = y/(1+λ), σ²(x₀) = 1 − 1/(1+λ),
+    // γ = ½ ln(1 + 1/λ); at distance d: κ = exp(−d²/2ℓ²), mean = κy/(1+λ), σ² = 1 − κ²/(1+λ).
+    let (y, lambda, ell) = (0.7, 0.1, 0.2);
+    let r = krr_posterior(&[0.3, 0.4], &[y], 2.0, 1.0, &[0.3, 0.4, 0.3, 0.5], ell, lambda).unwrap();
+    let (mean, sd) = (f64_field(&r, "mean"), f64_field(&r, "sd"));
+    close(mean[0], y / (1.0 + lambda), 1e-12);
+    close(sd[0], (1.0 - 1.0 / (1.0 + lambda)).sqrt(), 1e-12);
+    let d = (0.5f32 - 0.4f32) as f64;
+    let kappa = (-d * d / (2.0 * ell * ell)).exp();
+    close(mean[1], kappa * y / (1.0 + lambda), 1e-12);
+    close(sd[1], (1.0 - kappa * kappa / (1.0 + lambda)).sqrt(), 1e-12);
+    close(num(&r, "gamma"), 0.5 * (1.0 + 1.0 / lambda).ln(), 1e-12);
+
+    // no observations: the prior
+    let p = krr_posterior(&[], &[], 2.0, 1.0, &[0.1, 0.2], ell, lambda).unwrap();
+    assert_eq!((f64_field(&p, "mean"), f64_field(&p, "sd"), num(&p, "gamma")), (vec![0.0], vec![1.0], 0.0));
+
+    assert_msg(
+        krr_posterior(&[0.3, 0.4], &[y, y], 2.0, 1.0, &[0.0, 0.0], ell, lambda),
+        &["`y` has 2 entries but `obsPoints` has 1"],
+    );
+    assert_msg(
+        krr_posterior(&[0.3, 0.4], &[f64::NAN], 2.0, 1.0, &[0.0, 0.0], ell, lambda),
+        &["`y`[0] is NaN"],
+    );
+    assert_msg(
+        krr_posterior(&[0.3, 0.4], &[y], 2.0, 1.0, &[0.0], ell, lambda),
+        &["`query`", "2-dimensional"],
+    );
+    assert_msg(krr_posterior(&[0.3, 0.4], &[y], 2.0, 1.0, &[0.0, 0.0], 0.0, lambda), &["length scale"]);
+    assert_msg(krr_posterior(&[0.3, 0.4], &[y], 2.0, 1.0, &[0.0, 0.0], ell, -1.0), &["ridge"]);
+}
+
+// ---- parameters, determinism --------------------------------------------------------------------
+
+#[wasm_bindgen_test]
+fn params_defaults_and_validation() {
+    let d = default_params().unwrap();
+    assert_eq!((num(&d, "k"), num(&d, "epsilon"), num(&d, "lambda"), num(&d, "seed")), (5.0, 0.4, 0.1, 0.0));
+    assert_eq!(text(&d, "phi"), "clipped_linear");
+    assert!(field(&d, "synthetic_sigma").is_null());
+    let keys = js_sys::Object::keys(d.unchecked_ref::<js_sys::Object>()).length() as usize;
+    let native = serde_json::to_value(csc::config::Params::default()).unwrap();
+    assert_eq!(keys, native.as_object().unwrap().len(), "every parameter is present");
+
+    let v = validate_params(params(obj(&[("k", 3.into()), ("phi", "clipped_quadratic".into())]))).unwrap();
+    assert_eq!(
+        (num(&v, "k"), num(&v, "epsilon"), text(&v, "phi")),
+        (3.0, 0.4, "clipped_quadratic".to_string())
+    );
+    let v = validate_params(params(obj(&[("synthetic_sigma", 0.05.into())]))).unwrap();
+    assert_eq!(num(&v, "synthetic_sigma"), 0.05);
+    assert_eq!(num(&validate_params(None).unwrap(), "k"), 5.0);
+    assert_eq!(num(&validate_params(params(JsValue::UNDEFINED)).unwrap(), "k"), 5.0);
+
+    assert_msg(validate_params(params(obj(&[("k", 0.into())]))), &["`k`", "at least 1"]);
+    assert_msg(validate_params(params(obj(&[("lambda", f64::NAN.into())]))), &["`lambda`", "ridge λ"]);
+    assert_msg(validate_params(params(obj(&[("delta", 1.5.into())]))), &["`delta`", "(0, 1)"]);
+    assert_msg(validate_params(params(obj(&[("kapa", 1.into())]))), &["unknown field", "kapa"]);
+    assert_msg(validate_params(params(obj(&[("k", "five".into())]))), &["configuration", "invalid type"]);
+    assert_msg(validate_params(params(obj(&[("k", 2.5.into())]))), &["configuration"]);
+    assert_msg(validate_params(params(obj(&[("phi", "cubic".into())]))), &["unknown variant", "cubic"]);
+    assert_msg(validate_params(params(JsValue::from(7))), &["configuration", "expected an object"]);
+    assert_msg(validate_params(params(js_sys::Array::new().into())), &["expected an object"]);
+}
+
+#[wasm_bindgen_test]
+fn bit_identical_to_native() {
+    assert!(!version().is_empty());
+    let here = determinism_report(None).unwrap();
+    let native = native_determinism_report().unwrap();
+    let stages = |r: &JsValue| -> Vec<(String, String)> {
+        let a = field(r, "stages").dyn_into::<js_sys::Array>().unwrap();
+        a.iter().map(|s| (text(&s, "stage"), text(&s, "hash"))).collect()
+    };
+    let (got, want) = (stages(&here), stages(&native));
+    assert_eq!(got.len(), 4);
+    assert_eq!(got.iter().map(|s| &s.0).collect::<Vec<_>>(), want.iter().map(|s| &s.0).collect::<Vec<_>>());
+    let portable: Vec<String> = field(&native, "portable")
+        .dyn_into::<js_sys::Array>()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_string().unwrap())
+        .collect();
+    assert_eq!(portable, csc::checksum::PORTABLE_STAGES);
+    // the portable stages (stream, ε-net, Reverse Greedy) are bit-identical to the native build
+    for ((stage, g), (_, w)) in got.iter().zip(&want) {
+        if portable.contains(stage) {
+            assert_eq!(g, w, "stage `{stage}` differs from the native build: {got:?} vs {want:?}");
+        }
+    }
+    if got == want {
+        assert_eq!(text(&here, "checksum"), text(&native, "checksum"));
+    }
+    // the others agree to rounding (different exp/ln roundings, see csc::checksum)
+    let summary = |r: &JsValue| -> Vec<f64> {
+        field(r, "krr_summary")
+            .dyn_into::<js_sys::Array>()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect()
+    };
+    let (gs, ws) = (summary(&here), summary(&native));
+    assert_eq!(ws, csc::checksum::KRR_SUMMARY_SEED0.to_vec());
+    for (g, w) in gs.iter().zip(&ws) {
+        assert!((g - w).abs() <= 1e-10 * w.abs().max(1.0), "KRR summary {gs:?} vs native {ws:?}");
+    }
+    console_log!(
+        "determinism: stages {got:?}; native {want:?}; KRR summary relative differences {:?}",
+        gs.iter().zip(&ws).map(|(g, w)| (g - w).abs() / w.abs().max(1.0)).collect::<Vec<_>>()
+    );
+
+    assert_ne!(text(&determinism_report(Some(1.0)).unwrap(), "checksum"), text(&here, "checksum"));
+    assert_msg(determinism_report(Some(-1.0)), &["`seed`"]);
+    assert_msg(determinism_report(Some(0.5)), &["`seed`"]);
+}
