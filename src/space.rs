@@ -105,19 +105,21 @@ impl Points {
 #[inline]
 pub fn sq_euclidean(a: &[f32], b: &[f32]) -> f64 {
     debug_assert_eq!(a.len(), b.len());
-    // Four independent accumulators let the compiler vectorise; the order of summation is fixed,
-    // so the result is the same on every platform (native and wasm32 both use IEEE f64).
+    // Four independent accumulators (lane l sums coordinates ≡ l mod 4) let the compiler
+    // vectorise without bounds checks; the order of summation is fixed, so the result is the
+    // same bits on every platform (native and wasm32 both use IEEE f64, no FMA contraction).
     let mut acc = [0.0f64; 4];
-    let chunks = a.len() / 4;
-    for c in 0..chunks {
+    let (ca, cb) = (a.chunks_exact(4), b.chunks_exact(4));
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    for (x, y) in ca.zip(cb) {
         for l in 0..4 {
-            let d = a[4 * c + l] as f64 - b[4 * c + l] as f64;
+            let d = x[l] as f64 - y[l] as f64;
             acc[l] += d * d;
         }
     }
     let mut s = (acc[0] + acc[1]) + (acc[2] + acc[3]);
-    for i in 4 * chunks..a.len() {
-        let d = a[i] as f64 - b[i] as f64;
+    for (x, y) in ra.iter().zip(rb) {
+        let d = *x as f64 - *y as f64;
         s += d * d;
     }
     s
