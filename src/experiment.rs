@@ -256,12 +256,29 @@ impl ExperimentSpec {
     }
 }
 
+/// JSON has no NaN: non-finite numbers are written as `null` and read back as NaN.
+mod nan_as_null {
+    use serde::{Deserialize, Deserializer, Serializer};
+    pub fn serialize<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+        if v.is_finite() {
+            s.serialize_f64(*v)
+        } else {
+            s.serialize_none()
+        }
+    }
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
+    }
+}
+
 /// One measured number.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Observation {
     pub algorithm: String,
     pub metric: String,
+    #[serde(with = "nan_as_null")]
     pub x: f64,
+    #[serde(with = "nan_as_null")]
     pub value: f64,
 }
 
@@ -376,11 +393,15 @@ pub fn run_unit(
 pub struct Stat {
     pub algorithm: String,
     pub metric: String,
+    #[serde(with = "nan_as_null")]
     pub x: f64,
     pub n: usize,
+    #[serde(with = "nan_as_null")]
     pub mean: f64,
+    #[serde(with = "nan_as_null")]
     pub std: f64,
-    /// Half-width of the 95% interval (Student t).
+    /// Half-width of the 95% interval (Student t; NaN for a single seed).
+    #[serde(with = "nan_as_null")]
     pub ci95: f64,
 }
 

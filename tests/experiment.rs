@@ -1,0 +1,87 @@
+//! The experiment runner (SPEC §10): units, shards, merge, aggregation, JSON definitions.
+
+use csc::config::Params;
+use csc::dataset::plane;
+use csc::experiment::{builtin, run_unit, t_quantile, with_param, ExperimentSpec, Report, BUILTIN_IDS};
+use std::sync::Arc;
+
+fn small_spec() -> ExperimentSpec {
+    ExperimentSpec::from_json(
+        r#"{"id": "mini", "dataset": "plane", "measure": {"kind": "offline", "algorithms": ["cucb-sc-cont", "cucb-sc", "greedy", "lfu"]},
+            "sweep": {"param": "log_len", "values": [50, 120]}, "params": {"horizon": 1, "n_eval": 200, "epsilon": 0.15}, "seeds": 3}"#,
+    )
+    .unwrap()
+}
+
+fn run_units(spec: &ExperimentSpec, units: &[csc::experiment::Unit]) -> Report {
+    let d = Arc::new(plane::universe().unwrap());
+    Report::new(spec, units.iter().map(|u| run_unit(spec, u, &d, &mut |_| true).unwrap()).collect())
+}
+
+/// `--shard i/n` slices partition the units deterministically, and merging the shard reports
+/// gives exactly the report of the whole run.
+#[test]
+fn shards_partition_and_merge_to_the_full_report() {
+    let spec = small_spec();
+    let all = spec.units();
+    assert_eq!(all.len(), 6);
+    let shards: Vec<_> = (0..4).map(|i| spec.shard(i, 4).unwrap()).collect();
+    let mut idx: Vec<usize> = shards.iter().flatten().map(|u| u.index).collect();
+    idx.sort_unstable();
+    assert_eq!(idx, (0..6).collect::<Vec<_>>());
+    assert_eq!(spec.shard(1, 4).unwrap(), spec.shard(1, 4).unwrap());
+    assert!(spec.shard(4, 4).is_err());
+    let full = run_units(&spec, &all);
+    let parts: Vec<Report> = shards.iter().map(|s| run_units(&spec, s)).collect();
+    let json: Vec<Report> = parts.iter().map(|r| serde_json::from_str(&serde_json::to_string(r).unwrap()).unwrap()).collect();
+    let merged = Report::merge(json).unwrap();
+    assert!(merged.missing_units().is_empty());
+    assert_eq!(serde_json::to_value(&merged.stats).unwrap(), serde_json::to_value(&full.stats).unwrap());
+    let partial = Report::merge(vec![parts[0].clone()]).unwrap();
+    assert_eq!(partial.missing_units().len(), 6 - shards[0].len());
+    // every unit carries its resolved configuration and seed
+    for u in &full.units {
+        assert_eq!(u.params.seed, u.unit.seed);
+        assert_eq!(u.params.log_len, [50, 120][u.unit.point]);
+    }
+    let csv = full.to_csv();
+    assert!(csv.starts_with("experiment,algorithm,metric,x,n,mean,std,ci95\n"));
+    assert!(csv.lines().count() > 8);
+    assert!(full.summary().contains("CUCB-SC-Cont"));
+}
+
+#[test]
+fn aggregation_by_hand() {
+    use csc::experiment::{aggregate, Observation, Unit, UnitResult};
+    let mk = |v: f64, seed: u64| UnitResult {
+        experiment: "x".into(),
+        unit: Unit { index: seed as usize, point: 0, seed },
+        params: Params::default(),
+        dataset: plane::universe().unwrap().info(),
+        observations: vec![Observation { algorithm: "A".into(), metric: "gap".into(), x: 1.0, value: v }],
+        detail: serde_json::Value::Null,
+    };
+    let s = aggregate(&[mk(1.0, 0), mk(2.0, 1), mk(3.0, 2)]);
+    assert_eq!(s.len(), 1);
+    assert_eq!((s[0].n, s[0].mean, s[0].std), (3, 2.0, 1.0));
+    assert!((s[0].ci95 - 4.303 / 3f64.sqrt()).abs() < 1e-12);
+    assert_eq!(t_quantile(1000), 1.96);
+}
+
+#[test]
+fn definitions_are_validated_with_readable_errors() {
+    for id in BUILTIN_IDS {
+        builtin(id).unwrap().validate().unwrap();
+    }
+    assert!(builtin("fig-z").unwrap_err().to_string().contains("fig-a"));
+    let e = with_param(&Params::default(), "epsilonn", &serde_json::json!(0.3)).unwrap_err().to_string();
+    assert!(e.contains("epsilonn"), "{e}");
+    let e = with_param(&Params::default(), "k", &serde_json::json!(0)).unwrap_err().to_string();
+    assert!(e.contains("at least 1"), "{e}");
+    let bad = r#"{"id": "b", "dataset": "plane", "measure": {"kind": "online", "policies": []}, "seeds": 1}"#;
+    assert!(ExperimentSpec::from_json(bad).unwrap_err().to_string().contains("policies"));
+    let bad = r#"{"id": "b", "dataset": "mars", "measure": {"kind": "online", "policies": ["greedy"]}, "seeds": 1}"#;
+    assert!(ExperimentSpec::from_json(bad).is_err());
+    let bad = r#"{"id": "b", "dataset": "plane", "measure": {"kind": "online", "policies": ["greedy"]}, "seeds": 0}"#;
+    assert!(ExperimentSpec::from_json(bad).unwrap_err().to_string().contains("seed"));
+}
