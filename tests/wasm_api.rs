@@ -200,6 +200,10 @@ fn nq_trivia_from_parts() {
     assert_msg(JsDataset::nq_trivia(nq_jsonl, &nq_emb, tq_jsonl, &tq_emb, None, None), &["2500 needed"]);
     assert_msg(JsDataset::nq_trivia(nq_jsonl, &nq_emb, tq_jsonl, &tq_emb, Some(0.0), None), &["per_source"]);
     assert_msg(
+        JsDataset::nq_trivia(nq_jsonl, &nq_emb, tq_jsonl, &tq_emb, Some(4e9), None),
+        &["per_source", "at most"],
+    );
+    assert_msg(
         JsDataset::nq_trivia(nq_jsonl, &nq_emb, tq_jsonl, &[], Some(1.0), None),
         &["triviaqa.emb.f32"],
     );
@@ -352,6 +356,11 @@ fn krr_posterior_by_hand() {
     );
     assert_msg(krr_posterior(&[0.3, 0.4], &[y], 2.0, 1.0, &[0.0, 0.0], 0.0, lambda), &["length scale"]);
     assert_msg(krr_posterior(&[0.3, 0.4], &[y], 2.0, 1.0, &[0.0, 0.0], ell, -1.0), &["ridge"]);
+    let many = vec![0.5f32; 5001];
+    assert_msg(
+        krr_posterior(&many, &[y; 5001], 1.0, 1.0, &[0.0], ell, lambda),
+        &["at most 5000 observations"],
+    );
 }
 
 // ---- parameters, determinism --------------------------------------------------------------------

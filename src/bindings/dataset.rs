@@ -12,6 +12,10 @@ use wasm_bindgen::prelude::*;
 /// Default cost floor `c_floor` (SPEC §2).
 const C_FLOOR: f64 = 0.01;
 
+/// Largest `perSource` of `Dataset.nqTrivia` (keeps the byte counts of the embedding files far
+/// from overflowing 32-bit wasm; the shared data has 2,500 used per source).
+const MAX_PER_SOURCE: usize = 1_000_000;
+
 /// A query universe (SPEC §2, §7): embedded queries, their GPT-2 token counts, the costs
 /// `c(x) ∈ (0, 1]` derived from them, the distance scale `D` and a checksum. Immutable.
 /// Call `free()` when done with it (or rely on the garbage collector's finalizer).
@@ -100,6 +104,9 @@ impl JsDataset {
         #[wasm_bindgen(js_name = cFloor)] c_floor: Option<f64>,
     ) -> JsResult<JsDataset> {
         let per_source = whole("per_source", per_source.unwrap_or(nq_trivia::PER_SOURCE as f64), 1)?;
+        if per_source > MAX_PER_SOURCE {
+            return Err(js_err(Error::param("per_source", format!("must be at most {MAX_PER_SOURCE}"))));
+        }
         let d =
             nq_trivia::from_parts(nq_jsonl, nq_emb, tq_jsonl, tq_emb, per_source, resolve_c_floor(c_floor)?)
                 .map_err(js_err)?;

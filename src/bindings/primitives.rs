@@ -18,6 +18,10 @@ use wasm_bindgen::prelude::*;
 /// `discretisedLoss`) accept: their distance matrix then takes 8 · 4,096² bytes = 128 MiB.
 const MAX_CANDIDATES: usize = 4_096;
 
+/// Largest number of observations `krrPosterior` accepts: its Cholesky factor then takes
+/// 8 · 5,000²/2 bytes = 100 MB (the online horizon's default is 5,000 rounds).
+const MAX_OBSERVATIONS: usize = 5_000;
+
 /// Builds the greedy ε-net over `points` in arrival order (SPEC §4, §11.1): a point becomes a new
 /// center iff its distance to every existing center is `> eps`, otherwise it joins its nearest
 /// center (ties to the lowest index).
@@ -148,7 +152,7 @@ pub fn expected_loss_js(
 /// with the RBF kernel `exp(−d²/(2·lengthScale²))` and ridge `r`: at each query point
 /// `ĉ(x) = κ_xᵀ(K + rI)⁻¹y` and `σ(x) = √(1 − κ_xᵀ(K + rI)⁻¹κ_x)`, plus `γ = ½ log det(I + K/r)`.
 /// With no observations: `ĉ = 0`, `σ = 1`, `γ = 0`. (Offline Alg. 2 uses `r = ℓλ`, online
-/// Alg. 4 `r = λ`.)
+/// Alg. 4 `r = λ`.) At most 5,000 observations.
 #[wasm_bindgen(js_name = krrPosterior, unchecked_return_type = "KrrPosterior")]
 #[allow(clippy::too_many_arguments)]
 pub fn krr_posterior(
@@ -162,6 +166,12 @@ pub fn krr_posterior(
 ) -> JsResult<JsValue> {
     let dim = dimension(dim)?;
     let obs = to_points("obsPoints", obs_points, dim, true)?;
+    if obs.len() > MAX_OBSERVATIONS {
+        return Err(js_err(Error::unsupported(format!(
+            "at most {MAX_OBSERVATIONS} observations are accepted here (got {})",
+            obs.len()
+        ))));
+    }
     per_point("y", y, obs.len(), "obsPoints")?;
     let query = to_points("query", query, dim, true)?;
     let kernel = RbfKernel::new(length_scale).map_err(js_err)?;
