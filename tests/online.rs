@@ -198,3 +198,21 @@ fn stage_advances_grow_like_log_log_t() {
     let bound = |m: f64, t: f64| 3.0 * m * (t.ln().ln() + 1.0) + 10.0;
     assert!(a2 <= bound(m2, 32_000.0));
 }
+
+/// The inspection view: per-center beliefs, and a cached center's contribution is the rise of
+/// L̂ without it (tiny world, Greedy after 30 rounds: only c0 cached; its contribution is
+/// ŵ0·min(mean0, φ(d(c0, ∅))) = (1/3)·0.9).
+#[test]
+fn center_details_explain_the_cache() {
+    let (_, mut sim) = play(PolicyKind::Greedy, 30, 1, |_| {});
+    let d = sim.policy_mut().center_details().unwrap();
+    assert_eq!(d.len(), 3);
+    assert!(d[0].cached && !d[1].cached && !d[2].cached);
+    assert_eq!(d.iter().map(|c| c.count).collect::<Vec<_>>(), vec![10, 10, 10]);
+    assert!((d[0].estimate - 0.9).abs() < 1e-12);
+    assert!((d[0].contribution - 0.9 / 3.0).abs() < 1e-12, "{:?}", d[0]);
+    assert_eq!(sim.policy().current_center(), Some(2));
+    let (_, mut sim) = play(PolicyKind::ClcbScLsCont, 30, 1, |_| {});
+    let d = sim.policy_mut().center_details().unwrap();
+    assert!(d.iter().all(|c| c.acting_cost <= c.estimate), "an LCB never exceeds the mean");
+}

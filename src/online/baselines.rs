@@ -34,6 +34,7 @@ pub struct CellPolicy {
     sum_c: Vec<f64>,
     last_seen: Vec<usize>,
     cache: CacheSet,
+    cache_centers: Vec<usize>,
     fetched: Vec<u64>,
     center: usize,
     rng: ChaCha8Rng,
@@ -49,6 +50,7 @@ impl CellPolicy {
             sum_c: Vec::new(),
             last_seen: Vec::new(),
             cache: CacheSet::new(ctx.dim),
+            cache_centers: Vec::new(),
             fetched: Vec::new(),
             center: 0,
             rng: rng(ctx.params.seed, Purpose::Policy),
@@ -118,6 +120,7 @@ impl Policy for CellPolicy {
             self.changes += 1;
         }
         self.fetched.extend(inserted);
+        self.cache_centers = chosen;
         self.mean(self.center) <= self.ctx.mismatch.phi(self.cache.dist(&self.ctx.metric, r.x))
     }
 
@@ -140,6 +143,15 @@ impl Policy for CellPolicy {
 
     fn centers(&self) -> Option<&[usize]> {
         Some(self.net.origin())
+    }
+
+    fn center_details(&mut self) -> Option<Vec<super::CenterInfo>> {
+        let means: Vec<f64> = (0..self.net.len()).map(|u| self.mean(u)).collect();
+        Some(super::center_details(&self.net, &self.cache_centers, &means, &means, self.ctx.mismatch))
+    }
+
+    fn current_center(&self) -> Option<usize> {
+        (!self.net.is_empty()).then_some(self.center)
     }
 
     fn diagnostics(&self) -> serde_json::Value {

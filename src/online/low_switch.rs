@@ -243,6 +243,16 @@ impl<C: CostLearner> Policy for LowSwitch<C> {
         Some(self.net.origin())
     }
 
+    fn center_details(&mut self) -> Option<Vec<super::CenterInfo>> {
+        let est = self.learner.estimates();
+        let acting = self.learner.lcb_all();
+        Some(super::center_details(&self.net, &self.cache_centers, &est, &acting, self.ctx.mismatch))
+    }
+
+    fn current_center(&self) -> Option<usize> {
+        (!self.net.is_empty()).then_some(self.center)
+    }
+
     fn diagnostics(&self) -> serde_json::Value {
         serde_json::json!({
             "centers": self.net.len(),
