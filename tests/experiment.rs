@@ -33,7 +33,8 @@ fn shards_partition_and_merge_to_the_full_report() {
     assert!(spec.shard(4, 4).is_err());
     let full = run_units(&spec, &all);
     let parts: Vec<Report> = shards.iter().map(|s| run_units(&spec, s)).collect();
-    let json: Vec<Report> = parts.iter().map(|r| serde_json::from_str(&serde_json::to_string(r).unwrap()).unwrap()).collect();
+    let json: Vec<Report> =
+        parts.iter().map(|r| serde_json::from_str(&serde_json::to_string(r).unwrap()).unwrap()).collect();
     let merged = Report::merge(json).unwrap();
     assert!(merged.missing_units().is_empty());
     assert_eq!(serde_json::to_value(&merged.stats).unwrap(), serde_json::to_value(&full.stats).unwrap());
