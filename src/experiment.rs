@@ -440,7 +440,7 @@ pub fn aggregate(results: &[UnitResult]) -> Vec<Stat> {
             let n = v.len();
             let mean = v.iter().sum::<f64>() / n as f64;
             let std = if n > 1 {
-                (v.iter().map(|a| (a - mean).powi(2)).sum::<f64>() / (n - 1) as f64).sqrt()
+                (v.iter().map(|a| (a - mean) * (a - mean)).sum::<f64>() / (n - 1) as f64).sqrt()
             } else {
                 0.0
             };

@@ -58,7 +58,7 @@ impl RbfKernel {
     /// `κ` as a function of the normalised distance `d`.
     #[inline]
     pub fn of_distance(&self, d: f64) -> f64 {
-        (-(d * d) / (2.0 * self.length_scale * self.length_scale)).exp()
+        crate::portable::exp(-(d * d) / (2.0 * self.length_scale * self.length_scale))
     }
 
     /// `κ(a, b)` under `metric`.
@@ -191,7 +191,7 @@ impl GrowingCholesky {
         }
         let diag = pivot2.sqrt();
         self.packed.push(diag);
-        self.sum_ln_diag += diag.ln();
+        self.sum_ln_diag += crate::portable::ln(diag);
         self.n += 1;
     }
 }
@@ -324,7 +324,7 @@ impl Krr {
         if self.n_obs() == 0 {
             return 0.0;
         }
-        self.chol.sum_ln_diag() - 0.5 * self.n_obs() as f64 * self.ridge().ln()
+        self.chol.sum_ln_diag() - 0.5 * self.n_obs() as f64 * crate::portable::ln(self.ridge())
     }
 
     /// Starts tracking `x` (an ε-net center) and returns its id (0, 1, …). Costs nothing until
@@ -386,7 +386,7 @@ impl Krr {
 /// Requires `n_obs ≥ 1`.
 pub fn offline_width_factor(n_obs: usize, m: usize, lambda: f64, b: f64, delta: f64) -> f64 {
     let m = m.max(1) as f64;
-    b + ((2.0 * m / delta).ln() / (n_obs as f64 * lambda)).sqrt()
+    b + (crate::portable::ln(2.0 * m / delta) / (n_obs as f64 * lambda)).sqrt()
 }
 
 /// The pessimistic cost of Alg. 2 line 5 (SPEC §6):
@@ -408,7 +408,7 @@ pub fn pessimistic_cost(
 
 /// The online width factor `B + R·√(2(γ + ln(2/δ)))` of Alg. 4 line 11 (SPEC §6).
 pub fn online_width_factor(gamma: f64, b: f64, r_noise: f64, delta: f64) -> f64 {
-    b + r_noise * (2.0 * (gamma + (2.0 / delta).ln())).sqrt()
+    b + r_noise * (2.0 * (gamma + crate::portable::ln(2.0 / delta))).sqrt()
 }
 
 /// The optimistic cost of Alg. 4 line 11 (SPEC §6):

@@ -31,6 +31,7 @@ pub mod mismatch;
 pub mod offline;
 pub mod online;
 pub mod oracle;
+pub mod portable;
 pub mod projection;
 pub mod reverse_greedy;
 pub mod space;

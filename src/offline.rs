@@ -200,7 +200,8 @@ impl OfflineProblem {
                 if k == 0 {
                     1.0
                 } else {
-                    mu + p.beta_off * ((2.0 * m * big_n / p.delta).ln() / (2.0 * k as f64)).sqrt()
+                    mu + p.beta_off
+                        * (crate::portable::ln(2.0 * m * big_n / p.delta) / (2.0 * k as f64)).sqrt()
                 }
             })
             .collect()

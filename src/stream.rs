@@ -13,12 +13,13 @@
 use crate::config::Params;
 use crate::dataset::{plane, Dataset};
 use crate::error::{Error, Result};
+use crate::portable;
 use crate::space::Points;
 use crate::trace::{Queries, Trace};
 use rand::distr::weighted::WeightedIndex;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use rand_distr::{Distribution, Geometric, LogNormal, Normal, StandardNormal};
+use rand_distr::Distribution;
 use std::sync::{Arc, Mutex};
 
 /// How arrivals are drawn from a universe.
@@ -81,7 +82,7 @@ pub fn calibrate_sigma(dataset: &Dataset, target: f64) -> f64 {
     let mut r = rng(0, Purpose::Calibration);
     let dim = dataset.points.dim();
     let draws: Vec<(usize, Vec<f64>)> = (0..4000)
-        .map(|_| (r.random_range(0..dataset.len()), (0..dim).map(|_| r.sample(StandardNormal)).collect()))
+        .map(|_| (r.random_range(0..dataset.len()), (0..dim).map(|_| portable::std_normal(&mut r)).collect()))
         .collect();
     let metric = dataset.metric();
     let median_at = |sigma: f64| -> f64 {
@@ -151,7 +152,6 @@ impl Sampler {
                     return Err(Error::param("burst_mean", format!("must be ≥ 1, got {burst_mean}")));
                 }
                 let mut r = rng(seed, Purpose::Popularity);
-                let ln = LogNormal::new(0.0, 1.0).expect("valid");
                 for g in 0..dataset.group_names.len() {
                     let rows: Vec<u32> = (0..dataset.len() as u32)
                         .filter(|&i| dataset.groups[i as usize] as usize == g)
@@ -159,7 +159,7 @@ impl Sampler {
                     if rows.is_empty() {
                         continue;
                     }
-                    let s: Vec<f64> = rows.iter().map(|_| ln.sample(&mut r)).collect();
+                    let s: Vec<f64> = rows.iter().map(|_| portable::lognormal(&mut r, 0.0, 1.0)).collect();
                     groups.push((rows, WeightedIndex::new(&s).expect("log-normal weights are positive")));
                 }
             }
@@ -188,7 +188,7 @@ impl Sampler {
             ArrivalModel::Jittered { sigma } => {
                 let i = rng.random_range(0..self.dataset.len());
                 let x = self.dataset.points.row(i);
-                let z: Vec<f64> = (0..x.len()).map(|_| rng.sample(StandardNormal)).collect();
+                let z: Vec<f64> = (0..x.len()).map(|_| portable::std_normal(rng)).collect();
                 jitter_into(x, sigma, z.into_iter(), out);
                 Drawn { cost: self.dataset.costs[i], source: Some(i as u32), exact: sigma == 0.0 }
             }
@@ -257,30 +257,31 @@ pub struct OnlineStream {
     sampler: Arc<Sampler>,
     arrivals: ChaCha8Rng,
     noise_rng: ChaCha8Rng,
-    noise: Normal<f64>,
+    noise_sd: f64,
     horizon: usize,
     t: usize,
     group: usize,
     burst_left: u64,
-    burst: Option<Geometric>,
+    /// Success probability of the burst-length geometric (bursty model).
+    burst: Option<f64>,
     buf: Vec<f32>,
 }
 
 impl OnlineStream {
     pub fn new(sampler: Arc<Sampler>, horizon: usize, noise_r: f64, seed: u64) -> Result<Self> {
         let burst = match sampler.model() {
-            ArrivalModel::Bursty { burst_mean } => Some(
-                Geometric::new(1.0 / burst_mean).map_err(|e| Error::param("burst_mean", e.to_string()))?,
-            ),
+            ArrivalModel::Bursty { burst_mean } => Some(1.0 / burst_mean),
             _ => None,
         };
-        let noise = Normal::new(0.0, noise_r).map_err(|e| Error::param("noise_r", e.to_string()))?;
+        if !(noise_r.is_finite() && noise_r >= 0.0) {
+            return Err(Error::param("noise_r", format!("must be finite and ≥ 0, got {noise_r}")));
+        }
         let dim = sampler.dim();
         Ok(OnlineStream {
             sampler,
             arrivals: rng(seed, Purpose::Arrivals),
             noise_rng: rng(seed, Purpose::Noise),
-            noise,
+            noise_sd: noise_r,
             horizon,
             t: 0,
             group: 0,
@@ -309,7 +310,7 @@ impl ArrivalSource for OnlineStream {
                     if self.t > 0 {
                         self.group = (self.group + 1) % self.sampler.n_groups();
                     }
-                    self.burst_left = 1 + g.sample(&mut self.arrivals);
+                    self.burst_left = portable::geometric(&mut self.arrivals, *g);
                 }
                 self.burst_left -= 1;
                 Some(self.group)
@@ -317,7 +318,7 @@ impl ArrivalSource for OnlineStream {
             None => None,
         };
         let d = self.sampler.draw(group, &mut self.arrivals, &mut self.buf);
-        let eta = self.noise.sample(&mut self.noise_rng);
+        let eta = portable::normal(&mut self.noise_rng, 0.0, self.noise_sd);
         let t = self.t;
         self.t += 1;
         Some(Arrival { t, x: &self.buf, cost: d.cost, eta, index: if d.exact { d.source } else { None } })
@@ -380,9 +381,9 @@ pub fn generate_trace(dataset: Arc<Dataset>, model: ArrivalModel, params: &Param
     }
     // Log entries beyond the horizon observe noise from the same sub-stream, continued.
     let mut noise_rng = rng(seed, Purpose::Noise);
-    let noise = Normal::new(0.0, params.noise_r).map_err(|e| Error::param("noise_r", e.to_string()))?;
     let need = params.horizon.max(params.log_len);
-    let all_eta: Vec<f64> = (0..need).map(|_| noise.sample(&mut noise_rng)).collect();
+    let all_eta: Vec<f64> =
+        (0..need).map(|_| portable::normal(&mut noise_rng, 0.0, params.noise_r)).collect();
     debug_assert_eq!(&all_eta[..eta.len()], &eta[..]);
     let arrivals =
         if exact { Queries::Indices(idx) } else { Queries::Vectors(Points::from_flat(dim, data)?) };

@@ -4,9 +4,9 @@
 
 use super::Dataset;
 use crate::error::Result;
+use crate::portable;
 use crate::space::Points;
 use rand::Rng;
-use rand_distr::{Distribution, Normal};
 
 /// One mixture component: centre, standard deviation per axis, mixing weight.
 #[derive(Clone, Copy, Debug)]
@@ -34,7 +34,7 @@ pub const DIST_SCALE: f64 = std::f64::consts::SQRT_2;
 pub fn cost(p: &[f32]) -> f64 {
     use std::f64::consts::PI;
     let (x, y) = (p[0] as f64, p[1] as f64);
-    let s = 0.5 + 0.3 * (2.0 * PI * x).sin() * (2.0 * PI * y).cos() + 0.2 * (x - 0.5);
+    let s = 0.5 + 0.3 * portable::sin(2.0 * PI * x) * portable::cos(2.0 * PI * y) + 0.2 * (x - 0.5);
     0.01 + 0.99 * s
 }
 
@@ -50,9 +50,8 @@ pub fn sample<R: Rng + ?Sized>(rng: &mut R) -> [f32; 2] {
         }
         u -= b.weight;
     }
-    let n = Normal::new(0.0, blob.sd).expect("sd > 0");
-    let x = (blob.center[0] + n.sample(rng)).clamp(0.0, 1.0);
-    let y = (blob.center[1] + n.sample(rng)).clamp(0.0, 1.0);
+    let x = portable::normal(rng, blob.center[0], blob.sd).clamp(0.0, 1.0);
+    let y = portable::normal(rng, blob.center[1], blob.sd).clamp(0.0, 1.0);
     [x as f32, y as f32]
 }
 

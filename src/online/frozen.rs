@@ -70,13 +70,13 @@ impl Frozen {
 
     /// `e_s = 2^(−2^s)`.
     fn tolerance(&self) -> f64 {
-        (2f64).powf(-(2f64).powi(self.stage as i32))
+        crate::portable::exp2(-crate::portable::exp2(self.stage as f64))
     }
 
     /// `β_t = B + R√(2(γ_t + ln(1/δ_t)))`, `δ_t = δ/t²` (t from 1).
     fn beta_t(&self, t1: f64) -> f64 {
         let p = &self.ctx.params;
-        p.b + p.noise_r * (2.0 * (self.krr.gamma() + (t1 * t1 / p.delta).ln())).sqrt()
+        p.b + p.noise_r * (2.0 * (self.krr.gamma() + crate::portable::ln(t1 * t1 / p.delta))).sqrt()
     }
 
     fn lcb(&self, post: &Posterior, t1: f64) -> f64 {
@@ -126,7 +126,9 @@ impl Frozen {
             _ => self.bottom += 1,
         }
         let m_s = (self.pool + 1) as f64;
-        let u_p = p.c_p * ((m_s * 2f64.ln() + (2.0 * t1 * t1 / p.delta).ln()) / self.n as f64).sqrt();
+        let u_p = p.c_p
+            * ((m_s * std::f64::consts::LN_2 + crate::portable::ln(2.0 * t1 * t1 / p.delta)) / self.n as f64)
+                .sqrt();
         let u_c = self.beta_t(t1) * (2.0 * self.krr.gamma() / t1).sqrt();
         u_c <= e_s && u_p <= e_s
     }

@@ -90,7 +90,8 @@ impl CellMeans {
             return 0.0;
         }
         let n = self.n[i] as f64;
-        self.sum[i] / n - ((4.0 * m * self.horizon.powi(3)).ln() / (2.0 * n)).sqrt()
+        let t = self.horizon;
+        self.sum[i] / n - (crate::portable::ln(4.0 * m * t * t * t) / (2.0 * n)).sqrt()
     }
 }
 
