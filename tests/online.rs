@@ -216,3 +216,32 @@ fn center_details_explain_the_cache() {
     let d = sim.policy_mut().center_details().unwrap();
     assert!(d.iter().all(|c| c.acting_cost <= c.estimate), "an LCB never exceeds the mean");
 }
+
+/// The reference the browser test (`tests/wasm_api.rs`, `online_run_matches_native`) asserts
+/// bit for bit: plane, seed 7, T = 300, n_eval = 300, ε = 0.2, 100 rounds stepped.
+pub const PLANE_REFERENCE_REGRET_BITS: [u64; 2] = [0x4013dce68dbc0f60, 0x401d4458100e8e4f];
+
+#[test]
+fn plane_reference_run() {
+    let d = Arc::new(csc::dataset::plane::universe().unwrap());
+    let p = Params { horizon: 300, n_eval: 300, seed: 7, epsilon: 0.2, ..Params::default() };
+    let trace = generate_trace(d.clone(), ArrivalModel::default_for(&d, &p), &p).unwrap();
+    let env = Arc::new(Environment::from_trace(&trace, &p).unwrap());
+    let mut bits = Vec::new();
+    for kind in [PolicyKind::ClcbScLsCont, PolicyKind::Greedy] {
+        let mut sim = Simulation::new(env.clone(), kind, &p, 0).unwrap();
+        for t in 0..100 {
+            sim.step(&Arrival { t, x: trace.x(t), cost: trace.cost[t], eta: trace.eta[t], index: None });
+        }
+        let c = sim.snapshot();
+        println!(
+            "{kind:?}: regret {} ({:#x}), llm {}, switches {}",
+            c.regret,
+            c.regret.to_bits(),
+            c.llm_calls,
+            c.switches
+        );
+        bits.push(c.regret.to_bits());
+    }
+    assert_eq!(bits, PLANE_REFERENCE_REGRET_BITS);
+}

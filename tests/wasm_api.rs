@@ -447,3 +447,124 @@ fn bit_identical_to_native() {
     assert_msg(determinism_report(Some(-1.0)), &["`seed`"]);
     assert_msg(determinism_report(Some(0.5)), &["`seed`"]);
 }
+
+// ---- OnlineRun and ExperimentRun ----------------------------------------------------------------
+
+use csc::bindings::simulation::{JsExperimentRun, JsOnlineRun};
+
+fn policies(ids: &[&str]) -> csc::bindings::simulation::JsPolicyIds {
+    let a = js_sys::Array::new();
+    for id in ids {
+        a.push(&JsValue::from_str(id));
+    }
+    JsValue::from(a).unchecked_into()
+}
+
+fn plane_run(ids: &[&str]) -> JsOnlineRun {
+    let d = JsDataset::plane().unwrap();
+    let p = params(obj(&[
+        ("horizon", 300.into()),
+        ("n_eval", 300.into()),
+        ("seed", 7.into()),
+        ("epsilon", JsValue::from_f64(0.2)),
+    ]));
+    JsOnlineRun::new(&d, p, policies(ids)).unwrap()
+}
+
+/// Stepping in the browser reproduces the native engine bit for bit: the regrets after 100
+/// rounds equal the constants `tests/online.rs::plane_reference_run` asserts natively.
+#[wasm_bindgen_test]
+fn online_run_matches_native() {
+    let mut run = plane_run(&["clcb-sc-ls-cont", "greedy"]);
+    assert_eq!(run.horizon(), 300);
+    assert_eq!(run.policies(), vec!["CLCB-SC-LS-Cont".to_string(), "Greedy".to_string()]);
+    let b = run.step(60.0).unwrap();
+    assert_eq!(u32_field(&b, "t"), (0..60).collect::<Vec<u32>>());
+    assert_eq!(f64_field(&b, "xy").len(), 120);
+    let llm = field(&b, "llm").dyn_into::<js_sys::Uint8Array>().unwrap().to_vec();
+    assert_eq!(llm.len(), 120);
+    run.step(40.0).unwrap();
+    assert_eq!(run.round(), 100);
+    let c = run.counters().unwrap();
+    let arr: js_sys::Array = c.dyn_into().unwrap();
+    let bits: Vec<u64> = arr.iter().map(|cp| num(&cp, "regret").to_bits()).collect();
+    assert_eq!(bits, vec![0x4013dce68dbc0f60, 0x401d4458100e8e4f]);
+    assert_eq!(num(&arr.get(0), "llm_calls"), 21.0);
+    // views: cache, centers, curves, heatmap, results, trace
+    let cache = run.cache(0.0).unwrap();
+    assert_eq!(f64_field(&cache, "xy").len(), 2 * u32_field(&cache, "keys").len());
+    let centers = run.centers(0.0).unwrap();
+    let n = u32_field(&centers, "keys").len();
+    assert!(n > 0 && f64_field(&centers, "estimate").len() == n && f64_field(&centers, "sd").len() == n);
+    let curves = run.curves(1.0).unwrap();
+    assert!(!f64_field(&curves, "avgRegret").is_empty());
+    let h = run.heatmap(0.0, 8.0).unwrap();
+    assert_eq!(f64_field(&h, "mean").len(), 64);
+    assert_msg(run.heatmap(1.0, 8.0), &["Greedy", "kernel"]);
+    assert_msg(run.cache(5.0), &["policy", "out of range"]);
+    assert_msg(run.step(-1.0), &["`n`", "whole number"]);
+    let t = csc::trace::Trace::from_json(&run.trace_json()).unwrap();
+    assert_eq!(t.horizon(), 300);
+    run.step(1e6).unwrap();
+    assert_eq!(run.round(), 300, "stepping stops at the horizon");
+}
+
+#[wasm_bindgen_test]
+fn online_run_errors() {
+    let d = JsDataset::plane().unwrap();
+    assert_msg(JsOnlineRun::new(&d, None, policies(&["nope"])), &["unknown online algorithm", "nope"]);
+    assert_msg(JsOnlineRun::new(&d, None, policies(&[])), &["policies"]);
+    assert_msg(
+        JsOnlineRun::new(&d, params(obj(&[("horizon", 0.into())])), policies(&["greedy"])),
+        &["horizon"],
+    );
+    assert_msg(
+        JsOnlineRun::new(&d, params(obj(&[("horizon", JsValue::from_f64(2e6))])), policies(&["greedy"])),
+        &["horizon", "at most"],
+    );
+}
+
+#[wasm_bindgen_test]
+fn experiment_run_in_chunks_with_progress_and_cancel() {
+    let d = JsDataset::plane().unwrap();
+    let spec = obj(&[
+        ("id", "mini".into()),
+        ("dataset", "plane".into()),
+        ("measure", obj(&[("kind", "online".into()), ("policies", policies(&["greedy", "lfu"]).into())])),
+        ("params", obj(&[("horizon", 200.into()), ("n_eval", 100.into())])),
+        ("seeds", 2.into()),
+    ]);
+    let mut run = JsExperimentRun::new(spec.clone().unchecked_into(), &d, None, None).unwrap();
+    assert_eq!(run.total_units(), 2);
+    let seen = std::rc::Rc::new(std::cell::Cell::new(0.0));
+    let s2 = seen.clone();
+    let cb = Closure::<dyn FnMut(f64) -> bool>::new(move |n: f64| {
+        s2.set(n);
+        true
+    });
+    let f: JsValue = cb.as_ref().clone();
+    assert!(run.run_next(Some(f.clone().unchecked_into())).unwrap());
+    assert_eq!(seen.get(), 400.0, "progress reaches rounds × policies");
+    assert!(!run.run_next(None).unwrap());
+    assert_eq!(run.done_units(), 2);
+    assert!(run.csv().contains("Greedy,final_avg_regret"));
+    assert!(run.summary().contains("LFU"));
+    // cancelling
+    let mut run = JsExperimentRun::new(spec.unchecked_into(), &d, None, None).unwrap();
+    let stop = Closure::<dyn FnMut(f64) -> bool>::new(|_n: f64| false);
+    assert_msg(run.run_next(Some(stop.as_ref().clone().unchecked_into())), &["cancelled"]);
+    assert_eq!(run.done_units(), 0);
+    // wrong dataset and unknown ids
+    let s = JsDataset::synthetic(None).unwrap();
+    assert_msg(
+        JsExperimentRun::new(JsValue::from_str("fig-a").unchecked_into(), &d, None, None),
+        &["synthetic", "plane"],
+    );
+    assert_msg(
+        JsExperimentRun::new(JsValue::from_str("fig-zz").unchecked_into(), &s, None, None),
+        &["unknown experiment"],
+    );
+    let o = params(obj(&[("log_len", 100.into())]));
+    let run = JsExperimentRun::new(JsValue::from_str("fig-b").unchecked_into(), &s, o, Some(1.0)).unwrap();
+    assert_eq!(run.total_units(), 8);
+}

@@ -35,6 +35,11 @@ impl JsDataset {
         &self.inner
     }
 
+    /// The dataset's 2-D projection (fitted once), for the other binding classes.
+    pub(crate) fn fitted_projection(&self) -> JsResult<&Projection> {
+        self.fitted()
+    }
+
     /// The projection fitted on (a strided sample of at most 2,000 points of) the universe, once.
     fn fitted(&self) -> JsResult<&Projection> {
         if let Some(p) = self.projection.get() {

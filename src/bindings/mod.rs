@@ -22,6 +22,7 @@ mod convert;
 pub mod dataset;
 pub mod params;
 pub mod primitives;
+pub mod simulation;
 pub mod types;
 
 use wasm_bindgen::prelude::*;

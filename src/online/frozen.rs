@@ -200,6 +200,10 @@ impl Policy for Frozen {
         std::mem::take(&mut self.fetched)
     }
 
+    fn posterior_at(&self, x: &[f32]) -> Option<Posterior> {
+        Some(self.krr.posterior_at(x))
+    }
+
     fn diagnostics(&self) -> serde_json::Value {
         serde_json::json!({
             "distinct_arrivals": self.distinct.len(),

@@ -23,6 +23,10 @@ pub trait CostLearner {
     /// Point estimates at every center (for the KRR-error metric).
     fn estimates(&mut self) -> Vec<f64>;
     fn n_obs(&self) -> usize;
+    /// The posterior at any point, for learners with a kernel model.
+    fn posterior_at(&self, _x: &[f32]) -> Option<crate::krr::Posterior> {
+        None
+    }
 }
 
 /// KRR over all observations (Alg. 4): `c̲ = ĉ − β(B + R√(2(γ + ln(2/δ))))σ`, `−B` before any.
@@ -69,6 +73,9 @@ impl CostLearner for KernelCosts {
     }
     fn n_obs(&self) -> usize {
         self.krr.n_obs()
+    }
+    fn posterior_at(&self, x: &[f32]) -> Option<crate::krr::Posterior> {
+        Some(self.krr.posterior_at(x))
     }
 }
 
@@ -252,6 +259,10 @@ impl<C: CostLearner> Policy for LowSwitch<C> {
 
     fn current_center(&self) -> Option<usize> {
         (!self.net.is_empty()).then_some(self.center)
+    }
+
+    fn posterior_at(&self, x: &[f32]) -> Option<crate::krr::Posterior> {
+        self.learner.posterior_at(x)
     }
 
     fn diagnostics(&self) -> serde_json::Value {

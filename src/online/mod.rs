@@ -132,6 +132,11 @@ pub trait Policy {
     fn current_center(&self) -> Option<usize> {
         None
     }
+    /// The policy's KRR posterior of the cost at any point (for drawing the cost surface);
+    /// `None` for policies without a kernel model.
+    fn posterior_at(&self, _x: &[f32]) -> Option<crate::krr::Posterior> {
+        None
+    }
 }
 
 /// One ε-net center as a policy sees it.

@@ -1,0 +1,509 @@
+//! The live and batch classes: `OnlineRun` (step a seeded stream for several policies side by
+//! side and read what a view needs, without copying the whole state each frame) and
+//! `ExperimentRun` (an experiment of SPEC §10 run one unit at a time, with progress and cancel,
+//! so a Web Worker can drive it).
+
+use super::convert::{js_err, to_js, JsResult};
+use super::dataset::JsDataset;
+use super::params::params_from_js;
+use super::types::JsPartialParams;
+use crate::dataset::Dataset;
+use crate::error::Error;
+use crate::experiment::{builtin, run_unit, ExperimentSpec, Report, UnitResult};
+use crate::online::sim::{Environment, Simulation};
+use crate::online::PolicyKind;
+use crate::projection::Projection;
+use crate::stream::{generate_trace, Arrival, ArrivalModel};
+use crate::trace::Trace;
+use std::sync::Arc;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_SIM: &'static str = r#"
+/** What `OnlineRun.step(n)` played: per round, and per policy in `policies` order (policy-major
+ *  within a round: index `round * policies.length + p`). */
+export interface StepBatch {
+  /** Round index of each played round (from 0). */
+  t: Uint32Array;
+  /** 2-D position of each arrival (`[x0, y0, x1, y1, …]`): the plane itself for 2-D data, else the dataset's PCA projection. */
+  xy: Float64Array;
+  /** ε-net center of the arrival per round and policy (−1 for policies without a net). */
+  center: Int32Array;
+  /** 1 if the policy called the LLM, 0 if it served from its cache. */
+  llm: Uint8Array;
+  /** 1 if the policy's cache changed in that round. */
+  switched: Uint8Array;
+  /** What the round cost the policy: `c(x)` for an LLM call, `φ(d(x, M))` for a hit. */
+  realised: Float64Array;
+}
+
+/** The metrics of one policy at one point of a run (Rust: `csc::online::sim::Checkpoint`). */
+export interface Checkpoint {
+  t: number; regret: number; avg_regret: number; realised_cost: number; avg_realised_cost: number;
+  hit_rate: number; llm_calls: number; switches: number; switch_cost: number; loss: number;
+  est_rmse: number | null; est_mae: number | null; est_max: number | null; wall_ms: number;
+}
+
+/** A policy's ε-net centers as it sees them (for hovering a center). */
+export interface CenterDetails {
+  /** Round whose arrival created each center. */
+  keys: Uint32Array;
+  xy: Float64Array;
+  count: Float64Array;
+  /** `ŵ = N_f / t`. */
+  weight: Float64Array;
+  /** KRR or empirical mean of the cost. */
+  estimate: Float64Array;
+  /** The cost the policy acts on (LCB for the CLCB family, mean for the baselines). */
+  actingCost: Float64Array;
+  /** Posterior standard deviation (KRR policies; NaN otherwise). */
+  sd: Float64Array;
+  cached: Uint8Array;
+  /** For cached centers: how much `L̂` would rise without it. */
+  contribution: Float64Array;
+}
+
+/** The recorded curves of one policy (about 200 points over the horizon). */
+export interface Curves {
+  t: Float64Array; avgRegret: Float64Array; switches: Float64Array; avgRealisedCost: Float64Array;
+  hitRate: Float64Array; loss: Float64Array; estRmse: Float64Array;
+}
+
+/** A cache: its members' keys (arrival rounds) and 2-D positions. */
+export interface CacheView { keys: Uint32Array; xy: Float64Array; }
+
+/** A KRR cost surface on an `n × n` grid over the unit square (row-major, y outer). */
+export interface Heatmap { n: number; mean: Float64Array; sd: Float64Array; }
+
+/** One policy's finished run (Rust: `csc::online::sim::RunResult`). */
+export interface RunResult {
+  policy: string; policy_id: string; oracle_loss: number; checkpoints: Checkpoint[]; last: Checkpoint;
+  diagnostics: Record<string, number> | null;
+}
+
+/** Online algorithm ids. */
+export type PolicyId = "clcb-sc-ls-cont" | "clcb-frozen-cont" | "clcb-sc-ls" | "greedy" | "epsilon-greedy" | "lfu" | "lru" | "threshold" | "oracle";
+
+/** An experiment definition (Rust: `csc::experiment::ExperimentSpec`). */
+export interface ExperimentSpec {
+  id: string; title?: string; dataset: "synthetic" | "nq-trivia" | "plane";
+  measure: { kind: "offline"; algorithms: string[] } | { kind: "online"; policies: PolicyId[] };
+  sweep?: { param: string; values: number[] } | null;
+  params?: Partial<Params>; seeds: number; first_seed?: number;
+}
+
+/** One aggregated point: mean, standard deviation and 95% CI half-width over seeds. */
+export interface Stat { algorithm: string; metric: string; x: number | null; n: number; mean: number | null; std: number | null; ci95: number | null; }
+
+/** A finished experiment (Rust: `csc::experiment::Report`); `units` holds every seed's raw result. */
+export interface Report { experiment: ExperimentSpec; engine: string; stats: Stat[]; units: unknown[]; }
+"#;
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(typescript_type = "PolicyId[]")]
+    pub type JsPolicyIds;
+    #[wasm_bindgen(typescript_type = "ExperimentSpec | string")]
+    pub type JsExperiment;
+    #[wasm_bindgen(typescript_type = "(roundsDone: number) => boolean")]
+    pub type JsProgress;
+}
+
+/// Largest horizon an `OnlineRun` accepts (it keeps the generated stream in memory).
+pub const MAX_LIVE_HORIZON: usize = 1_000_000;
+
+/// One seeded stream, its evaluation sample and oracle, and policies playing it side by side.
+#[wasm_bindgen(js_name = OnlineRun)]
+pub struct JsOnlineRun {
+    dataset: Arc<Dataset>,
+    projection: Option<Projection>,
+    trace: Trace,
+    sims: Vec<Simulation>,
+    t: usize,
+}
+
+impl JsOnlineRun {
+    fn xy(&self, x: &[f32]) -> [f64; 2] {
+        match &self.projection {
+            Some(p) => p.project(x),
+            None => [x[0] as f64, x[1] as f64],
+        }
+    }
+    fn policy_index(&self, p: f64) -> JsResult<usize> {
+        let i = super::convert::whole("policy", p, 0)?;
+        if i >= self.sims.len() {
+            return Err(js_err(Error::param(
+                "policy",
+                format!("there are {} policies, index {i} is out of range", self.sims.len()),
+            )));
+        }
+        Ok(i)
+    }
+}
+
+#[wasm_bindgen(js_class = OnlineRun)]
+impl JsOnlineRun {
+    /// Generates the stream of `params` (its `seed`, `horizon`, …) on `dataset`, its evaluation
+    /// sample and the oracle `M_orc`, and sets up each policy in `policies` (ids such as
+    /// `"clcb-sc-ls-cont"`). The oracle costs O(T·n_eval) distance evaluations: keep `n_eval`
+    /// moderate for a live view.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        dataset: &JsDataset,
+        params: Option<JsPartialParams>,
+        policies: JsPolicyIds,
+    ) -> JsResult<JsOnlineRun> {
+        let params = params_from_js(params.map(JsValue::from))?;
+        if params.horizon > MAX_LIVE_HORIZON {
+            return Err(js_err(Error::param(
+                "horizon",
+                format!("a live run holds at most {MAX_LIVE_HORIZON} rounds, got {}", params.horizon),
+            )));
+        }
+        let ids: Vec<String> = serde_wasm_bindgen::from_value(policies.into())
+            .map_err(|e| js_err(Error::parse(format!("policies must be an array of ids: {e}"))))?;
+        if ids.is_empty() {
+            return Err(js_err(Error::param("policies", "name at least one policy")));
+        }
+        let kinds =
+            ids.iter().map(|s| PolicyKind::parse(s)).collect::<Result<Vec<_>, _>>().map_err(js_err)?;
+        let d = dataset.inner().clone();
+        let projection = if d.points.dim() == 2 { None } else { Some(dataset.fitted_projection()?.clone()) };
+        let trace =
+            generate_trace(d.clone(), ArrivalModel::default_for(&d, &params), &params).map_err(js_err)?;
+        let env = Arc::new(Environment::from_trace(&trace, &params).map_err(js_err)?);
+        let sims = kinds
+            .iter()
+            .map(|&k| Simulation::new(env.clone(), k, &params, 0))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(js_err)?;
+        Ok(JsOnlineRun { dataset: d, projection, trace, sims, t: 0 })
+    }
+
+    /// The horizon `T`.
+    #[wasm_bindgen(getter)]
+    pub fn horizon(&self) -> usize {
+        self.trace.horizon()
+    }
+
+    /// Rounds played so far.
+    #[wasm_bindgen(getter)]
+    pub fn round(&self) -> usize {
+        self.t
+    }
+
+    /// The policies' paper names, in order.
+    #[wasm_bindgen(getter)]
+    pub fn policies(&self) -> Vec<String> {
+        self.sims.iter().map(|s| s.policy().kind().label().to_string()).collect()
+    }
+
+    /// `L(M_orc)` on the evaluation sample.
+    #[wasm_bindgen(getter, js_name = oracleLoss)]
+    pub fn oracle_loss(&self) -> f64 {
+        self.sims[0].environment().oracle.loss
+    }
+
+    /// The oracle's cache (keys are the rounds of its members' first arrival).
+    #[wasm_bindgen(js_name = oracleCache, unchecked_return_type = "CacheView")]
+    pub fn oracle_cache(&self) -> JsValue {
+        let env = self.sims[0].environment();
+        let xy: Vec<f64> = env.oracle.cache.iter().flat_map(|x| self.xy(x)).collect();
+        let keys: Vec<u32> = env.oracle.keys.iter().map(|&k| k as u32).collect();
+        super::convert::Obj::new()
+            .set("keys", js_sys::Uint32Array::from(&keys[..]))
+            .set("xy", js_sys::Float64Array::from(&xy[..]))
+            .build()
+    }
+
+    /// 2-D positions of the dataset's universe (for the background of the view).
+    pub fn universe(&self) -> Vec<f64> {
+        self.dataset.points.iter().flat_map(|x| self.xy(x)).collect()
+    }
+
+    /// Plays up to `n` more rounds for every policy (fewer at the end of the horizon).
+    #[wasm_bindgen(unchecked_return_type = "StepBatch")]
+    pub fn step(&mut self, n: f64) -> JsResult<JsValue> {
+        let n = super::convert::whole("n", n, 0)?.min(self.trace.horizon() - self.t);
+        let p = self.sims.len();
+        let (mut t, mut xy, mut center, mut llm, mut switched, mut realised) = (
+            Vec::with_capacity(n),
+            Vec::with_capacity(2 * n),
+            Vec::with_capacity(n * p),
+            Vec::with_capacity(n * p),
+            Vec::with_capacity(n * p),
+            Vec::with_capacity(n * p),
+        );
+        for _ in 0..n {
+            let r = self.t;
+            let a = Arrival {
+                t: r,
+                x: self.trace.x(r),
+                cost: self.trace.cost[r],
+                eta: self.trace.eta[r],
+                index: self.trace.arrivals.index(r),
+            };
+            t.push(r as u32);
+            xy.extend(self.xy(a.x));
+            for sim in &mut self.sims {
+                let o = sim.step(&a);
+                center.push(sim.policy().current_center().map_or(-1, |c| c as i32));
+                llm.push(o.llm as u8);
+                switched.push(o.switched as u8);
+                realised.push(o.realised);
+            }
+            self.t += 1;
+        }
+        Ok(super::convert::Obj::new()
+            .set("t", js_sys::Uint32Array::from(&t[..]))
+            .set("xy", js_sys::Float64Array::from(&xy[..]))
+            .set("center", js_sys::Int32Array::from(&center[..]))
+            .set("llm", js_sys::Uint8Array::from(&llm[..]))
+            .set("switched", js_sys::Uint8Array::from(&switched[..]))
+            .set("realised", js_sys::Float64Array::from(&realised[..]))
+            .build())
+    }
+
+    /// Every policy's metrics now.
+    #[wasm_bindgen(unchecked_return_type = "Checkpoint[]")]
+    pub fn counters(&mut self) -> JsResult<JsValue> {
+        let c: Vec<_> = self.sims.iter_mut().map(|s| s.snapshot()).collect();
+        to_js(&c)
+    }
+
+    /// Policy `policy`'s current cache.
+    #[wasm_bindgen(unchecked_return_type = "CacheView")]
+    pub fn cache(&self, policy: f64) -> JsResult<JsValue> {
+        let i = self.policy_index(policy)?;
+        let c = self.sims[i].policy().cache();
+        let keys: Vec<u32> = c.keys().iter().map(|&k| k as u32).collect();
+        let xy: Vec<f64> = c.points().iter().flat_map(|x| self.xy(x)).collect();
+        Ok(super::convert::Obj::new()
+            .set("keys", js_sys::Uint32Array::from(&keys[..]))
+            .set("xy", js_sys::Float64Array::from(&xy[..]))
+            .build())
+    }
+
+    /// Policy `policy`'s ε-net centers with what it believes of each (empty without a net).
+    #[wasm_bindgen(unchecked_return_type = "CenterDetails")]
+    pub fn centers(&mut self, policy: f64) -> JsResult<JsValue> {
+        let i = self.policy_index(policy)?;
+        let details = self.sims[i].policy_mut().center_details().unwrap_or_default();
+        let n = details.len();
+        let (mut keys, mut xy, mut count, mut weight, mut est, mut act, mut sd, mut cached, mut contrib) = (
+            Vec::with_capacity(n),
+            Vec::with_capacity(2 * n),
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
+        );
+        for c in &details {
+            let x = self.trace.x(c.key as usize);
+            keys.push(c.key as u32);
+            xy.extend(self.xy(x));
+            count.push(c.count as f64);
+            weight.push(c.weight);
+            est.push(c.estimate);
+            act.push(c.acting_cost);
+            sd.push(self.sims[i].policy().posterior_at(x).map_or(f64::NAN, |p| p.sd()));
+            cached.push(c.cached as u8);
+            contrib.push(c.contribution);
+        }
+        Ok(super::convert::Obj::new()
+            .set("keys", js_sys::Uint32Array::from(&keys[..]))
+            .set("xy", js_sys::Float64Array::from(&xy[..]))
+            .set("count", js_sys::Float64Array::from(&count[..]))
+            .set("weight", js_sys::Float64Array::from(&weight[..]))
+            .set("estimate", js_sys::Float64Array::from(&est[..]))
+            .set("actingCost", js_sys::Float64Array::from(&act[..]))
+            .set("sd", js_sys::Float64Array::from(&sd[..]))
+            .set("cached", js_sys::Uint8Array::from(&cached[..]))
+            .set("contribution", js_sys::Float64Array::from(&contrib[..]))
+            .build())
+    }
+
+    /// Policy `policy`'s recorded curves.
+    #[wasm_bindgen(unchecked_return_type = "Curves")]
+    pub fn curves(&mut self, policy: f64) -> JsResult<JsValue> {
+        let i = self.policy_index(policy)?;
+        let cps = self.sims[i].result().checkpoints;
+        let col = |f: &dyn Fn(&crate::online::sim::Checkpoint) -> f64| {
+            js_sys::Float64Array::from(&cps.iter().map(f).collect::<Vec<_>>()[..])
+        };
+        Ok(super::convert::Obj::new()
+            .set("t", col(&|c| c.t as f64))
+            .set("avgRegret", col(&|c| c.avg_regret))
+            .set("switches", col(&|c| c.switches as f64))
+            .set("avgRealisedCost", col(&|c| c.avg_realised_cost))
+            .set("hitRate", col(&|c| c.hit_rate))
+            .set("loss", col(&|c| c.loss))
+            .set("estRmse", col(&|c| c.est_rmse.unwrap_or(f64::NAN)))
+            .build())
+    }
+
+    /// Policy `policy`'s KRR cost surface on an `n × n` grid of the unit square (2-D data and
+    /// kernel policies only; `n` ≤ 128).
+    #[wasm_bindgen(unchecked_return_type = "Heatmap")]
+    pub fn heatmap(&self, policy: f64, n: f64) -> JsResult<JsValue> {
+        let i = self.policy_index(policy)?;
+        let n = super::convert::whole("n", n, 2)?;
+        if n > 128 {
+            return Err(js_err(Error::param("n", format!("the grid is at most 128 × 128, got {n}"))));
+        }
+        if self.dataset.points.dim() != 2 {
+            return Err(js_err(Error::unsupported(
+                "the cost heatmap is drawn for 2-D data (the plane dataset) only",
+            )));
+        }
+        let pol = self.sims[i].policy();
+        let (mut mean, mut sd) = (Vec::with_capacity(n * n), Vec::with_capacity(n * n));
+        for gy in 0..n {
+            for gx in 0..n {
+                let x = [(gx as f32 + 0.5) / n as f32, (gy as f32 + 0.5) / n as f32];
+                let p = pol.posterior_at(&x).ok_or_else(|| {
+                    js_err(Error::unsupported(format!("{} has no kernel cost model", pol.kind().label())))
+                })?;
+                mean.push(p.mean);
+                sd.push(p.sd());
+            }
+        }
+        Ok(super::convert::Obj::new()
+            .set("n", n as f64)
+            .set("mean", js_sys::Float64Array::from(&mean[..]))
+            .set("sd", js_sys::Float64Array::from(&sd[..]))
+            .build())
+    }
+
+    /// Every policy's result so far (curves, last checkpoint, diagnostics) — for export.
+    #[wasm_bindgen(unchecked_return_type = "RunResult[]")]
+    pub fn results(&mut self) -> JsResult<JsValue> {
+        let r: Vec<_> = self.sims.iter_mut().map(|s| s.result()).collect();
+        to_js(&r)
+    }
+
+    /// The stream as a SPEC §12 trace (JSON text), so the run can be replayed elsewhere.
+    #[wasm_bindgen(js_name = traceJson)]
+    pub fn trace_json(&self) -> String {
+        self.trace.to_json()
+    }
+}
+
+/// An experiment of SPEC §10 run one unit (one sweep value × one seed) at a time.
+#[wasm_bindgen(js_name = ExperimentRun)]
+pub struct JsExperimentRun {
+    spec: ExperimentSpec,
+    dataset: Arc<Dataset>,
+    units: Vec<crate::experiment::Unit>,
+    done: Vec<UnitResult>,
+}
+
+#[wasm_bindgen(js_class = ExperimentRun)]
+impl JsExperimentRun {
+    /// `experiment` is a built-in id (`"fig-a"`, …) or a definition; `overrides` replaces
+    /// parameters of its base configuration; `dataset` must be the experiment's dataset.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        experiment: JsExperiment,
+        dataset: &JsDataset,
+        overrides: Option<JsPartialParams>,
+        seeds: Option<f64>,
+    ) -> JsResult<JsExperimentRun> {
+        let v: JsValue = experiment.into();
+        let mut spec = match v.as_string() {
+            Some(id) => builtin(&id).map_err(js_err)?,
+            None => {
+                let j: serde_json::Value = serde_wasm_bindgen::from_value(v)
+                    .map_err(|e| js_err(Error::parse(format!("experiment: {e}"))))?;
+                ExperimentSpec::from_json(&j.to_string()).map_err(js_err)?
+            }
+        };
+        if let Some(o) = overrides {
+            let o: serde_json::Value = serde_wasm_bindgen::from_value(o.into())
+                .map_err(|e| js_err(Error::parse(format!("overrides: {e}"))))?;
+            if let Some(map) = o.as_object() {
+                for (k, val) in map {
+                    spec.params = crate::experiment::with_param(&spec.params, k, val).map_err(js_err)?;
+                }
+            }
+        }
+        if let Some(s) = seeds {
+            spec.seeds = super::convert::whole("seeds", s, 1)?;
+        }
+        spec.validate().map_err(js_err)?;
+        let want = serde_json::to_value(spec.dataset)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default();
+        if dataset.inner().name != want {
+            return Err(js_err(Error::data(format!(
+                "experiment `{}` runs on `{want}`, but the dataset given is `{}`",
+                spec.id,
+                dataset.inner().name
+            ))));
+        }
+        Ok(JsExperimentRun { units: spec.units(), spec, dataset: dataset.inner().clone(), done: Vec::new() })
+    }
+
+    #[wasm_bindgen(getter, js_name = totalUnits)]
+    pub fn total_units(&self) -> usize {
+        self.units.len()
+    }
+
+    #[wasm_bindgen(getter, js_name = doneUnits)]
+    pub fn done_units(&self) -> usize {
+        self.done.len()
+    }
+
+    /// The resolved definition.
+    #[wasm_bindgen(unchecked_return_type = "ExperimentSpec")]
+    pub fn spec(&self) -> JsResult<JsValue> {
+        to_js(&self.spec)
+    }
+
+    /// Runs the next unit. `onProgress(roundsDone)` is called during online units; returning
+    /// `false` cancels (the unit is discarded and an error "cancelled" is thrown). Returns `true`
+    /// while units remain.
+    #[wasm_bindgen(js_name = runNext)]
+    pub fn run_next(&mut self, on_progress: Option<JsProgress>) -> JsResult<bool> {
+        let Some(unit) = self.units.get(self.done.len()).cloned() else { return Ok(false) };
+        let f: Option<js_sys::Function> = on_progress.map(|p| JsValue::from(p).into());
+        let mut cb = |n: usize| -> bool {
+            match &f {
+                Some(f) => f
+                    .call1(&JsValue::NULL, &JsValue::from(n as f64))
+                    .map(|v| v.as_bool() != Some(false))
+                    .unwrap_or(false),
+                None => true,
+            }
+        };
+        let r = run_unit(&self.spec, &unit, &self.dataset, &mut cb).map_err(js_err)?;
+        self.done.push(r);
+        Ok(self.done.len() < self.units.len())
+    }
+
+    /// The report over the units done so far.
+    #[wasm_bindgen(unchecked_return_type = "Report")]
+    pub fn report(&self) -> JsResult<JsValue> {
+        to_js(&Report::new(&self.spec, self.done.clone()))
+    }
+
+    /// The report as JSON text (for export).
+    #[wasm_bindgen(js_name = reportJson)]
+    pub fn report_json(&self) -> String {
+        serde_json::to_string(&Report::new(&self.spec, self.done.clone())).unwrap_or_default()
+    }
+
+    /// The aggregated statistics as CSV.
+    pub fn csv(&self) -> String {
+        Report::new(&self.spec, self.done.clone()).to_csv()
+    }
+
+    /// The headline table as text.
+    pub fn summary(&self) -> String {
+        Report::new(&self.spec, self.done.clone()).summary()
+    }
+}
