@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 use crate::offline::{OfflineKind, OfflineProblem};
 use crate::online::sim::{Environment, Simulation};
 use crate::online::PolicyKind;
-use crate::stream::{generate_trace, Arrival, ArrivalModel};
+use crate::stream::{generate_trace, ArrivalModel};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -338,14 +338,7 @@ pub fn run_unit(
             for &k in policies {
                 let mut sim = Simulation::new(env.clone(), k, &params, 0)?;
                 for t in 0..trace.horizon() {
-                    let a = Arrival {
-                        t,
-                        x: trace.x(t),
-                        cost: trace.cost[t],
-                        eta: trace.eta[t],
-                        index: trace.arrivals.index(t),
-                    };
-                    sim.step(&a);
+                    sim.step(&trace.arrival(t));
                     done += 1;
                     if done.is_multiple_of(256) && !on_round(done) {
                         return Err(Error::unsupported("cancelled"));

@@ -325,6 +325,13 @@ impl ArrivalSource for OnlineStream {
     }
 }
 
+impl Trace {
+    /// Online round `t` as an [`Arrival`] (true cost, noise, universe row).
+    pub fn arrival(&self, t: usize) -> Arrival<'_> {
+        Arrival { t, x: self.x(t), cost: self.cost[t], eta: self.eta[t], index: self.arrivals.index(t) }
+    }
+}
+
 /// Replays a trace's online part.
 pub struct TraceReplay<'a> {
     trace: &'a Trace,
@@ -350,13 +357,7 @@ impl ArrivalSource for TraceReplay<'_> {
             return None;
         }
         self.t += 1;
-        Some(Arrival {
-            t,
-            x: self.trace.x(t),
-            cost: self.trace.cost[t],
-            eta: self.trace.eta[t],
-            index: self.trace.arrivals.index(t),
-        })
+        Some(self.trace.arrival(t))
     }
 }
 

@@ -10,7 +10,7 @@ use csc::config::Params;
 use csc::online::sim::{run_trace, Environment, Simulation, StepOutcome};
 use csc::online::PolicyKind;
 use csc::space::Points;
-use csc::stream::{generate_trace, Arrival, ArrivalModel};
+use csc::stream::{generate_trace, ArrivalModel};
 use csc::trace::{Queries, Trace};
 use std::sync::Arc;
 
@@ -50,13 +50,7 @@ fn play(
     tweak(&mut p);
     let env = Arc::new(Environment::from_trace(&trace, &p).unwrap());
     let mut sim = Simulation::new(env, kind, &p, 1).unwrap();
-    let steps = (0..horizon)
-        .map(|t| {
-            let a =
-                Arrival { t, x: trace.x(t), cost: trace.cost[t], eta: 0.0, index: trace.arrivals.index(t) };
-            sim.step(&a)
-        })
-        .collect();
+    let steps = (0..horizon).map(|t| sim.step(&trace.arrival(t))).collect();
     (steps, sim)
 }
 
@@ -231,7 +225,7 @@ fn plane_reference_run() {
     for kind in [PolicyKind::ClcbScLsCont, PolicyKind::Greedy] {
         let mut sim = Simulation::new(env.clone(), kind, &p, 0).unwrap();
         for t in 0..100 {
-            sim.step(&Arrival { t, x: trace.x(t), cost: trace.cost[t], eta: trace.eta[t], index: None });
+            sim.step(&trace.arrival(t));
         }
         let c = sim.snapshot();
         println!(

@@ -13,7 +13,7 @@ use crate::experiment::{builtin, run_unit, ExperimentSpec, Report, UnitResult};
 use crate::online::sim::{Environment, Simulation};
 use crate::online::PolicyKind;
 use crate::projection::Projection;
-use crate::stream::{generate_trace, Arrival, ArrivalModel};
+use crate::stream::{generate_trace, ArrivalModel};
 use crate::trace::Trace;
 use std::sync::Arc;
 use wasm_bindgen::prelude::*;
@@ -236,13 +236,7 @@ impl JsOnlineRun {
         );
         for _ in 0..n {
             let r = self.t;
-            let a = Arrival {
-                t: r,
-                x: self.trace.x(r),
-                cost: self.trace.cost[r],
-                eta: self.trace.eta[r],
-                index: self.trace.arrivals.index(r),
-            };
+            let a = self.trace.arrival(r);
             t.push(r as u32);
             xy.extend(self.xy(a.x));
             for sim in &mut self.sims {

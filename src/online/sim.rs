@@ -244,14 +244,7 @@ pub fn run_trace(trace: &Trace, params: &Params, kinds: &[PolicyKind]) -> Result
         .map(|&k| {
             let mut sim = Simulation::new(env.clone(), k, params, 0)?;
             for t in 0..trace.horizon() {
-                let a = Arrival {
-                    t,
-                    x: trace.x(t),
-                    cost: trace.cost[t],
-                    eta: trace.eta[t],
-                    index: trace.arrivals.index(t),
-                };
-                sim.step(&a);
+                sim.step(&trace.arrival(t));
             }
             Ok(sim.result())
         })
