@@ -1,0 +1,61 @@
+// Runs the engine off the main thread: holds one OnlineRun, plays batches on request and sends
+// back what the views draw (arrivals, counters, centers, curves, the plane's KRR heatmap).
+import init, { Dataset, OnlineRun, validateParams } from '../pkg/csc.js';
+
+const ready = init();
+let run = null;
+let dataset = null;
+let gen = 0;
+
+function snapshot(heatN) {
+  const n = run.policies.length;
+  const centers = [];
+  const curves = [];
+  const heat = [];
+  for (let p = 0; p < n; p++) {
+    centers.push(run.centers(p));
+    curves.push(run.curves(p));
+    if (heatN && dataset.dim === 2) {
+      try { heat.push(run.heatmap(p, heatN)); } catch { heat.push(null); }
+    }
+  }
+  return { counters: run.counters(), centers, curves, heat: heatN ? heat : null, round: run.round };
+}
+
+self.onmessage = async (ev) => {
+  const msg = ev.data;
+  await ready;
+  try {
+    if (msg.type === 'init') {
+      gen = msg.gen;
+      if (run) { run.free(); run = null; }
+      if (dataset) { dataset.free(); dataset = null; }
+      const t0 = performance.now();
+      dataset = msg.dataset === 'plane' ? Dataset.plane() : Dataset.synthetic();
+      const params = validateParams(msg.params);
+      run = new OnlineRun(dataset, params, msg.policies);
+      const ev2 = dataset.dim === 2 ? null : Array.from(dataset.explainedVariance());
+      self.postMessage({
+        type: 'ready', gen, universe: run.universe(), policies: run.policies, horizon: run.horizon,
+        oracleLoss: run.oracleLoss, dim: dataset.dim, size: dataset.size, explained: ev2,
+        initMs: performance.now() - t0, ...snapshot(dataset.dim === 2 ? msg.heatN : 0),
+      });
+    } else if (msg.type === 'step') {
+      if (!run || msg.gen !== gen) return;
+      const t0 = performance.now();
+      const batch = run.step(msg.n);
+      const stepMs = performance.now() - t0;
+      const t1 = performance.now();
+      const snap = snapshot(msg.heatN || 0);
+      self.postMessage({ type: 'batch', gen, batch, stepMs, heatMs: msg.heatN ? performance.now() - t1 : 0, ...snap });
+    } else if (msg.type === 'results') {
+      if (!run) return;
+      self.postMessage({ type: 'results', id: msg.id, json: JSON.stringify(run.results(), null, 1) });
+    } else if (msg.type === 'trace') {
+      if (!run) return;
+      self.postMessage({ type: 'trace', id: msg.id, json: run.traceJson() });
+    }
+  } catch (e) {
+    self.postMessage({ type: 'error', gen, message: String(e && e.message ? e.message : e) });
+  }
+};
