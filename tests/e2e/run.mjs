@@ -140,11 +140,16 @@ try {
     await page.fill('#speed', '7');
     await page.press('#speed', 'Enter');
     await page.locator('#speed').blur();
+    await page.click('#params summary');
+    await page.fill('#k', '3');
+    await page.locator('#k').blur();
     const url = page.url();
-    assert(url.includes('p2=lru') && url.includes('speed=7'), url);
+    assert(url.includes('p2=lru') && url.includes('speed=7') && url.includes('k=3'), url);
     const again = await openPage(url.slice(origin.length + 1));
     assert(await again.inputValue('#p2') === 'lru', 'p2 not restored');
     assert(await again.inputValue('#speed') === '7', 'speed not restored');
+    assert(await again.inputValue('#k') === '3', 'k not restored');
+    assert(await again.isVisible('#k'), 'parameters not shown');
     assert((await again.textContent('#panel-1 h3')) === 'LRU', 'panel B not LRU');
     await again.close();
   });

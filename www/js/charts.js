@@ -30,7 +30,7 @@ export function lineChart(canvas, series, opts = {}) {
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.fillStyle = '#fff';
   ctx.fillRect(0, 0, W, H);
-  const m = { l: 52, r: 12, t: 12, b: 40 };
+  const m = { l: 52, r: 24, t: 12, b: 40 };
   const pw = W - m.l - m.r, ph = H - m.t - m.b;
   let xMax = opts.xMax || 1, yMax = 0;
   for (const s of series) {

@@ -127,13 +127,13 @@ export class LivePanel {
       ctx.fillRect(x - 2, y - 2, 4, 4);
     }
     ctx.globalAlpha = 1;
-    // Newest arrival: a ring.
+    // Newest arrival: a square in its decision's colour.
     if (this.arrN) {
       const i = (this.arrHead - 1 + TRAIL) % TRAIL;
       const [x, y] = this.toScreen(this.arrX[i], this.arrY[i]);
       ctx.strokeStyle = this.arrLlm[i] ? LLM : HIT;
-      ctx.lineWidth = 2;
-      ctx.beginPath(); ctx.arc(x, y, 7, 0, 2 * Math.PI); ctx.stroke();
+      ctx.lineWidth = 2.5;
+      ctx.strokeRect(x - 7, y - 7, 14, 14);
     }
     // Centers: small dark crosses; cached ones ringed in purple.
     const c = this.centers;

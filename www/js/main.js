@@ -1,5 +1,5 @@
 // The playground: wires controls, URL state, the engine worker and the views.
-import { POLICIES, readState, writeState, runParams } from './state.js';
+import { POLICIES, DEFAULTS, readState, writeState, runParams } from './state.js';
 import { LivePanel } from './live.js';
 import { lineChart } from './charts.js';
 import { curvesCsv, downloadText, downloadCanvas } from './export.js';
@@ -32,6 +32,8 @@ for (const sel of [$('p1'), $('p2')]) {
 const FIELDS = ['dataset', 'p1', 'p2', 'speed', 'seed', 'k', 'epsilon', 'beta', 'horizon', 'n_eval'];
 function showState() {
   for (const f of FIELDS) $(f).value = String(state[f]);
+  // A link with changed model parameters shows them.
+  if (['k', 'epsilon', 'beta', 'horizon', 'n_eval'].some((f) => state[f] !== DEFAULTS[f])) $('params').open = true;
   showView();
 }
 function readField(f) {
@@ -114,7 +116,7 @@ worker.onmessage = (ev) => {
     panels.forEach((p, i) => p.setup({ name: m.policies[i], universe: m.universe, plane }));
     $('heat-key').hidden = !plane;
     $('proj-note').textContent = plane
-      ? 'The plane dataset is 2-D: what you see is the space itself, and the shading is each policy\'s KRR estimate ĉ(x) of the cost (SPEC §6).'
+      ? 'The plane dataset is 2-D: what you see is the space itself, and the shading is the KRR estimate ĉ(x) of the cost (SPEC §6) of the kernel policies (the CLCB family; the baselines have none).'
       : `The synthetic queries are 384-dimensional: this is a 2-D PCA projection (axes show ${(100 * (m.explained[0] + m.explained[1])).toFixed(0)} % of the variance). Distances are not preserved, and ε-net cells are not 2-D Voronoi cells.`;
     $('oracle-loss').textContent = `L(M_orc) = ${m.oracleLoss.toFixed(4)}`;
     ready = true;
