@@ -26,6 +26,8 @@ export class LivePanel {
     root.querySelectorAll('[data-counter]').forEach((el) => { this.counterEls[el.dataset.counter] = el; });
     this.reset();
     this.canvas.addEventListener('mousemove', (e) => this.hover(e));
+    // Touch screens have no hover: a tap shows the nearest center's details.
+    this.canvas.addEventListener('pointerdown', (e) => this.hover(e));
     this.canvas.addEventListener('mouseleave', () => { this.tip.hidden = true; });
   }
 
@@ -108,6 +110,9 @@ export class LivePanel {
     }
     ctx.strokeStyle = '#c9ced6';
     ctx.strokeRect(this.pad, this.pad, this.size, this.size);
+    // Everything else stays inside the frame (arrivals can fall outside the plane's unit square).
+    ctx.save();
+    ctx.beginPath(); ctx.rect(this.pad, this.pad, this.size, this.size); ctx.clip();
     // Universe, grey.
     if (this.universe) {
       ctx.fillStyle = this.plane ? '#6b7280' : '#b8bec7';
@@ -150,6 +155,7 @@ export class LivePanel {
         }
       }
     }
+    ctx.restore();
     if (labelText) {
       ctx.font = '12px system-ui, sans-serif';
       ctx.textAlign = 'left';

@@ -116,7 +116,7 @@ worker.onmessage = (ev) => {
     panels.forEach((p, i) => p.setup({ name: m.policies[i], universe: m.universe, plane }));
     $('heat-key').hidden = !plane;
     $('proj-note').textContent = plane
-      ? 'The plane dataset is 2-D: what you see is the space itself, and the shading is the KRR estimate ĉ(x) of the cost (SPEC §6) of the kernel policies (the CLCB family; the baselines have none).'
+      ? 'The plane dataset is 2-D: what you see is the space itself (grey dots: the six blob centres of the arrival mixture), and the shading is the KRR estimate ĉ(x) of the cost (SPEC §6) of the kernel policies (the CLCB family; the baselines have none).'
       : `The synthetic queries are 384-dimensional: this is a 2-D PCA projection (axes show ${(100 * (m.explained[0] + m.explained[1])).toFixed(0)} % of the variance). Distances are not preserved, and ε-net cells are not 2-D Voronoi cells.`;
     $('oracle-loss').textContent = `L(M_orc) = ${m.oracleLoss.toFixed(4)}`;
     ready = true;
