@@ -34,6 +34,9 @@ pub enum Measure {
     Offline { algorithms: Vec<OfflineKind> },
     /// Online curves and final metrics of `policies` over the horizon.
     Online { policies: Vec<PolicyKind> },
+    /// Geometry of the data (paper appendix): distance distributions, token-length CDFs and a
+    /// 2-D projection of the stream, over the first `stream` arrivals.
+    Geometry { stream: usize },
 }
 
 /// A parameter swept over values (any `Params` field, e.g. `log_len`, `epsilon`, `k`).
@@ -143,6 +146,26 @@ pub fn builtin(id: &str) -> Result<ExperimentSpec> {
             seeds: 20,
             first_seed: 0,
         },
+        "geom" => ExperimentSpec {
+            id: id.into(),
+            title: "Geometry: distance distributions, token-length CDFs, 2-D projection of the stream".into(),
+            dataset: DatasetId::Synthetic,
+            measure: Measure::Geometry { stream: 2000 },
+            sweep: None,
+            params: base,
+            seeds: 1,
+            first_seed: 0,
+        },
+        "geom-nq" => ExperimentSpec {
+            id: id.into(),
+            title: "Geometry of nq-trivia: distance distributions and token-length CDFs per source".into(),
+            dataset: DatasetId::NqTrivia,
+            measure: Measure::Geometry { stream: 2000 },
+            sweep: None,
+            params: base,
+            seeds: 1,
+            first_seed: 0,
+        },
         "krr-err" => ExperimentSpec {
             id: id.into(),
             title: "KRR cost-estimation error at the centers over rounds (synthetic, CLCB-SC-LS-Cont)".into(),
@@ -164,7 +187,8 @@ pub fn builtin(id: &str) -> Result<ExperimentSpec> {
 }
 
 /// Ids accepted by [`builtin`].
-pub const BUILTIN_IDS: [&str; 8] = ["fig-a", "fig-b", "fig-c", "fig-d", "fig-e", "fig-f", "abl-k", "krr-err"];
+pub const BUILTIN_IDS: [&str; 10] =
+    ["fig-a", "fig-b", "fig-c", "fig-d", "fig-e", "fig-f", "abl-k", "krr-err", "geom", "geom-nq"];
 
 /// `params` with one field set from JSON (validated; unknown names rejected).
 pub fn with_param(params: &Params, name: &str, value: &serde_json::Value) -> Result<Params> {
@@ -306,7 +330,10 @@ pub fn run_unit(
     dataset: &Arc<Dataset>,
     on_round: &mut dyn FnMut(usize) -> bool,
 ) -> Result<UnitResult> {
-    let params = spec.unit_params(unit)?;
+    let mut params = spec.unit_params(unit)?;
+    if let Measure::Geometry { stream } = spec.measure {
+        params.horizon = stream;
+    }
     let model = ArrivalModel::default_for(dataset, &params);
     let trace = generate_trace(dataset.clone(), model, &params)?;
     let mut out = Vec::new();
@@ -370,6 +397,7 @@ pub fn run_unit(
             on_round(total);
             serde_json::Value::Object(d)
         }
+        Measure::Geometry { stream } => geometry(dataset, &trace, *stream, &mut out)?,
     };
     Ok(UnitResult {
         experiment: spec.id.clone(),
@@ -379,6 +407,98 @@ pub fn run_unit(
         observations: out,
         detail,
     })
+}
+
+/// Quantile levels reported for every distance distribution.
+const QUANTILES: [f64; 9] = [0.01, 0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99];
+
+fn quantiles(out: &mut Vec<Observation>, series: &str, metric: &str, mut v: Vec<f64>) {
+    if v.is_empty() {
+        return;
+    }
+    v.sort_by(f64::total_cmp);
+    for q in QUANTILES {
+        let i = ((v.len() - 1) as f64 * q).round() as usize;
+        obs(out, series, metric, q, v[i]);
+    }
+}
+
+/// The `geom` measure: distance quantiles (universe pairwise, stream pairwise, stream nearest
+/// neighbour, stream to universe), token-length CDFs per source and the stream's 2-D projection.
+fn geometry(
+    dataset: &Arc<Dataset>,
+    trace: &crate::trace::Trace,
+    stream: usize,
+    out: &mut Vec<Observation>,
+) -> Result<serde_json::Value> {
+    let m = dataset.metric();
+    let n = trace.horizon().min(stream);
+    let u = &dataset.points;
+    let pairwise = |pts: &[&[f32]]| -> Vec<f64> {
+        let k = pts.len();
+        (0..k).flat_map(|i| (i + 1..k).map(move |j| (i, j))).map(|(i, j)| m.dist(pts[i], pts[j])).collect()
+    };
+    let universe_rows: Vec<&[f32]> = u.iter().collect();
+    quantiles(out, "universe", "pairwise_distance", pairwise(&universe_rows[..u.len().min(2000)]));
+    let stream_pts: Vec<&[f32]> = (0..n).map(|t| trace.x(t)).collect();
+    let distinct: Vec<&[f32]> = {
+        let mut seen = std::collections::HashSet::new();
+        stream_pts
+            .iter()
+            .copied()
+            .filter(|x| seen.insert(x.iter().map(|v| v.to_bits()).collect::<Vec<_>>()))
+            .collect()
+    };
+    quantiles(out, "stream", "pairwise_distance", pairwise(&distinct[..distinct.len().min(1500)]));
+    let nn = |pts: &[&[f32]]| -> Vec<f64> {
+        (0..pts.len())
+            .map(|i| {
+                (0..pts.len())
+                    .filter(|&j| j != i)
+                    .map(|j| m.dist(pts[i], pts[j]))
+                    .fold(f64::INFINITY, f64::min)
+            })
+            .filter(|d| d.is_finite())
+            .collect()
+    };
+    quantiles(out, "stream", "nn_distance", nn(&distinct));
+    quantiles(out, "universe", "nn_distance", nn(&universe_rows));
+    quantiles(
+        out,
+        "stream",
+        "distance_to_universe",
+        stream_pts.iter().map(|x| m.nearest(x, u).map_or(f64::NAN, |(_, d)| d)).collect(),
+    );
+    for (g, name) in dataset.group_names.iter().enumerate() {
+        let mut t: Vec<u32> = dataset
+            .tokens
+            .iter()
+            .zip(&dataset.groups)
+            .filter(|(_, &gg)| gg as usize == g)
+            .map(|(&t, _)| t)
+            .collect();
+        t.sort_unstable();
+        let len = t.len() as f64;
+        let mut i = 0;
+        while i < t.len() {
+            let v = t[i];
+            while i < t.len() && t[i] == v {
+                i += 1;
+            }
+            obs(out, name, "token_cdf", v as f64, i as f64 / len);
+        }
+    }
+    let proj = crate::projection::Projection::fit_sample(u, 2000)?;
+    let xy: Vec<[f64; 2]> = stream_pts
+        .iter()
+        .take(1000)
+        .map(|x| if u.dim() == 2 { [x[0] as f64, x[1] as f64] } else { proj.project(x) })
+        .collect();
+    let uxy: Vec<[f64; 2]> =
+        u.iter().map(|x| if u.dim() == 2 { [x[0] as f64, x[1] as f64] } else { proj.project(x) }).collect();
+    Ok(
+        serde_json::json!({ "distinct_arrivals": distinct.len(), "stream_projection": xy, "universe_projection": uxy }),
+    )
 }
 
 /// Mean, spread and 95% confidence interval of one point.
@@ -532,6 +652,54 @@ impl Report {
         };
         let mut out = format!("{} — {}\n", self.experiment.id, self.experiment.title);
         match &self.experiment.measure {
+            Measure::Geometry { .. } => {
+                out.push_str(&format!(
+                    "\n{:<12}{:<24}{:>10}{:>10}{:>10}\n",
+                    "series", "metric", "q10", "median", "q90"
+                ));
+                let mut seen = Vec::new();
+                for s in self.stats.iter().filter(|s| s.metric != "token_cdf") {
+                    if seen.contains(&(s.algorithm.clone(), s.metric.clone())) {
+                        continue;
+                    }
+                    seen.push((s.algorithm.clone(), s.metric.clone()));
+                    let at = |q: f64| {
+                        self.stats
+                            .iter()
+                            .find(|t| t.algorithm == s.algorithm && t.metric == s.metric && t.x == q)
+                            .map_or(f64::NAN, |t| t.mean)
+                    };
+                    out.push_str(&format!(
+                        "{:<12}{:<24}{:>10.4}{:>10.4}{:>10.4}\n",
+                        s.algorithm,
+                        s.metric,
+                        at(0.1),
+                        at(0.5),
+                        at(0.9)
+                    ));
+                }
+                for g in self
+                    .stats
+                    .iter()
+                    .filter(|s| s.metric == "token_cdf")
+                    .map(|s| s.algorithm.clone())
+                    .collect::<std::collections::BTreeSet<_>>()
+                {
+                    let med = self
+                        .stats
+                        .iter()
+                        .filter(|s| s.algorithm == g && s.metric == "token_cdf" && s.mean >= 0.5)
+                        .map(|s| s.x)
+                        .fold(f64::INFINITY, f64::min);
+                    let max = self
+                        .stats
+                        .iter()
+                        .filter(|s| s.algorithm == g && s.metric == "token_cdf")
+                        .map(|s| s.x)
+                        .fold(0.0, f64::max);
+                    out.push_str(&format!("tokens of {g}: median {med}, max {max}\n"));
+                }
+            }
             Measure::Offline { .. } => {
                 let param = self.experiment.sweep.as_ref().map_or("x".to_string(), |s| s.param.clone());
                 let mut xs: Vec<f64> = self.stats.iter().filter(|s| s.metric == "gap").map(|s| s.x).collect();

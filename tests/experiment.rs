@@ -86,3 +86,28 @@ fn definitions_are_validated_with_readable_errors() {
     let bad = r#"{"id": "b", "dataset": "plane", "measure": {"kind": "online", "policies": ["greedy"]}, "seeds": 0}"#;
     assert!(ExperimentSpec::from_json(bad).unwrap_err().to_string().contains("seed"));
 }
+
+/// The `geom` measure (paper appendix figures): quantiles of each distance distribution are
+/// ordered, the token CDF ends at 1, and the stream's projection is returned.
+#[test]
+fn geometry_measure() {
+    let spec = ExperimentSpec::from_json(
+        r#"{"id": "g", "dataset": "plane", "measure": {"kind": "geometry", "stream": 300}, "seeds": 1}"#,
+    )
+    .unwrap();
+    let r = run_units(&spec, &spec.units());
+    for metric in ["pairwise_distance", "nn_distance", "distance_to_universe"] {
+        let q: Vec<f64> = r
+            .stats
+            .iter()
+            .filter(|s| s.metric == metric && s.algorithm == "stream")
+            .map(|s| s.mean)
+            .collect();
+        assert_eq!(q.len(), 9, "{metric}");
+        assert!(q.windows(2).all(|w| w[0] <= w[1]), "{metric}: {q:?}");
+    }
+    let cdf: Vec<f64> = r.stats.iter().filter(|s| s.metric == "token_cdf").map(|s| s.mean).collect();
+    assert_eq!(cdf.last().copied(), Some(1.0));
+    assert_eq!(r.units[0].detail["stream_projection"].as_array().unwrap().len(), 300);
+    assert!(r.summary().contains("nn_distance"));
+}
