@@ -102,6 +102,29 @@ try {
     assert(Number(c.round) === r0 + 100, `policy B round ${c.round}`);
     assert(/%$/.test(c.hit) && Number.isFinite(parseFloat(c.regret)) && Number.isFinite(parseFloat(c.cost)), JSON.stringify(c));
   });
+  await check('exports: curves CSV, results JSON, trace JSON, canvases PNG', async () => {
+    const grab = async (sel, count = 1) => {
+      const got = [];
+      const done = new Promise((resolve) => {
+        const on = async (d) => { got.push(d); if (got.length === count) { page.off('download', on); resolve(); } };
+        page.on('download', on);
+      });
+      await page.click(sel);
+      await done;
+      return Promise.all(got.map(async (d) => ({ name: d.suggestedFilename(), body: await readFile(await d.path()) })));
+    };
+    const [csv] = await grab('#export-csv');
+    const text = csv.body.toString();
+    assert(/\.csv$/.test(csv.name) && text.startsWith('policy,t,avg_regret'), `${csv.name}: ${text.slice(0, 40)}`);
+    assert(text.includes('"CLCB-SC-LS-Cont"') && text.includes('"Greedy"'), 'policies missing from CSV');
+    const [res] = await grab('#export-json');
+    const results = JSON.parse(res.body.toString());
+    assert(Array.isArray(results) && results.length === 2 && results[0].policy_id === 'clcb-sc-ls-cont', 'results JSON');
+    const [trace] = await grab('#export-trace');
+    JSON.parse(trace.body.toString());
+    const pngs = await grab('#export-png', 2);
+    for (const png of pngs) assert(png.body.subarray(1, 4).toString() === 'PNG', `${png.name} is not a PNG`);
+  });
   await check('hovering a center shows its details', async () => {
     const pos = await page.evaluate(() => {
       const el = document.querySelector('#panel-0 canvas');
@@ -133,6 +156,9 @@ try {
     });
     assert(blank > 100, `chart has ${blank} dark pixels`);
     await page.screenshot({ path: path.join(artifacts, 'desktop-regret.png'), fullPage: true });
+    await page.selectOption('#metric', 'hitRate');
+    assert(page.url().includes('metric=hitRate'), page.url());
+    await page.selectOption('#metric', 'avgRegret');
     await page.click('#tab-live');
   });
   await check('URL round-trip', async () => {
@@ -152,6 +178,17 @@ try {
     assert(await again.isVisible('#k'), 'parameters not shown');
     assert((await again.textContent('#panel-1 h3')) === 'LRU', 'panel B not LRU');
     await again.close();
+  });
+  await check('an invalid parameter is reported, and a valid one recovers', async () => {
+    await page.fill('#k', '0');
+    await page.locator('#k').blur();
+    await page.click('#reset');
+    await waitFor(page, () => /^Error/.test(document.getElementById('status').textContent));
+    assert(/\bk\b/.test(await page.textContent('#status')), await page.textContent('#status'));
+    await page.fill('#k', '5');
+    await page.locator('#k').blur();
+    await page.click('#reset');
+    await waitFor(page, () => /^Ready/.test(document.getElementById('status').textContent), null, { timeout: 120000 });
   });
   await page.close();
 

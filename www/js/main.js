@@ -1,5 +1,5 @@
 // The playground: wires controls, URL state, the engine worker and the views.
-import { POLICIES, DEFAULTS, readState, writeState, runParams } from './state.js';
+import { POLICIES, DEFAULTS, METRICS, readState, writeState, runParams } from './state.js';
 import { LivePanel } from './live.js';
 import { lineChart } from './charts.js';
 import { curvesCsv, downloadText, downloadCanvas } from './export.js';
@@ -29,7 +29,7 @@ let nextId = 1;
 for (const sel of [$('p1'), $('p2')]) {
   for (const [id, name] of Object.entries(POLICIES)) sel.add(new Option(name, id));
 }
-const FIELDS = ['dataset', 'p1', 'p2', 'speed', 'seed', 'k', 'epsilon', 'beta', 'horizon', 'n_eval'];
+const FIELDS = ['dataset', 'p1', 'p2', 'speed', 'seed', 'k', 'epsilon', 'beta', 'horizon', 'n_eval', 'metric'];
 function showState() {
   for (const f of FIELDS) $(f).value = String(state[f]);
   // A link with changed model parameters shows them.
@@ -48,6 +48,7 @@ for (const f of FIELDS) {
     writeState(state);
     // Dataset and policies restart the run at once; numeric parameters wait for Reset.
     if (f === 'dataset' || f === 'p1' || f === 'p2' || f === 'seed') start();
+    dirty = true;
   });
 }
 function showView() {
@@ -156,8 +157,9 @@ function request(n) {
 // ----- drawing --------------------------------------------------------------------------------
 function drawChart() {
   if (!last || !info) return;
-  lineChart($('regret-chart'), info.policies.map((name, i) => ({ label: name, x: last.curves[i].t, y: last.curves[i].avgRegret })),
-    { xLabel: 'round t', yLabel: 'average regret R(t)/t', xMax: info.horizon });
+  const key = state.metric;
+  lineChart($('regret-chart'), info.policies.map((name, i) => ({ label: name, x: last.curves[i].t, y: last.curves[i][key] })),
+    { xLabel: 'round t', yLabel: METRICS[key], xMax: info.horizon });
 }
 
 function frame() {

@@ -12,9 +12,19 @@ export const POLICIES = {
   oracle: 'Oracle',
 };
 
+/** The recorded curves (keys of `Curves`) with their axis labels. */
+export const METRICS = {
+  avgRegret: 'average regret R(t)/t',
+  avgRealisedCost: 'average realised cost',
+  hitRate: 'hit rate',
+  switches: 'cache switches',
+  loss: 'loss L(M_t)',
+  estRmse: 'cost-estimate RMSE',
+};
+
 export const DEFAULTS = {
   view: 'live', dataset: 'synthetic', seed: 0, p1: 'clcb-sc-ls-cont', p2: 'greedy', speed: 20,
-  k: 5, epsilon: 0.4, beta: 1, horizon: 2000, n_eval: 1000, embed: false,
+  k: 5, epsilon: 0.4, beta: 1, horizon: 2000, n_eval: 1000, metric: 'avgRegret', embed: false,
 };
 
 const NUMERIC = ['seed', 'speed', 'k', 'epsilon', 'beta', 'horizon', 'n_eval'];
@@ -31,13 +41,14 @@ export function readState(search = location.search) {
   if (q.get('dataset') === 'plane' || q.get('dataset') === 'synthetic') s.dataset = q.get('dataset');
   if (q.get('view') === 'live' || q.get('view') === 'regret') s.view = q.get('view');
   for (const key of ['p1', 'p2']) if (q.get(key) in POLICIES) s[key] = q.get(key);
+  if (q.get('metric') in METRICS) s.metric = q.get('metric');
   s.embed = q.get('embed') === '1';
   return s;
 }
 
 export function writeState(s) {
   const q = new URLSearchParams();
-  for (const key of ['view', 'dataset', 'seed', 'p1', 'p2', 'speed', 'k', 'epsilon', 'beta', 'horizon', 'n_eval']) {
+  for (const key of ['view', 'dataset', 'seed', 'p1', 'p2', 'speed', 'k', 'epsilon', 'beta', 'horizon', 'n_eval', 'metric']) {
     if (s[key] !== DEFAULTS[key]) q.set(key, String(s[key]));
   }
   if (s.embed) q.set('embed', '1');
