@@ -158,7 +158,8 @@ function request(n) {
 function drawChart() {
   if (!last || !info) return;
   const key = state.metric;
-  lineChart($('regret-chart'), info.policies.map((name, i) => ({ label: name, x: last.curves[i].t, y: last.curves[i][key] })),
+  const fmt = (y) => (y.length && Number.isFinite(y[y.length - 1]) ? ` — ${+y[y.length - 1].toPrecision(4)}` : '');
+  lineChart($('regret-chart'), info.policies.map((name, i) => ({ label: `${name}${fmt(last.curves[i][key])}`, x: last.curves[i].t, y: last.curves[i][key] })),
     { xLabel: 'round t', yLabel: METRICS[key], xMax: info.horizon });
 }
 
