@@ -43,3 +43,12 @@ for browser in "${browsers[@]}"; do
         WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-180}" \
         cargo test --locked --target wasm32-unknown-unknown "${profile_args[@]}" --test wasm_api
 done
+
+# The playground page (www/) end to end in headless Chromium: tests/e2e/run.mjs serves www/ on a
+# free localhost port, plays, steps, checks the URL state, no console errors and no request to
+# another origin, and saves screenshots to artifacts/. playwright-core drives the installed
+# Chromium (no browser download).
+if [ ! -d tests/e2e/node_modules ]; then
+    step "playground e2e deps" npm ci --prefix tests/e2e --no-audit --no-fund
+fi
+step "playground e2e" node tests/e2e/run.mjs

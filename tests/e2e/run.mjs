@@ -142,6 +142,13 @@ try {
     assert(shown, 'no tooltip anywhere');
     const text = await page.textContent('#panel-0 .tip');
     assert(/weight/.test(text) && /estimate/.test(text) && /cached/.test(text), text);
+    // And from the keyboard: focus the canvas, walk the centers with the arrow keys.
+    await page.mouse.move(0, 0);
+    await page.focus('#panel-1 canvas');
+    await page.keyboard.press('ArrowRight');
+    assert(/center #0/.test(await page.textContent('#panel-1 .tip')), 'ArrowRight did not show center #0');
+    await page.keyboard.press('Escape');
+    assert(await page.isHidden('#panel-1 .tip'), 'Escape did not hide the details');
   });
   await page.screenshot({ path: path.join(artifacts, 'desktop-live.png'), fullPage: true });
   await check('regret view draws the chart', async () => {

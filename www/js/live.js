@@ -29,6 +29,10 @@ export class LivePanel {
     // Touch screens have no hover: a tap shows the nearest center's details.
     this.canvas.addEventListener('pointerdown', (e) => this.hover(e));
     this.canvas.addEventListener('mouseleave', () => { this.tip.hidden = true; });
+    // Keyboard: with the canvas focused, ←/→ walk through the centers, Escape hides the details.
+    this.selected = -1;
+    this.canvas.addEventListener('keydown', (e) => this.key(e));
+    this.canvas.addEventListener('blur', () => { this.tip.hidden = true; });
   }
 
   reset() {
@@ -190,6 +194,24 @@ export class LivePanel {
       if (d < bestD) { bestD = d; best = j; }
     }
     if (best < 0) { this.tip.hidden = true; return; }
+    this.showTip(best);
+  }
+
+  key(e) {
+    const c = this.centers;
+    if (!c || !c.keys.length) return;
+    const n = c.keys.length;
+    if (e.key === 'ArrowRight' || e.key === 'ArrowDown') this.selected = (this.selected + 1) % n;
+    else if (e.key === 'ArrowLeft' || e.key === 'ArrowUp') this.selected = (this.selected - 1 + n) % n;
+    else if (e.key === 'Escape') { this.tip.hidden = true; return; }
+    else return;
+    e.preventDefault();
+    this.showTip(this.selected);
+  }
+
+  showTip(best) {
+    const c = this.centers;
+    const rect = this.canvas.getBoundingClientRect();
     const sd = c.sd[best];
     const f = (v) => (Number.isFinite(v) ? v.toFixed(3) : '–');
     this.tip.textContent = [
