@@ -21,6 +21,8 @@ let info = null; // what the worker said on 'ready'
 let last = null; // the latest snapshot
 let lastHeatAt = 0;
 let heatInterval = 500;
+let heatN = HEAT_N; // grid of the KRR surface; coarser as its cost grows
+let heatRound = -1; // the round the drawn surface belongs to
 let dirty = true;
 const waiters = new Map();
 let nextId = 1;
@@ -89,6 +91,9 @@ function start() {
   setPlaying(false);
   last = null;
   info = null;
+  heatN = HEAT_N;
+  heatInterval = 500;
+  heatRound = -1;
   const policies = [state.p1, state.p2];
   status(state.dataset === 'plane' ? 'Setting up…' : `Computing the oracle M_orc on n_eval = ${state.n_eval} samples (a few seconds)…`);
   worker.postMessage({ type: 'init', gen, dataset: state.dataset, params: runParams(state), policies, heatN: HEAT_N });
@@ -129,7 +134,14 @@ worker.onmessage = (ev) => {
     inFlight = false;
     const nPol = info.policies.length;
     panels.forEach((p, i) => p.addArrivals(m.batch, i, nPol));
-    if (m.heatMs) heatInterval = Math.max(500, 8 * m.heatMs);
+    if (m.heatMs) {
+      // The KRR surface costs about n² × t (its posterior sd needs a triangular solve per grid
+      // point): keep each refresh near 100 ms by coarsening the grid as observations grow.
+      const used = m.heat.find(Boolean)?.n || heatN;
+      const perPoint = m.heatMs / (used * used);
+      heatN = Math.max(16, Math.min(HEAT_N, Math.floor(Math.sqrt(100 / Math.max(perPoint, 1e-6)))));
+      heatInterval = Math.max(500, 4 * m.heatMs);
+    }
     absorb(m);
     if (m.round >= info.horizon) { setPlaying(false); status(`Done: T = ${info.horizon} rounds played.`); }
   }
@@ -137,6 +149,7 @@ worker.onmessage = (ev) => {
 
 function absorb(m) {
   last = m;
+  if (m.heat) heatRound = m.round;
   panels.forEach((p, i) => {
     p.setCenters(m.centers[i]);
     if (m.heat && m.heat[i]) p.setHeat(m.heat[i]);
@@ -148,10 +161,10 @@ function absorb(m) {
 
 function request(n) {
   inFlight = true;
-  let heatN = 0;
   const now = performance.now();
-  if (info.dim === 2 && now - lastHeatAt > heatInterval) { heatN = HEAT_N; lastHeatAt = now; }
-  worker.postMessage({ type: 'step', gen, n, heatN });
+  let wantHeat = 0;
+  if (info.dim === 2 && now - lastHeatAt > heatInterval) { wantHeat = heatN; lastHeatAt = now; }
+  worker.postMessage({ type: 'step', gen, n, heatN: wantHeat });
 }
 
 // ----- drawing --------------------------------------------------------------------------------
@@ -167,6 +180,9 @@ function frame() {
   if (ready && !inFlight) {
     if (pendingSteps > 0) { const n = pendingSteps; pendingSteps = 0; request(n); }
     else if (playing) request(Math.max(1, Math.round(state.speed)));
+    else if (info.dim === 2 && last && heatRound !== last.round && performance.now() - lastHeatAt > heatInterval) {
+      request(0); // paused with a stale surface: bring it up to date
+    }
   }
   if (dirty) {
     dirty = false;

@@ -23,7 +23,7 @@ export const METRICS = {
 };
 
 export const DEFAULTS = {
-  view: 'live', dataset: 'synthetic', seed: 0, p1: 'clcb-sc-ls-cont', p2: 'greedy', speed: 20,
+  view: 'live', dataset: 'synthetic', seed: 0, p1: 'clcb-sc-ls-cont', p2: 'greedy', speed: 5,
   k: 5, epsilon: 0.4, beta: 1, horizon: 2000, n_eval: 1000, metric: 'avgRegret', embed: false,
 };
 
