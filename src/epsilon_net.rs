@@ -151,6 +151,16 @@ impl EpsilonNet {
     }
 }
 
+/// The `k` cells with the highest `score` (ties to the lowest index), ascending: how Greedy, LFU
+/// and LRU rank cells, offline and online (SPEC §11.8).
+pub fn top_k_cells(m: usize, k: usize, score: impl Fn(usize) -> f64) -> Vec<usize> {
+    let mut idx: Vec<usize> = (0..m).collect();
+    idx.sort_by(|&a, &b| score(b).total_cmp(&score(a)).then(a.cmp(&b)));
+    idx.truncate(k);
+    idx.sort_unstable();
+    idx
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

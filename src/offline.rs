@@ -213,11 +213,7 @@ impl OfflineProblem {
     }
 
     fn top_k(&self, score: impl Fn(usize) -> f64) -> Vec<usize> {
-        let mut idx: Vec<usize> = (0..self.m()).collect();
-        idx.sort_by(|&a, &b| score(b).total_cmp(&score(a)).then(a.cmp(&b)));
-        idx.truncate(self.params.k);
-        idx.sort_unstable();
-        idx
+        crate::epsilon_net::top_k_cells(self.m(), self.params.k, score)
     }
 
     /// Runs one algorithm.

@@ -7,7 +7,7 @@
 
 use crate::epsilon_net::EpsilonNet;
 use crate::error::{Error, Result};
-use crate::loss::query_loss;
+use crate::loss::{expected_loss, query_loss};
 use crate::mismatch::Mismatch;
 use crate::reverse_greedy::{reverse_greedy, Instance};
 use crate::space::{Metric, Points};
@@ -52,14 +52,7 @@ impl EvalSample {
 
     /// `L(M) = (1/|E|) Σ_{x∈E} min(c(x), φ(d(x, M)))` (eq. 2 on `E`).
     pub fn loss(&self, cache: &Points) -> f64 {
-        let all: Vec<usize> = (0..cache.len()).collect();
-        let total: f64 = self
-            .points
-            .iter()
-            .zip(&self.costs)
-            .map(|(x, &c)| query_loss(c, self.mismatch.phi(self.metric.dist_to_set(x, cache, &all))))
-            .sum();
-        total / self.len() as f64
+        expected_loss(&self.points, &self.costs, cache, &self.metric, &self.mismatch)
     }
 }
 

@@ -69,11 +69,7 @@ impl CellPolicy {
 
     /// The top-k cells by `score`, ties to the lowest index.
     fn top_k(&self, score: impl Fn(usize) -> f64) -> Vec<usize> {
-        let mut idx: Vec<usize> = (0..self.net.len()).collect();
-        idx.sort_by(|&a, &b| score(b).total_cmp(&score(a)).then(a.cmp(&b)));
-        idx.truncate(self.ctx.params.k);
-        idx.sort_unstable();
-        idx
+        crate::epsilon_net::top_k_cells(self.net.len(), self.ctx.params.k, score)
     }
 }
 
