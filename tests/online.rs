@@ -206,9 +206,16 @@ fn center_details_explain_the_cache() {
     assert!((d[0].estimate - 0.9).abs() < 1e-12);
     assert!((d[0].contribution - 0.9 / 3.0).abs() < 1e-12, "{:?}", d[0]);
     assert_eq!(sim.policy().current_center(), Some(2));
+    assert!(d.iter().all(|c| c.sd.is_nan()), "cell means carry no posterior spread");
     let (_, mut sim) = play(PolicyKind::ClcbScLsCont, 30, 1, |_| {});
     let d = sim.policy_mut().center_details().unwrap();
     assert!(d.iter().all(|c| c.acting_cost <= c.estimate), "an LCB never exceeds the mean");
+    // the tracked posterior's sd is bit-identical to a from-scratch solve at the center
+    let trace = tiny_trace(30);
+    for c in &d {
+        let direct = sim.policy().posterior_at(trace.x(c.key as usize)).unwrap().sd();
+        assert_eq!(c.sd.to_bits(), direct.to_bits(), "center {}", c.key);
+    }
 }
 
 /// The reference the browser test (`tests/wasm_api.rs`, `online_run_matches_native`) asserts

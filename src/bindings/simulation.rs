@@ -303,7 +303,7 @@ impl JsOnlineRun {
             weight.push(c.weight);
             est.push(c.estimate);
             act.push(c.acting_cost);
-            sd.push(self.sims[i].policy().posterior_at(x).map_or(f64::NAN, |p| p.sd()));
+            sd.push(c.sd);
             cached.push(c.cached as u8);
             contrib.push(c.contribution);
         }

@@ -143,7 +143,8 @@ impl Policy for CellPolicy {
 
     fn center_details(&mut self) -> Option<Vec<super::CenterInfo>> {
         let means: Vec<f64> = (0..self.net.len()).map(|u| self.mean(u)).collect();
-        Some(super::center_details(&self.net, &self.cache_centers, &means, &means, self.ctx.mismatch))
+        let sds = vec![f64::NAN; means.len()];
+        Some(super::center_details(&self.net, &self.cache_centers, &means, &sds, &means, self.ctx.mismatch))
     }
 
     fn current_center(&self) -> Option<usize> {

@@ -22,6 +22,8 @@ pub trait CostLearner {
     fn observe(&mut self, center: usize, x: &[f32], y: f64);
     /// Point estimates at every center (for the KRR-error metric).
     fn estimates(&mut self) -> Vec<f64>;
+    /// The standard deviation of each center's estimate (NaN where the learner has none).
+    fn sds(&mut self) -> Vec<f64>;
     fn n_obs(&self) -> usize;
     /// The posterior at any point, for learners with a kernel model.
     fn posterior_at(&self, _x: &[f32]) -> Option<crate::krr::Posterior> {
@@ -71,6 +73,9 @@ impl CostLearner for KernelCosts {
     fn estimates(&mut self) -> Vec<f64> {
         self.krr.posterior_tracked_all().iter().map(|p| p.mean).collect()
     }
+    fn sds(&mut self) -> Vec<f64> {
+        self.krr.posterior_tracked_all().iter().map(|p| p.sd()).collect()
+    }
     fn n_obs(&self) -> usize {
         self.krr.n_obs()
     }
@@ -113,6 +118,9 @@ impl CostLearner for CellMeans {
     }
     fn lcb_at(&mut self, center: usize) -> f64 {
         self.lcb_with(center, self.n.len() as f64)
+    }
+    fn sds(&mut self) -> Vec<f64> {
+        vec![f64::NAN; self.n.len()]
     }
     fn observe(&mut self, center: usize, _x: &[f32], y: f64) {
         self.n[center] += 1;
@@ -253,8 +261,9 @@ impl<C: CostLearner> Policy for LowSwitch<C> {
 
     fn center_details(&mut self) -> Option<Vec<super::CenterInfo>> {
         let est = self.learner.estimates();
+        let sds = self.learner.sds();
         let acting = self.learner.lcb_all();
-        Some(super::center_details(&self.net, &self.cache_centers, &est, &acting, self.ctx.mismatch))
+        Some(super::center_details(&self.net, &self.cache_centers, &est, &sds, &acting, self.ctx.mismatch))
     }
 
     fn current_center(&self) -> Option<usize> {

@@ -150,6 +150,8 @@ pub struct CenterInfo {
     pub weight: f64,
     /// The point estimate of its cost (KRR mean or empirical mean).
     pub estimate: f64,
+    /// The posterior standard deviation of that estimate (KRR learners; NaN otherwise).
+    pub sd: f64,
     /// The cost the policy acts on (the LCB for the CLCB family, the mean for the baselines).
     pub acting_cost: f64,
     pub cached: bool,
@@ -163,6 +165,7 @@ pub(crate) fn center_details(
     net: &crate::epsilon_net::EpsilonNet,
     cache: &[usize],
     estimates: &[f64],
+    sds: &[f64],
     acting: &[f64],
     mismatch: Mismatch,
 ) -> Vec<CenterInfo> {
@@ -185,6 +188,7 @@ pub(crate) fn center_details(
                 count: net.counts()[u],
                 weight: weights[u],
                 estimate: estimates[u],
+                sd: sds[u],
                 acting_cost: acting[u],
                 cached,
                 contribution,
