@@ -60,17 +60,12 @@ impl OfflineKind {
     }
 
     pub fn id(&self) -> String {
-        serde_json::to_value(self).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+        crate::config::serde_id(self)
     }
 
+    /// Parses an id or a paper name, case-insensitively.
     pub fn parse(s: &str) -> Result<Self> {
-        let t = s.trim().to_ascii_lowercase();
-        OfflineKind::ALL.into_iter().find(|k| k.id() == t || k.label().to_ascii_lowercase() == t).ok_or_else(
-            || {
-                let ids: Vec<String> = OfflineKind::ALL.iter().map(|k| k.id()).collect();
-                Error::unsupported(format!("unknown offline algorithm `{s}`; known: {}", ids.join(", ")))
-            },
-        )
+        crate::config::parse_named(&OfflineKind::ALL, OfflineKind::label, s, "offline algorithm")
     }
 }
 

@@ -111,3 +111,17 @@ fn geometry_measure() {
     assert_eq!(r.units[0].detail["stream_projection"].as_array().unwrap().len(), 300);
     assert!(r.summary().contains("nn_distance"));
 }
+
+#[test]
+fn algorithm_names_parse_by_id_or_paper_name() {
+    use csc::offline::OfflineKind;
+    use csc::online::PolicyKind;
+    assert_eq!(PolicyKind::parse(" CLCB-SC-LS-Cont ").unwrap(), PolicyKind::ClcbScLsCont);
+    assert_eq!(PolicyKind::parse("epsilon-greedy").unwrap(), PolicyKind::EpsilonGreedy);
+    assert_eq!(OfflineKind::parse("cucb-sc").unwrap(), OfflineKind::CucbSc);
+    assert_eq!(OfflineKind::CucbScCont.id(), "cucb-sc-cont");
+    let e = PolicyKind::parse("nope").unwrap_err().to_string();
+    assert!(e.contains("unknown online algorithm `nope`") && e.contains("clcb-frozen-cont"), "{e}");
+    let e = OfflineKind::parse("clcb-sc-ls").unwrap_err().to_string();
+    assert!(e.contains("unknown offline algorithm") && e.contains("cucb-sc-cont"), "{e}");
+}

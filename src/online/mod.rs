@@ -12,7 +12,7 @@ pub mod sim;
 pub mod threshold;
 
 use crate::config::Params;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::mismatch::Mismatch;
 use crate::space::{Metric, Points};
 use serde::{Deserialize, Serialize};
@@ -247,18 +247,12 @@ impl PolicyKind {
 
     /// The serde id (`clcb-sc-ls-cont`, …).
     pub fn id(&self) -> String {
-        serde_json::to_value(self).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+        crate::config::serde_id(self)
     }
 
     /// Parses an id or a paper name, case-insensitively.
     pub fn parse(s: &str) -> Result<Self> {
-        let t = s.trim().to_ascii_lowercase();
-        PolicyKind::ALL.into_iter().find(|k| k.id() == t || k.label().to_ascii_lowercase() == t).ok_or_else(
-            || {
-                let ids: Vec<String> = PolicyKind::ALL.iter().map(|k| k.id()).collect();
-                Error::unsupported(format!("unknown online algorithm `{s}`; known: {}", ids.join(", ")))
-            },
-        )
+        crate::config::parse_named(&PolicyKind::ALL, PolicyKind::label, s, "online algorithm")
     }
 }
 
