@@ -188,8 +188,8 @@ impl Sampler {
             ArrivalModel::Jittered { sigma } => {
                 let i = rng.random_range(0..self.dataset.len());
                 let x = self.dataset.points.row(i);
-                let z: Vec<f64> = (0..x.len()).map(|_| portable::std_normal(rng)).collect();
-                jitter_into(x, sigma, z.into_iter(), out);
+                // drawn lazily in coordinate order: the same draws as collecting them first
+                jitter_into(x, sigma, (0..x.len()).map(|_| portable::std_normal(rng)), out);
                 Drawn { cost: self.dataset.costs[i], source: Some(i as u32), exact: sigma == 0.0 }
             }
             ArrivalModel::Bursty { .. } => {
