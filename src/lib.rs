@@ -38,5 +38,6 @@ pub mod space;
 pub mod stages;
 pub mod stream;
 pub mod trace;
+pub mod url_state;
 
 pub use error::{Error, Result};

@@ -1,0 +1,465 @@
+//! The playground's state as a URL query string: which view, which dataset, every parameter of
+//! the run, the policies, the seed, the experiment settings and the embed flag. A link carries
+//! exactly what the page shows, and the page reads it back with [`decode`].
+//!
+//! Only values that differ from the defaults of the state's dataset are written ([`encode`]), so
+//! links stay short; any `Params` field can be given by its name (`?kernel_length=0.3`), validated
+//! as the engine validates it. Unknown keys, repeated keys and bad values are errors with a
+//! readable message; [`decode_lossy`] keeps every valid key and reports the others, so a page
+//! given a damaged link still opens with as much of it as can be used.
+//!
+//! Round trip: `decode(&encode(&s)) == Ok(s)` for every valid state `s`.
+
+use crate::config::Params;
+use crate::error::{Error, Result};
+use crate::experiment::with_param;
+use crate::online::PolicyKind;
+use serde::{Deserialize, Serialize};
+
+/// The views of the page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum View {
+    /// The stream played live, two policies side by side (the default).
+    #[default]
+    Live,
+    /// Average regret against rounds over several seeds.
+    Regret,
+    /// Offline suboptimality: gap against stream length, ε or k.
+    Offline,
+    /// Runtime against final average regret.
+    Efficiency,
+    /// One preset per figure of the paper.
+    Paper,
+}
+
+/// The datasets the page can play: the two built in, or data the user loaded (which never leaves
+/// the browser, so a link can only say that it was used).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum PageDataset {
+    #[default]
+    Synthetic,
+    Plane,
+    Upload,
+}
+
+/// Offline experiments of the offline view (SPEC §10).
+pub const OFFLINE_EXPERIMENTS: [&str; 3] = ["fig-a", "fig-b", "abl-k"];
+/// Presets of the paper view, one per figure (fig-d is fig-c's run, fig-f is fig-e's).
+pub const PRESETS: [&str; 7] = ["fig-a", "fig-b", "fig-c", "fig-e", "abl-k", "krr-err", "geom"];
+/// Largest number of seeds the page runs.
+pub const MAX_SEEDS: usize = 100;
+/// Largest live speed (rounds per frame).
+pub const MAX_SPEED: u32 = 10_000;
+/// Largest seed a link may carry: a JavaScript safe integer.
+pub const MAX_SEED: u64 = (1 << 53) - 1;
+
+/// Everything the page shows, as carried by its URL.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UrlState {
+    pub view: View,
+    pub dataset: PageDataset,
+    /// Every parameter of the run, the seed included (defaults: [`page_params`]).
+    pub params: Params,
+    /// The live view's left and right policies.
+    pub p1: PolicyKind,
+    pub p2: PolicyKind,
+    /// The policies of the regret and efficiency views.
+    pub policies: Vec<PolicyKind>,
+    /// Rounds played per animation frame in the live view.
+    pub speed: u32,
+    /// Seeds of the regret, efficiency and offline views.
+    pub seeds: usize,
+    /// The offline view's experiment (one of [`OFFLINE_EXPERIMENTS`]).
+    pub offline: String,
+    /// The paper view's preset (one of [`PRESETS`]).
+    pub preset: String,
+    /// Run the paper preset at the paper's full settings instead of the quick ones.
+    pub full: bool,
+    /// Hide the controls and text (for an iframe).
+    pub embed: bool,
+}
+
+/// The page's parameter defaults for a dataset: the SPEC defaults, with a horizon and evaluation
+/// sample sized for a browser tab, and on `plane` a radius `ε = 0.1` (about 25 centers; at the
+/// SPEC's 0.4 the unit square holds only 4).
+pub fn page_params(dataset: PageDataset) -> Params {
+    let p = Params { horizon: 2000, n_eval: 1000, ..Params::default() };
+    match dataset {
+        PageDataset::Plane => Params { epsilon: 0.1, ..p },
+        _ => p,
+    }
+}
+
+impl UrlState {
+    /// The state of a plain link to the page with `dataset`.
+    pub fn defaults(dataset: PageDataset) -> UrlState {
+        UrlState {
+            view: View::Live,
+            dataset,
+            params: page_params(dataset),
+            p1: PolicyKind::ClcbScLsCont,
+            p2: PolicyKind::Greedy,
+            policies: vec![
+                PolicyKind::ClcbScLsCont,
+                PolicyKind::ClcbScLs,
+                PolicyKind::Greedy,
+                PolicyKind::EpsilonGreedy,
+                PolicyKind::Lfu,
+            ],
+            speed: 5,
+            seeds: 5,
+            offline: OFFLINE_EXPERIMENTS[0].into(),
+            preset: "fig-c".into(),
+            full: false,
+            embed: false,
+        }
+    }
+
+    /// Checks every field (the parameters as the engine does).
+    pub fn validate(&self) -> Result<()> {
+        self.params.validate()?;
+        if self.params.seed > MAX_SEED {
+            return Err(Error::param("seed", format!("must be at most 2^53 − 1, got {}", self.params.seed)));
+        }
+        if self.policies.is_empty() {
+            return Err(Error::param("policies", "name at least one policy"));
+        }
+        for (i, p) in self.policies.iter().enumerate() {
+            if self.policies[..i].contains(p) {
+                return Err(Error::param("policies", format!("`{}` is listed twice", p.label())));
+            }
+        }
+        if !(1..=MAX_SPEED).contains(&self.speed) {
+            return Err(Error::param("speed", format!("must lie in [1, {MAX_SPEED}], got {}", self.speed)));
+        }
+        if !(1..=MAX_SEEDS).contains(&self.seeds) {
+            return Err(Error::param("seeds", format!("must lie in [1, {MAX_SEEDS}], got {}", self.seeds)));
+        }
+        one_of("offline", &self.offline, &OFFLINE_EXPERIMENTS)?;
+        one_of("preset", &self.preset, &PRESETS)
+    }
+}
+
+fn one_of(name: &str, v: &str, known: &[&str]) -> Result<()> {
+    if known.contains(&v) {
+        Ok(())
+    } else {
+        Err(Error::param(name, format!("unknown value `{v}`; known: {}", known.join(", "))))
+    }
+}
+
+/// Page keys (the `Params` fields are keys too).
+const PAGE_KEYS: [&str; 11] =
+    ["view", "dataset", "p1", "p2", "policies", "speed", "seeds", "offline", "preset", "full", "embed"];
+
+/// A unit enum from its serde id.
+fn from_id<T: for<'de> Deserialize<'de>>(name: &str, v: &str, known: &str) -> Result<T> {
+    serde_json::from_value(serde_json::Value::String(v.to_string()))
+        .map_err(|_| Error::param(name, format!("unknown value `{v}`; known: {known}")))
+}
+
+fn number<T: std::str::FromStr>(name: &str, v: &str) -> Result<T> {
+    v.parse().map_err(|_| Error::param(name, format!("expected a whole number, got `{v}`")))
+}
+
+fn flag(name: &str, v: &str) -> Result<bool> {
+    match v {
+        "" | "1" | "true" => Ok(true),
+        "0" | "false" => Ok(false),
+        _ => Err(Error::param(name, format!("expected 1 or 0, got `{v}`"))),
+    }
+}
+
+/// Applies one key of a query to `s`.
+fn apply(s: &mut UrlState, key: &str, v: &str) -> Result<()> {
+    match key {
+        "view" => s.view = from_id(key, v, "live, regret, offline, efficiency, paper")?,
+        "dataset" => {} // read first, by decode_lossy
+        "p1" => s.p1 = PolicyKind::parse(v)?,
+        "p2" => s.p2 = PolicyKind::parse(v)?,
+        "policies" => {
+            s.policies = v.split(',').map(PolicyKind::parse).collect::<Result<Vec<_>>>()?;
+        }
+        "speed" => s.speed = number(key, v)?,
+        "seeds" => s.seeds = number(key, v)?,
+        "offline" => s.offline = v.to_string(),
+        "preset" => s.preset = v.to_string(),
+        "full" => s.full = flag(key, v)?,
+        "embed" => s.embed = flag(key, v)?,
+        _ => {
+            let known = serde_json::to_value(&s.params).expect("Params serialises");
+            if !known.as_object().is_some_and(|o| o.contains_key(key)) {
+                let mut names: Vec<String> = PAGE_KEYS.iter().map(|k| k.to_string()).collect();
+                names.extend(known.as_object().into_iter().flat_map(|o| o.keys().cloned()));
+                return Err(Error::parse(format!(
+                    "unknown key `{key}` in the link; known: {}",
+                    names.join(", ")
+                )));
+            }
+            let value = serde_json::from_str(v).unwrap_or_else(|_| serde_json::Value::String(v.into()));
+            s.params = with_param(&s.params, key, &value)?;
+        }
+    }
+    Ok(())
+}
+
+/// Percent-decodes one query component (`+` is a space).
+fn unescape(part: &str) -> Result<String> {
+    let b = part.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'+' => out.push(b' '),
+            b'%' => {
+                let hex = b.get(i + 1..i + 3).filter(|h| h.iter().all(u8::is_ascii_hexdigit));
+                let hex = hex.and_then(|h| std::str::from_utf8(h).ok());
+                let byte = hex.and_then(|h| u8::from_str_radix(h, 16).ok()).ok_or_else(|| {
+                    Error::parse(format!("bad percent escape in the link near `{}`", &part[i..]))
+                })?;
+                out.push(byte);
+                i += 2;
+            }
+            c => out.push(c),
+        }
+        i += 1;
+    }
+    String::from_utf8(out).map_err(|_| Error::parse("the link is not valid UTF-8 once unescaped"))
+}
+
+/// Percent-encodes a value: everything but letters, digits and `-._~,` is escaped.
+fn escape(v: &str) -> String {
+    let mut out = String::with_capacity(v.len());
+    for b in v.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~,".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// Splits a query (`?` optional) into unescaped key–value pairs.
+fn pairs(query: &str) -> Vec<Result<(String, String)>> {
+    let q = query.strip_prefix('?').unwrap_or(query);
+    q.split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let (k, v) = p.split_once('=').unwrap_or((p, ""));
+            Ok((unescape(k)?, unescape(v)?))
+        })
+        .collect()
+}
+
+/// Reads a query string, keeping every valid key: returns the state and one message per key that
+/// could not be used (unknown, repeated or invalid; the default stands for it).
+pub fn decode_lossy(query: &str) -> (UrlState, Vec<String>) {
+    let mut errors = Vec::new();
+    let mut kv = Vec::new();
+    for p in pairs(query) {
+        match p {
+            Ok((k, _)) if kv.iter().any(|(k2, _): &(String, String)| *k2 == k) => {
+                errors.push(Error::param(&k, "is given more than once").to_string());
+            }
+            Ok(p) => kv.push(p),
+            Err(e) => errors.push(e.to_string()),
+        }
+    }
+    // The dataset first: it sets the defaults the other keys are applied to.
+    let dataset = match kv.iter().find(|(k, _)| k == "dataset") {
+        Some((k, v)) => from_id(k, v, "synthetic, plane, upload").unwrap_or_else(|e: Error| {
+            errors.push(e.to_string());
+            PageDataset::default()
+        }),
+        None => PageDataset::default(),
+    };
+    let mut s = UrlState::defaults(dataset);
+    for (k, v) in &kv {
+        let mut next = s.clone();
+        match apply(&mut next, k, v).and_then(|_| next.validate()) {
+            Ok(()) => s = next,
+            Err(e) => errors.push(e.to_string()),
+        }
+    }
+    (s, errors)
+}
+
+/// Reads a query string (with or without its `?`); any unusable key is an error naming it.
+pub fn decode(query: &str) -> Result<UrlState> {
+    let (s, errors) = decode_lossy(query);
+    if errors.is_empty() {
+        Ok(s)
+    } else {
+        Err(Error::parse(errors.join("; ")))
+    }
+}
+
+/// The query string of a state (without `?`; empty for the defaults): only the values that
+/// differ from the defaults of its dataset, in a fixed order.
+pub fn encode(s: &UrlState) -> Result<String> {
+    s.validate()?;
+    let d = UrlState::defaults(s.dataset);
+    let mut out: Vec<(String, String)> = Vec::new();
+    let mut put = |k: &str, v: String, same: bool| {
+        if !same {
+            out.push((k.to_string(), v));
+        }
+    };
+    let id = |v: &dyn ErasedId| v.id();
+    put("view", id(&s.view), s.view == d.view);
+    put("dataset", id(&s.dataset), s.dataset == PageDataset::default());
+    put("p1", id(&s.p1), s.p1 == d.p1);
+    put("p2", id(&s.p2), s.p2 == d.p2);
+    let list = s.policies.iter().map(|p| id(p)).collect::<Vec<_>>().join(",");
+    put("policies", list, s.policies == d.policies);
+    put("speed", s.speed.to_string(), s.speed == d.speed);
+    put("seeds", s.seeds.to_string(), s.seeds == d.seeds);
+    put("offline", s.offline.clone(), s.offline == d.offline);
+    put("preset", s.preset.clone(), s.preset == d.preset);
+    put("full", "1".into(), !s.full);
+    let now = serde_json::to_value(&s.params).expect("Params serialises");
+    let def = serde_json::to_value(&d.params).expect("Params serialises");
+    if let (Some(now), Some(def)) = (now.as_object(), def.as_object()) {
+        for (k, v) in now {
+            let text = match v {
+                serde_json::Value::String(t) => t.clone(),
+                other => other.to_string(),
+            };
+            put(k, text, def.get(k) == Some(v));
+        }
+    }
+    put("embed", "1".into(), !s.embed);
+    Ok(out.iter().map(|(k, v)| format!("{}={}", escape(k), escape(v))).collect::<Vec<_>>().join("&"))
+}
+
+/// The serde id of the page's unit enums (object-safe, so one closure serves them all).
+trait ErasedId {
+    fn id(&self) -> String;
+}
+impl<T: Serialize> ErasedId for T {
+    fn id(&self) -> String {
+        crate::config::serde_id(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_encode_to_nothing_and_back() {
+        for d in [PageDataset::Synthetic, PageDataset::Plane, PageDataset::Upload] {
+            let s = UrlState::defaults(d);
+            let q = encode(&s).unwrap();
+            assert_eq!(decode(&q).unwrap(), s, "{q}");
+        }
+        assert_eq!(encode(&UrlState::defaults(PageDataset::Synthetic)).unwrap(), "");
+        assert_eq!(encode(&UrlState::defaults(PageDataset::Plane)).unwrap(), "dataset=plane");
+        assert_eq!(decode("").unwrap(), decode("?").unwrap());
+    }
+
+    #[test]
+    fn a_full_state_round_trips() {
+        let q = "?view=regret&dataset=plane&p1=lfu&p2=threshold&policies=greedy,lru&speed=20&seeds=3\
+                 &offline=abl-k&preset=geom&full=1&embed=1&seed=42&k=3&epsilon=0.25&beta=0.1\
+                 &kernel_length=0.35&phi=clipped_quadratic&synthetic_sigma=0.02&lambda=1e-7";
+        let s = decode(q).unwrap();
+        assert_eq!(
+            (s.view, s.dataset, s.p1, s.p2),
+            (View::Regret, PageDataset::Plane, PolicyKind::Lfu, PolicyKind::Threshold)
+        );
+        assert_eq!((s.params.seed, s.params.k, s.params.epsilon, s.params.lambda), (42, 3, 0.25, 1e-7));
+        assert_eq!(s.params.synthetic_sigma, Some(0.02));
+        assert!(s.full && s.embed);
+        let again = decode(&encode(&s).unwrap()).unwrap();
+        assert_eq!(again, s);
+        // Floats survive bit for bit.
+        let mut t = s.clone();
+        t.params.epsilon = 0.1 + 0.2;
+        t.params.zeta = 1.0 / 3.0;
+        assert_eq!(decode(&encode(&t).unwrap()).unwrap(), t);
+    }
+
+    #[test]
+    fn plane_defaults_and_dataset_order() {
+        let s = decode("k=4&dataset=plane").unwrap();
+        assert_eq!((s.params.epsilon, s.params.k, s.params.horizon), (0.1, 4, 2000));
+        // The SPEC's ε on plane differs from the plane default, so it is written.
+        let mut t = UrlState::defaults(PageDataset::Plane);
+        t.params.epsilon = 0.4;
+        assert_eq!(encode(&t).unwrap(), "dataset=plane&epsilon=0.4");
+    }
+
+    #[test]
+    fn readable_errors_and_lossy_decoding() {
+        let e = decode("kapa=1").unwrap_err().to_string();
+        assert!(e.contains("unknown key `kapa`") && e.contains("epsilon"), "{e}");
+        let e = decode("k=0").unwrap_err().to_string();
+        assert!(e.contains("`k`") && e.contains("at least 1"), "{e}");
+        let e = decode("p1=nope").unwrap_err().to_string();
+        assert!(e.contains("nope") && e.contains("greedy"), "{e}");
+        let e = decode("view=x").unwrap_err().to_string();
+        assert!(e.contains("view") && e.contains("paper"), "{e}");
+        assert!(decode("k=3&k=4").unwrap_err().to_string().contains("more than once"));
+        assert!(
+            decode("seeds=0").is_err() && decode("speed=abc").is_err() && decode("preset=fig-z").is_err()
+        );
+        assert!(decode("policies=greedy,greedy").is_err() && decode("policies=").is_err());
+        assert!(decode("seed=9007199254740992").is_err());
+        assert!(decode("k=%zz").is_err() && decode("k=%").is_err() && decode("k=%ff").is_err());
+        let (s, errors) = decode_lossy("k=3&epsilon=-1&kapa=2&p2=lru");
+        assert_eq!((s.params.k, s.params.epsilon, s.p2), (3, 0.4, PolicyKind::Lru));
+        assert_eq!(errors.len(), 2, "{errors:?}");
+    }
+
+    #[test]
+    fn escapes() {
+        assert_eq!(unescape("a%20b+c%2C").unwrap(), "a b c,");
+        assert_eq!(escape("a b+é"), "a%20b%2B%C3%A9");
+        let s = decode("embed").unwrap();
+        assert!(s.embed);
+        assert_eq!(decode("p2=L%52U").unwrap().p2, PolicyKind::Lru);
+    }
+
+    #[test]
+    fn never_panics_on_odd_input() {
+        for q in
+            ["&&&", "=", "==", "?=1", "%", "%%", "k", "k=", "k=1=2", "dataset", "dataset=", "\u{0}", "é=é"]
+        {
+            let _ = decode(q);
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn decode_inverts_encode(
+            view in 0usize..5, ds in 0usize..3, p1 in 0usize..9, p2 in 0usize..9, mask in 1u16..512,
+            speed in 1u32..=MAX_SPEED, seeds in 1usize..=MAX_SEEDS, off in 0usize..3, pre in 0usize..7,
+            full: bool, embed: bool, seed in 0u64..=MAX_SEED, k in 1usize..60, eps in 1e-6f64..3.0,
+            beta in 0.0f64..100.0, horizon in 1usize..1_000_000, sigma in proptest::option::of(0.0f64..10.0),
+        ) {
+            let views = [View::Live, View::Regret, View::Offline, View::Efficiency, View::Paper];
+            let sets = [PageDataset::Synthetic, PageDataset::Plane, PageDataset::Upload];
+            let mut s = UrlState::defaults(sets[ds]);
+            s.view = views[view];
+            s.p1 = PolicyKind::ALL[p1];
+            s.p2 = PolicyKind::ALL[p2];
+            s.policies = PolicyKind::ALL.iter().enumerate().filter(|(i, _)| mask >> i & 1 == 1).map(|(_, &p)| p).collect();
+            (s.speed, s.seeds, s.full, s.embed) = (speed, seeds, full, embed);
+            s.offline = OFFLINE_EXPERIMENTS[off].into();
+            s.preset = PRESETS[pre].into();
+            s.params = Params { seed, k, epsilon: eps, beta, horizon, synthetic_sigma: sigma, ..s.params };
+            let q = encode(&s).unwrap();
+            proptest::prop_assert_eq!(decode(&q).unwrap(), s, "{}", q);
+        }
+
+        #[test]
+        fn decode_never_panics(q in ".{0,80}") {
+            let _ = decode(&q);
+        }
+    }
+}
