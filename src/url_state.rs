@@ -336,6 +336,18 @@ pub fn encode(s: &UrlState) -> Result<String> {
     Ok(out.iter().map(|(k, v)| format!("{}={}", escape(k), escape(v))).collect::<Vec<_>>().join("&"))
 }
 
+/// A short fingerprint of what a run computes: the first 16 hex digits of the sha256 of the
+/// dataset and the fully resolved parameters (seed included) as JSON. Two pages, or a page and
+/// the CLI, showing the same fingerprint ran the same configuration.
+pub fn fingerprint(dataset: &str, params: &Params) -> String {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    h.update(dataset.as_bytes());
+    h.update([0]);
+    h.update(serde_json::to_string(params).expect("Params serialises").as_bytes());
+    h.finalize().iter().take(8).map(|b| format!("{b:02x}")).collect()
+}
+
 /// The serde id of the page's unit enums (object-safe, so one closure serves them all).
 trait ErasedId {
     fn id(&self) -> String;
@@ -414,6 +426,16 @@ mod tests {
         let (s, errors) = decode_lossy("k=3&epsilon=-1&kapa=2&p2=lru");
         assert_eq!((s.params.k, s.params.epsilon, s.p2), (3, 0.4, PolicyKind::Lru));
         assert_eq!(errors.len(), 2, "{errors:?}");
+    }
+
+    #[test]
+    fn fingerprints_differ_with_any_parameter() {
+        let p = page_params(PageDataset::Synthetic);
+        let f = fingerprint("synthetic", &p);
+        assert_eq!(f.len(), 16);
+        assert_eq!(f, fingerprint("synthetic", &p.clone()));
+        assert_ne!(f, fingerprint("plane", &p));
+        assert_ne!(f, fingerprint("synthetic", &Params { seed: 1, ..p }));
     }
 
     #[test]

@@ -20,6 +20,7 @@
 
 mod convert;
 pub mod dataset;
+pub mod page;
 pub mod params;
 pub mod primitives;
 pub mod simulation;

@@ -1,0 +1,88 @@
+//! The playground page's state as a URL: `decodeUrlState`, `encodeUrlState`, the per-dataset
+//! defaults and the configuration fingerprint (`csc::url_state` does the work; this is the
+//! boundary).
+
+use super::convert::{js_err, to_js, JsResult};
+use crate::config::Params;
+use crate::error::Error;
+use crate::url_state::{self, PageDataset, UrlState};
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_PAGE: &'static str = r#"
+/** The playground's state (Rust: `csc::url_state::UrlState`). */
+export interface UrlState {
+  view: "live" | "regret" | "offline" | "efficiency" | "paper";
+  dataset: "synthetic" | "plane" | "upload";
+  /** Every parameter of the run, the seed included. */
+  params: Params;
+  p1: PolicyId; p2: PolicyId;
+  /** Policies of the regret and efficiency views. */
+  policies: PolicyId[];
+  speed: number; seeds: number;
+  offline: "fig-a" | "fig-b" | "abl-k";
+  preset: "fig-a" | "fig-b" | "fig-c" | "fig-e" | "abl-k" | "krr-err" | "geom";
+  full: boolean; embed: boolean;
+}
+
+/** A query string read leniently: the usable state and one message per key that was not used. */
+export interface DecodedUrlState { state: UrlState; errors: string[]; }
+"#;
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(typescript_type = "UrlState")]
+    pub type JsUrlState;
+    #[wasm_bindgen(typescript_type = "Params")]
+    pub type JsParams;
+}
+
+/// A JS value through JSON, so that `deny_unknown_fields` applies (serde-wasm-bindgen reads
+/// only the keys a struct declares and would ignore a misspelt one).
+fn from_js_json<T: serde::de::DeserializeOwned>(what: &str, v: JsValue) -> JsResult<T> {
+    let text = js_sys::JSON::stringify(&v)
+        .ok()
+        .and_then(|s| s.as_string())
+        .ok_or_else(|| js_err(Error::parse(format!("{what}: expected an object"))))?;
+    serde_json::from_str(&text).map_err(|e| js_err(Error::parse(format!("{what}: {e}"))))
+}
+
+/// Reads a query string (`location.search`, with or without `?`) leniently: every usable key is
+/// applied to the defaults of the link's dataset, and each unusable one (unknown, repeated,
+/// invalid) gives a readable message in `errors`. Never throws.
+#[wasm_bindgen(js_name = decodeUrlState, unchecked_return_type = "DecodedUrlState")]
+pub fn decode_url_state(query: &str) -> JsResult<JsValue> {
+    let (state, errors) = url_state::decode_lossy(query);
+    #[derive(serde::Serialize)]
+    struct Decoded {
+        state: UrlState,
+        errors: Vec<String>,
+    }
+    to_js(&Decoded { state, errors })
+}
+
+/// The query string of a state (without `?`; only values that differ from the defaults of its
+/// dataset). Throws a readable `Error` for an invalid state.
+#[wasm_bindgen(js_name = encodeUrlState)]
+pub fn encode_url_state(state: JsUrlState) -> JsResult<String> {
+    let s: UrlState = from_js_json("page state", state.into())?;
+    url_state::encode(&s).map_err(js_err)
+}
+
+/// The state of a plain link to the page with `dataset` (`"synthetic"`, `"plane"`, `"upload"`).
+#[wasm_bindgen(js_name = urlStateDefaults, unchecked_return_type = "UrlState")]
+pub fn url_state_defaults(dataset: &str) -> JsResult<JsValue> {
+    let d: PageDataset = serde_json::from_value(serde_json::Value::String(dataset.into())).map_err(|_| {
+        js_err(Error::param("dataset", format!("unknown `{dataset}`; known: synthetic, plane, upload")))
+    })?;
+    to_js(&UrlState::defaults(d))
+}
+
+/// A 16-hex-digit fingerprint of a configuration: the dataset name and checksum and the fully
+/// resolved parameters (see `csc::url_state::fingerprint`).
+#[wasm_bindgen(js_name = configFingerprint)]
+pub fn config_fingerprint(dataset: &str, params: JsParams) -> JsResult<String> {
+    let p: Params = from_js_json("parameters", params.into())?;
+    p.validate().map_err(js_err)?;
+    Ok(url_state::fingerprint(dataset, &p))
+}
