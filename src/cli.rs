@@ -3,7 +3,7 @@
 use clap::{Parser, Subcommand};
 use csc::config::Params;
 use csc::dataset::{nq_trivia, plane, synthetic, Dataset};
-use csc::experiment::{builtin, run_unit, with_param, DatasetId, ExperimentSpec, Report, BUILTIN_IDS};
+use csc::experiment::{builtin, run_unit, DatasetId, ExperimentSpec, Report, BUILTIN_IDS};
 use csc::online::{sim::run_trace, PolicyKind};
 use csc::stream::{generate_trace, ArrivalModel};
 use csc::trace::Trace;
@@ -94,10 +94,7 @@ fn err<E: std::fmt::Display>(e: E) -> String {
 
 fn apply_sets(mut p: Params, sets: &[String]) -> Res<Params> {
     for s in sets {
-        let (k, v) = s.split_once('=').ok_or_else(|| format!("--set expects KEY=VALUE, got `{s}`"))?;
-        let value: serde_json::Value =
-            serde_json::from_str(v).unwrap_or_else(|_| serde_json::Value::String(v.into()));
-        p = with_param(&p, k.trim(), &value).map_err(err)?;
+        p = p.apply_set(s).map_err(|e| format!("--set {s}: {e}"))?;
     }
     Ok(p)
 }
@@ -158,10 +155,13 @@ fn run(
     }
     spec.params = apply_sets(spec.params.clone(), set)?;
     spec.validate().map_err(err)?;
+    csc::config::check_experiment_size(&spec).map_err(err)?;
     let (units, stem) = match shard {
         Some(s) => {
-            let (i, n) = s.split_once('/').ok_or("--shard expects I/N, e.g. 0/4")?;
-            let (i, n): (usize, usize) = (i.parse().map_err(err)?, n.parse().map_err(err)?);
+            let bad = |e: &dyn std::fmt::Display| format!("--shard expects I/N, e.g. 0/4, got `{s}` ({e})");
+            let (i, n) = s.split_once('/').ok_or_else(|| bad(&"no `/`"))?;
+            let (i, n): (usize, usize) =
+                (i.trim().parse().map_err(|e| bad(&e))?, n.trim().parse().map_err(|e| bad(&e))?);
             (spec.shard(i, n).map_err(err)?, format!("{}.shard-{i}-of-{n}", spec.id))
         }
         None => (spec.units(), spec.id.clone()),
@@ -238,6 +238,8 @@ pub fn main() -> Res<()> {
                 })
                 .collect::<Res<Vec<_>>>()?;
             let report = Report::merge(parts).map_err(err)?;
+            report.experiment.validate().map_err(err)?;
+            csc::config::check_experiment_size(&report.experiment).map_err(err)?;
             let missing = report.missing_units();
             if !missing.is_empty() {
                 eprintln!(
@@ -263,7 +265,12 @@ pub fn main() -> Res<()> {
             let text = std::fs::read_to_string(&trace).map_err(|e| format!("{}: {e}", trace.display()))?;
             let t = Trace::from_json(&text).map_err(err)?;
             let mut params = match t.meta.get("params") {
-                Some(p) => serde_json::from_value::<Params>(p.clone()).unwrap_or_default(),
+                Some(p) => serde_json::from_value::<Params>(p.clone()).unwrap_or_else(|e| {
+                    eprintln!(
+                        "note: the trace's meta.params are not this engine's ({e}); using the defaults"
+                    );
+                    Params::default()
+                }),
                 None => Params::default(),
             };
             params.horizon = t.horizon();

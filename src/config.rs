@@ -108,6 +108,11 @@ impl Default for Params {
 /// Largest horizon, log or sample the engine accepts (keeps memory bounded in a browser tab).
 pub const MAX_ROUNDS: usize = 10_000_000;
 
+/// Accepted RBF length-scales `ℓ_k` (on the normalised distance). Below about 1e-154, `2ℓ_k²`
+/// underflows to 0 and `κ(x, x) = exp(−0/0)` is NaN; far outside this range the kernel is the
+/// identity or all ones to rounding, which no experiment needs.
+pub const KERNEL_LENGTH_RANGE: (f64, f64) = (1e-6, 1e6);
+
 fn positive(name: &str, v: f64, what: &str) -> Result<()> {
     if v.is_finite() && v > 0.0 {
         Ok(())
@@ -143,6 +148,23 @@ impl Params {
         Ok(p)
     }
 
+    /// Applies one `KEY=VALUE` override (the CLI's `--set`): `VALUE` is read as JSON if it parses
+    /// (`k=3`, `synthetic_sigma=null`, `phi="clipped_quadratic"`), else as a bare string
+    /// (`phi=clipped_quadratic`). Unknown keys, wrong types and out-of-range values are errors
+    /// naming the parameter; the result is validated.
+    pub fn apply_set(&self, set: &str) -> Result<Params> {
+        let (k, v) = set
+            .split_once('=')
+            .ok_or_else(|| Error::parse(format!("an override must be KEY=VALUE, got `{set}`")))?;
+        let key = k.trim();
+        if key.is_empty() {
+            return Err(Error::parse(format!("an override must be KEY=VALUE, got `{set}` (no key)")));
+        }
+        let value: serde_json::Value =
+            serde_json::from_str(v).unwrap_or_else(|_| serde_json::Value::String(v.into()));
+        crate::experiment::with_param(self, key, &value)
+    }
+
     /// The full configuration as pretty JSON (printed with every result).
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("Params always serialises")
@@ -157,7 +179,8 @@ impl Params {
         positive("epsilon", self.epsilon, "the ε-net radius ε")?;
         positive("eps_oracle", self.eps_oracle, "the oracle net radius ε_o")?;
         count("n_eval", self.n_eval, 1, "the evaluation sample size n_eval")?;
-        positive("kernel_length", self.kernel_length, "the kernel length-scale ℓ_k")?;
+        let (lo, hi) = KERNEL_LENGTH_RANGE;
+        in_range("kernel_length", self.kernel_length, lo, hi, "the kernel length-scale ℓ_k")?;
         positive("lambda", self.lambda, "the ridge λ")?;
         in_range("b", self.b, 0.0, 1e6, "the RKHS bound B")?;
         if !(self.delta > 0.0 && self.delta < 1.0) {
@@ -189,6 +212,40 @@ impl Params {
             PhiKind::ClippedQuadratic => Mismatch::ClippedQuadratic { zeta: self.zeta },
         }
     }
+}
+
+/// Largest number of units (sweep values × seeds) one experiment may list: the unit list is
+/// allocated up front, so an absurd `seeds` must be refused, not attempted.
+pub const MAX_UNITS: usize = 1_000_000;
+
+/// Size checks of an experiment definition that its own validation leaves open, shared by every
+/// entry point (`csc run`, the JS API's `ExperimentRun`): at most [`MAX_UNITS`] units, seeds
+/// `first_seed .. first_seed + seeds` representable, and a geometry stream of 1 to
+/// [`MAX_ROUNDS`] arrivals.
+pub fn check_experiment_size(spec: &crate::experiment::ExperimentSpec) -> Result<()> {
+    let points = spec.sweep.as_ref().map_or(1, |s| s.values.len());
+    match points.checked_mul(spec.seeds) {
+        Some(n) if n <= MAX_UNITS => {}
+        _ => {
+            return Err(Error::param(
+                "seeds",
+                format!(
+                    "{} seeds × {points} sweep values is too many units (at most {MAX_UNITS})",
+                    spec.seeds
+                ),
+            ))
+        }
+    }
+    if spec.first_seed.checked_add(spec.seeds as u64).is_none() {
+        return Err(Error::param(
+            "first_seed",
+            format!("seeds {} + {} overflow a 64-bit seed", spec.first_seed, spec.seeds),
+        ));
+    }
+    if let crate::experiment::Measure::Geometry { stream } = spec.measure {
+        count("stream", stream, 1, "the geometry stream length")?;
+    }
+    Ok(())
 }
 
 /// The serde name of a unit enum variant (`"clcb-sc-ls-cont"`, …): the id used in JSON, the CLI
