@@ -2,8 +2,8 @@
 # Runs every test of the project: formatting, lints, the native suite (unit, integration,
 # property tests), then the WebAssembly package: lints for wasm32, the release build with its
 # TypeScript declarations checked and a smoke test of exactly what ships, and the browser tests
-# (tests/wasm_api.rs) in headless Chrome and Firefox. Installs what is missing first,
-# idempotently (scripts/setup.sh). Called by .ci/run.
+# (tests/wasm_api.rs, tests/wasm_hostile.rs) in headless Chrome and Firefox. Installs what is
+# missing first, idempotently (scripts/setup.sh). Called by .ci/run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -15,7 +15,7 @@ step "clippy" cargo clippy --all-targets --locked -- -D warnings
 step "native tests" cargo test --locked
 
 step "setup" bash scripts/setup.sh
-step "clippy (wasm32)" cargo clippy --target wasm32-unknown-unknown --locked --lib --test wasm_api -- -D warnings
+step "clippy (wasm32)" cargo clippy --target wasm32-unknown-unknown --locked --lib --test wasm_api --test wasm_hostile -- -D warnings
 step "wasm build" bash scripts/wasm.sh
 step "typescript declarations" python3 scripts/check_dts.py "$(wasm_cfg build.out-dir)/csc.d.ts"
 step "built package (node)" node scripts/smoke_pkg.mjs "$(wasm_cfg build.out-dir)"
@@ -41,7 +41,7 @@ for browser in "${browsers[@]}"; do
     step "browser tests ($browser)" env "${driver[@]}" WASM_BINDGEN_TEST_ONLY_WEB=1 \
         CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER="$(command -v wasm-bindgen-test-runner)" \
         WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-180}" \
-        cargo test --locked --target wasm32-unknown-unknown "${profile_args[@]}" --test wasm_api
+        cargo test --locked --target wasm32-unknown-unknown "${profile_args[@]}" --test wasm_api --test wasm_hostile
 done
 
 # The playground page (www/) end to end in headless Chromium: tests/e2e/run.mjs serves www/ on a

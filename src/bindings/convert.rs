@@ -67,6 +67,42 @@ pub(crate) fn per_point(what: &str, values: &[f64], n: usize, points_name: &str)
     Ok(())
 }
 
+/// Costs `c(x)` must lie in `(0, 1]` (SPEC §2): a cost of 0, a negative one or one above 1 is
+/// refused with its position rather than silently clipped (the losses would otherwise be wrong
+/// without a word). Call after [`per_point`] (which checks the length and finiteness).
+pub(crate) fn unit_costs(what: &str, values: &[f64]) -> JsResult<()> {
+    if let Some(i) = values.iter().position(|&c| !(c > 0.0 && c <= 1.0)) {
+        return Err(js_err(Error::data(format!(
+            "`{what}`[{i}] = {} is outside (0, 1]: costs are normalised token counts (SPEC §2)",
+            values[i]
+        ))));
+    }
+    Ok(())
+}
+
+/// Largest memory a generated stream may take in the browser (its arrivals, evaluation sample and
+/// offline log as `f32` vectors plus per-entry numbers): beyond it the allocation would fail and
+/// abort the module (a wasm trap), so the request is refused first.
+pub(crate) const MAX_STREAM_BYTES: f64 = (1u64 << 30) as f64;
+
+/// Refuses a configuration whose stream would not fit [`MAX_STREAM_BYTES`] for `dim`-dimensional
+/// data (estimate: `(T + n_eval + log_len) · (4·dim + 32)` bytes).
+pub(crate) fn stream_fits(params: &crate::config::Params, dim: usize) -> JsResult<()> {
+    let entries = params.horizon as f64 + params.n_eval as f64 + params.log_len as f64;
+    let bytes = entries * (4.0 * dim as f64 + 32.0);
+    if bytes > MAX_STREAM_BYTES {
+        return Err(js_err(Error::unsupported(format!(
+            "a stream of T = {} rounds, n_eval = {} and log_len = {} of {dim}-dimensional queries needs about {:.0} MB, more than the {:.0} MB a browser run may take; lower `horizon` or `n_eval`",
+            params.horizon,
+            params.n_eval,
+            params.log_len,
+            bytes / 1e6,
+            MAX_STREAM_BYTES / 1e6
+        ))));
+    }
+    Ok(())
+}
+
 /// Indices into a set of `n` items: each `< n`, no repeats.
 pub(crate) fn indices(what: &str, idx: &[u32], n: usize) -> JsResult<Vec<usize>> {
     let mut seen = vec![false; n];

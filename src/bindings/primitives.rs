@@ -3,7 +3,8 @@
 //! dimension `dim`; distances are `‖x − y‖ / distScale` (SPEC §1).
 
 use super::convert::{
-    dimension, indices, js_err, metric, mismatch, per_point, to_points, u32s, whole, JsResult, Obj,
+    dimension, indices, js_err, metric, mismatch, per_point, to_points, u32s, unit_costs, whole, JsResult,
+    Obj,
 };
 use super::types::JsPhi;
 use crate::epsilon_net::EpsilonNet;
@@ -62,6 +63,7 @@ fn problem(points: &[f32], dim: f64, dist_scale: f64, weights: &[f64], costs: &[
     }
     per_point("weights", weights, n, "points")?;
     per_point("costs", costs, n, "points")?;
+    unit_costs("costs", costs)?;
     let dist = DistanceMatrix::from_points(&p, &metric(dist_scale)?);
     Ok(Problem { dist, weights: weights.to_vec(), costs: costs.to_vec(), n })
 }
@@ -144,6 +146,7 @@ pub fn expected_loss_js(
     let dim = dimension(dim)?;
     let eval = to_points("evalPoints", eval_points, dim, false)?;
     per_point("evalCosts", eval_costs, eval.len(), "evalPoints")?;
+    unit_costs("evalCosts", eval_costs)?;
     let cache = to_points("cachePoints", cache_points, dim, true)?;
     Ok(expected_loss(&eval, eval_costs, &cache, &metric(dist_scale)?, &mismatch(phi)?))
 }
@@ -151,7 +154,10 @@ pub fn expected_loss_js(
 /// The kernel ridge regression posterior (SPEC §6) of the observations `(obsPoints[j], y[j])`
 /// with the RBF kernel `exp(−d²/(2·lengthScale²))` and ridge `r`: at each query point
 /// `ĉ(x) = κ_xᵀ(K + rI)⁻¹y` and `σ(x) = √(1 − κ_xᵀ(K + rI)⁻¹κ_x)`, plus `γ = ½ log det(I + K/r)`.
-/// With no observations: `ĉ = 0`, `σ = 1`, `γ = 0`. (Offline Alg. 2 uses `r = ℓλ`, online
+/// With no observations: `ĉ = 0`, `σ = 1`, `γ = 0`. `jitterEvents` counts the pivots of the
+/// Cholesky factor that had to be floored (duplicate points with a tiny ridge, huge
+/// length-scales): the fit then belongs to `K + rI` plus that small diagonal jitter, stays finite,
+/// and a caller can tell the user. (Offline Alg. 2 uses `r = ℓλ`, online
 /// Alg. 4 `r = λ`.) At most 5,000 observations.
 #[wasm_bindgen(js_name = krrPosterior, unchecked_return_type = "KrrPosterior")]
 #[allow(clippy::too_many_arguments)]
@@ -174,6 +180,13 @@ pub fn krr_posterior(
     }
     per_point("y", y, obs.len(), "obsPoints")?;
     let query = to_points("query", query, dim, true)?;
+    let (lo, hi) = crate::config::KERNEL_LENGTH_RANGE;
+    if !(lo..=hi).contains(&length_scale) {
+        return Err(js_err(Error::param(
+            "lengthScale",
+            format!("the RBF length scale must lie in [{lo:e}, {hi:e}], got {length_scale}"),
+        )));
+    }
     let kernel = RbfKernel::new(length_scale).map_err(js_err)?;
     let krr = Krr::fit(kernel, metric(dist_scale)?, ridge, &obs, y).map_err(js_err)?;
     let (mean, sd): (Vec<f64>, Vec<f64>) = query
@@ -187,5 +200,6 @@ pub fn krr_posterior(
         .set("mean", js_sys::Float64Array::from(&mean[..]))
         .set("sd", js_sys::Float64Array::from(&sd[..]))
         .set("gamma", krr.gamma())
+        .set("jitterEvents", krr.jitter_events() as f64)
         .build())
 }

@@ -160,6 +160,7 @@ impl JsOnlineRun {
                 format!("a live run holds at most {MAX_LIVE_HORIZON} rounds, got {}", params.horizon),
             )));
         }
+        super::convert::stream_fits(&params, dataset.inner().points.dim())?;
         let ids: Vec<String> = serde_wasm_bindgen::from_value(policies.into())
             .map_err(|e| js_err(Error::parse(format!("policies must be an array of ids: {e}"))))?;
         if ids.is_empty() {
@@ -418,16 +419,27 @@ impl JsExperimentRun {
         if let Some(o) = overrides {
             let o: serde_json::Value = serde_wasm_bindgen::from_value(o.into())
                 .map_err(|e| js_err(Error::parse(format!("overrides: {e}"))))?;
-            if let Some(map) = o.as_object() {
-                for (k, val) in map {
-                    spec.params = crate::experiment::with_param(&spec.params, k, val).map_err(js_err)?;
-                }
+            let map = o.as_object().ok_or_else(|| {
+                js_err(Error::parse(format!("overrides: expected an object of parameters, got {o}")))
+            })?;
+            for (k, val) in map {
+                spec.params = crate::experiment::with_param(&spec.params, k, val).map_err(js_err)?;
             }
         }
         if let Some(s) = seeds {
             spec.seeds = super::convert::whole("seeds", s, 1)?;
         }
         spec.validate().map_err(js_err)?;
+        crate::config::check_experiment_size(&spec).map_err(js_err)?;
+        // Every sweep point's stream must fit in the browser's memory (a failed allocation traps).
+        for point in 0..spec.sweep.as_ref().map_or(1, |s| s.values.len()) {
+            let unit = crate::experiment::Unit { index: 0, point, seed: spec.first_seed };
+            let mut p = spec.unit_params(&unit).map_err(js_err)?;
+            if let crate::experiment::Measure::Geometry { stream } = spec.measure {
+                p.horizon = stream;
+            }
+            super::convert::stream_fits(&p, dataset.inner().points.dim())?;
+        }
         let want = serde_json::to_value(spec.dataset)
             .ok()
             .and_then(|v| v.as_str().map(str::to_string))

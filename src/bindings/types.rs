@@ -130,6 +130,9 @@ export interface KrrPosterior {
   sd: Float64Array;
   /** Information gain `γ = ½ log det(I + K/r)` of the observations (ridge `r`). */
   gamma: number;
+  /** Pivots of the Cholesky factor floored to stay positive (duplicate points with a tiny ridge,
+   *  huge length-scales): 0 normally; when > 0 the fit used a small diagonal jitter. */
+  jitterEvents: number;
 }
 
 /** One stage of the determinism workload with the hash of its results. */
