@@ -142,6 +142,13 @@ fn count(name: &str, v: usize, lo: usize, what: &str) -> Result<()> {
 impl Params {
     /// Parses a JSON object; missing keys take their defaults; the result is validated.
     pub fn from_json(text: &str) -> Result<Self> {
+        // serde's derive also reads a struct from a JSON array (by position): `[]` would silently
+        // be the defaults. Only an object is a configuration.
+        if !text.trim_start().starts_with('{') {
+            return Err(Error::parse(
+                "configuration JSON: expected an object of parameters, e.g. {\"k\": 3}",
+            ));
+        }
         let p: Params =
             serde_json::from_str(text).map_err(|e| Error::parse(format!("configuration JSON: {e}")))?;
         p.validate()?;

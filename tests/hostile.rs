@@ -324,6 +324,10 @@ fn set_overrides_are_parsed_by_the_library() {
     assert_eq!(p.apply_set(" k =3").unwrap().k, 3);
     assert_eq!(p.apply_set("synthetic_sigma=null").unwrap().synthetic_sigma, None);
     assert_eq!(p.apply_set("phi=clipped_quadratic").unwrap().phi, csc::config::PhiKind::ClippedQuadratic);
+    for text in ["[]", "[5]", " [] ", "null", "3", "\"k\""] {
+        let e = Params::from_json(text).unwrap_err().to_string();
+        assert!(e.contains("expected an object"), "{text}: {e}");
+    }
     for bad in ["k", "=1", "k=0", "nope=1", "lambda=-1", "seed=1.5", ""] {
         let e = p.apply_set(bad).unwrap_err().to_string();
         assert!(!e.is_empty());

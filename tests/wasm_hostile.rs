@@ -187,6 +187,31 @@ export function runHostile(g) {
   mustThrow('determinismReport(-1)', () => g.determinismReport(-1));
   mustThrow('determinismReport(0.5)', () => g.determinismReport(0.5));
 
+  // ---- page state (URL) ----------------------------------------------------------------------
+  cover('decodeUrlState', 'encodeUrlState', 'urlStateDefaults', 'configFingerprint');
+  fn('decodeUrlState', ['dataset=plane&k=3&seed=2']);
+  fn('urlStateDefaults', ['plane']);
+  fn('encodeUrlState', [g.urlStateDefaults('plane')]);
+  fn('configFingerprint', ['plane', g.defaultParams()]);
+  for (const q of ['%', '%zz', '%ff%fe', 'k=%00', '&&&==&', 'dataset=plane&dataset=synthetic', 'k=1e400',
+                   'seed=-1', 'horizon=99999999999999999999', 'x'.repeat(1 << 20), '\ud800=\udfff',
+                   'view=paper&'.repeat(5000)]) {
+    probe(`decodeUrlState(${JSON.stringify(q.slice(0, 40))})`, 'ok', () => {
+      const r = g.decodeUrlState(q);
+      if (typeof r !== 'object' || r === null) throw new Error('no result');
+      return r;
+    });
+  }
+  for (const st of [{}, [], 'abc', 5, null, { ...g.urlStateDefaults('plane'), k: 0 },
+                    { ...g.urlStateDefaults('plane'), view: 'nope' }, { ...g.urlStateDefaults('plane'), extra: 1 }]) {
+    mustThrow(`encodeUrlState(${JSON.stringify(st)})`, () => g.encodeUrlState(st));
+  }
+  mustThrow('urlStateDefaults("nope")', () => g.urlStateDefaults('nope'));
+  mustThrow('configFingerprint(k 0)', () => g.configFingerprint('plane', { ...g.defaultParams(), k: 0 }));
+  // serde's derive reads `Params` from an array by position, so `[]` is the defaults here
+  // (reported in docs/RELIABILITY.md; `Params::from_json` and `validateParams` refuse it).
+  probe('configFingerprint([])', 'any', () => g.configFingerprint('plane', []));
+
   // ---- Dataset --------------------------------------------------------------------------------
   cover('Dataset');
   const ds = (name, args) => matrix(`Dataset.${name}`, args, (a) => g.Dataset[name](...a));
