@@ -217,6 +217,17 @@ fn cli_replay_of_bad_traces() {
     let text = std::fs::read_to_string(d.join("t.json")).unwrap();
     let out = succeeds(&["replay", "t.json", "--policies", "greedy,lfu"], &d);
     assert!(out.contains("Greedy") && out.contains("LFU"), "{out}");
+    // Determinism on re-run: the same trace and configuration print the same figures.
+    assert_eq!(succeeds(&["replay", "t.json", "--policies", "greedy,lfu"], &d), out);
+    succeeds(
+        &["trace", "--dataset", "plane", "--set", "horizon=60", "--set", "n_eval=40", "--out", "t2.json"],
+        &d,
+    );
+    assert_eq!(
+        std::fs::read(d.join("t2.json")).unwrap(),
+        text.as_bytes(),
+        "a trace is regenerated bit for bit"
+    );
     fails(&["replay", "t.json", "--policies", "greedy,nope"], &d, &["nope"]);
     fails(&["replay", "t.json", "--policies", ""], &d, &["unknown"]);
     fails(&["replay", "t.json", "--set", "k=0"], &d, &["`k`"]);

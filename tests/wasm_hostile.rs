@@ -466,11 +466,12 @@ fn text(v: &JsValue, key: &str) -> String {
 async fn every_export_survives_hostile_values() {
     let glue = Await::new(load_glue()).await.expect("the test's own JS glue can be imported");
     let report = run_hostile(&glue);
-    let (mut failures, mut errors, mut oks) = (Vec::new(), 0, 0);
+    let (mut failures, mut errors, mut oks, mut must) = (Vec::new(), 0, 0, 0);
     for r in report.iter() {
         let (label, expect, outcome, message) =
             (text(&r, "label"), text(&r, "expect"), text(&r, "outcome"), text(&r, "message"));
         let healthy = get(&r, "healthy").as_bool() == Some(true);
+        must += (expect == "error") as usize;
         match outcome.as_str() {
             "error" => errors += 1,
             "ok" => oks += 1,
@@ -495,7 +496,10 @@ async fn every_export_survives_hostile_values() {
             failures.push(format!("{label}: the module is broken afterwards: {}", text(&r, "health")));
         }
     }
-    console_log!("hostile calls: {} ({errors} threw an Error, {oks} returned)", report.length());
+    console_log!(
+        "hostile calls: {} ({errors} threw an Error, {oks} returned; {must} must-throw cases)",
+        report.length()
+    );
     assert!(report.length() > 1_000, "the matrix ran ({} calls)", report.length());
     assert!(failures.is_empty(), "{} hostile calls misbehaved:\n{}", failures.len(), failures.join("\n"));
 }
