@@ -1,8 +1,13 @@
 // End-to-end test of the playground (www/) in headless Chromium: serves www/ on a free localhost
-// port, opens the page, plays, steps, checks the URL state, and saves screenshots to artifacts/.
+// port, opens the page, plays, steps (and compares with the native engine, run through the `csc`
+// CLI), runs experiments and a paper preset (chart data against the JSON export), round-trips the
+// URL, loads good and bad data, and saves screenshots of every view to artifacts/.
 // Prints "N passed, M failed" and exits non-zero on failure.
 import http from 'node:http';
-import { readFile, mkdir } from 'node:fs/promises';
+import { readFile, mkdir, mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import { promisify } from 'node:util';
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,6 +41,7 @@ const server = http.createServer(async (req, res) => {
 });
 await new Promise((r) => server.listen(0, '127.0.0.1', r));
 const origin = `http://127.0.0.1:${server.address().port}`;
+const run = promisify(execFile);
 
 let passed = 0, failed = 0;
 async function check(name, fn) {
@@ -54,6 +60,48 @@ async function waitFor(page, fn, arg, { timeout = 30000 } = {}) {
   }
 }
 
+
+const consoleErrors = [];
+const foreign = [];
+async function openPage(query = '', viewport = { width: 1280, height: 800 }, { ready = true } = {}) {
+  const page = await browser.newPage({ viewport });
+  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+  page.on('pageerror', (e) => consoleErrors.push(String(e)));
+  page.on('request', (r) => { const u = r.url(); if (!u.startsWith(origin) && !u.startsWith('blob:') && !u.startsWith('data:')) foreign.push(u); });
+  await page.goto(`${origin}/${query}`);
+  if (ready) await waitFor(page, () => /^Ready/.test(document.getElementById('status').textContent), null, { timeout: 120000 });
+  return page;
+}
+const round = (page, p = 0) => page.evaluate((p) => Number(document.querySelector(`#panel-${p} [data-counter=round]`).textContent), p);
+const canvasData = (page) => page.evaluate(() => document.querySelector('#panel-0 canvas').toDataURL());
+const counters = (page, p) => page.evaluate((p) => Object.fromEntries([...document.querySelectorAll(`#panel-${p} [data-counter]`)].map((e) => [e.dataset.counter, Number(e.dataset.value)])), p);
+const shot = (page, name) => page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
+/** Waits for the experiment panel `job` to finish; returns its status text. */
+async function jobDone(page, job, timeout = 180000) {
+  await waitFor(page, (j) => ['done', 'error'].includes(document.querySelector(`[data-job=${j}]`).dataset.status), job, { timeout });
+  const status = await page.textContent(`[data-job=${job}] .status`);
+  assert(/^Done/.test(status), status);
+  return status;
+}
+async function grab(page, sel, count = 1) {
+  const got = [];
+  const done = new Promise((resolve) => {
+    const on = (d) => { got.push(d); if (got.length === count) { page.off('download', on); resolve(); } };
+    page.on('download', on);
+  });
+  await page.click(sel);
+  await done;
+  return Promise.all(got.map(async (d) => ({ name: d.suggestedFilename(), body: await readFile(await d.path()) })));
+}
+/** The native engine's counters after T rounds, through the csc CLI (trace, then replay). */
+async function nativeCounters(seed, horizon, policies) {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'csc-e2e-'));
+  const csc = (...args) => run('cargo', ['run', '--quiet', '--profile', 'test', '--bin', 'csc', '--', ...args], { cwd: root });
+  await csc('trace', '--dataset', 'synthetic', '--set', `horizon=${horizon}`, '--set', 'n_eval=1000', '--set', `seed=${seed}`, '--out', `${dir}/trace.json`);
+  await csc('replay', `${dir}/trace.json`, '--policies', policies.join(','), '--out', `${dir}/results.json`);
+  return JSON.parse(await readFile(`${dir}/results.json`, 'utf8')).map((r) => r.last);
+}
+
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
@@ -61,27 +109,19 @@ const browser = await chromium.launch({
 });
 await mkdir(artifacts, { recursive: true });
 
-const consoleErrors = [];
-const foreign = [];
-async function openPage(query = '', viewport = { width: 1280, height: 800 }) {
-  const page = await browser.newPage({ viewport });
-  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
-  page.on('pageerror', (e) => consoleErrors.push(String(e)));
-  page.on('request', (r) => { const u = r.url(); if (!u.startsWith(origin) && !u.startsWith('blob:') && !u.startsWith('data:')) foreign.push(u); });
-  await page.goto(`${origin}/${query}`);
-  await waitFor(page, () => /^Ready/.test(document.getElementById('status').textContent), null, { timeout: 120000 });
-  return page;
-}
-const round = (page) => page.evaluate(() => Number(document.querySelector('#panel-0 [data-counter=round]').textContent));
-const canvasData = (page) => page.evaluate(() => document.querySelector('#panel-0 canvas').toDataURL());
-
 try {
+  // Started first: compiling the CLI (if needed) overlaps with the browser checks.
+  const native = nativeCounters(7, 100, ['clcb-sc-ls-cont', 'greedy']);
+  native.catch(() => {}); // reported by the check that awaits it
   const page = await openPage();
   await check('page loads with the default state', async () => {
     assert(await page.inputValue('#dataset') === 'synthetic', 'dataset');
     assert(await page.inputValue('#p1') === 'clcb-sc-ls-cont', 'p1');
     assert(await page.inputValue('#p2') === 'greedy', 'p2');
+    assert(await page.inputValue('#epsilon') === '0.4', 'epsilon');
     assert((await page.textContent('#panel-0 h3')).includes('CLCB'), 'panel title');
+    assert(/^[0-9a-f]{16}$/.test(await page.textContent('#fingerprint')), 'fingerprint');
+    assert(await page.isHidden('#banner'), 'banner shown');
   });
   await check('play advances the round counter and redraws the canvas', async () => {
     const before = await canvasData(page);
@@ -89,49 +129,34 @@ try {
     await waitFor(page, () => Number(document.querySelector('#panel-0 [data-counter=round]').textContent) >= 100, null, { timeout: 30000 });
     await page.click('#play');
     await page.waitForTimeout(300);
-    const r = await round(page);
-    assert(r > 0, `round ${r}`);
+    assert(await round(page) > 0, 'round 0');
     assert(await canvasData(page) !== before, 'canvas unchanged');
   });
   await check('step plays 100 rounds and updates every counter', async () => {
-    await page.waitForTimeout(300);
     const r0 = await round(page);
     await page.click('#step');
-    await waitFor(page, (r) => Number(document.querySelector('#panel-0 [data-counter=round]').textContent) === r + 100, r0, { timeout: 30000 });
+    await waitFor(page, (r) => Number(document.querySelector('#panel-1 [data-counter=round]').textContent) === r + 100, r0, { timeout: 30000 });
     const c = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll('#panel-1 [data-counter]')].map((e) => [e.dataset.counter, e.textContent])));
-    assert(Number(c.round) === r0 + 100, `policy B round ${c.round}`);
     assert(/%$/.test(c.hit) && Number.isFinite(parseFloat(c.regret)) && Number.isFinite(parseFloat(c.cost)), JSON.stringify(c));
   });
-  await check('exports: curves CSV, results JSON, trace JSON, canvases PNG', async () => {
-    const grab = async (sel, count = 1) => {
-      const got = [];
-      const done = new Promise((resolve) => {
-        const on = async (d) => { got.push(d); if (got.length === count) { page.off('download', on); resolve(); } };
-        page.on('download', on);
-      });
-      await page.click(sel);
-      await done;
-      return Promise.all(got.map(async (d) => ({ name: d.suggestedFilename(), body: await readFile(await d.path()) })));
-    };
-    const [csv] = await grab('#export-csv');
+  await check('the determinism checksum is shown and matches the native build', async () => {
+    await waitFor(page, () => /^[0-9a-f]{16}$/.test(document.getElementById('determinism').textContent), null, { timeout: 60000 });
+    assert(/bit-identical/.test(await page.textContent('#determinism-note')), await page.textContent('#determinism-note'));
+  });
+  await check('live exports: curves CSV, results JSON, trace JSON, canvases PNG', async () => {
+    const [csv] = await grab(page, '#export-csv');
     const text = csv.body.toString();
     assert(/\.csv$/.test(csv.name) && text.startsWith('policy,t,avg_regret'), `${csv.name}: ${text.slice(0, 40)}`);
     assert(text.includes('"CLCB-SC-LS-Cont"') && text.includes('"Greedy"'), 'policies missing from CSV');
-    const [res] = await grab('#export-json');
+    const [res] = await grab(page, '#export-json');
     const results = JSON.parse(res.body.toString());
     assert(Array.isArray(results) && results.length === 2 && results[0].policy_id === 'clcb-sc-ls-cont', 'results JSON');
-    const [trace] = await grab('#export-trace');
-    JSON.parse(trace.body.toString());
-    const pngs = await grab('#export-png', 2);
-    for (const png of pngs) assert(png.body.subarray(1, 4).toString() === 'PNG', `${png.name} is not a PNG`);
+    const [trace] = await grab(page, '#export-trace');
+    assert(JSON.parse(trace.body.toString()).dist_scale > 0, 'trace JSON');
+    for (const png of await grab(page, '#export-png', 2)) assert(png.body.subarray(1, 4).toString() === 'PNG', `${png.name} is not a PNG`);
   });
-  await check('hovering a center shows its details', async () => {
-    const pos = await page.evaluate(() => {
-      const el = document.querySelector('#panel-0 canvas');
-      const r = el.getBoundingClientRect();
-      return { x: r.left, y: r.top, w: r.width };
-    });
-    // Scan the canvas for a spot that shows the tooltip.
+  await check('hovering a center shows its details; arrow keys walk them', async () => {
+    const pos = await page.evaluate(() => { const r = document.querySelector('#panel-0 canvas').getBoundingClientRect(); return { x: r.left, y: r.top, w: r.width }; });
     let shown = false;
     for (let gy = 10; gy < pos.w && !shown; gy += 8) {
       for (let gx = 10; gx < pos.w && !shown; gx += 8) {
@@ -141,8 +166,7 @@ try {
     }
     assert(shown, 'no tooltip anywhere');
     const text = await page.textContent('#panel-0 .tip');
-    assert(/weight/.test(text) && /estimate/.test(text) && /cached/.test(text), text);
-    // And from the keyboard: focus the canvas, walk the centers with the arrow keys.
+    assert(/weight/.test(text) && /estimate/.test(text) && /cached: (yes|no) — /.test(text), text);
     await page.mouse.move(0, 0);
     await page.focus('#panel-1 canvas');
     await page.keyboard.press('ArrowRight');
@@ -150,70 +174,152 @@ try {
     await page.keyboard.press('Escape');
     assert(await page.isHidden('#panel-1 .tip'), 'Escape did not hide the details');
   });
-  await page.screenshot({ path: path.join(artifacts, 'desktop-live.png'), fullPage: true });
-  await check('regret view draws the chart', async () => {
-    await page.click('#tab-regret');
-    assert(page.url().includes('view=regret'), page.url());
-    await page.waitForTimeout(200);
-    const blank = await page.evaluate(() => {
-      const c = document.getElementById('regret-chart');
-      const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-      let dark = 0; for (let i = 0; i < d.length; i += 4) if (d[i] < 200) dark++;
-      return dark;
-    });
-    assert(blank > 100, `chart has ${blank} dark pixels`);
-    await page.screenshot({ path: path.join(artifacts, 'desktop-regret.png'), fullPage: true });
-    await page.selectOption('#metric', 'hitRate');
-    assert(page.url().includes('metric=hitRate'), page.url());
-    await page.selectOption('#metric', 'avgRegret');
-    await page.click('#tab-live');
+  await shot(page, 'desktop-live');
+  await check('an invalid parameter is refused with the engine\'s message, and the URL keeps the last valid state', async () => {
+    const url = page.url();
+    await page.fill('#k', '0');
+    await page.locator('#k').blur();
+    await waitFor(page, () => !document.getElementById('banner').hidden);
+    const msg = await page.textContent('#banner');
+    assert(/`k`/.test(msg) && /at least 1/.test(msg), msg);
+    assert(page.url() === url, `URL changed to ${page.url()}`);
+    assert(await page.inputValue('#k') === '5', 'the field keeps the invalid value');
   });
-  await check('URL round-trip', async () => {
+  await check('URL round-trip: every control restores the same state', async () => {
     await page.selectOption('#p2', 'lru');
     await page.fill('#speed', '7');
-    await page.press('#speed', 'Enter');
     await page.locator('#speed').blur();
-    await page.click('#params summary');
+    await page.click('#more-params summary');
+    await page.fill('#kernel_length', '0.3');
+    await page.locator('#kernel_length').blur();
     await page.fill('#k', '3');
     await page.locator('#k').blur();
     const url = page.url();
-    assert(url.includes('p2=lru') && url.includes('speed=7') && url.includes('k=3'), url);
+    assert(url.includes('p2=lru') && url.includes('speed=7') && url.includes('k=3') && url.includes('kernel_length=0.3'), url);
     const again = await openPage(url.slice(origin.length + 1));
-    assert(await again.inputValue('#p2') === 'lru', 'p2 not restored');
-    assert(await again.inputValue('#speed') === '7', 'speed not restored');
-    assert(await again.inputValue('#k') === '3', 'k not restored');
-    assert(await again.isVisible('#k'), 'parameters not shown');
+    assert(again.url() === url, `canonical URL ${again.url()} differs from ${url}`);
+    for (const [sel, v] of [['#p2', 'lru'], ['#speed', '7'], ['#k', '3'], ['#kernel_length', '0.3']]) {
+      assert(await again.inputValue(sel) === v, `${sel} not restored`);
+    }
     assert((await again.textContent('#panel-1 h3')) === 'LRU', 'panel B not LRU');
     await again.close();
   });
-  await check('an invalid parameter is reported, and a valid one recovers', async () => {
-    await page.fill('#k', '0');
-    await page.locator('#k').blur();
-    await page.click('#reset');
-    await waitFor(page, () => /^Error/.test(document.getElementById('status').textContent));
-    assert(/\bk\b/.test(await page.textContent('#status')), await page.textContent('#status'));
-    await page.fill('#k', '5');
-    await page.locator('#k').blur();
-    await page.click('#reset');
-    await waitFor(page, () => /^Ready/.test(document.getElementById('status').textContent), null, { timeout: 120000 });
-  });
   await page.close();
 
-  await check('plane dataset draws the KRR heatmap', async () => {
+  await check('stepping 100 rounds gives the native engine\'s counters for that seed', async () => {
+    const p = await openPage('?seed=7&horizon=100');
+    await p.click('#step');
+    await waitFor(p, () => document.body.dataset.round === '100', null, { timeout: 60000 });
+    const want = await native;
+    for (let i = 0; i < 2; i++) {
+      const got = await counters(p, i);
+      const w = want[i];
+      assert(got.round === w.t && got.switches === w.switches, `policy ${i}: round ${got.round}/${w.t}, switches ${got.switches}/${w.switches}`);
+      for (const [k, nk] of [['hit', 'hit_rate'], ['cost', 'realised_cost'], ['regret', 'avg_regret']]) {
+        assert(Math.abs(got[k] - w[nk]) <= 1e-9 * Math.max(1, Math.abs(w[nk])), `policy ${i} ${k}: page ${got[k]}, native ${w[nk]}`);
+      }
+    }
+    await p.close();
+  });
+
+  await check('a link with bad keys opens with a message, keeps the good keys and works', async () => {
+    const p = await openPage('?k=0&kapa=1&p2=lru&view=nope');
+    const msg = await p.textContent('#banner');
+    assert(/kapa/.test(msg) && /`k`/.test(msg) && /nope/.test(msg), msg);
+    assert(await p.inputValue('#p2') === 'lru' && await p.inputValue('#k') === '5', 'good keys lost or bad ones used');
+    await p.click('#step');
+    await waitFor(p, () => document.body.dataset.round === '100', null, { timeout: 30000 });
+    await p.close();
+  });
+
+  await check('online regret view: runs over seeds, draws mean and band, then efficiency reuses the runs', async () => {
+    const p = await openPage('?view=regret&seeds=2&horizon=300&policies=clcb-sc-ls-cont,greedy,lfu', undefined, { ready: false });
+    await jobDone(p, 'regret');
+    const data = await p.evaluate(() => [...document.querySelectorAll('[data-job=regret] canvas')].map((c) => c.chartData));
+    assert(data.length === 3 && data[0].series.length === 3, `charts ${data.length}`);
+    const pt = data[0].series[0].points.at(-1);
+    assert(pt.x === 300 && pt.lo < pt.y && pt.hi > pt.y, JSON.stringify(pt));
+    await shot(p, 'desktop-regret');
+    await p.click('.tabs [data-view=efficiency]');
+    assert(p.url().includes('view=efficiency'), p.url());
+    await jobDone(p, 'efficiency', 5000);
+    assert(await p.locator('[data-view-table] tbody tr, #view-efficiency table.numbers tbody tr').count() === 3, 'efficiency table');
+    await shot(p, 'desktop-efficiency');
+    await p.close();
+  });
+
+  await check('cancel stops a run and the page keeps working', async () => {
+    const p = await openPage('?view=offline&offline=fig-b&seeds=5', undefined, { ready: false });
+    await waitFor(p, () => document.querySelector('[data-job=offline]').dataset.status === 'running');
+    await p.click('[data-job=offline] .cancel');
+    await waitFor(p, () => document.querySelector('[data-job=offline]').dataset.status === 'cancelled');
+    await p.selectOption('#offline', 'fig-a');
+    await p.fill('#seeds-offline', '1');
+    await p.locator('#seeds-offline').blur();
+    await jobDone(p, 'offline');
+    await shot(p, 'desktop-offline');
+    await p.close();
+  });
+
+  await check('a paper preset runs to completion and its chart data equals the JSON export', async () => {
+    const p = await openPage('?view=paper&preset=fig-a', undefined, { ready: false });
+    await jobDone(p, 'paper');
+    const [json] = await grab(p, '[data-job=paper] .export-json');
+    const report = JSON.parse(json.body.toString());
+    assert(report.experiment.id === 'fig-a' && report.experiment.seeds === 3, 'not the quick fig-a');
+    const charts = await p.evaluate(() => [...document.querySelectorAll('[data-job=paper] canvas')].filter((c) => !c.hidden).map((c) => c.chartData));
+    let compared = 0;
+    for (const s of charts[0].series) {
+      for (const pt of s.points) {
+        const st = report.stats.find((x) => x.algorithm === s.label && x.metric === 'gap' && x.x === pt.x);
+        assert(st && st.mean === pt.y && st.mean - st.ci95 === pt.lo, `${s.label} at ${pt.x}: chart ${pt.y}, export ${st && st.mean}`);
+        compared++;
+      }
+    }
+    const gaps = report.stats.filter((x) => x.metric === 'gap' && x.algorithm !== 'Oracle').length;
+    assert(compared === gaps && gaps > 0, `compared ${compared} of ${gaps}`);
+    const [csv] = await grab(p, '[data-job=paper] .export-csv');
+    assert(csv.body.toString().trim().split('\n').length === report.stats.length + 1, 'CSV rows');
+    const rows = await p.locator('#headline tbody tr').count();
+    assert(rows === 2 && /%/.test(await p.textContent('#headline tbody tr td:last-child')), 'headline table');
+    await shot(p, 'desktop-paper');
+    await p.close();
+  });
+
+  await check('plane draws the KRR surface, exact cells and a rich net (per-dataset ε)', async () => {
     const p = await openPage('?dataset=plane&speed=50');
+    assert(await p.inputValue('#epsilon') === '0.1', 'plane ε');
     await p.click('#play');
     await waitFor(p, () => Number(document.querySelector('#panel-0 [data-counter=round]').textContent) >= 500, null, { timeout: 30000 });
     await p.click('#play');
     await p.waitForTimeout(700);
-    assert(!(await p.isHidden('#heat-key')), 'heat legend hidden');
-    await p.screenshot({ path: path.join(artifacts, 'desktop-plane.png'), fullPage: true });
+    assert(/KRR estimate/.test(await p.textContent('#legend')), 'heat legend');
+    await shot(p, 'desktop-plane');
     await p.close();
   });
   await check('embed=1 hides controls and text', async () => {
     const p = await openPage('?embed=1&dataset=plane');
     assert(await p.isHidden('#play'), 'play visible');
     assert(await p.isHidden('header'), 'header visible');
+    assert(await p.isHidden('.tabs'), 'tabs visible');
     assert(await p.isVisible('#panel-0 canvas'), 'canvas hidden');
+    await shot(p, 'embed-plane');
+    await p.close();
+  });
+  await check('your data: a malformed file shows an error and the page keeps working; a good one plays', async () => {
+    const p = await openPage();
+    await p.setInputFiles('#file', { name: 'bad.jsonl', mimeType: 'application/json', buffer: Buffer.from('{"text": "a", "tokens": 3, "embedding": [1, 0]}\nnot json\n') });
+    await waitFor(p, () => !document.getElementById('upload-msg').hidden);
+    const msg = await p.textContent('#upload-msg');
+    assert(/^Could not load your data/.test(msg) && /line 2|json/i.test(msg), msg);
+    await p.click('#step');
+    await waitFor(p, () => document.body.dataset.round === '100', null, { timeout: 30000 });
+    const rows = Array.from({ length: 30 }, (_, i) => JSON.stringify({ text: `q${i}`, tokens: 5 + (i % 7), embedding: Array.from({ length: 8 }, (_, j) => Math.sin(i * 0.7 + j * 1.3)) }));
+    await p.setInputFiles('#file', { name: 'mine.jsonl', mimeType: 'application/json', buffer: Buffer.from(rows.join('\n')) });
+    await waitFor(p, () => /^Ready: 30 queries/.test(document.getElementById('status').textContent), null, { timeout: 60000 });
+    assert(p.url().includes('dataset=upload'), p.url());
+    await p.click('#step');
+    await waitFor(p, () => document.body.dataset.round === '100', null, { timeout: 30000 });
     await p.close();
   });
   for (const [name, viewport] of [['phone', { width: 390, height: 844 }], ['narrow', { width: 360, height: 740 }]]) {
@@ -222,9 +328,15 @@ try {
       await p.click('#step');
       await waitFor(p, () => Number(document.querySelector('#panel-0 [data-counter=round]').textContent) >= 100, null, { timeout: 30000 });
       await p.waitForTimeout(200);
-      const sw = await p.evaluate(() => document.documentElement.scrollWidth);
-      await p.screenshot({ path: path.join(artifacts, `${name}-live.png`), fullPage: true });
-      assert(sw <= viewport.width, `scrollWidth ${sw}`);
+      await shot(p, `${name}-live`);
+      let sw = await p.evaluate(() => document.documentElement.scrollWidth);
+      assert(sw <= viewport.width, `live: scrollWidth ${sw}`);
+      await p.click('.tabs [data-view=paper]');
+      await p.selectOption('#preset', 'geom');
+      await jobDone(p, 'paper');
+      await shot(p, `${name}-paper`);
+      sw = await p.evaluate(() => document.documentElement.scrollWidth);
+      assert(sw <= viewport.width, `paper: scrollWidth ${sw}`);
       await p.close();
     });
   }

@@ -1,6 +1,9 @@
-// A small hand-written line chart on a canvas: axes with ticks, one line per series, a legend.
+// Compact hand-written canvas charts: lines with a confidence band, or points with error bars;
+// linear or log x; ticks, axis labels and a legend drawn into the canvas (so a PNG export is the
+// whole figure). What a chart draws is kept on the canvas as `canvas.chartData` (for export and
+// for the end-to-end test, which checks it against the JSON export).
 
-export const SERIES_COLOURS = ['#1f6fd1', '#c2410c', '#6b21a8', '#047857'];
+export const SERIES_COLOURS = ['#1f6fd1', '#dc2626', '#7c3aed', '#059669', '#d97706', '#db2777', '#0891b2', '#65a30d', '#6b7280'];
 
 export function fitCanvas(canvas) {
   const dpr = window.devicePixelRatio || 1;
@@ -10,9 +13,11 @@ export function fitCanvas(canvas) {
   return dpr;
 }
 
-function niceTicks(lo, hi, count) {
+const fmtTick = (v) => (Math.abs(v) >= 1e4 || (v !== 0 && Math.abs(v) < 1e-3) ? v.toExponential(0) : String(+v.toPrecision(6)));
+
+function linearTicks(lo, hi, count) {
   const span = hi - lo || 1;
-  const step0 = span / count;
+  const step0 = span / Math.max(1, count);
   const mag = 10 ** Math.floor(Math.log10(step0));
   const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= step0);
   const ticks = [];
@@ -20,75 +25,132 @@ function niceTicks(lo, hi, count) {
   return ticks;
 }
 
+function logTicks(lo, hi) {
+  const ticks = [];
+  for (let e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++) {
+    for (const m of [1, 2, 5]) { const v = m * 10 ** e; if (v >= lo * 0.999 && v <= hi * 1.001) ticks.push(v); }
+  }
+  return ticks;
+}
+
 /**
- * series: [{ label, x: ArrayLike<number>, y: ArrayLike<number> }]; opts: { xLabel, yLabel, xMax }.
+ * opts: { series: [{ label, points: [{ x, y, lo?, hi? }] }], kind: 'line' | 'scatter', title,
+ *         xLabel, yLabel, logX, logY, xMin, xMax, zeroLine }.
  */
-export function lineChart(canvas, series, opts = {}) {
+export function drawChart(canvas, opts) {
+  canvas.chartData = { title: opts.title || '', xLabel: opts.xLabel, yLabel: opts.yLabel, series: opts.series };
   const dpr = fitCanvas(canvas);
   const ctx = canvas.getContext('2d');
   const W = canvas.width / dpr, H = canvas.height / dpr;
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.fillStyle = '#fff';
   ctx.fillRect(0, 0, W, H);
-  const m = { l: 52, r: 24, t: 12, b: 40 };
-  const pw = W - m.l - m.r, ph = H - m.t - m.b;
-  let xMax = opts.xMax || 1, yMax = 0;
-  for (const s of series) {
-    for (let i = 0; i < s.y.length; i++) if (Number.isFinite(s.y[i])) yMax = Math.max(yMax, s.y[i]);
-    if (!opts.xMax && s.x.length) xMax = Math.max(xMax, s.x[s.x.length - 1]);
-  }
-  yMax = yMax > 0 ? yMax * 1.08 : 1;
-  const X = (x) => m.l + (x / xMax) * pw;
-  const Y = (y) => m.t + ph - (y / yMax) * ph;
+  const all = opts.series.flatMap((s) => s.points).filter((p) => Number.isFinite(p.x) && Number.isFinite(p.y));
   ctx.font = '12px system-ui, sans-serif';
-  ctx.strokeStyle = '#e2e5ea';
-  ctx.fillStyle = '#333';
-  ctx.lineWidth = 1;
-  ctx.textAlign = 'right';
-  ctx.textBaseline = 'middle';
-  for (const v of niceTicks(0, yMax, 5)) {
+  const legend = layoutLegend(ctx, opts.series, W - 16);
+  const m = { l: 58, r: 16, t: (opts.title ? 26 : 8) + legend.height, b: 42 };
+  const pw = Math.max(10, W - m.l - m.r), ph = Math.max(10, H - m.t - m.b);
+  if (opts.title) {
+    ctx.fillStyle = '#1a1d23'; ctx.textAlign = 'left'; ctx.textBaseline = 'top';
+    ctx.font = '600 13px system-ui, sans-serif';
+    ctx.fillText(opts.title, 8, 6);
+    ctx.font = '12px system-ui, sans-serif';
+  }
+  if (!all.length) {
+    ctx.fillStyle = '#6b7280'; ctx.textAlign = 'center'; ctx.textBaseline = 'middle';
+    ctx.fillText(opts.empty || 'No data yet', W / 2, H / 2);
+    return;
+  }
+  const lo = (p) => (Number.isFinite(p.lo) ? p.lo : p.y), hi = (p) => (Number.isFinite(p.hi) ? p.hi : p.y);
+  let x0 = opts.xMin ?? Math.min(...all.map((p) => p.x)), x1 = opts.xMax ?? Math.max(...all.map((p) => p.x));
+  // The y range follows the means (bands are clipped: with few seeds a 95% interval is wide),
+  // skipping the first `skipX` of the x range (a running average is noisy in its first rounds).
+  const yPts = all.filter((p) => !opts.skipX || p.x >= x0 + (x1 - x0) * opts.skipX);
+  const ys = (yPts.length ? yPts : all).map((p) => p.y);
+  let y0 = Math.min(...ys), y1 = Math.max(...ys);
+  if (!opts.logY) { y0 = Math.min(0, y0); }
+  if (x1 <= x0) { x1 = x0 + 1; if (!opts.logX) x0 -= 1; }
+  if (opts.kind === 'scatter') {
+    if (opts.logX) { x0 /= 1.4; x1 *= 1.4; } else { const px = (x1 - x0) * 0.06; x0 -= px; x1 += px; }
+  }
+  if (opts.logY) { y0 = Math.max(y0, 1e-9) * 0.8; y1 = Math.max(y1, y0 * 1.5) * 1.25; } else { y1 = y1 > y0 ? y1 + (y1 - y0) * 0.08 : y0 + 1; }
+  const tx = opts.logX ? Math.log10 : (v) => v, ty = opts.logY ? Math.log10 : (v) => v;
+  const X = (x) => m.l + ((tx(x) - tx(x0)) / (tx(x1) - tx(x0) || 1)) * pw;
+  const Y = (y) => m.t + ph - ((ty(y) - ty(y0)) / (ty(y1) - ty(y0) || 1)) * ph;
+  // Grid, ticks.
+  ctx.strokeStyle = '#e5e7eb'; ctx.fillStyle = '#374151'; ctx.lineWidth = 1;
+  ctx.textAlign = 'right'; ctx.textBaseline = 'middle';
+  for (const v of opts.logY ? logTicks(y0, y1) : linearTicks(y0, y1, Math.max(2, Math.floor(ph / 50)))) {
     ctx.beginPath(); ctx.moveTo(m.l, Y(v)); ctx.lineTo(m.l + pw, Y(v)); ctx.stroke();
-    ctx.fillText(String(v), m.l - 6, Y(v));
+    ctx.fillText(fmtTick(v), m.l - 6, Y(v));
   }
-  ctx.textAlign = 'center';
-  ctx.textBaseline = 'top';
-  for (const v of niceTicks(0, xMax, Math.max(2, Math.floor(pw / 80)))) {
+  ctx.textAlign = 'center'; ctx.textBaseline = 'top';
+  const xt = opts.logX ? logTicks(x0, x1) : linearTicks(x0, x1, Math.max(2, Math.floor(pw / 70)));
+  for (const v of xt) {
     ctx.beginPath(); ctx.moveTo(X(v), m.t); ctx.lineTo(X(v), m.t + ph); ctx.stroke();
-    ctx.fillText(String(v), X(v), m.t + ph + 5);
+    ctx.fillText(fmtTick(v), X(v), m.t + ph + 5);
   }
-  ctx.strokeStyle = '#555';
+  ctx.strokeStyle = '#4b5563';
   ctx.beginPath(); ctx.moveTo(m.l, m.t); ctx.lineTo(m.l, m.t + ph); ctx.lineTo(m.l + pw, m.t + ph); ctx.stroke();
-  if (opts.xLabel) ctx.fillText(opts.xLabel, m.l + pw / 2, H - 16);
+  if (opts.zeroLine && y0 < 0 && y1 > 0) {
+    ctx.setLineDash([4, 3]); ctx.beginPath(); ctx.moveTo(m.l, Y(0)); ctx.lineTo(m.l + pw, Y(0)); ctx.stroke(); ctx.setLineDash([]);
+  }
+  if (opts.xLabel) ctx.fillText(opts.xLabel, m.l + pw / 2, H - 17);
   if (opts.yLabel) {
-    ctx.save(); ctx.translate(12, m.t + ph / 2); ctx.rotate(-Math.PI / 2);
+    ctx.save(); ctx.translate(13, m.t + ph / 2); ctx.rotate(-Math.PI / 2);
     ctx.textBaseline = 'middle'; ctx.fillText(opts.yLabel, 0, 0); ctx.restore();
   }
-  series.forEach((s, i) => {
-    ctx.strokeStyle = SERIES_COLOURS[i % SERIES_COLOURS.length];
-    ctx.lineWidth = 2;
-    ctx.beginPath();
-    let started = false;
-    for (let j = 0; j < s.x.length; j++) {
-      if (!Number.isFinite(s.y[j])) continue;
-      if (started) ctx.lineTo(X(s.x[j]), Y(s.y[j])); else { ctx.moveTo(X(s.x[j]), Y(s.y[j])); started = true; }
+  ctx.save();
+  ctx.beginPath(); ctx.rect(m.l, m.t, pw, ph); ctx.clip();
+  opts.series.forEach((s, i) => {
+    const colour = s.colour || SERIES_COLOURS[i % SERIES_COLOURS.length];
+    const pts = s.points.filter((p) => Number.isFinite(p.x) && Number.isFinite(p.y)).sort((a, b) => a.x - b.x);
+    if (opts.kind === 'scatter') {
+      ctx.strokeStyle = colour; ctx.fillStyle = colour; ctx.lineWidth = 1.5;
+      for (const p of pts) {
+        if (lo(p) !== hi(p)) { ctx.beginPath(); ctx.moveTo(X(p.x), Y(lo(p))); ctx.lineTo(X(p.x), Y(hi(p))); ctx.stroke(); }
+        if (Number.isFinite(p.xlo)) { ctx.beginPath(); ctx.moveTo(X(p.xlo), Y(p.y)); ctx.lineTo(X(p.xhi), Y(p.y)); ctx.stroke(); }
+        ctx.beginPath(); ctx.arc(X(p.x), Y(p.y), opts.radius || 5, 0, 2 * Math.PI); ctx.fill();
+      }
+      return;
     }
+    const band = pts.filter((p) => lo(p) !== hi(p));
+    if (band.length > 1) {
+      ctx.globalAlpha = 0.16; ctx.fillStyle = colour; ctx.beginPath();
+      band.forEach((p, j) => (j ? ctx.lineTo(X(p.x), Y(hi(p))) : ctx.moveTo(X(p.x), Y(hi(p)))));
+      for (let j = band.length - 1; j >= 0; j--) ctx.lineTo(X(band[j].x), Y(lo(band[j])));
+      ctx.closePath(); ctx.fill(); ctx.globalAlpha = 1;
+    }
+    ctx.strokeStyle = colour; ctx.lineWidth = 2; ctx.beginPath();
+    pts.forEach((p, j) => (j ? ctx.lineTo(X(p.x), Y(p.y)) : ctx.moveTo(X(p.x), Y(p.y))));
     ctx.stroke();
+    if (pts.length <= 12) { ctx.fillStyle = colour; for (const p of pts) { ctx.beginPath(); ctx.arc(X(p.x), Y(p.y), 3, 0, 2 * Math.PI); ctx.fill(); } }
   });
-  // Legend, top right.
-  ctx.textAlign = 'left';
-  ctx.textBaseline = 'middle';
-  let ly = m.t + 10;
-  const lw = Math.max(...series.map((s) => ctx.measureText(s.label).width), 0) + 30;
-  const lx = m.l + pw - lw - 6;
-  if (series.length) {
-    ctx.fillStyle = 'rgba(255,255,255,0.9)';
-    ctx.fillRect(lx - 4, m.t + 2, lw + 6, series.length * 18 + 6);
+  ctx.restore();
+  drawLegend(ctx, opts.series, legend, opts.title ? 26 : 8);
+}
+
+/** Legend items laid out in rows above the plot (so they never hide a line). */
+function layoutLegend(ctx, series, width) {
+  const items = [];
+  let x = 8, row = 0;
+  for (const s of series) {
+    const w = Math.min(width, ctx.measureText(s.label).width + 34);
+    if (x + w > width && x > 8) { x = 8; row += 1; }
+    items.push({ x, row });
+    x += w;
   }
+  return { items, height: series.length ? (row + 1) * 17 + 4 : 0 };
+}
+
+function drawLegend(ctx, series, legend, top) {
+  ctx.textAlign = 'left'; ctx.textBaseline = 'middle';
   series.forEach((s, i) => {
-    ctx.fillStyle = SERIES_COLOURS[i % SERIES_COLOURS.length];
-    ctx.fillRect(lx, ly - 1.5, 18, 3);
-    ctx.fillStyle = '#222';
-    ctx.fillText(s.label, lx + 24, ly);
-    ly += 18;
+    const { x, row } = legend.items[i];
+    const y = top + 8 + row * 17;
+    ctx.fillStyle = s.colour || SERIES_COLOURS[i % SERIES_COLOURS.length];
+    ctx.fillRect(x, y - 2, 18, 4);
+    ctx.fillStyle = '#1f2937';
+    ctx.fillText(s.label, x + 23, y);
   });
 }

@@ -1,220 +1,125 @@
-// The playground: wires controls, URL state, the engine worker and the views.
-import { POLICIES, DEFAULTS, METRICS, readState, writeState, runParams } from './state.js';
-import { LivePanel } from './live.js';
-import { lineChart } from './charts.js';
-import { curvesCsv, downloadText, downloadCanvas } from './export.js';
+// The playground: reads the state from the URL (through the engine), wires the shared controls
+// and the tabs, and hands each view its part of the page. Views live in js/views/.
+import init from '../pkg/csc.js';
+import { loadState, saveState, defaultsFor, fingerprint } from './state.js';
+import { createLiveView } from './views/live.js';
+import { createRegretView } from './views/regret.js';
+import { createOfflineView } from './views/offline.js';
+import { createEfficiencyView } from './views/efficiency.js';
+import { createPaperView } from './views/paper.js';
+import { setupUpload } from './upload.js';
+import { determinism } from './jobs.js';
 
 const $ = (id) => document.getElementById(id);
-const state = readState();
+const PARAMS = ['seed', 'k', 'epsilon', 'beta', 'horizon', 'n_eval', 'kernel_length', 'lambda', 'noise_r', 'threshold_tau'];
+const RESTART = ['dataset', 'p1', 'p2', 'seed'];
+
+function banner(messages) {
+  $('banner').hidden = !messages.length;
+  $('banner').textContent = messages.join(' ');
+}
+
+await init();
+const { state, errors } = loadState();
+const notes = [];
+if (errors.length) notes.push(`Parts of this link could not be used, so their defaults stand: ${errors.join('; ')}.`);
+if (state.dataset === 'upload') {
+  notes.push('This link used data loaded from a file, which never leaves the browser it was loaded in: load it again, or use the synthetic data meanwhile.');
+  state.dataset = 'synthetic';
+}
+banner(notes);
 if (state.embed) document.body.classList.add('embed');
 
-const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
-const panels = [new LivePanel($('panel-0'), 0), new LivePanel($('panel-1'), 1)];
-const HEAT_N = 48;
-
-let gen = 0;
-let ready = false;
-let playing = false;
-let inFlight = false;
-let pendingSteps = 0;
-let info = null; // what the worker said on 'ready'
-let last = null; // the latest snapshot
-let lastHeatAt = 0;
-let heatInterval = 500;
-let heatN = HEAT_N; // grid of the KRR surface; coarser as its cost grows
-let heatRound = -1; // the round the drawn surface belongs to
-let dirty = true;
-const waiters = new Map();
-let nextId = 1;
-
-// ----- controls -------------------------------------------------------------------------------
-for (const sel of [$('p1'), $('p2')]) {
-  for (const [id, name] of Object.entries(POLICIES)) sel.add(new Option(name, id));
-}
-const FIELDS = ['dataset', 'p1', 'p2', 'speed', 'seed', 'k', 'epsilon', 'beta', 'horizon', 'n_eval', 'metric'];
-function showState() {
-  for (const f of FIELDS) $(f).value = String(state[f]);
-  // A link with changed model parameters shows them.
-  if (['k', 'epsilon', 'beta', 'horizon', 'n_eval'].some((f) => state[f] !== DEFAULTS[f])) $('params').open = true;
-  showView();
-}
-function readField(f) {
-  const el = $(f);
-  if (el.tagName === 'SELECT') return el.value;
-  const v = Number(el.value);
-  return Number.isFinite(v) && el.value !== '' ? v : state[f];
-}
-for (const f of FIELDS) {
-  $(f).addEventListener('change', () => {
-    state[f] = readField(f);
-    writeState(state);
-    // Dataset and policies restart the run at once; numeric parameters wait for Reset.
-    if (f === 'dataset' || f === 'p1' || f === 'p2' || f === 'seed') start();
-    dirty = true;
-  });
-}
-function showView() {
-  $('view-live').hidden = state.view !== 'live';
-  $('view-regret').hidden = state.view !== 'regret';
-  document.querySelectorAll('.tabs button').forEach((b) => b.setAttribute('aria-pressed', String(b.dataset.view === state.view)));
-  dirty = true;
-}
-document.querySelectorAll('.tabs button').forEach((b) => b.addEventListener('click', () => {
-  state.view = b.dataset.view;
-  writeState(state);
-  showView();
-}));
-
-function setPlaying(on) {
-  playing = on && ready && !(last && last.round >= info.horizon);
-  $('play').textContent = playing ? 'Pause' : 'Play';
-  $('play').setAttribute('aria-pressed', String(playing));
-}
-$('play').addEventListener('click', () => setPlaying(!playing));
-$('step').addEventListener('click', () => { if (ready) { pendingSteps += 100; } });
-$('reset').addEventListener('click', () => start());
-document.addEventListener('keydown', (e) => {
-  if (e.code === 'Space' && !['INPUT', 'SELECT', 'BUTTON', 'TEXTAREA'].includes(document.activeElement?.tagName)) {
-    e.preventDefault();
-    setPlaying(!playing);
-  }
-});
-
-// ----- the engine -----------------------------------------------------------------------------
-function status(text) { $('status').textContent = text; }
-
-function start() {
-  gen += 1;
-  ready = false;
-  inFlight = false;
-  pendingSteps = 0;
-  setPlaying(false);
-  last = null;
-  info = null;
-  heatN = HEAT_N;
-  heatInterval = 500;
-  heatRound = -1;
-  const policies = [state.p1, state.p2];
-  status(state.dataset === 'plane' ? 'Setting up…' : `Computing the oracle M_orc on n_eval = ${state.n_eval} samples (a few seconds)…`);
-  worker.postMessage({ type: 'init', gen, dataset: state.dataset, params: runParams(state), policies, heatN: HEAT_N });
-  for (const p of panels) p.reset();
-  dirty = true;
-}
-
-worker.onmessage = (ev) => {
-  const m = ev.data;
-  if (m.type === 'results' || m.type === 'trace') {
-    const w = waiters.get(m.id);
-    if (w) { waiters.delete(m.id); w(m.json); }
-    return;
-  }
-  if (m.gen !== gen) return;
-  if (m.type === 'error') {
-    inFlight = false;
-    ready = info !== null;
-    setPlaying(false);
-    status(`Error: ${m.message}`);
-    return;
-  }
-  if (m.type === 'ready') {
-    info = m;
-    const plane = m.dim === 2;
-    panels.forEach((p, i) => p.setup({ name: m.policies[i], universe: m.universe, plane }));
-    $('heat-key').hidden = !plane;
-    $('proj-note').textContent = plane
-      ? 'The plane dataset is 2-D: what you see is the space itself (grey dots: the six blob centres of the arrival mixture), and the shading is the KRR estimate ĉ(x) of the cost (SPEC §6) of the kernel policies (the CLCB family; the baselines have none).'
-      : `The synthetic queries are 384-dimensional: this is a 2-D PCA projection (axes show ${(100 * (m.explained[0] + m.explained[1])).toFixed(0)} % of the variance). Distances are not preserved, and ε-net cells are not 2-D Voronoi cells.`;
-    $('oracle-loss').textContent = `L(M_orc) = ${m.oracleLoss.toFixed(4)}`;
-    ready = true;
-    absorb(m);
-    status(`Ready: ${m.size} queries, horizon T = ${m.horizon} (set up in ${(m.initMs / 1000).toFixed(1)} s).`);
-    return;
-  }
-  if (m.type === 'batch') {
-    inFlight = false;
-    const nPol = info.policies.length;
-    panels.forEach((p, i) => p.addArrivals(m.batch, i, nPol));
-    if (m.heatMs) {
-      // The KRR surface costs about n² × t (its posterior sd needs a triangular solve per grid
-      // point): keep each refresh near 100 ms by coarsening the grid as observations grow.
-      const used = m.heat.find(Boolean)?.n || heatN;
-      const perPoint = m.heatMs / (used * used);
-      heatN = Math.max(16, Math.min(HEAT_N, Math.floor(Math.sqrt(100 / Math.max(perPoint, 1e-6)))));
-      heatInterval = Math.max(500, 4 * m.heatMs);
-    }
-    absorb(m);
-    if (m.round >= info.horizon) { setPlaying(false); status(`Done: T = ${info.horizon} rounds played.`); }
-  }
+const listeners = {};
+const app = {
+  state, upload: null, nqFiles: null,
+  on(name, fn) { (listeners[name] ||= []).push(fn); },
+  emit(name, data) { for (const fn of listeners[name] || []) fn(data); },
+  /** Changes the state through `fn` if the engine accepts the result; else shows why. */
+  set(fn, { restart = false } = {}) {
+    const next = structuredClone(app.state);
+    fn(next);
+    const err = saveState(next);
+    if (err) { banner([err]); show(); return false; }
+    banner([]);
+    Object.assign(app.state, next);
+    show();
+    if (restart) live.start();
+    app.emit('change');
+    return true;
+  },
 };
 
-function absorb(m) {
-  last = m;
-  if (m.heat) heatRound = m.round;
-  panels.forEach((p, i) => {
-    p.setCenters(m.centers[i]);
-    if (m.heat && m.heat[i]) p.setHeat(m.heat[i]);
-    p.setCounters(m.counters[i]);
-  });
-  document.body.dataset.round = String(m.round);
-  dirty = true;
-}
+const live = createLiveView(app);
+const views = {
+  live, regret: createRegretView(app), offline: createOfflineView(app),
+  efficiency: createEfficiencyView(app), paper: createPaperView(app),
+};
+let current = null;
 
-function request(n) {
-  inFlight = true;
-  const now = performance.now();
-  let wantHeat = 0;
-  if (info.dim === 2 && now - lastHeatAt > heatInterval) { wantHeat = heatN; lastHeatAt = now; }
-  worker.postMessage({ type: 'step', gen, n, heatN: wantHeat });
-}
-
-// ----- drawing --------------------------------------------------------------------------------
-function drawChart() {
-  if (!last || !info) return;
-  const key = state.metric;
-  const fmt = (y) => (y.length && Number.isFinite(y[y.length - 1]) ? ` — ${+y[y.length - 1].toPrecision(4)}` : '');
-  lineChart($('regret-chart'), info.policies.map((name, i) => ({ label: `${name}${fmt(last.curves[i][key])}`, x: last.curves[i].t, y: last.curves[i][key] })),
-    { xLabel: 'round t', yLabel: METRICS[key], xMax: info.horizon });
-}
-
-function frame() {
-  if (ready && !inFlight) {
-    if (pendingSteps > 0) { const n = pendingSteps; pendingSteps = 0; request(n); }
-    else if (playing) request(Math.max(1, Math.round(state.speed)));
-    else if (info.dim === 2 && last && heatRound !== last.round && performance.now() - lastHeatAt > heatInterval) {
-      request(0); // paused with a stale surface: bring it up to date
-    }
+function show() {
+  const s = app.state;
+  $('dataset').value = s.dataset;
+  for (const k of PARAMS) $(k).value = String(s.params[k]);
+  for (const k of ['p1', 'p2', 'speed', 'seeds']) $(k).value = String(s[k]);
+  $('seeds-offline').value = String(s.seeds);
+  $('offline').value = s.offline;
+  $('fingerprint').textContent = fingerprint(s.dataset === 'upload' ? `upload:${$('dataset-checksum').textContent}` : s.dataset, s.params);
+  for (const v of Object.values(views)) if (v.show) v.show();
+  if (current !== s.view) {
+    if (current) views[current].deactivate();
+    current = s.view;
+    for (const name of Object.keys(views)) $(`view-${name}`).hidden = name !== s.view;
+    document.querySelectorAll('.tabs button').forEach((b) => b.setAttribute('aria-pressed', String(b.dataset.view === s.view)));
+    views[s.view].activate();
   }
-  if (dirty) {
-    dirty = false;
-    if (state.view === 'live') {
-      const label = info ? (info.dim === 2 ? 'plane (2-D)' : 'PCA projection of 384-d') : '';
-      panels.forEach((p) => p.draw(label));
-    } else drawChart();
-  }
-  requestAnimationFrame(frame);
+  // The shared settings sit in the open view's panel (the offline view has its own; the paper
+  // view only needs the file picker, for nq-trivia).
+  const slot = document.querySelector(`.slot[data-for="${s.view}"]`);
+  if (slot && $('settings').parentElement !== slot) slot.append($('settings'));
+  $('settings').hidden = !slot || (s.view === 'paper' && s.preset !== 'fig-e');
+  $('settings').classList.toggle('upload-only', s.view === 'paper');
 }
-window.addEventListener('resize', () => { dirty = true; });
 
-// ----- export ---------------------------------------------------------------------------------
-function ask(type) {
-  return new Promise((resolve) => { const id = nextId++; waiters.set(id, resolve); worker.postMessage({ type, id }); });
+// Shared settings: the dataset and every parameter.
+$('dataset').addEventListener('change', () => app.set((s) => {
+  const before = defaultsFor(s.dataset).params, after = defaultsFor($('dataset').value).params;
+  // Parameters left at the old dataset's default take the new one's (plane has its own ε).
+  for (const [k, v] of Object.entries(before)) if (s.params[k] === v) s.params[k] = after[k];
+  s.dataset = $('dataset').value;
+}, { restart: true }));
+for (const k of PARAMS) {
+  $(k).addEventListener('change', () => app.set((s) => { s.params[k] = Number($(k).value); }, { restart: RESTART.includes(k) }));
 }
-const stem = () => `csc-${state.dataset}-seed${state.seed}-t${last ? last.round : 0}`;
-$('export-csv').addEventListener('click', () => {
-  if (last) downloadText(`${stem()}-curves.csv`, curvesCsv(info.policies, last.curves), 'text/csv');
-});
-$('export-json').addEventListener('click', async () => {
-  if (ready) downloadText(`${stem()}-results.json`, await ask('results'), 'application/json');
-});
-$('export-trace').addEventListener('click', async () => {
-  if (ready) downloadText(`${stem()}-trace.json`, await ask('trace'), 'application/json');
-});
-$('export-png').addEventListener('click', async () => {
-  if (state.view === 'live') {
-    for (const [i, p] of panels.entries()) await downloadCanvas(`${stem()}-${[state.p1, state.p2][i]}.png`, p.canvas);
-  } else await downloadCanvas(`${stem()}-regret.png`, $('regret-chart'));
-});
+for (const k of ['p1', 'p2']) $(k).addEventListener('change', () => app.set((s) => { s[k] = $(k).value; }, { restart: true }));
+$('speed').addEventListener('change', () => app.set((s) => { s.speed = Number($('speed').value); }));
+for (const id of ['seeds', 'seeds-offline']) $(id).addEventListener('change', () => app.set((s) => { s.seeds = Number($(id).value); }));
+$('offline').addEventListener('change', () => app.set((s) => { s.offline = $('offline').value; }));
+$('preset').addEventListener('change', () => app.set((s) => { s.preset = $('preset').value; }));
+$('full').addEventListener('change', () => app.set((s) => { s.full = $('full').checked; }));
+document.querySelectorAll('.tabs button').forEach((b) => b.addEventListener('click', () => app.set((s) => { s.view = b.dataset.view; })));
+// A changed setting re-runs the experiment the open view shows (finished runs are kept per setting).
+app.on('change', () => { if (current !== 'live') views[current].activate(); });
+app.on('nq-loaded', () => { if (current === 'paper') views.paper.activate(); });
+setupUpload(app);
 
-showState();
-start();
-requestAnimationFrame(frame);
+// The engine's determinism checksum for the current seed, and whether it matches the native build.
+let detSeed = null;
+async function showDeterminism() {
+  const seed = app.state.params.seed;
+  if (seed === detSeed) return;
+  detSeed = seed;
+  const { report, native } = await determinism(seed);
+  if (detSeed !== seed) return;
+  $('determinism').textContent = report.checksum;
+  const same = native.portable.every((st) => report.stages.find((x) => x.stage === st)?.hash === native.stages.find((x) => x.stage === st)?.hash);
+  $('determinism-note').textContent = seed === 0
+    ? `(seed 0; stages ${native.portable.join(', ')} ${same ? 'bit-identical to' : 'DIFFER from'} the native build's ${native.checksum})`
+    : `(seed ${seed}; compare with determinismReport(${seed}) elsewhere)`;
+}
+app.on('change', showDeterminism);
+
+saveState(app.state);
+show();
+live.start();
+setTimeout(showDeterminism, 1500);

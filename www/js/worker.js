@@ -22,6 +22,15 @@ function snapshot(heatN) {
   return { counters: run.counters(), centers, curves, heat: heatN ? heat : null, round: run.round };
 }
 
+function makeDataset(msg) {
+  if (msg.dataset === 'plane') return Dataset.plane();
+  if (msg.dataset === 'upload' && msg.upload) {
+    const u = msg.upload;
+    return Dataset.fromJsonl(u.name, new Uint8Array(u.jsonl), u.emb ? new Uint8Array(u.emb) : undefined, u.dim || undefined);
+  }
+  return Dataset.synthetic();
+}
+
 self.onmessage = async (ev) => {
   const msg = ev.data;
   await ready;
@@ -31,13 +40,13 @@ self.onmessage = async (ev) => {
       if (run) { run.free(); run = null; }
       if (dataset) { dataset.free(); dataset = null; }
       const t0 = performance.now();
-      dataset = msg.dataset === 'plane' ? Dataset.plane() : Dataset.synthetic();
+      dataset = makeDataset(msg);
       const params = validateParams(msg.params);
       run = new OnlineRun(dataset, params, msg.policies);
       const ev2 = dataset.dim === 2 ? null : Array.from(dataset.explainedVariance());
       self.postMessage({
         type: 'ready', gen, universe: run.universe(), policies: run.policies, horizon: run.horizon,
-        oracleLoss: run.oracleLoss, dim: dataset.dim, size: dataset.size, explained: ev2,
+        oracleLoss: run.oracleLoss, dim: dataset.dim, size: dataset.size, explained: ev2, checksum: dataset.checksum,
         initMs: performance.now() - t0, ...snapshot(dataset.dim === 2 ? msg.heatN : 0),
       });
     } else if (msg.type === 'step') {

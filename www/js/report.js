@@ -1,0 +1,84 @@
+// Reading an experiment report (csc::experiment::Report): statistics as chart series, and one
+// colour per algorithm everywhere on the page.
+import { SERIES_COLOURS } from './charts.js';
+
+const ORDER = [
+  ['CLCB-SC-LS-Cont', 'CUCB-SC-Cont'], ['CLCB-SC-LS', 'CUCB-SC'], ['Greedy'], ['Epsilon-Greedy'], ['LFU'],
+  ['CLCB-Frozen-Cont'], ['LRU'], ['Threshold'], ['Oracle'],
+];
+
+export function colourFor(label, i = 0) {
+  const j = ORDER.findIndex((names) => names.includes(label));
+  return SERIES_COLOURS[(j >= 0 ? j : i) % SERIES_COLOURS.length];
+}
+
+/** Mean ± 95% interval of `metric` per algorithm, as chart series (x ascending). */
+export function series(stats, metric, keep = () => true) {
+  const by = new Map();
+  for (const s of stats) {
+    if (s.metric !== metric || s.x == null || s.mean == null || !keep(s.algorithm)) continue;
+    if (!by.has(s.algorithm)) by.set(s.algorithm, []);
+    const ci = s.ci95 == null ? 0 : s.ci95;
+    by.get(s.algorithm).push({ x: s.x, y: s.mean, lo: s.mean - ci, hi: s.mean + ci, n: s.n });
+  }
+  return [...by].map(([label, points], i) => ({ label, colour: colourFor(label, i), points: points.sort((a, b) => a.x - b.x) }));
+}
+
+/** The stat of `metric` for `algorithm` at the largest x. */
+export function final(stats, algorithm, metric) {
+  let best = null;
+  for (const s of stats) if (s.algorithm === algorithm && s.metric === metric && (!best || s.x > best.x)) best = s;
+  return best;
+}
+
+/** The stat at x (nearest). */
+export function at(stats, algorithm, metric, x) {
+  let best = null;
+  for (const s of stats) {
+    if (s.algorithm === algorithm && s.metric === metric && (!best || Math.abs(s.x - x) < Math.abs(best.x - x))) best = s;
+  }
+  return best;
+}
+
+/** Runtime (x) against final average regret (y) per policy, with 95% intervals both ways. */
+export function efficiencySeries(stats) {
+  const algs = [...new Set(stats.filter((s) => s.metric === 'final_avg_regret').map((s) => s.algorithm))];
+  return algs.map((a, i) => {
+    const r = final(stats, a, 'final_avg_regret'), t = final(stats, a, 'runtime_ms');
+    const ci = (s) => (s && s.ci95 != null ? s.ci95 : 0);
+    return {
+      label: a, colour: colourFor(a, i),
+      points: [{ x: t.mean, y: r.mean, lo: r.mean - ci(r), hi: r.mean + ci(r), xlo: t.mean - ci(t), xhi: t.mean + ci(t) }],
+    };
+  });
+}
+
+const PARAM_LABEL = { log_len: 'stream length n', epsilon: 'ε-net radius ε', k: 'cache size k' };
+
+/** Charts of an offline report: gap (and loss) against the swept parameter. */
+export function offlineCharts(report) {
+  const param = report.experiment.sweep ? report.experiment.sweep.param : 'x';
+  const x = PARAM_LABEL[param] || param;
+  const logX = param === 'log_len';
+  const charts = [{ title: `Suboptimality gap L(M̂) − L(M_orc) vs ${x}`, xLabel: x, yLabel: 'gap', logX, zeroLine: true,
+    series: series(report.stats, 'gap', (a) => a !== 'Oracle') }];
+  if (param === 'k') charts.push({ title: `Loss L(M̂) vs ${x}`, xLabel: x, yLabel: 'loss L(M̂)', logX, series: series(report.stats, 'loss') });
+  return charts;
+}
+
+/** Charts of an online report: average regret, switches and realised cost against rounds. */
+export function onlineCharts(report, { efficiency = false } = {}) {
+  const st = report.stats;
+  const charts = [
+    { title: 'Average regret R(t)/t (mean, 95% band over seeds)', xLabel: 'round t', yLabel: 'R(t)/t', skipX: 0.05, series: series(st, 'avg_regret') },
+    { title: 'Cache switches', xLabel: 'round t', yLabel: 'switches', series: series(st, 'switches') },
+    { title: 'Average realised cost per round', xLabel: 'round t', yLabel: 'cost per round', skipX: 0.05, series: series(st, 'avg_realised_cost') },
+  ];
+  if (efficiency) charts.push(efficiencyChart(report));
+  return charts;
+}
+
+export function efficiencyChart(report) {
+  return { title: 'Runtime vs final average regret (lower left is better)', kind: 'scatter', logX: true, logY: true,
+    xLabel: 'runtime (ms, this browser)', yLabel: 'final R(T)/T', series: efficiencySeries(report.stats) };
+}

@@ -1,0 +1,73 @@
+// Your own data, by file picker or drag and drop: a JSONL of {"text", "tokens", "embedding"}, or
+// a JSONL with a raw little-endian float32 embedding file, or the four files of the shared
+// nq-trivia data. Files are read here and parsed by the engine in this tab; nothing is sent.
+import { Dataset } from '../pkg/csc.js';
+
+const MAX_BYTES = 256 * 1024 * 1024;
+const NQ = { 'nq.jsonl': 'nq', 'nq.emb.f32': 'nqEmb', 'triviaqa.jsonl': 'tq', 'triviaqa.emb.f32': 'tqEmb' };
+
+function show(text, ok) {
+  const el = document.getElementById('upload-msg');
+  el.hidden = false;
+  el.textContent = text;
+  el.classList.toggle('error', !ok);
+}
+
+const isJsonl = (f) => /\.(jsonl|json|ndjson|txt)$/i.test(f.name);
+
+async function load(files, app) {
+  if (!files.length) return;
+  const big = files.find((f) => f.size > MAX_BYTES);
+  if (big) throw new Error(`${big.name} is ${(big.size / 2 ** 20).toFixed(0)} MB; the page reads files up to ${MAX_BYTES / 2 ** 20} MB.`);
+  const names = files.map((f) => f.name);
+  if (Object.keys(NQ).every((n) => names.includes(n))) {
+    const parts = {};
+    for (const f of files) if (NQ[f.name]) parts[NQ[f.name]] = await f.arrayBuffer();
+    const text = (b) => new TextDecoder().decode(b);
+    const d = Dataset.nqTrivia(text(parts.nq), new Uint8Array(parts.nqEmb), text(parts.tq), new Uint8Array(parts.tqEmb));
+    const size = d.size;
+    d.free();
+    app.nqFiles = { ...parts, id: `${files.map((f) => f.size).join('-')}` };
+    app.emit('nq-loaded');
+    return `Loaded nq-trivia (${size} questions) for the Paper view's figs. e, f. It stays in this browser.`;
+  }
+  const jsonl = files.filter(isJsonl), bin = files.filter((f) => !isJsonl(f));
+  if (jsonl.length !== 1 || bin.length > 1) {
+    throw new Error(`Give one JSONL file (and at most one float32 embedding file); got ${names.join(', ')}.`);
+  }
+  const bytes = await jsonl[0].arrayBuffer();
+  let emb = null, dim = null;
+  if (bin.length) {
+    emb = await bin[0].arrayBuffer();
+    const rows = new TextDecoder().decode(bytes).split('\n').filter((l) => l.trim()).length;
+    dim = rows ? emb.byteLength / 4 / rows : 0;
+    if (!Number.isInteger(dim) || dim < 1) {
+      throw new Error(`${bin[0].name} holds ${emb.byteLength} bytes, which is not ${rows} rows × d float32 values (one row per line of ${jsonl[0].name}).`);
+    }
+  }
+  const name = jsonl[0].name.replace(/\.[^.]*$/, '') || 'upload';
+  const d = Dataset.fromJsonl(name, new Uint8Array(bytes), emb ? new Uint8Array(emb) : undefined, dim || undefined);
+  const info = `${d.size} queries, ${d.dim}-d`;
+  d.free();
+  app.upload = { name, jsonl: bytes, emb, dim };
+  const opt = document.querySelector('#dataset option[value=upload]');
+  opt.disabled = false;
+  opt.textContent = `${name} (your data, ${info})`;
+  app.set((s) => { s.dataset = 'upload'; s.view = 'live'; }, { restart: true });
+  return `Loaded ${jsonl[0].name}${bin.length ? ` with ${bin[0].name}` : ''}: ${info}. It plays in the Live view and stays in this browser.`;
+}
+
+export function setupUpload(app) {
+  const handle = async (files) => {
+    try { show(await load([...files], app), true); } catch (e) { show(`Could not load your data: ${e.message}`, false); }
+  };
+  const input = document.getElementById('file');
+  input.addEventListener('change', () => { handle(input.files); input.value = ''; });
+  document.addEventListener('dragover', (e) => { e.preventDefault(); document.body.classList.add('dragging'); });
+  document.addEventListener('dragleave', (e) => { if (!e.relatedTarget) document.body.classList.remove('dragging'); });
+  document.addEventListener('drop', (e) => {
+    e.preventDefault();
+    document.body.classList.remove('dragging');
+    if (e.dataTransfer?.files?.length) handle(e.dataTransfer.files);
+  });
+}

@@ -1,0 +1,39 @@
+// The efficiency view: runtime against final average regret per policy (fig. d), from the same
+// runs as the regret view, with a table of the numbers.
+import { JobPanel } from './job-panel.js';
+import { onlineRequest } from './regret.js';
+import { efficiencyChart, final } from '../report.js';
+
+function table(report) {
+  const st = report.stats;
+  const algs = [...new Set(st.filter((s) => s.metric === 'final_avg_regret').map((s) => s.algorithm))];
+  const f = (s, d) => (s ? `${s.mean.toFixed(d)}${s.ci95 != null ? ` ± ${s.ci95.toFixed(d)}` : ''}` : '–');
+  const rows = algs.map((a) => [a, f(final(st, a, 'final_avg_regret'), 4), f(final(st, a, 'runtime_ms'), 0),
+    f(final(st, a, 'final_switches'), 0), f(final(st, a, 'final_hit_rate'), 3)]);
+  rows.sort((x, y) => parseFloat(x[1]) - parseFloat(y[1]));
+  return rows;
+}
+
+export function createEfficiencyView(app) {
+  const root = document.querySelector('[data-job=efficiency]');
+  const tableEl = document.createElement('table');
+  tableEl.className = 'numbers';
+  const panel = new JobPanel(root, {
+    request: () => onlineRequest(app.state),
+    charts: (report) => [efficiencyChart(report)],
+    stem: () => `efficiency-${app.state.dataset}`,
+    onReport: (job) => {
+      const rows = job && job.report ? table(job.report) : [];
+      tableEl.hidden = !rows.length;
+      tableEl.innerHTML = '<caption>Final values, mean ± 95% interval over seeds</caption><thead><tr><th scope="col">policy</th><th scope="col">R(T)/T</th><th scope="col">runtime ms</th><th scope="col">switches</th><th scope="col">hit rate</th></tr></thead>';
+      const body = document.createElement('tbody');
+      for (const r of rows) {
+        const tr = body.insertRow();
+        r.forEach((v, i) => { (i ? tr.insertCell() : tr.appendChild(Object.assign(document.createElement('th'), { scope: 'row' }))).textContent = v; });
+      }
+      tableEl.append(body);
+    },
+  });
+  root.querySelector('.charts').after(tableEl);
+  return { activate() { panel.activate(); }, deactivate() { panel.deactivate(); } };
+}

@@ -1,0 +1,115 @@
+// The frame of every experiment view: Run / Cancel, a progress bar, the charts (redrawn as each
+// unit finishes), the summary table and the exports (CSV, JSON, PNG).
+import { drawChart } from '../charts.js';
+import { runJob, cancelJob, getJob, onJob } from '../jobs.js';
+import { downloadText, downloadCanvas } from '../export.js';
+
+const el = (tag, attrs = {}, text = '') => Object.assign(document.createElement(tag), attrs, text ? { textContent: text } : {});
+
+export class JobPanel {
+  /**
+   * root: the `.job` element; opts.request() → { key, request, stem } or { message } when it
+   * cannot run; opts.charts(report) → chart options for drawChart; opts.onReport(job) (optional).
+   */
+  constructor(root, opts) {
+    this.root = root;
+    this.opts = opts;
+    const bar = el('div', { className: 'row buttons jobbar controls' });
+    this.runBtn = el('button', { type: 'button', className: 'primary run' }, 'Run');
+    this.cancelBtn = el('button', { type: 'button', className: 'cancel' }, 'Cancel');
+    this.progress = el('progress', { max: 1, value: 0 });
+    this.progress.setAttribute('aria-label', 'Progress');
+    this.status = el('span', { className: 'status', role: 'status' });
+    this.status.setAttribute('aria-live', 'polite');
+    bar.append(this.runBtn, this.cancelBtn, this.progress, this.status);
+    this.chartsEl = el('div', { className: 'charts' });
+    this.summary = el('details', { className: 'summary text' });
+    this.summary.append(el('summary', {}, 'Summary table'), el('pre'));
+    const ex = el('div', { className: 'row buttons exports controls' });
+    this.csvBtn = el('button', { type: 'button', className: 'export-csv' }, 'Data (CSV)');
+    this.jsonBtn = el('button', { type: 'button', className: 'export-json' }, 'Report (JSON)');
+    this.pngBtn = el('button', { type: 'button', className: 'export-png' }, 'Charts (PNG)');
+    ex.append(el('span', { className: 'muted' }, 'Export:'), this.csvBtn, this.jsonBtn, this.pngBtn);
+    root.append(bar, this.chartsEl, ex, this.summary);
+    this.canvases = [];
+    this.runBtn.addEventListener('click', () => this.run());
+    this.cancelBtn.addEventListener('click', () => cancelJob());
+    this.csvBtn.addEventListener('click', () => this.export('csv'));
+    this.jsonBtn.addEventListener('click', () => this.export('json'));
+    this.pngBtn.addEventListener('click', () => this.export('png'));
+    onJob((job) => { if (this.active && job.key === this.key) this.render(); });
+    window.addEventListener('resize', () => { if (this.active) this.drawCharts(); });
+  }
+
+  /** Shows the job of the current settings, running it if it never ran. */
+  activate(autoRun = true) {
+    this.active = true;
+    const r = this.opts.request();
+    this.key = r.key;
+    this.message = r.message;
+    if (autoRun && !r.message && !getJob(r.key)) this.run();
+    else this.render();
+  }
+
+  deactivate() { this.active = false; }
+
+  run() {
+    const r = this.opts.request();
+    this.key = r.key;
+    this.message = r.message;
+    if (!r.message) runJob(r.key, r.request);
+    this.render();
+  }
+
+  job() { return this.key ? getJob(this.key) : null; }
+
+  render() {
+    const job = this.job();
+    const running = job && job.status === 'running';
+    this.runBtn.disabled = running || !!this.message;
+    this.runBtn.textContent = job && job.status === 'done' ? 'Run again' : 'Run';
+    this.cancelBtn.disabled = !running;
+    this.progress.value = job ? job.frac || 0 : 0;
+    const secs = job ? ((performance.now() - job.started) / 1000).toFixed(0) : 0;
+    this.status.textContent = this.message ? this.message
+      : !job ? 'Not run yet.'
+        : job.status === 'error' ? `Error: ${job.error}`
+          : job.status === 'cancelled' ? `Cancelled after ${job.done} of ${job.total} units; showing those.`
+            : job.status === 'done' ? `Done: ${job.total} units in ${secs} s.`
+              : `Running: ${job.done} of ${job.total || '?'} units done (${secs} s)…`;
+    this.root.dataset.status = job ? job.status : 'idle';
+    const done = job && job.status === 'done';
+    this.csvBtn.disabled = this.jsonBtn.disabled = !done;
+    this.pngBtn.disabled = !(job && job.report);
+    this.summary.hidden = !done;
+    if (done) this.summary.querySelector('pre').textContent = job.summary;
+    if (this.opts.onReport) this.opts.onReport(job);
+    this.drawCharts();
+  }
+
+  drawCharts() {
+    const job = this.job();
+    const charts = job && job.report ? this.opts.charts(job.report) : [];
+    while (this.canvases.length < charts.length) {
+      const c = el('canvas', { className: 'chart' });
+      c.setAttribute('role', 'img');
+      this.chartsEl.append(c);
+      this.canvases.push(c);
+    }
+    this.canvases.forEach((c, i) => {
+      c.hidden = i >= charts.length;
+      if (i < charts.length) { c.setAttribute('aria-label', charts[i].title); drawChart(c, charts[i]); }
+    });
+  }
+
+  async export(kind) {
+    const job = this.job();
+    if (!job) return;
+    const stem = `csc-${this.opts.stem ? this.opts.stem() : job.spec?.id || 'experiment'}`;
+    if (kind === 'csv') downloadText(`${stem}.csv`, job.csv, 'text/csv');
+    else if (kind === 'json') downloadText(`${stem}.json`, job.json, 'application/json');
+    else {
+      for (const [i, c] of this.canvases.entries()) if (!c.hidden) await downloadCanvas(`${stem}-${i + 1}.png`, c);
+    }
+  }
+}

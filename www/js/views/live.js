@@ -1,0 +1,158 @@
+// The live stream view: the engine plays one seeded stream for two policies side by side in a
+// worker (worker.js); each animation frame asks for a batch of rounds and draws what came back.
+import { POLICIES } from '../state.js';
+import { LivePanel } from './live-panel.js';
+import { curvesCsv, downloadText, downloadCanvas } from '../export.js';
+
+const $ = (id) => document.getElementById(id);
+const HEAT_N = 48;
+
+export function createLiveView(app) {
+  const worker = new Worker(new URL('../worker.js', import.meta.url), { type: 'module' });
+  const panels = [new LivePanel($('panel-0')), new LivePanel($('panel-1'))];
+  let gen = 0, ready = false, playing = false, inFlight = false, pendingSteps = 0;
+  let info = null, last = null, dirty = true, active = false;
+  let lastHeatAt = 0, heatInterval = 500, heatN = HEAT_N, heatRound = -1;
+  const waiters = new Map();
+  let nextId = 1;
+
+  for (const sel of [$('p1'), $('p2')]) for (const [id, name] of Object.entries(POLICIES)) sel.add(new Option(name, id));
+  const status = (text) => { $('status').textContent = text; };
+  const colourBy = () => { const v = $('colour-by').value; return v === 'auto' ? (info && info.dim === 2 ? 'decision' : 'cell') : v; };
+
+  function showLegend() {
+    const byCell = colourBy() === 'cell';
+    const item = (cls, text) => `<span class="item${text.length > 30 ? ' long' : ''}"><span class="key ${cls}"></span> ${text}</span>`;
+    $('legend').innerHTML = [
+      item(byCell ? 'hit cellkey' : 'hit', 'served from the cache'), item(byCell ? 'llm cellkey' : 'llm', 'sent to the LLM'),
+      item('newest', 'newest arrival'), item('center', 'ε-net center'), item('cached', 'cached center'),
+      item('cell', byCell ? 'Voronoi cell of the projected centers (colour = center)' : 'Voronoi cell'),
+      info && info.dim === 2 ? item('heat', 'KRR estimate ĉ: darker = costlier, greyer = less certain (σ)') : item('universe', 'universe query'),
+    ].join('');
+  }
+
+  function setPlaying(on) {
+    playing = on && ready && !(last && last.round >= info.horizon);
+    $('play').textContent = playing ? 'Pause' : 'Play';
+    $('play').setAttribute('aria-pressed', String(playing));
+  }
+
+  function start() {
+    gen += 1;
+    ready = false; inFlight = false; pendingSteps = 0; last = null; info = null;
+    heatN = HEAT_N; heatInterval = 500; heatRound = -1;
+    setPlaying(false);
+    const s = app.state;
+    status(s.dataset === 'plane' ? 'Setting up…' : `Computing the oracle M_orc on n_eval = ${s.params.n_eval} samples…`);
+    worker.postMessage({ type: 'init', gen, dataset: s.dataset, upload: app.upload, params: s.params, policies: [s.p1, s.p2], heatN: HEAT_N });
+    for (const p of panels) p.reset();
+    dirty = true;
+  }
+
+  worker.onmessage = (ev) => {
+    const m = ev.data;
+    if (m.type === 'results' || m.type === 'trace') { const w = waiters.get(m.id); if (w) { waiters.delete(m.id); w(m.json); } return; }
+    if (m.gen !== gen) return;
+    if (m.type === 'error') {
+      inFlight = false; ready = info !== null; setPlaying(false);
+      status(`Error: ${m.message}`);
+      return;
+    }
+    const now = performance.now();
+    if (m.type === 'ready') {
+      info = m;
+      const plane = m.dim === 2;
+      panels.forEach((p, i) => p.setup({ name: m.policies[i], universe: m.universe, plane }));
+      $('proj-note').textContent = plane
+        ? 'The plane is 2-D: this is the space itself. Dark dots are the six blob centres of the arrival mixture; the lines are the exact Voronoi cells of the ε-net centers; the shading is the KRR cost estimate ĉ(x) of kernel policies (§6; the baselines have none).'
+        : `These queries are ${m.dim}-dimensional: the picture is a 2-D PCA projection (${(100 * (m.explained[0] + m.explained[1])).toFixed(0)} % of the variance). The cells drawn are Voronoi cells of the projected centers, not the true ${m.dim}-d cells; arrivals are coloured by their true nearest center (§4), so a dot of another colour inside a cell shows the projection's distortion.`;
+      $('oracle-loss').textContent = `Oracle loss L(M_orc) = ${m.oracleLoss.toFixed(4)} on n_eval = ${app.state.params.n_eval}.`;
+      $('dataset-checksum').textContent = m.checksum;
+      ready = true;
+      absorb(m);
+      showLegend();
+      status(`Ready: ${m.size} queries, T = ${m.horizon} (set up in ${(m.initMs / 1000).toFixed(1)} s).`);
+      app.emit('live-ready', m);
+      return;
+    }
+    if (m.type === 'batch') {
+      inFlight = false;
+      panels.forEach((p, i) => p.addArrivals(m.batch, i, info.policies.length, now));
+      if (m.heatMs) {
+        // The KRR surface costs about n² × t (a triangular solve per grid point for σ): keep a
+        // refresh near 100 ms by coarsening the grid as observations grow.
+        const used = m.heat.find(Boolean)?.n || heatN;
+        heatN = Math.max(16, Math.min(HEAT_N, Math.floor(Math.sqrt(100 / Math.max(m.heatMs / (used * used), 1e-6)))));
+        heatInterval = Math.max(400, 4 * m.heatMs);
+      }
+      absorb(m);
+      if (m.round >= info.horizon) { setPlaying(false); status(`Done: T = ${info.horizon} rounds played.`); }
+    }
+  };
+
+  function absorb(m) {
+    last = m;
+    if (m.heat) heatRound = m.round;
+    panels.forEach((p, i) => {
+      p.setCenters(m.centers[i]);
+      if (m.heat && m.heat[i]) p.setHeat(m.heat[i]);
+      p.setCounters(m.counters[i]);
+    });
+    document.body.dataset.round = String(m.round);
+    dirty = true;
+  }
+
+  function request(n) {
+    inFlight = true;
+    const now = performance.now();
+    let wantHeat = 0;
+    if (info.dim === 2 && now - lastHeatAt > heatInterval) { wantHeat = heatN; lastHeatAt = now; }
+    worker.postMessage({ type: 'step', gen, n, heatN: wantHeat });
+  }
+
+  function frame() {
+    if (ready && !inFlight) {
+      if (pendingSteps > 0) { const n = pendingSteps; pendingSteps = 0; request(n); }
+      else if (playing) request(Math.max(1, Math.round(app.state.speed)));
+      else if (info.dim === 2 && last && heatRound !== last.round && performance.now() - lastHeatAt > heatInterval) request(0);
+    }
+    if (dirty && active) {
+      dirty = false;
+      const label = info ? (info.dim === 2 ? 'plane (2-D, exact)' : `PCA projection of ${info.dim}-d`) : '';
+      const now = performance.now();
+      const pulsing = panels.map((p) => p.draw(label, colourBy(), now)).some(Boolean);
+      if (pulsing) dirty = true;
+    }
+    requestAnimationFrame(frame);
+  }
+
+  // Controls.
+  $('play').addEventListener('click', () => setPlaying(!playing));
+  $('step').addEventListener('click', () => { if (ready) pendingSteps += 100; });
+  $('reset').addEventListener('click', () => start());
+  $('colour-by').addEventListener('change', () => { showLegend(); dirty = true; });
+  document.addEventListener('keydown', (e) => {
+    if (active && e.code === 'Space' && !['INPUT', 'SELECT', 'BUTTON', 'TEXTAREA', 'CANVAS', 'SUMMARY'].includes(document.activeElement?.tagName)) {
+      e.preventDefault();
+      setPlaying(!playing);
+    }
+  });
+  window.addEventListener('resize', () => { dirty = true; });
+
+  // Exports.
+  const ask = (type) => new Promise((resolve) => { const id = nextId++; waiters.set(id, resolve); worker.postMessage({ type, id }); });
+  const stem = () => `csc-${app.state.dataset}-seed${app.state.params.seed}-t${last ? last.round : 0}`;
+  $('export-csv').addEventListener('click', () => { if (last) downloadText(`${stem()}-curves.csv`, curvesCsv(info.policies, last.curves), 'text/csv'); });
+  $('export-json').addEventListener('click', async () => { if (ready) downloadText(`${stem()}-results.json`, await ask('results'), 'application/json'); });
+  $('export-trace').addEventListener('click', async () => { if (ready) downloadText(`${stem()}-trace.json`, await ask('trace'), 'application/json'); });
+  $('export-png').addEventListener('click', async () => {
+    for (const [i, p] of panels.entries()) await downloadCanvas(`${stem()}-${[app.state.p1, app.state.p2][i]}.png`, p.canvas);
+  });
+
+  requestAnimationFrame(frame);
+  return {
+    start,
+    activate() { active = true; dirty = true; },
+    deactivate() { active = false; setPlaying(false); },
+  };
+}

@@ -1,0 +1,42 @@
+// The online regret view: the selected policies on the page's dataset and parameters, several
+// seeds, average regret with a 95% band (filled in seed by seed), switches and realised cost.
+import { POLICIES } from '../state.js';
+import { JobPanel } from './job-panel.js';
+import { onlineCharts } from '../report.js';
+
+/** The online experiment of the page's settings (shared with the efficiency view). */
+export function onlineRequest(s) {
+  if (s.dataset === 'upload') return { message: 'Runs over seeds use the built-in datasets; your data plays in the Live view.' };
+  const experiment = {
+    id: 'online', title: `Online: ${s.policies.length} policies on ${s.dataset} (page settings)`, dataset: s.dataset,
+    measure: { kind: 'online', policies: s.policies }, params: s.params, seeds: s.seeds, first_seed: s.params.seed,
+  };
+  const request = { type: 'run', experiment, dataset: { kind: s.dataset } };
+  return { key: JSON.stringify(request), request };
+}
+
+export function createRegretView(app) {
+  const box = document.getElementById('policy-boxes');
+  for (const [id, name] of Object.entries(POLICIES)) {
+    const label = document.createElement('label');
+    label.className = 'check';
+    const cb = Object.assign(document.createElement('input'), { type: 'checkbox', value: id });
+    label.append(cb, ` ${name}${id === 'clcb-frozen-cont' ? ' (slow)' : ''}`);
+    box.append(label);
+    cb.addEventListener('change', () => {
+      const chosen = [...box.querySelectorAll('input:checked')].map((c) => c.value);
+      if (!chosen.length) { cb.checked = true; return; }
+      app.set((s) => { s.policies = Object.keys(POLICIES).filter((p) => chosen.includes(p)); });
+    });
+  }
+  const panel = new JobPanel(document.querySelector('[data-job=regret]'), {
+    request: () => onlineRequest(app.state),
+    charts: (report) => onlineCharts(report),
+    stem: () => `online-${app.state.dataset}-${app.state.seeds}seeds`,
+  });
+  return {
+    show() { for (const cb of box.querySelectorAll('input')) cb.checked = app.state.policies.includes(cb.value); },
+    activate() { panel.activate(); },
+    deactivate() { panel.deactivate(); },
+  };
+}
