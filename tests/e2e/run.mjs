@@ -233,7 +233,7 @@ try {
   });
 
   await check('online regret view: runs over seeds, draws mean and band, then efficiency reuses the runs', async () => {
-    const p = await openPage('?view=regret&seeds=2&horizon=300&policies=clcb-sc-ls-cont,greedy,lfu', undefined, { ready: false });
+    const p = await openPage('?view=regret&seeds=3&horizon=300&policies=clcb-sc-ls-cont,greedy,lfu', undefined, { ready: false });
     await jobDone(p, 'regret');
     const data = await p.evaluate(() => [...document.querySelectorAll('[data-job=regret] canvas')].map((c) => c.chartData));
     assert(data.length === 3 && data[0].series.length === 3, `charts ${data.length}`);

@@ -13,7 +13,8 @@ export function fitCanvas(canvas) {
   return dpr;
 }
 
-const fmtTick = (v) => (Math.abs(v) >= 1e4 || (v !== 0 && Math.abs(v) < 1e-3) ? v.toExponential(0) : String(+v.toPrecision(6)));
+const fmtTick = (v) => (Math.abs(v) >= 1e4 ? `${+(v / 1000).toPrecision(6)}k`
+  : v !== 0 && Math.abs(v) < 1e-3 ? v.toExponential(0) : String(+v.toPrecision(6)));
 
 function linearTicks(lo, hi, count) {
   const span = hi - lo || 1;
@@ -107,16 +108,18 @@ export function drawChart(canvas, opts) {
     const pts = s.points.filter((p) => Number.isFinite(p.x) && Number.isFinite(p.y)).sort((a, b) => a.x - b.x);
     if (opts.kind === 'scatter') {
       ctx.strokeStyle = colour; ctx.fillStyle = colour; ctx.lineWidth = 1.5;
+      // Error bars; on a log axis a bar reaching zero or below runs to the axis.
+      const cx = (v) => (opts.logX ? Math.max(v, x0) : v), cy = (v) => (opts.logY ? Math.max(v, y0) : v);
       for (const p of pts) {
-        if (lo(p) !== hi(p)) { ctx.beginPath(); ctx.moveTo(X(p.x), Y(lo(p))); ctx.lineTo(X(p.x), Y(hi(p))); ctx.stroke(); }
-        if (Number.isFinite(p.xlo)) { ctx.beginPath(); ctx.moveTo(X(p.xlo), Y(p.y)); ctx.lineTo(X(p.xhi), Y(p.y)); ctx.stroke(); }
+        if (lo(p) !== hi(p)) { ctx.beginPath(); ctx.moveTo(X(p.x), Y(cy(lo(p)))); ctx.lineTo(X(p.x), Y(hi(p))); ctx.stroke(); }
+        if (Number.isFinite(p.xlo)) { ctx.beginPath(); ctx.moveTo(X(cx(p.xlo)), Y(p.y)); ctx.lineTo(X(p.xhi), Y(p.y)); ctx.stroke(); }
         ctx.beginPath(); ctx.arc(X(p.x), Y(p.y), opts.radius || 5, 0, 2 * Math.PI); ctx.fill();
       }
       return;
     }
     const band = pts.filter((p) => lo(p) !== hi(p));
     if (band.length > 1) {
-      ctx.globalAlpha = 0.16; ctx.fillStyle = colour; ctx.beginPath();
+      ctx.globalAlpha = opts.series.length > 3 ? 0.08 : 0.14; ctx.fillStyle = colour; ctx.beginPath();
       band.forEach((p, j) => (j ? ctx.lineTo(X(p.x), Y(hi(p))) : ctx.moveTo(X(p.x), Y(hi(p)))));
       for (let j = band.length - 1; j >= 0; j--) ctx.lineTo(X(band[j].x), Y(lo(band[j])));
       ctx.closePath(); ctx.fill(); ctx.globalAlpha = 1;

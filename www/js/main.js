@@ -44,7 +44,7 @@ const app = {
     banner([]);
     Object.assign(app.state, next);
     show();
-    if (restart) live.start();
+    if (restart) live.restart();
     app.emit('change');
     return true;
   },
@@ -121,5 +121,4 @@ app.on('change', showDeterminism);
 
 saveState(app.state);
 show();
-live.start();
 setTimeout(showDeterminism, 1500);

@@ -12,13 +12,16 @@ export function colourFor(label, i = 0) {
   return SERIES_COLOURS[(j >= 0 ? j : i) % SERIES_COLOURS.length];
 }
 
+/** The 95% half-width of a stat, drawn from 3 seeds up (with 2 its t-quantile, 12.7, swamps the figure). */
+const ciOf = (s) => (s && s.ci95 != null && s.n >= 3 ? s.ci95 : 0);
+
 /** Mean ± 95% interval of `metric` per algorithm, as chart series (x ascending). */
 export function series(stats, metric, keep = () => true) {
   const by = new Map();
   for (const s of stats) {
     if (s.metric !== metric || s.x == null || s.mean == null || !keep(s.algorithm)) continue;
     if (!by.has(s.algorithm)) by.set(s.algorithm, []);
-    const ci = s.ci95 == null ? 0 : s.ci95;
+    const ci = ciOf(s);
     by.get(s.algorithm).push({ x: s.x, y: s.mean, lo: s.mean - ci, hi: s.mean + ci, n: s.n });
   }
   return [...by].map(([label, points], i) => ({ label, colour: colourFor(label, i), points: points.sort((a, b) => a.x - b.x) }));
@@ -45,10 +48,9 @@ export function efficiencySeries(stats) {
   const algs = [...new Set(stats.filter((s) => s.metric === 'final_avg_regret').map((s) => s.algorithm))];
   return algs.map((a, i) => {
     const r = final(stats, a, 'final_avg_regret'), t = final(stats, a, 'runtime_ms');
-    const ci = (s) => (s && s.ci95 != null ? s.ci95 : 0);
     return {
       label: a, colour: colourFor(a, i),
-      points: [{ x: t.mean, y: r.mean, lo: r.mean - ci(r), hi: r.mean + ci(r), xlo: t.mean - ci(t), xhi: t.mean + ci(t) }],
+      points: [{ x: t.mean, y: r.mean, lo: r.mean - ciOf(r), hi: r.mean + ciOf(r), xlo: t.mean - ciOf(t), xhi: t.mean + ciOf(t) }],
     };
   });
 }

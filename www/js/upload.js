@@ -11,6 +11,7 @@ function show(text, ok) {
   el.hidden = false;
   el.textContent = text;
   el.classList.toggle('error', !ok);
+  el.scrollIntoView({ block: 'nearest' });
 }
 
 const isJsonl = (f) => /\.(jsonl|json|ndjson|txt)$/i.test(f.name);

@@ -180,8 +180,8 @@ export class LivePanel {
       ctx.globalAlpha = 0.2 + 0.75 * (1 - age);
       const colour = colourBy === 'cell' ? cellColour(this.arrCell[i]) : (this.arrLlm[i] ? LLM : HIT);
       const [x, y] = this.toScreen(this.arrX[i], this.arrY[i]);
-      if (this.arrLlm[i]) { ctx.strokeStyle = colour; ctx.lineWidth = 1.5; ctx.strokeRect(x - 2.5, y - 2.5, 5, 5); }
-      else { ctx.fillStyle = colour; ctx.beginPath(); ctx.arc(x, y, 2.6, 0, 2 * Math.PI); ctx.fill(); }
+      if (this.arrLlm[i]) { ctx.strokeStyle = colour; ctx.lineWidth = 1.6; ctx.strokeRect(x - 3, y - 3, 6, 6); }
+      else { ctx.fillStyle = colour; ctx.beginPath(); ctx.arc(x, y, 3, 0, 2 * Math.PI); ctx.fill(); }
       // The newest arrivals pulse once in their decision's colour.
       const t = (now - this.arrAt[i]) / PULSE_MS;
       if (t < 1 && k >= this.arrN - 6) {

@@ -11,8 +11,8 @@ export function createLiveView(app) {
   const worker = new Worker(new URL('../worker.js', import.meta.url), { type: 'module' });
   const panels = [new LivePanel($('panel-0')), new LivePanel($('panel-1'))];
   let gen = 0, ready = false, playing = false, inFlight = false, pendingSteps = 0;
-  let info = null, last = null, dirty = true, active = false;
-  let lastHeatAt = 0, heatInterval = 500, heatN = HEAT_N, heatRound = -1;
+  let info = null, last = null, dirty = true, active = false, started = false, stale = false;
+  let lastHeatAt = 0, heatInterval = 500, heatN = HEAT_N, heatRound = -1, heatRes = 0;
   const waiters = new Map();
   let nextId = 1;
 
@@ -38,9 +38,11 @@ export function createLiveView(app) {
   }
 
   function start() {
+    started = true;
+    stale = false;
     gen += 1;
     ready = false; inFlight = false; pendingSteps = 0; last = null; info = null;
-    heatN = HEAT_N; heatInterval = 500; heatRound = -1;
+    heatN = HEAT_N; heatInterval = 500; heatRound = -1; heatRes = 0;
     setPlaying(false);
     const s = app.state;
     status(s.dataset === 'plane' ? 'Setting up…' : `Computing the oracle M_orc on n_eval = ${s.params.n_eval} samples…`);
@@ -72,7 +74,6 @@ export function createLiveView(app) {
       absorb(m);
       showLegend();
       status(`Ready: ${m.size} queries, T = ${m.horizon} (set up in ${(m.initMs / 1000).toFixed(1)} s).`);
-      app.emit('live-ready', m);
       return;
     }
     if (m.type === 'batch') {
@@ -92,7 +93,7 @@ export function createLiveView(app) {
 
   function absorb(m) {
     last = m;
-    if (m.heat) heatRound = m.round;
+    if (m.heat) { heatRound = m.round; heatRes = m.heat.find(Boolean)?.n ?? HEAT_N; }
     panels.forEach((p, i) => {
       p.setCenters(m.centers[i]);
       if (m.heat && m.heat[i]) p.setHeat(m.heat[i]);
@@ -102,11 +103,12 @@ export function createLiveView(app) {
     dirty = true;
   }
 
-  function request(n) {
+  /** Asks for `n` more rounds, with the KRR surface if it is due (`full`: at full resolution). */
+  function request(n, full = false) {
     inFlight = true;
     const now = performance.now();
     let wantHeat = 0;
-    if (info.dim === 2 && now - lastHeatAt > heatInterval) { wantHeat = heatN; lastHeatAt = now; }
+    if (info.dim === 2 && now - lastHeatAt > heatInterval) { wantHeat = full ? HEAT_N : heatN; lastHeatAt = now; }
     worker.postMessage({ type: 'step', gen, n, heatN: wantHeat });
   }
 
@@ -114,7 +116,8 @@ export function createLiveView(app) {
     if (ready && !inFlight) {
       if (pendingSteps > 0) { const n = pendingSteps; pendingSteps = 0; request(n); }
       else if (playing) request(Math.max(1, Math.round(app.state.speed)));
-      else if (info.dim === 2 && last && heatRound !== last.round && performance.now() - lastHeatAt > heatInterval) request(0);
+      // Paused: bring the surface up to date, at full resolution (playing coarsens it to keep pace).
+      else if (info.dim === 2 && last && (heatRound !== last.round || heatRes < HEAT_N) && performance.now() - lastHeatAt > heatInterval) request(0, true);
     }
     if (dirty && active) {
       dirty = false;
@@ -151,8 +154,9 @@ export function createLiveView(app) {
 
   requestAnimationFrame(frame);
   return {
-    start,
-    activate() { active = true; dirty = true; },
+    /** Restarts the run now if the view is open, else when it is next opened. */
+    restart() { if (active) start(); else stale = true; },
+    activate() { active = true; dirty = true; if (!started || stale) start(); },
     deactivate() { active = false; setPlaying(false); },
   };
 }

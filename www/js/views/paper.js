@@ -18,23 +18,18 @@ function lowest(stats, metric, x) {
   return c.filter((s) => s.x === xs).sort((a, b) => a.mean - b.mean)[0]?.algorithm || '–';
 }
 
+/** An offline figure whose headline is CUCB-SC-Cont's gap relative to CUCB-SC at one x. */
+const offlinePreset = (id, full, x, where, paper) => ({
+  quick: { seeds: 3, ...QUICK_OFFLINE[id] }, full, charts: offlineCharts,
+  headline: (st) => [
+    [`CUCB-SC-Cont gap below CUCB-SC at ${where}`, paper, below(st, 'gap', 'CUCB-SC-Cont', 'CUCB-SC', x), '%'],
+    [`lowest gap at ${where}`, 'CUCB-SC-Cont', lowest(st, 'gap', x)],
+  ],
+});
+
 const PRESETS = {
-  'fig-a': {
-    quick: { seeds: 3, ...QUICK_OFFLINE['fig-a'] }, full: 'synthetic, k = 5, ε = 0.4, stream length 100 … 5,000, n_eval = 10,000, 20 seeds',
-    charts: offlineCharts,
-    headline: (st) => [
-      ['CUCB-SC-Cont gap below CUCB-SC at stream length 100', '73.32 %', below(st, 'gap', 'CUCB-SC-Cont', 'CUCB-SC', 100), '%'],
-      ['lowest gap at stream length 100', 'CUCB-SC-Cont', lowest(st, 'gap', 100)],
-    ],
-  },
-  'fig-b': {
-    quick: { seeds: 3, ...QUICK_OFFLINE['fig-b'] }, full: 'synthetic, k = 5, stream length 1,000, ε = 0.1 … 0.8, n_eval = 10,000, 20 seeds',
-    charts: offlineCharts,
-    headline: (st) => [
-      ['CUCB-SC-Cont gap below CUCB-SC at ε = 0.4', '52.95 %', below(st, 'gap', 'CUCB-SC-Cont', 'CUCB-SC', 0.4), '%'],
-      ['lowest gap at ε = 0.4', 'CUCB-SC-Cont', lowest(st, 'gap', 0.4)],
-    ],
-  },
+  'fig-a': offlinePreset('fig-a', 'synthetic, k = 5, ε = 0.4, stream length 100 … 5,000, n_eval = 10,000, 20 seeds', 100, 'stream length 100', '73.32 %'),
+  'fig-b': offlinePreset('fig-b', 'synthetic, k = 5, stream length 1,000, ε = 0.1 … 0.8, n_eval = 10,000, 20 seeds', 0.4, 'ε = 0.4', '52.95 %'),
   'fig-c': {
     quick: QUICK_ONLINE, full: 'synthetic, T = 5,000, n_eval = 10,000, six policies with CLCB-Frozen-Cont, 10 seeds',
     charts: (r) => onlineCharts(r, { efficiency: true }),
@@ -102,7 +97,7 @@ export function createPaperView(app) {
     const rows = p.headline && job && job.report ? p.headline(job.report.stats) : [];
     headline.hidden = !p.headline;
     const fmt = (v, unit) => (typeof v === 'string' ? v : Number.isFinite(v) ? (unit === '%' ? `${v.toFixed(2)} %` : v.toFixed(4)) : '–');
-    headline.innerHTML = '<table class="numbers"><caption>Paper (§10) and this run</caption><thead><tr><th scope="col">headline</th><th scope="col">paper</th><th scope="col">measured here</th></tr></thead><tbody></tbody></table>';
+    headline.innerHTML = `<table class="numbers"><caption>The paper (§10) and this run${app.state.full ? '' : ' (quick settings: fewer seeds and rounds than the paper)'}</caption><thead><tr><th scope="col">headline</th><th scope="col">paper</th><th scope="col">measured here</th></tr></thead><tbody></tbody></table>`;
     const body = headline.querySelector('tbody');
     for (const [what, paper, v, unit] of rows.length ? rows : (p.headline ? p.headline([]) : [])) {
       const tr = body.insertRow();
