@@ -110,7 +110,7 @@ impl UrlState {
                 PolicyKind::Lfu,
             ],
             speed: 5,
-            seeds: 5,
+            seeds: 3,
             offline: OFFLINE_EXPERIMENTS[0].into(),
             preset: "fig-c".into(),
             full: false,
