@@ -203,7 +203,8 @@ impl OfflineProblem {
     }
 
     fn reverse_greedy_over_cells(&self, costs: &[f64]) -> Result<Vec<usize>> {
-        let inst = Instance::new(self.net.center_distances(), &self.weights, costs, self.params.mismatch())?;
+        let inst = Instance::new(self.net.center_distances(), &self.weights, costs, self.params.mismatch())?
+            .with_separation(self.net.eps());
         Ok(reverse_greedy(&inst, self.params.k, &[]).cache)
     }
 

@@ -135,7 +135,8 @@ pub fn evaluation_oracle<'a>(
         let (j, _) = net.nearest(e).expect("non-empty");
         w[j] += unit;
     }
-    let inst = Instance::new(net.center_distances(), &w, &cand_cost, eval.mismatch)?;
+    let inst =
+        Instance::new(net.center_distances(), &w, &cand_cost, eval.mismatch)?.with_separation(net.eps());
     let out = reverse_greedy(&inst, k, &[]);
     let cache = net.centers().select(&out.cache);
     let keys = out.cache.iter().map(|&j| net.origin()[j] as u64).collect();

@@ -22,6 +22,9 @@ pub struct Instance<'a, D: Distances + ?Sized> {
     pub weights: &'a [f64],
     pub costs: &'a [f64],
     pub mismatch: Mismatch,
+    /// A lower bound `s` with `d(i, j) > s` for all candidates `i ≠ j` (an ε-net's ε), if known:
+    /// it lets the fast form skip distance scans (see [`reverse_greedy`]).
+    pub separation: Option<f64>,
 }
 
 /// A chosen cache.
@@ -55,7 +58,13 @@ impl<'a, D: Distances + ?Sized> Instance<'a, D> {
             return Err(Error::data(format!("cost {i} is {} (costs must be finite)", costs[i])));
         }
         mismatch.validate()?;
-        Ok(Instance { dist, weights, costs, mismatch })
+        Ok(Instance { dist, weights, costs, mismatch, separation: None })
+    }
+
+    /// Declares the candidates pairwise farther apart than `s` (they are an `s`-net, SPEC §4).
+    pub fn with_separation(mut self, s: f64) -> Self {
+        self.separation = Some(s);
+        self
     }
 
     /// `g(i, u) = min(c_i, φ(d(x_i, u)))`; `u = None` is the empty cache (`φ = 1`).
@@ -78,19 +87,13 @@ impl<'a, D: Distances + ?Sized> Instance<'a, D> {
     }
 }
 
-/// Whether removing `a` is preferred to removing `b` (SPEC §1 tie rule).
-#[inline]
-fn removal_preferred(a: (f64, bool, usize), b: (f64, bool, usize), tol: f64) -> bool {
-    if a.0 < b.0 - tol {
-        return true;
-    }
-    if a.0 > b.0 + tol {
-        return false;
-    }
-    if a.1 != b.1 {
-        return !a.1; // keep incumbent cache members when indifferent
-    }
-    a.2 < b.2
+/// The removal Alg. 1 line 4 picks among `(value, cached, index)` candidates in ascending index
+/// order: the minimum value; ties — values within `tol` of it — go to a candidate outside the
+/// incumbent cache first, then to the lowest index (SPEC §1).
+fn choose_removal(cands: &[(f64, bool, usize)], tol: f64) -> usize {
+    let best = cands.iter().map(|c| c.0).fold(f64::INFINITY, f64::min);
+    let tied = |c: &&(f64, bool, usize)| c.0 <= best + tol;
+    cands.iter().filter(tied).find(|c| !c.1).or_else(|| cands.iter().find(tied)).expect("non-empty").2
 }
 
 fn membership(n: usize, incumbent: &[usize]) -> Vec<bool> {
@@ -105,6 +108,15 @@ fn membership(n: usize, incumbent: &[usize]) -> Vec<bool> {
 
 /// Continuous Reverse Greedy (Alg. 1), fast form. `incumbent` is the cache currently held (for
 /// the tie rule); pass `&[]` when there is none.
+///
+/// Sparse bookkeeping: point `i` only "sees" the candidates `N(i) = {j : φ(d(i, j)) < f_i}`,
+/// `f_i = g(i, ∅) = min(c_i, φ(∞))`, sorted by distance (then index). Every candidate outside
+/// `N(i)` gives `g(i, ·) = f_i` exactly, so `n1`/`n2` only need to walk `N(i)`: one removal
+/// touches the points that see the removed candidate, and re-sums the `Δ` of the candidates
+/// whose owners changed — in ascending point order, so every `Δ` has the same bits as the full
+/// pass of the plain form's loop. Points with `w_i = 0` or `f_i ≤ φ(0)` contribute nothing to
+/// any `Δ` and are skipped. When the candidates are an ε-net ([`Instance::with_separation`]),
+/// a point with `φ(ε) ≥ f_i` sees only itself, without scanning its row.
 pub fn reverse_greedy<D: Distances + ?Sized>(inst: &Instance<D>, k: usize, incumbent: &[usize]) -> Outcome {
     let n = inst.dist.len();
     if n <= k {
@@ -114,77 +126,104 @@ pub fn reverse_greedy<D: Distances + ?Sized>(inst: &Instance<D>, k: usize, incum
     }
     let tol = inst.tie_tolerance();
     let in_cache = membership(n, incumbent);
-    let mut alive = vec![true; n];
-    let mut alive_list: Vec<usize> = (0..n).collect();
-
-    // n1/n2 over the alive set, ties to the lowest index; g1/g2 their per-point losses.
-    let scan = |i: usize, alive: &[bool], alive_list: &[usize], skip: Option<usize>| -> Option<usize> {
-        let mut best: Option<(usize, f64)> = None;
-        for &j in alive_list {
-            if Some(j) == skip || !alive[j] {
-                continue;
-            }
-            let d = inst.dist.dist(i, j);
-            if best.is_none_or(|(_, bd)| d < bd) {
-                best = Some((j, d));
-            }
+    let seen = Neighbourhoods::build(inst);
+    // Per active point: positions (into its list) of n1 and n2; `NONE` = past the end.
+    let mut p1 = vec![NONE; n];
+    let mut p2 = vec![NONE; n];
+    for &i in &seen.active {
+        let list = seen.list(i);
+        p1[i] = 0;
+        p2[i] = if list.len() > 1 { 1 } else { NONE };
+    }
+    let g_at = |i: usize, p: u32| -> f64 {
+        if p == NONE {
+            seen.far[i]
+        } else {
+            seen.g[seen.start[i] + p as usize]
         }
-        best.map(|(j, _)| j)
     };
-    let mut n1 = vec![0usize; n];
-    let mut n2: Vec<Option<usize>> = vec![None; n];
-    let mut g1 = vec![0.0; n];
-    let mut g2 = vec![0.0; n];
-    for i in 0..n {
-        n1[i] = scan(i, &alive, &alive_list, None).expect("S is non-empty");
-        n2[i] = scan(i, &alive, &alive_list, Some(n1[i]));
-        g1[i] = inst.g(i, Some(n1[i]));
-        g2[i] = inst.g(i, n2[i]);
+    let n1_of =
+        |i: usize, p: u32| -> Option<usize> { (p != NONE).then(|| seen.list(i)[p as usize] as usize) };
+
+    // Δ(q) = Σ_{i: n1(i) = q} w_i·(g(i, n2) − g(i, n1)), summed over the points that see q.
+    let delta_of = |q: usize, p1: &[u32], p2: &[u32]| -> f64 {
+        let mut s = 0.0;
+        for &i in seen.watchers(q) {
+            let i = i as usize;
+            if n1_of(i, p1[i]) == Some(q) {
+                s += inst.weights[i] * (g_at(i, p2[i]) - g_at(i, p1[i]));
+            }
+        }
+        s
+    };
+    let mut trees = [MinTree::new(n), MinTree::new(n)]; // [not cached, cached]
+    for q in 0..n {
+        trees[in_cache[q] as usize].set(q, delta_of(q, &p1, &p2));
     }
 
-    let mut delta = vec![0.0f64; n];
+    let mut alive = vec![true; n];
     let mut removed = Vec::with_capacity(n - k);
+    let mut dirty: Vec<usize> = Vec::new();
+    let mut stamp = vec![usize::MAX; n];
     // With k = 0 the last member is removed below, once it is the only choice.
-    while alive_list.len() > k.max(1) {
-        // Alg. 1 line 4: argmin_q L̂(M \ {q}) = argmin_q Δ(q), recomputed in one pass in a
-        // fixed order (no drift from incremental updates).
-        for &q in &alive_list {
-            delta[q] = 0.0;
-        }
-        for i in 0..n {
-            if inst.weights[i] != 0.0 {
-                delta[n1[i]] += inst.weights[i] * (g2[i] - g1[i]);
-            }
-        }
-        let mut best = alive_list[0];
-        for &q in &alive_list[1..] {
-            if removal_preferred((delta[q], in_cache[q], q), (delta[best], in_cache[best], best), tol) {
-                best = q;
-            }
-        }
-        // Alg. 1 line 5: M ← M \ {q}, then repair the bookkeeping of the affected points.
-        let q = best;
+    let mut left = n;
+    while left > k.max(1) {
+        // Alg. 1 line 4: argmin_q L̂(M \ {q}) = argmin_q Δ(q); ties (within `tol` of the
+        // minimum) go to a candidate outside the incumbent cache, then the lowest index.
+        let best = trees[0].min().min(trees[1].min());
+        let q = trees[0]
+            .leftmost_at_most(best + tol)
+            .or_else(|| trees[1].leftmost_at_most(best + tol))
+            .expect("a candidate is alive");
+        // Alg. 1 line 5: M ← M \ {q}, then repair the bookkeeping of the points that see q.
         alive[q] = false;
-        alive_list.retain(|&j| j != q);
+        left -= 1;
+        trees[in_cache[q] as usize].set(q, f64::INFINITY);
         removed.push(q);
-        for i in 0..n {
-            if n1[i] == q {
-                n1[i] = n2[i].expect("|M| > k ≥ 1 leaves a second member");
-                g1[i] = g2[i];
-                n2[i] = scan(i, &alive, &alive_list, Some(n1[i]));
-                g2[i] = inst.g(i, n2[i]);
-            } else if n2[i] == Some(q) {
-                n2[i] = scan(i, &alive, &alive_list, Some(n1[i]));
-                g2[i] = inst.g(i, n2[i]);
+        let step = removed.len();
+        for &i in seen.watchers(q) {
+            let i = i as usize;
+            let list = seen.list(i);
+            let next_alive = |from: u32| -> u32 {
+                let mut p = from as usize;
+                while p < list.len() && !alive[list[p] as usize] {
+                    p += 1;
+                }
+                if p < list.len() {
+                    p as u32
+                } else {
+                    NONE
+                }
+            };
+            let touched = if n1_of(i, p1[i]) == Some(q) {
+                p1[i] = p2[i];
+                p2[i] = if p1[i] == NONE { NONE } else { next_alive(p1[i] + 1) };
+                true
+            } else if p2[i] != NONE && list[p2[i] as usize] as usize == q {
+                p2[i] = next_alive(p2[i] + 1);
+                true
+            } else {
+                false
+            };
+            if let (true, Some(a)) = (touched, n1_of(i, p1[i])) {
+                if stamp[a] != step {
+                    stamp[a] = step;
+                    dirty.push(a);
+                }
             }
         }
+        for a in dirty.drain(..) {
+            trees[in_cache[a] as usize].set(a, delta_of(a, &p1, &p2));
+        }
     }
+    let alive_list: Vec<usize> = (0..n).filter(|&j| alive[j]).collect();
     if k == 0 {
-        removed.append(&mut alive_list);
+        removed.extend(&alive_list);
         let loss = (0..n).map(|i| inst.weights[i] * inst.g(i, None)).sum();
-        return Outcome { cache: alive_list, loss, removed };
+        return Outcome { cache: Vec::new(), loss, removed };
     }
-    let loss = (0..n).map(|i| inst.weights[i] * g1[i]).sum();
+    let loss =
+        (0..n).map(|i| inst.weights[i] * if seen.is_active(i) { g_at(i, p1[i]) } else { seen.far[i] }).sum();
     Outcome { cache: alive_list, loss, removed }
 }
 
@@ -201,19 +240,134 @@ pub fn reverse_greedy_plain<D: Distances + ?Sized>(
     let tol = inst.tie_tolerance();
     let mut removed = Vec::new();
     while m.len() > k {
-        let mut best: Option<(f64, bool, usize)> = None;
-        for &q in &m {
-            let rest: Vec<usize> = m.iter().copied().filter(|&j| j != q).collect();
-            let cand = (inst.loss(&rest), in_cache[q], q);
-            if best.is_none_or(|b| removal_preferred(cand, b, tol)) {
-                best = Some(cand);
-            }
-        }
-        let q = best.expect("M is non-empty").2;
+        let cands: Vec<(f64, bool, usize)> = m
+            .iter()
+            .map(|&q| {
+                let rest: Vec<usize> = m.iter().copied().filter(|&j| j != q).collect();
+                (inst.loss(&rest), in_cache[q], q)
+            })
+            .collect();
+        let q = choose_removal(&cands, tol);
         m.retain(|&j| j != q);
         removed.push(q);
     }
     Outcome { loss: inst.loss(&m), cache: m, removed }
+}
+
+/// "Past the end of the list" for [`reverse_greedy`]'s per-point positions.
+const NONE: u32 = u32::MAX;
+
+/// What each point sees (see [`reverse_greedy`]): its candidates within reach, sorted by distance
+/// then index, with their `g`, as compressed rows; and the reverse lists (which points see `q`).
+struct Neighbourhoods {
+    start: Vec<usize>,
+    nbr: Vec<u32>,
+    g: Vec<f64>,
+    /// `f_i = g(i, ∅)`: what any candidate out of reach gives point `i`.
+    far: Vec<f64>,
+    active: Vec<usize>,
+    wstart: Vec<usize>,
+    watch: Vec<u32>,
+}
+
+impl Neighbourhoods {
+    fn build<D: Distances + ?Sized>(inst: &Instance<D>) -> Self {
+        let n = inst.dist.len();
+        let phi0 = inst.mismatch.phi(0.0);
+        let phi_sep = inst.separation.map(|s| inst.mismatch.phi(s));
+        let mut s = Neighbourhoods {
+            start: Vec::with_capacity(n + 1),
+            nbr: Vec::new(),
+            g: Vec::new(),
+            far: (0..n).map(|i| inst.g(i, None)).collect(),
+            active: Vec::new(),
+            wstart: vec![0; n + 1],
+            watch: Vec::new(),
+        };
+        let mut row: Vec<(f64, u32)> = Vec::new();
+        s.start.push(0);
+        for i in 0..n {
+            let f = s.far[i];
+            if inst.weights[i] != 0.0 && phi0 < f {
+                s.active.push(i);
+                row.clear();
+                if phi_sep.is_some_and(|p| p >= f) {
+                    row.push((0.0, i as u32)); // every other candidate is farther than the reach
+                } else {
+                    for j in 0..n {
+                        let d = inst.dist.dist(i, j);
+                        if inst.mismatch.phi(d) < f {
+                            row.push((d, j as u32));
+                        }
+                    }
+                    row.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+                }
+                for &(d, j) in &row {
+                    s.nbr.push(j);
+                    s.g.push(inst.costs[i].min(inst.mismatch.phi(d)));
+                    s.wstart[j as usize + 1] += 1;
+                }
+            }
+            s.start.push(s.nbr.len());
+        }
+        for j in 0..n {
+            s.wstart[j + 1] += s.wstart[j];
+        }
+        let mut fill = s.wstart.clone();
+        s.watch = vec![0; s.nbr.len()];
+        for &i in &s.active {
+            for &j in &s.nbr[s.start[i]..s.start[i + 1]] {
+                s.watch[fill[j as usize]] = i as u32;
+                fill[j as usize] += 1;
+            }
+        }
+        s
+    }
+    fn list(&self, i: usize) -> &[u32] {
+        &self.nbr[self.start[i]..self.start[i + 1]]
+    }
+    /// The active points that see candidate `q`, ascending.
+    fn watchers(&self, q: usize) -> &[u32] {
+        &self.watch[self.wstart[q]..self.wstart[q + 1]]
+    }
+    fn is_active(&self, i: usize) -> bool {
+        self.start[i + 1] > self.start[i]
+    }
+}
+
+/// A segment tree of minima over candidate indices (`+∞` = absent), for the removal choice.
+struct MinTree {
+    size: usize,
+    v: Vec<f64>,
+}
+
+impl MinTree {
+    fn new(n: usize) -> Self {
+        let size = n.next_power_of_two().max(1);
+        MinTree { size, v: vec![f64::INFINITY; 2 * size] }
+    }
+    fn set(&mut self, i: usize, x: f64) {
+        let mut p = i + self.size;
+        self.v[p] = x;
+        while p > 1 {
+            p /= 2;
+            self.v[p] = self.v[2 * p].min(self.v[2 * p + 1]);
+        }
+    }
+    fn min(&self) -> f64 {
+        self.v[1]
+    }
+    /// The lowest index whose value is `≤ th`.
+    fn leftmost_at_most(&self, th: f64) -> Option<usize> {
+        if !(self.v[1] <= th) {
+            return None;
+        }
+        let mut p = 1;
+        while p < self.size {
+            p = if self.v[2 * p] <= th { 2 * p } else { 2 * p + 1 };
+        }
+        Some(p - self.size)
+    }
 }
 
 /// Largest instance [`exact_optimum`] accepts (SPEC §5: "≤ 25 candidates").

@@ -453,6 +453,29 @@ proptest! {
         prop_assert_eq!(reverse_greedy(&inst_fly, k, &incumbent), fast);
     }
 
+    /// The ε-net shortcut of fast Reverse Greedy (a point whose reach `φ⁻¹(f_i)` is within the
+    /// net's separation sees only itself, without a distance scan) changes nothing: on the
+    /// centers of an ε-net, declaring the separation gives the same outcome, bit for bit, as not
+    /// declaring it, and the same cache as the plain form.
+    #[test]
+    fn separation_shortcut_changes_nothing(
+        c in case(2, 40),
+        eps in 0.01f64..0.6,
+        k_ix in any::<Index>(),
+        inc_mask in prop::collection::vec(prop::bool::weighted(0.3), 40),
+    ) {
+        let (net, _) = EpsilonNet::build(&c.points(), eps, c.metric()).unwrap();
+        let m = net.len();
+        let (w, costs) = (&c.weights[..m], &c.costs[..m]);
+        let inst = Instance::new(net.center_distances(), w, costs, c.mismatch).unwrap();
+        let sep = Instance::new(net.center_distances(), w, costs, c.mismatch).unwrap().with_separation(eps);
+        let k = 1 + k_ix.index(m + 1);
+        let incumbent = members(&inc_mask[..m]);
+        let fast = reverse_greedy(&sep, k, &incumbent);
+        prop_assert_eq!(&fast, &reverse_greedy(&inst, k, &incumbent));
+        prop_assert_eq!(&fast.cache, &reverse_greedy_plain(&inst, k, &incumbent).cache);
+    }
+
     /// SPEC §1 tie rule (and §13): with all costs negative (optimistic LCBs) every point pays its
     /// own cost whatever the cache, so every removal ties at `Δ = 0`. Reverse Greedy then removes
     /// the non-incumbents first, lowest index first, then incumbents lowest index first: an

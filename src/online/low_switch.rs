@@ -193,7 +193,8 @@ impl<C: CostLearner> LowSwitch<C> {
             .collect();
         let costs = self.learner.lcb_all();
         let inst = Instance::new(self.net.center_distances(), &weights, &costs, self.ctx.mismatch)
-            .expect("weights and LCBs are finite");
+            .expect("weights and LCBs are finite")
+            .with_separation(self.net.eps());
         let out = reverse_greedy(&inst, self.ctx.params.k, &self.cache_centers);
         let origin = self.net.origin();
         let members: Vec<(u64, &[f32])> =

@@ -1,0 +1,49 @@
+//! Times every online policy on one seeded trace: `cargo run --release --example online_profile
+//! -- [synthetic|nq-trivia|plane] [horizon] [seed] [policy ids…]`. For profiling (perf, callgrind).
+use csc::config::Params;
+use csc::dataset::{nq_trivia, plane, synthetic, Dataset};
+use csc::online::sim::{Environment, Simulation};
+use csc::online::PolicyKind;
+use csc::stream::{generate_trace, ArrivalModel};
+use std::sync::Arc;
+use std::time::Instant;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let name = args.first().map_or("nq-trivia", String::as_str);
+    let horizon: usize = args.get(1).map_or(5000, |s| s.parse().expect("horizon"));
+    let seed: u64 = args.get(2).map_or(0, |s| s.parse().expect("seed"));
+    let params = Params { horizon, seed, ..Params::default() };
+    params.validate().expect("params");
+    let dataset: Arc<Dataset> = Arc::new(match name {
+        "synthetic" => synthetic::universe(params.c_floor).unwrap(),
+        "plane" => plane::universe().unwrap(),
+        _ => nq_trivia::load(&nq_trivia::default_dir(), nq_trivia::PER_SOURCE, params.c_floor).unwrap(),
+    });
+    let t0 = Instant::now();
+    let trace =
+        generate_trace(dataset.clone(), ArrivalModel::default_for(&dataset, &params), &params).unwrap();
+    let env = Arc::new(Environment::from_trace(&trace, &params).unwrap());
+    println!("{name}: T = {horizon}, seed {seed}; trace + oracle {:.0} ms", t0.elapsed().as_secs_f64() * 1e3);
+    let kinds: Vec<PolicyKind> = if args.len() > 3 {
+        args[3..].iter().map(|s| PolicyKind::parse(s).expect("policy id")).collect()
+    } else {
+        csc::experiment::paper_policies()
+    };
+    let mut total = 0.0;
+    for k in kinds {
+        let t0 = Instant::now();
+        let mut sim = Simulation::new(env.clone(), k, &params, 0).unwrap();
+        for t in 0..trace.horizon() {
+            sim.step(&trace.arrival(t));
+        }
+        let r = sim.result();
+        let ms = t0.elapsed().as_secs_f64() * 1e3;
+        total += ms;
+        println!(
+            "{:<18} {:>9.1} ms  avg regret {:.6}  switches {:>5}  {}",
+            r.policy, ms, r.last.avg_regret, r.last.switches, r.diagnostics
+        );
+    }
+    println!("all policies {total:.0} ms");
+}
