@@ -5,6 +5,10 @@
 
 export const SERIES_COLOURS = ['#1f6fd1', '#dc2626', '#7c3aed', '#059669', '#d97706', '#db2777', '#0891b2', '#65a30d', '#6b7280'];
 
+/** Line dashes by series index, so coinciding lines stay distinguishable (and not by colour alone). */
+const DASHES = [[], [7, 4], [2, 3], [10, 3, 2, 3], [5, 5], [1, 4], [12, 4], [3, 3, 8, 3], [6, 2]];
+const dashOf = (i) => DASHES[i % DASHES.length];
+
 export function fitCanvas(canvas) {
   const dpr = window.devicePixelRatio || 1;
   const w = Math.max(1, Math.round(canvas.clientWidth * dpr));
@@ -124,13 +128,13 @@ export function drawChart(canvas, opts) {
       for (let j = band.length - 1; j >= 0; j--) ctx.lineTo(X(band[j].x), Y(lo(band[j])));
       ctx.closePath(); ctx.fill(); ctx.globalAlpha = 1;
     }
-    ctx.strokeStyle = colour; ctx.lineWidth = 2; ctx.beginPath();
+    ctx.strokeStyle = colour; ctx.lineWidth = 2; ctx.setLineDash(dashOf(i)); ctx.beginPath();
     pts.forEach((p, j) => (j ? ctx.lineTo(X(p.x), Y(p.y)) : ctx.moveTo(X(p.x), Y(p.y))));
-    ctx.stroke();
+    ctx.stroke(); ctx.setLineDash([]);
     if (pts.length <= 12) { ctx.fillStyle = colour; for (const p of pts) { ctx.beginPath(); ctx.arc(X(p.x), Y(p.y), 3, 0, 2 * Math.PI); ctx.fill(); } }
   });
   ctx.restore();
-  drawLegend(ctx, opts.series, legend, opts.title ? 26 : 8);
+  drawLegend(ctx, opts.series, legend, opts.title ? 26 : 8, opts.kind);
 }
 
 /** Legend items laid out in rows above the plot (so they never hide a line). */
@@ -146,13 +150,14 @@ function layoutLegend(ctx, series, width) {
   return { items, height: series.length ? (row + 1) * 17 + 4 : 0 };
 }
 
-function drawLegend(ctx, series, legend, top) {
+function drawLegend(ctx, series, legend, top, kind) {
   ctx.textAlign = 'left'; ctx.textBaseline = 'middle';
   series.forEach((s, i) => {
     const { x, row } = legend.items[i];
     const y = top + 8 + row * 17;
-    ctx.fillStyle = s.colour || SERIES_COLOURS[i % SERIES_COLOURS.length];
-    ctx.fillRect(x, y - 2, 18, 4);
+    ctx.strokeStyle = s.colour || SERIES_COLOURS[i % SERIES_COLOURS.length];
+    ctx.lineWidth = 3; ctx.setLineDash(kind === 'scatter' ? [] : dashOf(i));
+    ctx.beginPath(); ctx.moveTo(x, y); ctx.lineTo(x + 18, y); ctx.stroke(); ctx.setLineDash([]);
     ctx.fillStyle = '#1f2937';
     ctx.fillText(s.label, x + 23, y);
   });

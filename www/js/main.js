@@ -1,6 +1,6 @@
 // The playground: reads the state from the URL (through the engine), wires the shared controls
 // and the tabs, and hands each view its part of the page. Views live in js/views/.
-import init from '../pkg/csc.js';
+import init, { Dataset } from '../pkg/csc.js';
 import { loadState, saveState, defaultsFor, fingerprint } from './state.js';
 import { createLiveView } from './views/live.js';
 import { createRegretView } from './views/regret.js';
@@ -56,6 +56,12 @@ const views = {
   efficiency: createEfficiencyView(app), paper: createPaperView(app),
 };
 let current = null;
+const checksums = {};
+/** The built-in dataset's checksum (cheap to build here: 50 prompts, or six blob centres). */
+function checksum(name) {
+  if (!checksums[name]) { const d = name === 'plane' ? Dataset.plane() : Dataset.synthetic(); checksums[name] = d.checksum; d.free(); }
+  return checksums[name];
+}
 
 function show() {
   const s = app.state;
@@ -64,6 +70,7 @@ function show() {
   for (const k of ['p1', 'p2', 'speed', 'seeds']) $(k).value = String(s[k]);
   $('seeds-offline').value = String(s.seeds);
   $('offline').value = s.offline;
+  if (s.dataset !== 'upload') $('dataset-checksum').textContent = checksum(s.dataset);
   $('fingerprint').textContent = fingerprint(s.dataset === 'upload' ? `upload:${$('dataset-checksum').textContent}` : s.dataset, s.params);
   for (const v of Object.values(views)) if (v.show) v.show();
   if (current !== s.view) {
@@ -79,6 +86,7 @@ function show() {
   if (slot && $('settings').parentElement !== slot) slot.append($('settings'));
   $('settings').hidden = !slot || (s.view === 'paper' && s.preset !== 'fig-e');
   $('settings').classList.toggle('upload-only', s.view === 'paper');
+  $('settings').classList.toggle('no-upload', s.view === 'regret' || s.view === 'efficiency');
 }
 
 // Shared settings: the dataset and every parameter.

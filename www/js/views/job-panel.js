@@ -75,7 +75,7 @@ export class JobPanel {
       : !job ? 'Not run yet.'
         : job.status === 'error' ? `Error: ${job.error}`
           : job.status === 'cancelled' ? `Cancelled after ${job.done} of ${job.total} units; showing those.`
-            : job.status === 'done' ? `Done: ${job.total} units in ${secs} s.`
+            : job.status === 'done' ? `Done: ${job.total} unit${job.total === 1 ? '' : 's'} in ${secs} s.`
               : `Running: ${job.done} of ${job.total || '?'} units done (${secs} s)…`;
     this.root.dataset.status = job ? job.status : 'idle';
     const done = job && job.status === 'done';

@@ -74,6 +74,7 @@ export function createLiveView(app) {
       absorb(m);
       showLegend();
       status(`Ready: ${m.size} queries, T = ${m.horizon} (set up in ${(m.initMs / 1000).toFixed(1)} s).`);
+      if (app.state.embed) setPlaying(true); // an embedded view has no Play button: it plays
       return;
     }
     if (m.type === 'batch') {
