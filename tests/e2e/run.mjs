@@ -96,7 +96,7 @@ async function grab(page, sel, count = 1) {
 /** The native engine's counters after T rounds, through the csc CLI (trace, then replay). */
 async function nativeCounters(seed, horizon, policies) {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'csc-e2e-'));
-  const csc = (...args) => run('cargo', ['run', '--quiet', '--profile', 'test', '--bin', 'csc', '--', ...args], { cwd: root });
+  const csc = (...args) => run('cargo', ['run', '--quiet', '--locked', '--profile', 'test', '--bin', 'csc', '--', ...args], { cwd: root });
   await csc('trace', '--dataset', 'synthetic', '--set', `horizon=${horizon}`, '--set', 'n_eval=1000', '--set', `seed=${seed}`, '--out', `${dir}/trace.json`);
   await csc('replay', `${dir}/trace.json`, '--policies', policies.join(','), '--out', `${dir}/results.json`);
   return JSON.parse(await readFile(`${dir}/results.json`, 'utf8')).map((r) => r.last);
