@@ -92,24 +92,7 @@ impl Posterior {
     }
 }
 
-/// Dot product with a fixed summation order (four accumulators), so that every path that solves
-/// the same system performs exactly the same floating-point operations.
-#[inline]
-fn dot(a: &[f64], b: &[f64]) -> f64 {
-    debug_assert_eq!(a.len(), b.len());
-    let mut acc = [0.0f64; 4];
-    let chunks = a.len() / 4;
-    for c in 0..chunks {
-        for l in 0..4 {
-            acc[l] += a[4 * c + l] * b[4 * c + l];
-        }
-    }
-    let mut s = (acc[0] + acc[1]) + (acc[2] + acc[3]);
-    for i in 4 * chunks..a.len() {
-        s += a[i] * b[i];
-    }
-    s
-}
+use crate::vector_ops::dot;
 
 /// The lower Cholesky factor `L` of `K + rI`, grown one observation at a time in O(ℓ²) and never
 /// refactorised. Rows are packed: row `i` holds `L[i, 0..=i]`.

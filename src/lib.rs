@@ -35,6 +35,7 @@ pub mod portable;
 pub mod projection;
 pub mod reverse_greedy;
 pub mod space;
+pub mod vector_ops;
 pub mod stages;
 pub mod stream;
 pub mod trace;

@@ -101,29 +101,7 @@ impl Points {
     }
 }
 
-/// Squared Euclidean distance, accumulated in `f64`.
-#[inline]
-pub fn sq_euclidean(a: &[f32], b: &[f32]) -> f64 {
-    debug_assert_eq!(a.len(), b.len());
-    // Four independent accumulators (lane l sums coordinates ≡ l mod 4) let the compiler
-    // vectorise without bounds checks; the order of summation is fixed, so the result is the
-    // same bits on every platform (native and wasm32 both use IEEE f64, no FMA contraction).
-    let mut acc = [0.0f64; 4];
-    let (ca, cb) = (a.chunks_exact(4), b.chunks_exact(4));
-    let (ra, rb) = (ca.remainder(), cb.remainder());
-    for (x, y) in ca.zip(cb) {
-        for l in 0..4 {
-            let d = x[l] as f64 - y[l] as f64;
-            acc[l] += d * d;
-        }
-    }
-    let mut s = (acc[0] + acc[1]) + (acc[2] + acc[3]);
-    for (x, y) in ra.iter().zip(rb) {
-        let d = *x as f64 - *y as f64;
-        s += d * d;
-    }
-    s
-}
+pub use crate::vector_ops::sq_euclidean;
 
 /// The normalised metric `d(x, y) = ‖x − y‖₂ / D` (SPEC §1).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
