@@ -109,6 +109,7 @@ document.querySelectorAll('.tabs button').forEach((b) => b.addEventListener('cli
 // A changed setting re-runs the experiment the open view shows (finished runs are kept per setting).
 app.on('change', () => { if (current !== 'live') views[current].activate(); });
 app.on('nq-loaded', () => { if (current === 'paper') views.paper.activate(); });
+app.on('checksum', () => show());
 setupUpload(app);
 
 // The engine's determinism checksum for the current seed, and whether it matches the native build.
