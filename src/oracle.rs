@@ -9,9 +9,11 @@ use crate::epsilon_net::EpsilonNet;
 use crate::error::{Error, Result};
 use crate::loss::{expected_loss, query_loss};
 use crate::mismatch::Mismatch;
+use crate::neighbours::BallIndex;
 use crate::reverse_greedy::{reverse_greedy, Instance};
 use crate::space::{Metric, Points};
 use crate::trace::Trace;
+use std::collections::{HashMap, HashSet};
 
 /// The sample `E` with its true costs, the metric and `φ`: everything `L(M)` needs.
 #[derive(Clone, Debug)]
@@ -107,8 +109,71 @@ pub struct Oracle {
 }
 
 /// `M_orc` (SPEC §5, §11.7) over `observed` queries (arrival order; repeats allowed) with their
-/// true costs, weighted by `E`.
+/// true costs, weighted by `E`. The same result as [`evaluation_oracle_plain`], faster:
+/// an exact repeat of an earlier query can never found a candidate (the earlier copy is one or
+/// lies within `ε_o` of one), so only distinct vectors enter the net; the greedy net, the
+/// assignment of `E` and Reverse Greedy's neighbourhoods use [`BallIndex`] range and
+/// nearest-neighbour queries instead of full scans; repeated points of `E` are assigned once.
 pub fn evaluation_oracle<'a>(
+    observed: impl Iterator<Item = (&'a [f32], f64)>,
+    dim: usize,
+    eval: &EvalSample,
+    eps_o: f64,
+    k: usize,
+) -> Result<Oracle> {
+    EpsilonNet::new(dim, eps_o, eval.metric)?; // validates ε_o and the dimension
+    let mut distinct = Points::new(dim)?;
+    let (mut first_t, mut first_cost) = (Vec::new(), Vec::new());
+    let mut seen: HashSet<Vec<u32>> = HashSet::new();
+    for (t, (x, c)) in observed.enumerate() {
+        if !c.is_finite() {
+            return Err(Error::data("an observed query has a non-finite cost"));
+        }
+        if seen.insert(x.iter().map(|v| v.to_bits()).collect()) {
+            distinct.push(x)?;
+            first_t.push(t);
+            first_cost.push(c);
+        }
+    }
+    if distinct.is_empty() {
+        return Err(Error::data("the evaluation oracle needs at least one observed query"));
+    }
+    // The greedy ε_o-net in arrival order (SPEC §4): a new candidate iff none within ε_o.
+    let all = BallIndex::new(&distinct, eval.metric);
+    let mut is_cand = vec![false; distinct.len()];
+    let mut cands = Vec::new();
+    let mut near = Vec::new();
+    for i in 0..distinct.len() {
+        all.within(distinct.row(i), eps_o, &mut near);
+        if !near.iter().any(|&(j, _)| is_cand[j]) {
+            is_cand[i] = true;
+            cands.push(i);
+        }
+    }
+    let points = distinct.select(&cands);
+    let cand_cost: Vec<f64> = cands.iter().map(|&i| first_cost[i]).collect();
+    // Each point of E counts toward its nearest candidate (§11.7).
+    let index = BallIndex::new(&points, eval.metric);
+    let mut w = vec![0.0; points.len()];
+    let unit = 1.0 / eval.len() as f64;
+    let mut assigned: HashMap<Vec<u32>, usize> = HashMap::new();
+    for e in eval.points.iter() {
+        let key: Vec<u32> = e.iter().map(|v| v.to_bits()).collect();
+        let j = *assigned.entry(key).or_insert_with(|| index.nearest(e).expect("non-empty").0);
+        w[j] += unit;
+    }
+    let inst = Instance::new(&index, &w, &cand_cost, eval.mismatch)?.with_separation(eps_o);
+    let out = reverse_greedy(&inst, k, &[]);
+    let cache = points.select(&out.cache);
+    let keys = out.cache.iter().map(|&j| first_t[cands[j]] as u64).collect();
+    let loss = eval.loss(&cache);
+    Ok(Oracle { cache, keys, loss, n_candidates: points.len() })
+}
+
+/// [`evaluation_oracle`] as SPEC §5 and §11.7 describe it, step by step: an incremental `ε_o`-net
+/// over every arrival, all candidate distances, a full scan per point of `E`. O(T·m + m² + |E|·m)
+/// distances; the differential oracle for the fast form (tests assert identical results).
+pub fn evaluation_oracle_plain<'a>(
     observed: impl Iterator<Item = (&'a [f32], f64)>,
     dim: usize,
     eval: &EvalSample,
@@ -165,5 +230,7 @@ mod tests {
         assert_eq!(o.keys, vec![0]);
         assert!((tr.loss(&eval, &[7], &o.cache) - o.loss).abs() < 1e-15);
         assert!((tr.loss(&eval, &[], &Points::new(1).unwrap()) - 0.5).abs() < 1e-15);
+        let plain = evaluation_oracle_plain(obs.iter().zip(costs), 1, &eval, 0.02, 1).unwrap();
+        assert_eq!((o.keys, o.loss.to_bits(), o.n_candidates), (plain.keys, plain.loss.to_bits(), 2));
     }
 }

@@ -294,12 +294,8 @@ impl Neighbourhoods {
                 if phi_sep.is_some_and(|p| p >= f) {
                     row.push((0.0, i as u32)); // every other candidate is farther than the reach
                 } else {
-                    for j in 0..n {
-                        let d = inst.dist.dist(i, j);
-                        if inst.mismatch.phi(d) < f {
-                            row.push((d, j as u32));
-                        }
-                    }
+                    inst.dist.candidates_within(i, inst.mismatch.reach(f), &mut row);
+                    row.retain(|&(d, _)| inst.mismatch.phi(d) < f);
                     row.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
                 }
                 for &(d, j) in &row {
@@ -359,7 +355,7 @@ impl MinTree {
     }
     /// The lowest index whose value is `≤ th`.
     fn leftmost_at_most(&self, th: f64) -> Option<usize> {
-        if !(self.v[1] <= th) {
+        if self.v[1] > th || th.is_nan() {
             return None;
         }
         let mut p = 1;

@@ -210,6 +210,12 @@ pub trait Distances {
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
+    /// Appends `(d(i, j), j)` for every `j` with `d(i, j) ≤ r`, possibly with others (each with
+    /// its exact distance): a superset the caller filters. The default lists every `j`.
+    fn candidates_within(&self, i: usize, r: f64, out: &mut Vec<(f64, u32)>) {
+        let _ = r;
+        out.extend((0..self.len()).map(|j| (self.dist(i, j), j as u32)));
+    }
 }
 
 impl Distances for DistanceMatrix {
