@@ -15,7 +15,7 @@
 
 use super::{CacheSet, Context, Policy, PolicyKind, Round};
 use crate::error::Result;
-use crate::krr::{Krr, Posterior, RbfKernel};
+use crate::krr::{Krr, Posterior, RbfKernel, Solved};
 use crate::reverse_greedy::{reverse_greedy, Instance};
 use crate::space::{DistanceMatrix, Points};
 use std::collections::HashMap;
@@ -29,7 +29,8 @@ pub struct Frozen {
     freq: Vec<u64>,
     by_index: HashMap<u32, usize>,
     by_bits: HashMap<Vec<u32>, usize>,
-    /// Pairwise distances among `U` (grown on insertion) for Reverse Greedy over the pool.
+    /// Pairwise distances among `U[..dists.len()]` for Reverse Greedy over the pool, extended
+    /// to the pool when it is refreshed (only the pool's distances are ever needed).
     dists: DistanceMatrix,
     /// The frozen pool `Ū` = `U[..pool]`, with counts `N(u)` and `N(⊥)`.
     pool: usize,
@@ -42,6 +43,8 @@ pub struct Frozen {
     cache_members: Vec<usize>,
     fetched: Vec<u64>,
     switches: u64,
+    /// The solve behind this round's LCB at `x_t`, reused if the LLM is called (Alg. 7).
+    pending: Option<(usize, Solved)>,
 }
 
 impl Frozen {
@@ -64,6 +67,7 @@ impl Frozen {
             cache_members: Vec::new(),
             fetched: Vec::new(),
             switches: 0,
+            pending: None,
             ctx: ctx.clone(),
         })
     }
@@ -96,8 +100,6 @@ impl Frozen {
             self.freq[j] += 1;
             return;
         }
-        let row: Vec<f64> = self.distinct.iter().map(|u| self.ctx.metric.dist(r.x, u)).collect();
-        self.dists.push_row(&row);
         let j = self.distinct.push(r.x).expect("validated arrival");
         self.first_round.push(r.t as u64);
         self.freq.push(1);
@@ -138,6 +140,11 @@ impl Frozen {
         let pool_old = self.pool;
         let total: u64 = self.counts.iter().sum();
         self.pool = self.distinct.len();
+        for i in self.dists.len()..self.pool {
+            let x = self.distinct.row(i);
+            let row: Vec<f64> = (0..i).map(|j| self.ctx.metric.dist(x, self.distinct.row(j))).collect();
+            self.dists.push_row(&row);
+        }
         let weights: Vec<f64> = if total > 0 {
             (0..self.pool)
                 .map(|j| if j < pool_old { self.counts[j] as f64 / total as f64 } else { 0.0 })
@@ -184,12 +191,17 @@ impl Policy for Frozen {
             self.switch(t1);
         }
         // Alg. 7: LLM iff ĉ^LCB_{t−1}(x_t) ≤ φ(d(x_t, M_t)).
-        let post = self.krr.posterior_at(r.x);
+        let (post, solved) = self.krr.posterior_and_solve(r.x);
+        self.pending = Some((r.t, solved));
         self.lcb(&post, t1) <= self.ctx.mismatch.phi(self.cache.dist(&self.ctx.metric, r.x))
     }
 
     fn observe(&mut self, r: &Round, cost: f64) {
-        self.krr.add_observation(r.x, cost).expect("validated observation");
+        let done = match self.pending.take() {
+            Some((t, solved)) if t == r.t => self.krr.add_observation_solved(r.x, cost, solved),
+            _ => self.krr.add_observation(r.x, cost),
+        };
+        done.expect("validated observation");
     }
 
     fn cache(&self) -> &CacheSet {
