@@ -12,6 +12,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { LONG_RUN_WORKER, LONG_RUN_WORKER_SOURCE, longRun } from './long_run.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const www = path.join(root, 'www');
@@ -29,6 +30,7 @@ if (!existsSync(path.join(www, 'pkg', 'csc.js'))) {
 const server = http.createServer(async (req, res) => {
   try {
     let p = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    if (p === LONG_RUN_WORKER) { res.writeHead(200, { 'Content-Type': TYPES['.js'], 'Cache-Control': 'no-cache' }); res.end(LONG_RUN_WORKER_SOURCE); return; }
     if (p.endsWith('/')) p += 'index.html';
     const file = path.join(www, path.normalize(p));
     if (!file.startsWith(www)) throw new Error('outside');
@@ -340,6 +342,20 @@ try {
       await p.close();
     });
   }
+  await check('a 10⁶-round online run (greedy, lfu) in a worker keeps wasm memory bounded and the page answering', async () => {
+    const p = await openPage();
+    const r = await longRun(p);
+    const MiB = 2 ** 20;
+    console.log(`     long run: ${r.rounds} rounds of ${r.policies.join(', ')} on 50 8-dim prompts (n_eval ${r.params.n_eval}, ${r.chunks} chunks of ${r.chunk}): ` +
+      `set-up ${(r.initMs / 1e3).toFixed(1)} s, stepping ${(r.stepMs / 1e3).toFixed(1)} s (largest chunk ${r.maxChunkMs.toFixed(0)} ms), wall ${(r.wallMs / 1e3).toFixed(1)} s; ` +
+      `wasm memory ${(r.memStart / MiB).toFixed(1)} MiB before, ${(r.memInit / MiB).toFixed(1)} after set-up, ${(r.mem1e5 / MiB).toFixed(1)} at 10⁵ rounds, ` +
+      `${(r.memEnd / MiB).toFixed(1)} at 10⁶ = ${r.bytesPerRound.toFixed(2)} bytes/round; page answered ${r.answered}× (slowest ${r.maxEvalMs} ms, ` +
+      `largest main-thread gap ${r.maxGapMs.toFixed(0)} ms)` + (r.heapEnd === null ? '' : `; page JS heap ${(r.heapStart / MiB).toFixed(1)} → ${(r.heapEnd / MiB).toFixed(1)} MiB`));
+    assert(r.rounds === 1_000_000 && r.counters.every((c) => c.t === 1_000_000), `stopped at round ${r.rounds}`);
+    assert(r.memEnd <= 2 * r.mem1e5 + 16 * MiB, `wasm memory grew from ${r.mem1e5} bytes at 10⁵ rounds to ${r.memEnd} at 10⁶`);
+    assert(r.answered >= r.chunks / 4 && r.maxEvalMs < 2000, `the page answered ${r.answered}× over ${r.chunks} chunks, slowest in ${r.maxEvalMs} ms`);
+    await p.close();
+  });
   await check('no console errors', async () => assert(consoleErrors.length === 0, consoleErrors.join(' | ')));
   await check('no request to another origin', async () => assert(foreign.length === 0, foreign.join(' ')));
 } finally {
