@@ -12,9 +12,10 @@ use crate::space::{Distances, Metric, Points};
 /// Slack on every pruning test (normalised distances are O(1); their rounding is ~1e-16).
 pub const MARGIN: f64 = 1e-9;
 
-/// A ball partition of `points` (borrowed: the index stores indices and distances only).
-pub struct BallIndex<'a> {
-    points: &'a Points,
+/// A ball partition of `points` (which it owns).
+#[derive(Clone, Debug)]
+pub struct BallIndex {
+    points: Points,
     metric: Metric,
     pivots: Vec<usize>,
     /// Per ball: its members (ascending index) with their distance to the pivot, and its radius.
@@ -22,10 +23,10 @@ pub struct BallIndex<'a> {
     radius: Vec<f64>,
 }
 
-impl<'a> BallIndex<'a> {
+impl BallIndex {
     /// About `√n` pivots (at most 256) by farthest-point sampling from point 0 (ties to the
     /// lowest index); O(n·√n) distances.
-    pub fn new(points: &'a Points, metric: Metric) -> Self {
+    pub fn new(points: Points, metric: Metric) -> Self {
         let n = points.len();
         let want = ((n as f64).sqrt().ceil() as usize).clamp(1, 256).min(n);
         let mut pivots = Vec::with_capacity(want);
@@ -59,6 +60,41 @@ impl<'a> BallIndex<'a> {
             radius[owner[j]] = radius[owner[j]].max(to_pivot[j]);
         }
         BallIndex { points, metric, pivots, balls, radius }
+    }
+
+    /// The indexed points.
+    pub fn points(&self) -> &Points {
+        &self.points
+    }
+
+    /// The largest of `radius[j]` over each ball's members (for [`within_each`](Self::within_each)).
+    pub fn ball_maxima(&self, radius: &[f64]) -> Vec<f64> {
+        self.balls
+            .iter()
+            .map(|b| b.iter().map(|&(j, _)| radius[j]).fold(f64::NEG_INFINITY, f64::max))
+            .collect()
+    }
+
+    /// Every point `j` with `d(x, j) ≤ radius[j]` (exact test on the computed distance), with
+    /// that distance, ascending in `j`; `ball_max` from [`ball_maxima`](Self::ball_maxima).
+    pub fn within_each(&self, x: &[f32], radius: &[f64], ball_max: &[f64], out: &mut Vec<(usize, f64)>) {
+        out.clear();
+        let dp: Vec<f64> = self.pivots.iter().map(|&p| self.metric.dist(x, self.points.row(p))).collect();
+        for (b, ball) in self.balls.iter().enumerate() {
+            if dp[b] - self.radius[b] > ball_max[b] + MARGIN {
+                continue;
+            }
+            for &(j, dj) in ball {
+                if (dp[b] - dj).abs() > radius[j] + MARGIN {
+                    continue;
+                }
+                let d = self.metric.dist(x, self.points.row(j));
+                if d <= radius[j] {
+                    out.push((j, d));
+                }
+            }
+        }
+        out.sort_unstable_by_key(|p| p.0);
     }
 
     /// Distances from `x` to the pivots, and the balls in order of their lower bound.
@@ -117,7 +153,7 @@ impl<'a> BallIndex<'a> {
 
 /// Distances among the indexed points, with range queries answered by the index (what fast
 /// Reverse Greedy asks for: the candidates within a point's reach).
-impl Distances for BallIndex<'_> {
+impl Distances for BallIndex {
     fn len(&self) -> usize {
         self.points.len()
     }
@@ -155,7 +191,7 @@ mod tests {
             }
             let pts = Points::from_flat(dim, data).unwrap();
             let metric = Metric::new(2.0).unwrap();
-            let index = BallIndex::new(&pts, metric);
+            let index = BallIndex::new(pts.clone(), metric);
             for q in 0..60 {
                 let x: Vec<f32> = if q % 3 == 0 {
                     pts.row(q % n).to_vec()
@@ -171,6 +207,14 @@ mod tests {
                         (0..n).map(|j| (j, metric.dist(&x, pts.row(j)))).filter(|&(_, d)| d <= r).collect();
                     assert_eq!(got, want, "n = {n}, r = {r}");
                 }
+                let radii: Vec<f64> = (0..n).map(|j| [0.0, 0.02, 0.2, 1.0][j % 4]).collect();
+                let mut got = Vec::new();
+                index.within_each(&x, &radii, &index.ball_maxima(&radii), &mut got);
+                let want: Vec<(usize, f64)> = (0..n)
+                    .map(|j| (j, metric.dist(&x, pts.row(j))))
+                    .filter(|&(j, d)| d <= radii[j])
+                    .collect();
+                assert_eq!(got, want, "n = {n}, per-point radii");
             }
         }
     }

@@ -14,6 +14,7 @@ use crate::reverse_greedy::{reverse_greedy, Instance};
 use crate::space::{Metric, Points};
 use crate::trace::Trace;
 use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, OnceLock};
 
 /// The sample `E` with its true costs, the metric and `φ`: everything `L(M)` needs.
 #[derive(Clone, Debug)]
@@ -22,6 +23,17 @@ pub struct EvalSample {
     pub costs: Vec<f64>,
     pub metric: Metric,
     pub mismatch: Mismatch,
+    /// Built on first use by [`LossTracker`], shared by clones.
+    reach: Arc<OnceLock<ReachIndex>>,
+}
+
+/// Which points of `E` a cache member can serve below their own cost: point `i` only if
+/// `d(x_i, u) ≤ r_i`, a hair above `φ`'s reach for `c_i` (`min(c_i, φ(d)) = c_i` beyond it).
+#[derive(Debug)]
+struct ReachIndex {
+    index: BallIndex,
+    radius: Vec<f64>,
+    ball_max: Vec<f64>,
 }
 
 impl EvalSample {
@@ -33,7 +45,7 @@ impl EvalSample {
                 costs.len()
             )));
         }
-        Ok(EvalSample { points, costs, metric, mismatch })
+        Ok(EvalSample { points, costs, metric, mismatch, reach: Arc::new(OnceLock::new()) })
     }
 
     /// `E` of a trace (SPEC §12), materialised as vectors.
@@ -52,6 +64,17 @@ impl EvalSample {
         self.points.is_empty()
     }
 
+    fn reach_index(&self) -> &ReachIndex {
+        self.reach.get_or_init(|| {
+            let index = BallIndex::new(self.points.clone(), self.metric);
+            // 1e-6 relative slack: beyond r_i, φ(d) ≥ c_i holds with room to spare for rounding.
+            let radius: Vec<f64> =
+                self.costs.iter().map(|&c| self.mismatch.reach(c) * (1.0 + 1e-6) + 1e-9).collect();
+            let ball_max = index.ball_maxima(&radius);
+            ReachIndex { index, radius, ball_max }
+        })
+    }
+
     /// `L(M) = (1/|E|) Σ_{x∈E} min(c(x), φ(d(x, M)))` (eq. 2 on `E`).
     pub fn loss(&self, cache: &Points) -> f64 {
         expected_loss(&self.points, &self.costs, cache, &self.metric, &self.mismatch)
@@ -60,9 +83,13 @@ impl EvalSample {
 
 /// Incremental `L(M_t)` for a cache that changes a few members at a time: each member's
 /// distances to `E` are computed once when it enters and dropped when it leaves (SPEC §9:
-/// "compute it at switches, not every round").
+/// "compute it at switches, not every round") — and only to the points of `E` it can serve
+/// below their cost (an exact ball-index range query with per-point radii): every other point
+/// pays `c(x) = min(c(x), φ(∞))` whatever that distance. The same bits as
+/// [`EvalSample::loss`]'s full computation (tested).
 pub struct LossTracker {
-    members: Vec<(u64, Vec<f64>)>,
+    members: Vec<(u64, Vec<(u32, f64)>)>,
+    best: Vec<f64>,
 }
 
 impl Default for LossTracker {
@@ -73,23 +100,32 @@ impl Default for LossTracker {
 
 impl LossTracker {
     pub fn new() -> Self {
-        LossTracker { members: Vec::new() }
+        LossTracker { members: Vec::new(), best: Vec::new() }
     }
 
     /// `L(M)` for the cache given as (stable key, vector) pairs.
     pub fn loss(&mut self, eval: &EvalSample, keys: &[u64], cache: &Points) -> f64 {
         self.members.retain(|(k, _)| keys.contains(k));
+        let mut near = Vec::new();
         for (key, x) in keys.iter().zip(cache.iter()) {
             if !self.members.iter().any(|(k, _)| k == key) {
-                let d = eval.points.iter().map(|e| eval.metric.dist(e, x)).collect();
-                self.members.push((*key, d));
+                let ri = eval.reach_index();
+                ri.index.within_each(x, &ri.radius, &ri.ball_max, &mut near);
+                self.members.push((*key, near.iter().map(|&(i, d)| (i as u32, d)).collect()));
             }
         }
         let n = eval.len();
+        self.best.clear();
+        self.best.resize(n, f64::INFINITY);
+        for (_, m) in &self.members {
+            for &(i, d) in m {
+                let b = &mut self.best[i as usize];
+                *b = b.min(d);
+            }
+        }
         let mut total = 0.0;
         for i in 0..n {
-            let d = self.members.iter().map(|(_, v)| v[i]).fold(f64::INFINITY, f64::min);
-            total += query_loss(eval.costs[i], eval.mismatch.phi(d));
+            total += query_loss(eval.costs[i], eval.mismatch.phi(self.best[i]));
         }
         total / n as f64
     }
@@ -139,7 +175,8 @@ pub fn evaluation_oracle<'a>(
         return Err(Error::data("the evaluation oracle needs at least one observed query"));
     }
     // The greedy ε_o-net in arrival order (SPEC §4): a new candidate iff none within ε_o.
-    let all = BallIndex::new(&distinct, eval.metric);
+    let all = BallIndex::new(distinct, eval.metric);
+    let distinct = all.points();
     let mut is_cand = vec![false; distinct.len()];
     let mut cands = Vec::new();
     let mut near = Vec::new();
@@ -153,7 +190,8 @@ pub fn evaluation_oracle<'a>(
     let points = distinct.select(&cands);
     let cand_cost: Vec<f64> = cands.iter().map(|&i| first_cost[i]).collect();
     // Each point of E counts toward its nearest candidate (§11.7).
-    let index = BallIndex::new(&points, eval.metric);
+    let index = BallIndex::new(points, eval.metric);
+    let points = index.points();
     let mut w = vec![0.0; points.len()];
     let unit = 1.0 / eval.len() as f64;
     let mut assigned: HashMap<Vec<u32>, usize> = HashMap::new();

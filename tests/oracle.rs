@@ -5,7 +5,8 @@
 
 use csc::config::Params;
 use csc::dataset::{nq_trivia, plane, synthetic, Dataset};
-use csc::oracle::{evaluation_oracle, evaluation_oracle_plain, EvalSample};
+use csc::oracle::{evaluation_oracle, evaluation_oracle_plain, EvalSample, LossTracker};
+use csc::space::Points;
 use csc::stream::{generate_trace, ArrivalModel};
 use std::sync::Arc;
 
@@ -34,6 +35,24 @@ fn check(
                 assert_eq!(fast.cache, plain.cache, "{what}");
                 assert_eq!(fast.loss.to_bits(), plain.loss.to_bits(), "{what}");
             }
+        }
+        // The incremental L(M_t) (range queries within each point's reach) against the full
+        // computation of eq. 2, along a sequence of caches that keep and drop members.
+        let mut tracker = LossTracker::new();
+        for (step, size) in [0usize, 1, 3, 5, 5, 8, 2, 5, 12].into_iter().enumerate() {
+            let keys: Vec<u64> =
+                (0..size).map(|j| ((step * 37 + j * 101) % trace.horizon()) as u64).collect();
+            let mut cache = Points::new(trace.dim()).unwrap();
+            for &k in &keys {
+                cache.push(trace.x(k as usize)).unwrap();
+            }
+            let got = tracker.loss(&eval, &keys, &cache);
+            assert_eq!(
+                got.to_bits(),
+                eval.loss(&cache).to_bits(),
+                "{} seed {seed} step {step}",
+                dataset.name
+            );
         }
     }
 }
