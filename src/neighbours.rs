@@ -18,7 +18,7 @@ pub struct BallIndex {
     points: Points,
     metric: Metric,
     pivots: Vec<usize>,
-    /// Per ball: its members (ascending index) with their distance to the pivot, and its radius.
+    /// Per ball: its members with their distance to the pivot (ascending), and its radius.
     balls: Vec<Vec<(usize, f64)>>,
     radius: Vec<f64>,
 }
@@ -59,6 +59,11 @@ impl BallIndex {
             balls[owner[j]].push((j, to_pivot[j]));
             radius[owner[j]] = radius[owner[j]].max(to_pivot[j]);
         }
+        // Members by distance to their pivot: a query scans only the annulus
+        // `|d(x, p) − d(j, p)| ≤ bar` of each ball, found by binary search.
+        for b in &mut balls {
+            b.sort_by(|a, c| a.1.total_cmp(&c.1).then(a.0.cmp(&c.0)));
+        }
         BallIndex { points, metric, pivots, balls, radius }
     }
 
@@ -84,7 +89,7 @@ impl BallIndex {
             if dp[b] - self.radius[b] > ball_max[b] + MARGIN {
                 continue;
             }
-            for &(j, dj) in ball {
+            for &(j, dj) in annulus(ball, dp[b], ball_max[b] + MARGIN) {
                 if (dp[b] - dj).abs() > radius[j] + MARGIN {
                     continue;
                 }
@@ -115,9 +120,14 @@ impl BallIndex {
             if dp[b] - self.radius[b] > bar {
                 break;
             }
-            for &(j, dj) in &self.balls[b] {
+            let ball = &self.balls[b];
+            let start = ball.partition_point(|&(_, dj)| dj < dp[b] - bar);
+            for &(j, dj) in &ball[start..] {
                 let bar = best.map_or(f64::INFINITY, |(_, d)| d + MARGIN);
-                if (dp[b] - dj).abs() > bar {
+                if dj - dp[b] > bar {
+                    break; // members are sorted by dj and the bar only falls
+                }
+                if dp[b] - dj > bar {
                     continue;
                 }
                 let d = self.metric.dist(x, self.points.row(j));
@@ -138,10 +148,7 @@ impl BallIndex {
             if dp[b] - self.radius[b] > r + MARGIN {
                 break;
             }
-            for &(j, dj) in &self.balls[b] {
-                if (dp[b] - dj).abs() > r + MARGIN {
-                    continue;
-                }
+            for &(j, _) in annulus(&self.balls[b], dp[b], r + MARGIN) {
                 let d = self.metric.dist(x, self.points.row(j));
                 if d <= r {
                     out.push((j, d));
@@ -149,6 +156,13 @@ impl BallIndex {
             }
         }
     }
+}
+
+/// The members of a ball (sorted by their distance `dj` to the pivot) with `|dp − dj| ≤ bar`.
+fn annulus(ball: &[(usize, f64)], dp: f64, bar: f64) -> &[(usize, f64)] {
+    let lo = ball.partition_point(|&(_, dj)| dj < dp - bar);
+    let hi = ball.partition_point(|&(_, dj)| dj <= dp + bar);
+    &ball[lo..hi.max(lo)]
 }
 
 /// Distances among the indexed points, with range queries answered by the index (what fast
