@@ -10,7 +10,7 @@
 #   THREADS        worker threads per run (default 1: the machine this was written on was shared)
 #   ONLY           space-separated experiment ids to run (default: all below); "none" only plots
 #   FULL=1         also run the full definitions the document could not (fig-c with 10 seeds,
-#                  krr-err, fig-e at T = 5,000 with 10 seeds, the online sensitivity sweeps)
+#                  krr-err, fig-e at T = 5,000 with 10 seeds)
 #   PYTHON         the Python with tools/requirements.txt installed (default: a venv in
 #                  target/plot-venv, created on first use)
 # A run that already has results/<id>.json is skipped unless FORCE=1.
@@ -73,15 +73,15 @@ run sens-off-noise
 if [ "${FULL:-0}" = 1 ]; then
     run fig-c
     run krr-err
-    run thy-switch-cont
-    run sens-on-beta
-    run sens-on-length
-    run sens-on-lambda
-    run sens-on-epsilon
 else
     run fig-c --seeds 4
 fi
 run thy-switch
+run thy-switch-cont
+run sens-on-beta
+run sens-on-length
+run sens-on-lambda
+run sens-on-epsilon
 # Online nq-trivia (Fig. 1e, 1f; fig-f is the same run as fig-e) and the ε search at β = 1, 0.1.
 if [ "${FULL:-0}" = 1 ]; then
     run fig-e
