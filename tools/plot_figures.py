@@ -500,8 +500,8 @@ def theory_switch_T(reps, out, name):
     return "\n".join(lines)
 
 
-def sensitivity(reports, out, name, title, algs=("CUCB-SC-Cont", "CUCB-SC", "Greedy", "LFU")):
-    """One panel per swept parameter: the gap of each algorithm."""
+def sweep_panels(reports, out, name, draw, suptitle):
+    """One panel per swept parameter: `draw(ax, rep, param, logx)` fills each; shared legend."""
     reports = [r for r in reports if r is not None]
     if not reports:
         return
@@ -514,49 +514,41 @@ def sensitivity(reports, out, name, title, algs=("CUCB-SC-Cont", "CUCB-SC", "Gre
         param = rep.spec["sweep"]["param"]
         vals = [float(v) for v in rep.spec["sweep"]["values"]]
         logx = min(vals) > 0 and max(vals) / min(vals) >= 20
-        errplot(ax, rep, "gap", algs=[a for a in algs if a in rep.algorithms()], logx=logx)
-        ax.axhline(0, color="k", lw=0.8)
+        draw(ax, rep, param, logx)
         ax.set_xlabel(param)
-        ax.set_ylabel("gap")
-        ax.set_title(rep.spec["title"], fontsize=10)
     for j in range(n, rows * cols):
         axs[j // cols][j % cols].axis("off")
     h, l = axs[0][0].get_legend_handles_labels()
     fig.legend(h, l, loc="lower right", ncol=len(l), fontsize=9)
-    p = reports[0].params()
-    fig.suptitle(f"{title} — base: synthetic, k={p['k']}, ε={p['epsilon']}, stream length {p['log_len']}, "
-                 f"{reports[0].seeds()} seeds; one parameter changed per panel", fontsize=11)
+    fig.suptitle(suptitle(reports[0], reports[0].params()), fontsize=11)
     fig.tight_layout(rect=(0, 0.05, 1, 1))
     save(fig, out, name)
+
+
+def sensitivity(reports, out, name, title, algs=("CUCB-SC-Cont", "CUCB-SC", "Greedy", "LFU")):
+    """Offline: the gap of each algorithm, one panel per swept parameter."""
+    def draw(ax, rep, param, logx):
+        errplot(ax, rep, "gap", algs=[a for a in algs if a in rep.algorithms()], logx=logx)
+        ax.axhline(0, color="k", lw=0.8)
+        ax.set_ylabel("gap")
+        ax.set_title(rep.spec["title"], fontsize=10)
+
+    sweep_panels(reports, out, name, draw, lambda r, p: (
+        f"{title} — base: synthetic, k={p['k']}, ε={p['epsilon']}, stream length {p['log_len']}, "
+        f"{r.seeds()} seeds; one parameter changed per panel"))
 
 
 def online_sensitivity(reports, out, name, title):
-    reports = [r for r in reports if r is not None]
-    if not reports:
-        return
-    n = len(reports)
-    cols = min(3, n)
-    rows = math.ceil(n / cols)
-    fig, axs = plt.subplots(rows, cols, figsize=(W * 1.35, H * 0.62 * rows + 0.6), squeeze=False)
-    for i, rep in enumerate(reports):
-        ax = axs[i // cols][i % cols]
-        param = rep.spec["sweep"]["param"]
-        vals = [float(v) for v in rep.spec["sweep"]["values"]]
-        logx = min(vals) > 0 and max(vals) / min(vals) >= 20
+    """Online: the final average regret of each policy, one panel per swept parameter."""
+    def draw(ax, rep, param, logx):
         errplot(ax, rep, "final_avg_regret", logx=logx)
         ax.set_yscale("log")
-        ax.set_xlabel(param)
         ax.set_ylabel("final avg regret")
         ax.set_title(rep.spec["title"] + (f" (β = {rep.params()['beta']})" if param != "beta" else ""), fontsize=10)
-    for j in range(n, rows * cols):
-        axs[j // cols][j % cols].axis("off")
-    h, l = axs[0][0].get_legend_handles_labels()
-    fig.legend(h, l, loc="lower right", ncol=len(l), fontsize=9)
-    p = reports[0].params()
-    fig.suptitle(f"{title} — base: {reports[0].units[0]['dataset']['name']}, T={p['horizon']}, "
-                 f"n_eval={p['n_eval']}, {reports[0].seeds()} seeds", fontsize=11)
-    fig.tight_layout(rect=(0, 0.05, 1, 1))
-    save(fig, out, name)
+
+    sweep_panels(reports, out, name, draw, lambda r, p: (
+        f"{title} — base: {r.units[0]['dataset']['name']}, T={p['horizon']}, "
+        f"n_eval={p['n_eval']}, {r.seeds()} seeds"))
 
 
 # ----------------------------------------------------------------------------------------------
