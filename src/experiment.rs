@@ -645,11 +645,7 @@ fn geometry(
     let stream_pts: Vec<&[f32]> = (0..n).map(|t| trace.x(t)).collect();
     let distinct: Vec<&[f32]> = {
         let mut seen = std::collections::HashSet::new();
-        stream_pts
-            .iter()
-            .copied()
-            .filter(|x| seen.insert(x.iter().map(|v| v.to_bits()).collect::<Vec<_>>()))
-            .collect()
+        stream_pts.iter().copied().filter(|x| seen.insert(crate::space::bit_key(x))).collect()
     };
     quantiles(out, "stream", "pairwise_distance", pairwise(&distinct[..distinct.len().min(1500)]));
     let nn = |pts: &[&[f32]]| -> Vec<f64> {

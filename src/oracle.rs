@@ -11,7 +11,7 @@ use crate::loss::{expected_loss, query_loss};
 use crate::mismatch::Mismatch;
 use crate::neighbours::BallIndex;
 use crate::reverse_greedy::{reverse_greedy, Instance};
-use crate::space::{Metric, Points};
+use crate::space::{bit_key, Metric, Points};
 use crate::trace::Trace;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, OnceLock};
@@ -165,7 +165,7 @@ pub fn evaluation_oracle<'a>(
         if !c.is_finite() {
             return Err(Error::data("an observed query has a non-finite cost"));
         }
-        if seen.insert(x.iter().map(|v| v.to_bits()).collect()) {
+        if seen.insert(bit_key(x)) {
             distinct.push(x)?;
             first_t.push(t);
             first_cost.push(c);
@@ -196,8 +196,7 @@ pub fn evaluation_oracle<'a>(
     let unit = 1.0 / eval.len() as f64;
     let mut assigned: HashMap<Vec<u32>, usize> = HashMap::new();
     for e in eval.points.iter() {
-        let key: Vec<u32> = e.iter().map(|v| v.to_bits()).collect();
-        let j = *assigned.entry(key).or_insert_with(|| index.nearest(e).expect("non-empty").0);
+        let j = *assigned.entry(bit_key(e)).or_insert_with(|| index.nearest(e).expect("non-empty").0);
         w[j] += unit;
     }
     let inst = Instance::new(&index, &w, &cand_cost, eval.mismatch)?.with_separation(eps_o);

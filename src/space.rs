@@ -142,6 +142,12 @@ impl Metric {
     }
 }
 
+/// A vector's exact identity as a hashable key (its `f32` bit patterns): equal keys are the
+/// same query; used to find exact repeats (nq-trivia's arrivals and `E` repeat universe rows).
+pub fn bit_key(x: &[f32]) -> Vec<u32> {
+    x.iter().map(|v| v.to_bits()).collect()
+}
+
 /// `D`: the largest pairwise Euclidean distance of `points` (0 for fewer than two points).
 ///
 /// Exact: every pair is compared in `f64`. O(n² d); for the 5,000-query universe it runs once

@@ -17,7 +17,7 @@ use super::{CacheSet, Context, Policy, PolicyKind, Round};
 use crate::error::Result;
 use crate::krr::{Krr, Posterior, RbfKernel, Solved};
 use crate::reverse_greedy::{reverse_greedy, Instance};
-use crate::space::{DistanceMatrix, Points};
+use crate::space::{bit_key, DistanceMatrix, Points};
 use std::collections::HashMap;
 
 pub struct Frozen {
@@ -94,7 +94,7 @@ impl Frozen {
     fn remember(&mut self, r: &Round) {
         let known = match r.index {
             Some(i) => self.by_index.get(&i).copied(),
-            None => self.by_bits.get(&bits(r.x)).copied(),
+            None => self.by_bits.get(&bit_key(r.x)).copied(),
         };
         if let Some(j) = known {
             self.freq[j] += 1;
@@ -105,7 +105,7 @@ impl Frozen {
         self.freq.push(1);
         match r.index {
             Some(i) => self.by_index.insert(i, j),
-            None => self.by_bits.insert(bits(r.x), j),
+            None => self.by_bits.insert(bit_key(r.x), j),
         };
     }
 
@@ -173,10 +173,6 @@ impl Frozen {
         self.counts = vec![0; self.pool];
         self.bottom = 0;
     }
-}
-
-fn bits(x: &[f32]) -> Vec<u32> {
-    x.iter().map(|v| v.to_bits()).collect()
 }
 
 impl Policy for Frozen {
