@@ -194,6 +194,15 @@ impl GrowingCholesky {
     }
 }
 
+/// An observed cost must be finite (checked before anything changes).
+fn check_cost(y: f64) -> Result<()> {
+    if y.is_finite() {
+        Ok(())
+    } else {
+        Err(Error::data(format!("an observed cost must be a finite number, got {y}")))
+    }
+}
+
 /// `L⁻¹ κ_x` for one point `x` against the observations at the time it was computed.
 #[derive(Clone, Debug)]
 pub struct Solved {
@@ -299,17 +308,21 @@ impl Krr {
     /// `ã = L⁻¹ y` in O(ℓ). Tracked points catch up lazily. Rejects a wrong dimension and
     /// non-finite `x` or `y`; on error nothing changes.
     pub fn add_observation(&mut self, x: &[f32], y: f64) -> Result<()> {
-        if !y.is_finite() {
-            return Err(Error::data(format!("an observed cost must be a finite number, got {y}")));
-        }
+        check_cost(y)?;
         self.obs.push(x)?;
         let l = self.n_obs();
         let k_cross: Vec<f64> = (0..l).map(|j| self.kernel.eval(&self.metric, self.obs.row(j), x)).collect();
         self.chol.push(&k_cross, self.kernel.of_distance(0.0));
+        self.record_target(y);
+        Ok(())
+    }
+
+    /// After the factor grew by the new observation's row: `ã_ℓ = (y − L[ℓ, :ℓ]·ã) / L[ℓ, ℓ]`.
+    fn record_target(&mut self, y: f64) {
+        let l = self.n_obs();
         let row = self.chol.row(l);
         self.a.push((y - dot(&row[..l], &self.a)) / row[l]);
         self.y.push(y);
-        Ok(())
     }
 
     /// `ĉ(x)` and `σ²(x)` from scratch in O(ℓ d + ℓ²) (Alg. 4 lines 9–10 for an untracked
@@ -333,15 +346,13 @@ impl Krr {
     /// [`posterior_and_solve`](Self::posterior_and_solve) with no observation added since (else it
     /// falls back to the full step). The result has the same bits.
     pub fn add_observation_solved(&mut self, x: &[f32], y: f64, solved: Solved) -> Result<()> {
-        if solved.v.len() != self.n_obs() || !y.is_finite() || x.len() != self.dim() {
+        if solved.v.len() != self.n_obs() {
             return self.add_observation(x, y);
         }
+        check_cost(y)?;
         self.obs.push(x)?;
-        let l = solved.v.len();
         self.chol.push_solved(&solved.v, self.kernel.of_distance(0.0));
-        let row = self.chol.row(l);
-        self.a.push((y - dot(&row[..l], &self.a)) / row[l]);
-        self.y.push(y);
+        self.record_target(y);
         Ok(())
     }
 
