@@ -18,6 +18,7 @@
 //! determinism report). The online-simulation and chunked-experiment classes are added as further
 //! submodules here.
 
+pub mod bench;
 mod convert;
 pub mod dataset;
 pub mod page;

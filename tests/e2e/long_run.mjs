@@ -29,9 +29,13 @@ self.onmessage = async ({ data: m }) => {
     const initMs = performance.now() - t0;
     self.postMessage({ type: 'ready', memStart, memInit: mem(), initMs, horizon: run.horizon });
     const t1 = performance.now();
+    const stops = (m.milestones || []).slice().sort((a, b) => a - b);
     while (run.round < m.rounds) {
+      // Chunks end exactly at each milestone round, so the memory is sampled there.
+      const next = stops.find((r) => r > run.round);
+      const n = next === undefined ? m.chunk : Math.min(m.chunk, next - run.round);
       const s0 = performance.now();
-      const b = run.step(m.chunk);
+      const b = run.step(n);
       self.postMessage({ type: 'chunk', round: run.round, played: b.t.length, mem: mem(), stepMs: performance.now() - s0 });
       await new Promise((r) => setTimeout(r, 0)); // let messages through between chunks
     }
@@ -46,13 +50,15 @@ self.onmessage = async ({ data: m }) => {
 };
 `;
 
-/** Starts the long run in `page` (a worker), polls it, and checks the main thread answers between
- *  chunks. Returns the figures; throws on a worker error or a timeout. */
 const LONG_RUN_DATA = Array.from({ length: 50 }, (_, i) => JSON.stringify({ text: `q${i}`, tokens: 5 + (i % 7),
   embedding: Array.from({ length: 8 }, (_, j) => Math.sin(i * 0.7 + j * 1.3)) })).join('\n');
 
+/** Starts the long run in `page` (a worker), polls it, and checks the main thread answers between
+ *  chunks. Returns the figures; throws on a worker error or a timeout. `milestones`: rounds at
+ *  which a chunk ends, so that `memAt[r]` is the wasm memory after exactly `r` rounds (the
+ *  benchmark, tests/e2e/bench.mjs, samples 10³…10⁶). */
 export async function longRun(page, { rounds = 1_000_000, chunk = 50_000, policies = ['greedy', 'lfu'],
-  params = { n_eval: 1000, seed: 1 }, timeout = 240000 } = {}) {
+  params = { n_eval: 1000, seed: 1 }, timeout = 240000, milestones = [] } = {}) {
   const started = Date.now();
   await page.evaluate(({ url, msg }) => {
     const st = { events: [], ticks: 0, maxGapMs: 0, heapStart: performance.memory ? performance.memory.usedJSHeapSize : null };
@@ -65,7 +71,7 @@ export async function longRun(page, { rounds = 1_000_000, chunk = 50_000, polici
     w.onmessage = (ev) => { st.events.push(ev.data); if (ev.data.type === 'done' || ev.data.type === 'error') { clearInterval(st.timer); w.terminate(); } };
     w.onerror = (e) => { st.events.push({ type: 'error', message: e.message || 'worker failed to load' }); clearInterval(st.timer); };
     w.postMessage(msg);
-  }, { url: LONG_RUN_WORKER, msg: { rounds, chunk, policies, jsonl: LONG_RUN_DATA, params: { ...params, horizon: rounds } } });
+  }, { url: LONG_RUN_WORKER, msg: { rounds, chunk, milestones, policies, jsonl: LONG_RUN_DATA, params: { ...params, horizon: rounds } } });
 
   const chunks = [];
   let ready = null, done = null, maxEvalMs = 0, answered = 0;
@@ -94,6 +100,7 @@ export async function longRun(page, { rounds = 1_000_000, chunk = 50_000, polici
     rounds: done.round, chunk, policies, params, initMs: ready.initMs, stepMs: done.stepMs, wallMs,
     memStart: ready.memStart, memInit: ready.memInit, mem1e5, memEnd: done.mem,
     bytesPerRound: (done.mem - mem1e5) / (done.round - rounds / 10),
+    memAt: Object.fromEntries(milestones.map((r) => [r, chunks.find((c) => c.round === r)?.mem ?? null])),
     maxChunkMs: Math.max(...chunks.map((c) => c.stepMs)), chunks: chunks.length,
     answered, maxEvalMs, ...main, counters: done.counters,
   };

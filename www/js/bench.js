@@ -1,0 +1,67 @@
+// The browser benchmark page (www/bench.html): runs bench-worker.js on a list of tasks and shows
+// each measurement as it arrives. tests/e2e/bench.mjs drives it headless through
+// `window.cscBench.start(tasks)` and reads `window.cscBench.events`; the Run button runs the
+// synthetic workload by hand.
+export const POLICIES = ['clcb-sc-ls-cont', 'clcb-frozen-cont', 'clcb-sc-ls', 'greedy', 'epsilon-greedy', 'lfu'];
+
+/** The default task list: the issue's workloads (datasets other than the built-in ones need `dataUrl`). */
+export function defaultTasks({ datasets = ['synthetic'], policies = POLICIES, horizon = 5000, seed = 0, dataUrl = '', reps = 5 } = {}) {
+  return [
+    { kind: 'online', datasets, policies, params: { horizon, seed, k: 5 }, dataUrl },
+    { kind: 'reverse-greedy', m: 5000, k: 5, reps },
+    { kind: 'krr', l: 2000, tracked: 500, reps },
+  ];
+}
+
+const $ = (id) => document.getElementById(id);
+const MiB = 2 ** 20;
+
+function describe(e) {
+  const ms = (x) => `${x.toFixed(1)} ms`;
+  switch (e.type) {
+    case 'init': return `wasm initialised in the worker: ${ms(e.ms)}`;
+    case 'load': return `${e.dataset}: loaded ${e.size} × ${e.dim} in ${ms(e.ms)}`;
+    case 'setup': return `${e.dataset}: trace + oracle ${ms(e.ms)} (T = ${e.horizon}, L(M_orc) = ${e.oracleLoss.toFixed(6)})`;
+    case 'policy': return `${e.dataset}: ${e.policy} ${ms(e.ms)}  avg regret ${e.avgRegret.toFixed(6)}  switches ${e.switches}`;
+    case 'rg-build': return `reverse greedy: ${e.m} candidates + distance matrix built in ${ms(e.ms)}`;
+    case 'rg': return `reverse greedy m = ${e.m}, k = ${e.k}: ${ms(e.ms)} (loss ${e.loss.toFixed(6)})`;
+    case 'krr-build': return `krr: grown to ℓ = ${e.l - 1} with ${e.tracked} tracked centers in ${ms(e.ms)}`;
+    case 'krr': return `krr: observation ${e.nObs} + refresh of ${e.tracked} centers: ${ms(e.ms)}`;
+    case 'done': return 'done';
+    case 'error': return `error: ${e.message}`;
+    default: return JSON.stringify(e);
+  }
+}
+
+const bench = {
+  events: [],
+  running: false,
+  /** Runs `tasks` in a new worker; resolves when it is done (rejects on an error). */
+  start(tasks) {
+    if (bench.running) return Promise.reject(new Error('a benchmark is already running'));
+    bench.running = true;
+    bench.events = [];
+    $('state').textContent = 'running…';
+    const w = new Worker(new URL('./bench-worker.js', import.meta.url), { type: 'module' });
+    return new Promise((resolve, reject) => {
+      const finish = (err) => {
+        bench.running = false;
+        w.terminate();
+        $('state').textContent = err ? `failed: ${err.message}` : 'done';
+        if (err) reject(err); else resolve(bench.events);
+      };
+      w.onmessage = ({ data: e }) => {
+        bench.events.push(e);
+        const memNote = e.mem ? `  [wasm memory ${(e.mem / MiB).toFixed(1)} MiB]` : '';
+        $('out').textContent += `${describe(e)}${memNote}\n`;
+        if (e.type === 'done') finish(null);
+        if (e.type === 'error') finish(new Error(e.message));
+      };
+      w.onerror = (e) => finish(new Error(e.message || 'the benchmark worker failed to load'));
+      w.postMessage(tasks);
+    });
+  },
+};
+window.cscBench = bench;
+$('run').addEventListener('click', () => { bench.start(defaultTasks()).catch(() => {}); });
+document.body.dataset.ready = 'true';
