@@ -87,12 +87,17 @@ impl Posterior {
 
     /// From `v = L⁻¹ κ_x`, `ã = L⁻¹ y` and `κ(x,x)`.
     fn from_solved(v: &[f64], a: &[f64], k_self: f64) -> Posterior {
-        let var = k_self - dot(v, v);
-        Posterior { mean: dot(v, a), var: var.max(0.0).min(k_self) }
+        Posterior::from_products(dot(v, v), dot(v, a), k_self)
+    }
+
+    /// From `v·v`, `v·ã` and `κ(x,x)`: `ĉ = v·ã`, `σ² = κ(x,x) − v·v` clamped.
+    fn from_products(vv: f64, va: f64, k_self: f64) -> Posterior {
+        let var = k_self - vv;
+        Posterior { mean: va, var: var.max(0.0).min(k_self) }
     }
 }
 
-use crate::vector_ops::dot;
+use crate::vector_ops::{dot, RunningDot};
 
 /// The lower Cholesky factor `L` of `K + rI`, grown one observation at a time in O(ℓ²) and never
 /// refactorised. Rows are packed: row `i` holds `L[i, 0..=i]`.
@@ -203,18 +208,15 @@ fn check_cost(y: f64) -> Result<()> {
     }
 }
 
-/// `L⁻¹ κ_x` for one point `x` against the observations at the time it was computed.
-#[derive(Clone, Debug)]
-pub struct Solved {
-    v: Vec<f64>,
-}
-
 /// A point whose posterior is kept up to date lazily: `v = L⁻¹ κ_u` for the first `v.len()`
-/// observations.
+/// observations, and the running dot products `v·v` and `v·ã` (both vectors only grow, so
+/// [`RunningDot`] gives the bits of the full products in O(new entries)).
 #[derive(Clone, Debug)]
 struct Tracked {
     k_self: f64,
     v: Vec<f64>,
+    vv: RunningDot,
+    va: RunningDot,
 }
 
 /// The KRR learner (SPEC §6): observations `(z_j, y_j)`, the growing factor of `K + rI`,
@@ -328,30 +330,28 @@ impl Krr {
     /// `ĉ(x)` and `σ²(x)` from scratch in O(ℓ d + ℓ²) (Alg. 4 lines 9–10 for an untracked
     /// point). With no observations: [`Posterior::PRIOR`].
     pub fn posterior_at(&self, x: &[f32]) -> Posterior {
-        self.posterior_and_solve(x).0
-    }
-
-    /// [`posterior_at`](Self::posterior_at) and the solve `L⁻¹ κ_x` behind it, which
-    /// [`add_observation_solved`](Self::add_observation_solved) can reuse when the LLM is then
-    /// called on the same `x` (CLCB-Frozen-Cont asks for the posterior at `x_t` and then observes
-    /// there: half its work).
-    pub fn posterior_and_solve(&self, x: &[f32]) -> (Posterior, Solved) {
         assert_eq!(x.len(), self.dim(), "a query of the wrong dimension");
         let mut v: Vec<f64> = self.obs.iter().map(|z| self.kernel.eval(&self.metric, z, x)).collect();
         self.chol.solve_lower_in_place(&mut v);
-        (Posterior::from_solved(&v, &self.a, self.kernel.of_distance(0.0)), Solved { v })
+        Posterior::from_solved(&v, &self.a, self.kernel.of_distance(0.0))
     }
 
-    /// [`add_observation`](Self::add_observation) at the `x` that `solved` was computed for by
-    /// [`posterior_and_solve`](Self::posterior_and_solve) with no observation added since (else it
-    /// falls back to the full step). The result has the same bits.
-    pub fn add_observation_solved(&mut self, x: &[f32], y: f64, solved: Solved) -> Result<()> {
-        if solved.v.len() != self.n_obs() {
+    /// [`add_observation`](Self::add_observation) at `x`, reusing tracked point `id`'s projection
+    /// when `x` is that point bit for bit: the new row of `L` is `L⁻¹ κ_x`, which is exactly `v_id`
+    /// caught up to `ℓ` (the same kernel values, the same operations in the same order as
+    /// [`GrowingCholesky::push`]), so the factor, `ã` and every posterior keep their bits while
+    /// the O(ℓ²) solve is shared with the posterior the policy asked for at `x` (Alg. 5 line 4
+    /// then line 8; Alg. 7). Any other `x` takes the full step.
+    pub fn add_observation_at_tracked(&mut self, id: usize, x: &[f32], y: f64) -> Result<()> {
+        let same = x.len() == self.dim()
+            && x.iter().zip(self.tracked_points.row(id)).all(|(a, b)| a.to_bits() == b.to_bits());
+        if !same {
             return self.add_observation(x, y);
         }
         check_cost(y)?;
+        self.catch_up(id);
         self.obs.push(x)?;
-        self.chol.push_solved(&solved.v, self.kernel.of_distance(0.0));
+        self.chol.push_solved(&self.tracked[id].v, self.kernel.of_distance(0.0));
         self.record_target(y);
         Ok(())
     }
@@ -371,7 +371,12 @@ impl Krr {
     pub fn track(&mut self, x: &[f32]) -> usize {
         assert_eq!(x.len(), self.dim(), "a tracked point of the wrong dimension");
         let id = self.tracked_points.push(x).expect("tracked points must be finite");
-        self.tracked.push(Tracked { k_self: self.kernel.of_distance(0.0), v: Vec::new() });
+        self.tracked.push(Tracked {
+            k_self: self.kernel.of_distance(0.0),
+            v: Vec::new(),
+            vv: RunningDot::default(),
+            va: RunningDot::default(),
+        });
         id
     }
 
@@ -403,8 +408,9 @@ impl Krr {
     /// `v_u` up first. Bit-for-bit equal to [`posterior_at`](Self::posterior_at) at that point.
     pub fn posterior_tracked(&mut self, id: usize) -> Posterior {
         self.catch_up(id);
-        let t = &self.tracked[id];
-        Posterior::from_solved(&t.v, &self.a, t.k_self)
+        let t = &mut self.tracked[id];
+        let (vv, va) = (t.vv.value(&t.v, &t.v), t.va.value(&t.v, &self.a));
+        Posterior::from_products(vv, va, t.k_self)
     }
 
     /// Catches every tracked point up to `ℓ`.
@@ -615,30 +621,41 @@ mod tests {
         assert!((lb - nalgebra::DVector::from_vec(vec![1.0, 2.0, 3.0])).norm() < 1e-13);
     }
 
-    /// Reusing the posterior's solve for the observation at the same point gives the same
-    /// learner, bit for bit (factor, targets, γ, posteriors), including across duplicates; a
-    /// stale solve falls back to the full step.
+    /// Observing at a tracked point through its projection gives the same learner as the full
+    /// step, bit for bit (factor, targets, γ, posteriors), including duplicates, a point whose
+    /// projection lags several observations behind, and a point that is not the tracked one.
     #[test]
-    fn observation_with_reused_solve_is_identical() {
+    fn observation_at_a_tracked_point_is_identical() {
         let (kernel, metric) = plane();
         let mut plain = Krr::new(kernel, metric, 0.1, 2).unwrap();
         let mut reuse = plain.clone();
-        let xs: [[f32; 2]; 6] = [[0.1, 0.2], [0.4, 0.4], [0.1, 0.2], [0.9, 0.05], [0.33, 0.71], [0.4, 0.4]];
+        let xs: [[f32; 2]; 7] =
+            [[0.1, 0.2], [0.4, 0.4], [0.1, 0.2], [0.9, 0.05], [0.33, 0.71], [0.4, 0.4], [0.1, 0.2]];
+        let ids = [reuse.track(&xs[0]), reuse.track(&xs[1]), reuse.track(&xs[3]), reuse.track(&xs[4])];
+        let id_of = |x: &[f32; 2]| match x {
+            [a, _] if *a == 0.1 => ids[0],
+            [a, _] if *a == 0.4 => ids[1],
+            [a, _] if *a == 0.9 => ids[2],
+            _ => ids[3],
+        };
         for (i, x) in xs.iter().enumerate() {
             let y = 0.1 + 0.13 * i as f64;
-            let (post, solved) = reuse.posterior_and_solve(x);
-            assert_eq!(post, plain.posterior_at(x));
+            if i % 2 == 0 {
+                assert_eq!(reuse.posterior_tracked(id_of(x)), plain.posterior_at(x));
+            }
             if i == 4 {
-                // An observation in between makes the solve stale: the full step is taken.
-                reuse.add_observation(&[0.5, 0.5], 0.2).unwrap();
+                // An observation at a point that is not the tracked one: the full step.
+                reuse.add_observation_at_tracked(ids[0], &[0.5, 0.5], 0.2).unwrap();
                 plain.add_observation(&[0.5, 0.5], 0.2).unwrap();
             }
-            reuse.add_observation_solved(x, y, solved).unwrap();
+            reuse.add_observation_at_tracked(id_of(x), x, y).unwrap();
             plain.add_observation(x, y).unwrap();
             assert_eq!(reuse.cholesky().packed, plain.cholesky().packed);
             assert_eq!(reuse.a, plain.a);
             assert_eq!(reuse.gamma().to_bits(), plain.gamma().to_bits());
         }
+        assert!(reuse.add_observation_at_tracked(ids[0], &xs[0], f64::NAN).is_err());
+        assert_eq!(reuse.n_obs(), plain.n_obs());
     }
 
     #[test]

@@ -102,6 +102,49 @@ pub fn dot(a: &[f64], b: &[f64]) -> f64 {
     dot_body(a, b)
 }
 
+/// The dot product of two vectors that only ever grow by appending (the tracked projections
+/// `v = L⁻¹ κ_u` and `ã = L⁻¹ y` of the kernel ridge regression, whose entries never change once
+/// written), kept up to date in O(new terms) instead of O(length) per query.
+///
+/// It performs exactly [`dot`]'s operations in [`dot`]'s order — the complete chunks of
+/// [`LANES`] terms go into the same lane accumulators one chunk after the other, the combination
+/// and the tail are redone at each query — so [`value`](Self::value) has the bits of `dot(a, b)`.
+/// The caller guarantees that the first [`len`](Self::len) entries of `a` and `b` are those of the
+/// previous call (checked in debug builds by length only).
+#[derive(Clone, Debug, Default)]
+pub struct RunningDot {
+    acc: [f64; LANES],
+    done: usize,
+}
+
+impl RunningDot {
+    /// How many leading terms are already in the accumulators.
+    pub fn len(&self) -> usize {
+        self.done
+    }
+    pub fn is_empty(&self) -> bool {
+        self.done == 0
+    }
+
+    /// `a · b` with the bits of [`dot`], adding only the chunks completed since the last call.
+    pub fn value(&mut self, a: &[f64], b: &[f64]) -> f64 {
+        debug_assert_eq!(a.len(), b.len());
+        debug_assert!(a.len() >= self.done, "a running dot's vectors only grow");
+        let full = a.len() / LANES * LANES;
+        for (x, y) in a[self.done..full].chunks_exact(LANES).zip(b[self.done..full].chunks_exact(LANES)) {
+            for l in 0..LANES {
+                self.acc[l] += x[l] * y[l];
+            }
+        }
+        self.done = full;
+        let mut s = combine(self.acc);
+        for (x, y) in a[full..].iter().zip(&b[full..]) {
+            s += x * y;
+        }
+        s
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -139,5 +182,20 @@ mod tests {
         }
         assert_eq!(sq_euclidean(&[0.0, 3.0], &[4.0, 0.0]), 25.0);
         assert_eq!(dot(&[1.0, 2.0, 3.0], &[4.0, 5.0, 6.0]), 32.0);
+    }
+
+    #[test]
+    fn running_dot_has_the_bits_of_dot_at_every_length() {
+        let a: Vec<f64> = (0..300).map(|i| ((i * 7919) % 101) as f64 / 37.0 - 1.3).collect();
+        let b: Vec<f64> = (0..300).map(|i| ((i * 104729) % 97) as f64 / 53.0 - 0.7).collect();
+        let mut run = RunningDot::default();
+        let mut n = 0;
+        // Growth in uneven steps, including several queries at the same length.
+        for step in [0usize, 1, 0, 5, 10, 16, 3, 29, 0, 64, 1, 15, 17, 43, 96] {
+            n += step;
+            assert_eq!(run.value(&a[..n], &b[..n]).to_bits(), dot(&a[..n], &b[..n]).to_bits(), "n = {n}");
+            assert_eq!(run.len(), n / LANES * LANES);
+        }
+        assert_eq!(n, 300);
     }
 }

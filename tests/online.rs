@@ -246,3 +246,67 @@ fn plane_reference_run() {
     }
     assert_eq!(bits, PLANE_REFERENCE_REGRET_BITS);
 }
+
+/// FNV-1a over 64-bit words: a fingerprint of a whole run that any difference in any bit of
+/// any round changes.
+fn fnv(h: &mut u64, word: u64) {
+    for b in word.to_le_bytes() {
+        *h ^= u64::from(b);
+        *h = h.wrapping_mul(0x100_0000_01b3);
+    }
+}
+
+/// Every round of every paper policy — LLM or cache, switch, `φ`, the realised cost — and the
+/// cache keys after every round, on a 384-d synthetic trace with exact repeats and on plane.
+/// Speed work must keep these bits (the constants were computed before the tracked-projection
+/// reuse of `Krr::add_observation_at_tracked` and the running dot products, and still hold).
+pub const RUN_FINGERPRINTS: [(&str, u64); 2] =
+    [("synthetic", 0xf3d6_a9ec_6335_bdd1), ("plane", 0x6759_2d94_7986_2743)];
+
+#[test]
+fn every_policy_keeps_its_bits() {
+    let mut got = Vec::new();
+    for (name, dataset, horizon) in [
+        ("synthetic", csc::dataset::synthetic::universe(Params::default().c_floor).unwrap(), 400),
+        ("plane", csc::dataset::plane::universe().unwrap(), 300),
+    ] {
+        let d = Arc::new(dataset);
+        let p = Params { horizon, n_eval: 300, seed: 3, ..Params::default() };
+        let trace = generate_trace(d.clone(), ArrivalModel::default_for(&d, &p), &p).unwrap();
+        let env = Arc::new(Environment::from_trace(&trace, &p).unwrap());
+        let mut h = 0xcbf2_9ce4_8422_2325u64;
+        for kind in csc::experiment::paper_policies() {
+            let mut sim = Simulation::new(env.clone(), kind, &p, 0).unwrap();
+            let (mut llm, mut switches) = (0, 0);
+            for t in 0..horizon {
+                let o: StepOutcome = sim.step(&trace.arrival(t));
+                llm += usize::from(o.llm);
+                switches += usize::from(o.switched);
+                for w in [u64::from(o.llm), u64::from(o.switched), o.phi.to_bits(), o.realised.to_bits()] {
+                    fnv(&mut h, w);
+                }
+                for &k in sim.policy().cache().keys() {
+                    fnv(&mut h, k);
+                }
+            }
+            // The learned model's bits, whether or not they changed a decision.
+            for t in 0..20 {
+                if let Some(post) = sim.policy().posterior_at(trace.arrival(t).x) {
+                    fnv(&mut h, post.mean.to_bits());
+                    fnv(&mut h, post.var.to_bits());
+                }
+            }
+            for (key, est) in sim.policy_mut().estimates().unwrap_or_default() {
+                fnv(&mut h, key);
+                fnv(&mut h, est.to_bits());
+            }
+            println!("{name} {kind:?}: {llm} LLM calls, {switches} switching rounds");
+            if kind == PolicyKind::ClcbScLsCont {
+                assert!(llm > 0 && llm < horizon && switches > 1, "the run must serve, call and switch");
+            }
+        }
+        println!("{name}: {h:#018x}");
+        got.push((name, h));
+    }
+    assert_eq!(got, RUN_FINGERPRINTS);
+}

@@ -15,7 +15,7 @@
 
 use super::{CacheSet, Context, Policy, PolicyKind, Round};
 use crate::error::Result;
-use crate::krr::{Krr, Posterior, RbfKernel, Solved};
+use crate::krr::{Krr, Posterior, RbfKernel};
 use crate::reverse_greedy::{reverse_greedy, Instance};
 use crate::space::{bit_key, DistanceMatrix, Points};
 use std::collections::HashMap;
@@ -23,7 +23,9 @@ use std::collections::HashMap;
 pub struct Frozen {
     ctx: Context,
     krr: Krr,
-    /// Distinct arrivals `U` (vectors), their first round and their frequency.
+    /// Distinct arrivals `U` (vectors), their first round and their frequency. Each is also a
+    /// tracked point of `krr` with the same index, so the posterior at a repeat only catches up
+    /// on the observations since its last visit (the same bits as a fresh solve).
     distinct: Points,
     first_round: Vec<u64>,
     freq: Vec<u64>,
@@ -43,8 +45,8 @@ pub struct Frozen {
     cache_members: Vec<usize>,
     fetched: Vec<u64>,
     switches: u64,
-    /// The solve behind this round's LCB at `x_t`, reused if the LLM is called (Alg. 7).
-    pending: Option<(usize, Solved)>,
+    /// `x_t`'s index in `U` this round.
+    current: usize,
 }
 
 impl Frozen {
@@ -67,7 +69,7 @@ impl Frozen {
             cache_members: Vec::new(),
             fetched: Vec::new(),
             switches: 0,
-            pending: None,
+            current: 0,
             ctx: ctx.clone(),
         })
     }
@@ -90,23 +92,25 @@ impl Frozen {
         post.mean - self.ctx.params.beta * self.beta_t(t1) * post.sd()
     }
 
-    /// `U ← U ∪ {x_t}` (Alg. 6 line 4).
-    fn remember(&mut self, r: &Round) {
+    /// `U ← U ∪ {x_t}` (Alg. 6 line 4); returns `x_t`'s index in `U`.
+    fn remember(&mut self, r: &Round) -> usize {
         let known = match r.index {
             Some(i) => self.by_index.get(&i).copied(),
             None => self.by_bits.get(&bit_key(r.x)).copied(),
         };
         if let Some(j) = known {
             self.freq[j] += 1;
-            return;
+            return j;
         }
         let j = self.distinct.push(r.x).expect("validated arrival");
+        self.krr.track(r.x);
         self.first_round.push(r.t as u64);
         self.freq.push(1);
         match r.index {
             Some(i) => self.by_index.insert(i, j),
             None => self.by_bits.insert(bit_key(r.x), j),
         };
+        j
     }
 
     /// Alg. 8 (`Handle_Stage_Frozen`): counts against the pool; returns SWITCH.
@@ -155,7 +159,7 @@ impl Frozen {
         };
         let costs: Vec<f64> = (0..self.pool)
             .map(|j| {
-                let post = self.krr.posterior_at(self.distinct.row(j));
+                let post = self.krr.posterior_tracked(j);
                 self.lcb(&post, t1)
             })
             .collect();
@@ -182,22 +186,18 @@ impl Policy for Frozen {
 
     fn decide(&mut self, r: &Round) -> bool {
         let t1 = (r.t + 1) as f64;
-        self.remember(r);
+        self.current = self.remember(r);
         if self.handle_stage(r) {
             self.switch(t1);
         }
         // Alg. 7: LLM iff ĉ^LCB_{t−1}(x_t) ≤ φ(d(x_t, M_t)).
-        let (post, solved) = self.krr.posterior_and_solve(r.x);
-        self.pending = Some((r.t, solved));
+        let post = self.krr.posterior_tracked(self.current);
         self.lcb(&post, t1) <= self.ctx.mismatch.phi(self.cache.dist(&self.ctx.metric, r.x))
     }
 
     fn observe(&mut self, r: &Round, cost: f64) {
-        let done = match self.pending.take() {
-            Some((t, solved)) if t == r.t => self.krr.add_observation_solved(r.x, cost, solved),
-            _ => self.krr.add_observation(r.x, cost),
-        };
-        done.expect("validated observation");
+        // The projection behind this round's LCB is the factor's new row (same bits).
+        self.krr.add_observation_at_tracked(self.current, r.x, cost).expect("validated observation");
     }
 
     fn cache(&self) -> &CacheSet {

@@ -65,10 +65,12 @@ impl CostLearner for KernelCosts {
         let post = self.krr.posterior_tracked(center);
         self.lcb(&post, gamma)
     }
-    fn observe(&mut self, _center: usize, x: &[f32], y: f64) {
+    fn observe(&mut self, center: usize, x: &[f32], y: f64) {
         // Alg. 5 line 8: the observation is stored at x_t itself (SPEC §11.6). Inputs are
-        // validated upstream (finite vectors of the net's dimension, finite costs).
-        self.krr.add_observation(x, y).expect("validated observation");
+        // validated upstream (finite vectors of the net's dimension, finite costs). When x_t is
+        // its center (the arrival that founded the cell, or an exact repeat of it), the center's
+        // projection from line 4's LCB is the new row of the factor: same bits, half the work.
+        self.krr.add_observation_at_tracked(center, x, y).expect("validated observation");
     }
     fn estimates(&mut self) -> Vec<f64> {
         self.krr.posterior_tracked_all().iter().map(|p| p.mean).collect()
