@@ -144,7 +144,8 @@ try {
         const memNote = e.mem ? `, wasm memory ${(e.mem / MiB).toFixed(1)} MiB` : '';
         if (e.type === 'error') throw new Error(`benchmark worker: ${e.message}`);
         if (e.type === 'done') { finished = true; continue; }
-        if (e.type === 'load') console.log(`  ${e.dataset}: ${e.size} × ${e.dim} loaded in ${e.ms.toFixed(0)} ms`);
+        if (e.type === 'fetch') console.log(`  ${e.dataset}: ${(e.bytes / MiB).toFixed(1)} MiB fetched in ${e.ms.toFixed(0)} ms`);
+        if (e.type === 'load') console.log(`  ${e.dataset}: ${e.size} × ${e.dim} loaded in ${e.ms.toFixed(0)} ms (load ${l})`);
         if (e.type === 'setup') { out.online.push({ dataset: e.dataset, what: 'setup', ms: e.ms, load: l, mem: e.mem }); console.log(`  ${e.dataset}: trace + oracle ${e.ms.toFixed(0)} ms (load ${l}${memNote})`); }
         if (e.type === 'policy') {
           out.online.push({ dataset: e.dataset, what: e.policy, id: e.id, ms: e.ms, avgRegret: e.avgRegret, switches: e.switches, load: l, mem: e.mem });

@@ -26,10 +26,14 @@ async function dataset(name, dataUrl) {
   if (name === 'synthetic') return Dataset.synthetic();
   if (name === 'plane') return Dataset.plane();
   if (name === 'nq-trivia') {
+    const t0 = performance.now();
     const [nq, nqEmb, tq, tqEmb] = await Promise.all(['nq.jsonl', 'nq.emb.f32', 'triviaqa.jsonl', 'triviaqa.emb.f32']
       .map((f) => bytes(`${dataUrl}${f}`)));
+    const fetchMs = performance.now() - t0;
     const text = new TextDecoder();
-    return Dataset.nqTrivia(text.decode(nq), nqEmb, text.decode(tq), tqEmb);
+    const d = Dataset.nqTrivia(text.decode(nq), nqEmb, text.decode(tq), tqEmb);
+    post({ type: 'fetch', dataset: name, ms: fetchMs, bytes: nq.length + nqEmb.length + tq.length + tqEmb.length });
+    return d;
   }
   throw new Error(`unknown dataset ${name}`);
 }

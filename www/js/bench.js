@@ -20,6 +20,7 @@ function describe(e) {
   const ms = (x) => `${x.toFixed(1)} ms`;
   switch (e.type) {
     case 'init': return `wasm initialised in the worker: ${ms(e.ms)}`;
+    case 'fetch': return `${e.dataset}: ${(e.bytes / MiB).toFixed(1)} MiB fetched in ${ms(e.ms)}`;
     case 'load': return `${e.dataset}: loaded ${e.size} × ${e.dim} in ${ms(e.ms)}`;
     case 'setup': return `${e.dataset}: trace + oracle ${ms(e.ms)} (T = ${e.horizon}, L(M_orc) = ${e.oracleLoss.toFixed(6)})`;
     case 'policy': return `${e.dataset}: ${e.policy} ${ms(e.ms)}  avg regret ${e.avgRegret.toFixed(6)}  switches ${e.switches}`;
