@@ -18,11 +18,13 @@ fn main() {
     let seed: u64 = args.get(2).map_or(0, |s| s.parse().expect("seed"));
     let params = Params { horizon, seed, ..Params::default() };
     params.validate().expect("params");
+    let t_load = Instant::now();
     let dataset: Arc<Dataset> = Arc::new(match name {
         "synthetic" => synthetic::universe(params.c_floor).unwrap(),
         "plane" => plane::universe().unwrap(),
         _ => nq_trivia::load(&nq_trivia::default_dir(), nq_trivia::PER_SOURCE, params.c_floor).unwrap(),
     });
+    println!("dataset load {:.0} ms (reading, D, checksum)", t_load.elapsed().as_secs_f64() * 1e3);
     let t0 = Instant::now();
     let trace =
         generate_trace(dataset.clone(), ArrivalModel::default_for(&dataset, &params), &params).unwrap();

@@ -9,6 +9,7 @@
 
 use crate::error::{Error, Result};
 use crate::space::{DistanceMatrix, Metric, Points};
+use std::collections::HashMap;
 
 /// Where an inserted point went.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -34,6 +35,17 @@ pub struct EpsilonNet {
     center_dists: DistanceMatrix,
     inserted: usize,
     row: Vec<f64>,
+    /// Universe rows seen before ([`insert_known`](Self::insert_known)): the nearest center
+    /// among the first `scanned` centers. Bounded by the universe's size.
+    seen: HashMap<u32, Seen>,
+}
+
+/// A known point's nearest center among the first `scanned` centers (ties to the lowest index).
+#[derive(Clone, Copy, Debug)]
+struct Seen {
+    center: usize,
+    distance: f64,
+    scanned: usize,
 }
 
 impl EpsilonNet {
@@ -54,6 +66,7 @@ impl EpsilonNet {
             center_dists: DistanceMatrix::new(),
             inserted: 0,
             row: Vec::new(),
+            seen: HashMap::new(),
         })
     }
 
@@ -68,6 +81,39 @@ impl EpsilonNet {
     /// Inserts one point (Alg. 3 lines 5–11): a new center if `min_u d(x, u) > ε` or the net is
     /// empty, else assigned to its nearest center. Increments that center's count.
     pub fn insert(&mut self, x: &[f32]) -> Result<Assignment> {
+        self.insert_known(x, None)
+    }
+
+    /// [`insert`](Self::insert) for a point that is universe row `index` when `Some` (the same
+    /// row always has the same bits, [`crate::online::Round::index`]). A row seen before cannot
+    /// found a center — it is within ε of the center it joined or founded, and centers are never
+    /// removed — and its nearest center can only change to one created since, so only those are
+    /// scanned (strictly nearer wins: the lowest-index tie rule of the full scan). The result is
+    /// the full scan's, bit for bit (unit test below; `every_policy_keeps_its_bits`).
+    pub fn insert_known(&mut self, x: &[f32], index: Option<u32>) -> Result<Assignment> {
+        if let Some(s) = index.and_then(|i| self.seen.get(&i).copied()) {
+            let mut s = s;
+            for j in s.scanned..self.centers.len() {
+                let d = self.metric.dist(x, self.centers.row(j));
+                if d < s.distance {
+                    (s.center, s.distance) = (j, d);
+                }
+            }
+            s.scanned = self.centers.len();
+            self.seen.insert(index.expect("known"), s);
+            self.inserted += 1;
+            self.counts[s.center] += 1;
+            return Ok(Assignment { center: s.center, is_new: false, distance: s.distance });
+        }
+        let a = self.insert_scanning(x)?;
+        if let Some(i) = index {
+            self.seen.insert(i, Seen { center: a.center, distance: a.distance, scanned: self.centers.len() });
+        }
+        Ok(a)
+    }
+
+    /// The full scan behind [`insert`](Self::insert).
+    fn insert_scanning(&mut self, x: &[f32]) -> Result<Assignment> {
         if x.len() != self.centers.dim() {
             return Err(Error::data(format!(
                 "a query has {} coordinates but the ε-net is {}-dimensional",
@@ -183,6 +229,38 @@ mod tests {
         // Final Voronoi cells (§11.1) use the final centers: 0.2 is nearer 0.0 than 0.5.
         assert_eq!(net.voronoi_cells(&p), vec![0, 0, 1, 1, 2, 0]);
         assert_eq!(EpsilonNet::cell_counts(&net.voronoi_cells(&p), 3), vec![3, 2, 1]);
+    }
+
+    /// Known rows take the shortcut; the assignments and the net are those of the full scan,
+    /// including repeats whose nearest center changes after they were first seen and ties.
+    #[test]
+    fn known_rows_assign_as_the_full_scan() {
+        let xs = [0.0f32, 0.25, 0.6, 0.25, 0.3, 0.45, 0.25, 1.0, 0.45, 0.6, 0.0, 0.75, 0.45];
+        let rows = [0u32, 1, 2, 1, 3, 4, 1, 5, 4, 2, 0, 6, 4];
+        // ε = 0.5: row 1 (0.4) joins center 0.0, then 0.55 founds a center nearer to it.
+        let moved = ([0.0f32, 0.4, 0.55, 0.4, 0.25, 0.25], [0u32, 1, 2, 1, 3, 3]);
+        let mut cases: Vec<(f64, &[f32], &[u32])> =
+            [0.05, 0.2, 0.3, 0.5].iter().map(|&eps| (eps, &xs[..], &rows[..])).collect();
+        cases.push((0.5, &moved.0, &moved.1));
+        for (eps, xs, rows) in cases {
+            let metric = Metric::new(1.0).unwrap();
+            let (mut plain, mut known) =
+                (EpsilonNet::new(1, eps, metric).unwrap(), EpsilonNet::new(1, eps, metric).unwrap());
+            for (x, &row) in xs.iter().zip(rows) {
+                assert_eq!(plain.insert(&[*x]).unwrap(), known.insert_known(&[*x], Some(row)).unwrap());
+            }
+            assert_eq!(plain.counts(), known.counts());
+            assert_eq!(plain.origin(), known.origin());
+            assert_eq!(plain.center_distances().len(), known.center_distances().len());
+        }
+        let mut net = EpsilonNet::new(1, 0.5, Metric::new(1.0).unwrap()).unwrap();
+        let centers: Vec<usize> = moved
+            .0
+            .iter()
+            .zip(&moved.1)
+            .map(|(x, &r)| net.insert_known(&[*x], Some(r)).unwrap().center)
+            .collect();
+        assert_eq!(centers, vec![0, 0, 1, 1, 0, 0], "the repeat of 0.4 moves to the newer, nearer center");
     }
 
     #[test]

@@ -45,6 +45,53 @@ fn sq_euclidean_body(a: &[f32], b: &[f32]) -> f64 {
     s
 }
 
+/// The portable `f32` filter (a summation order of its own; it is never a result).
+fn sq_euclidean_f32_body(a: &[f32], b: &[f32]) -> f32 {
+    let mut acc = [0.0f32; 4];
+    let (ca, cb) = (a.chunks_exact(4), b.chunks_exact(4));
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    for (x, y) in ca.zip(cb) {
+        for l in 0..4 {
+            let d = x[l] - y[l];
+            acc[l] += d * d;
+        }
+    }
+    let mut s = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+    for (x, y) in ra.iter().zip(rb) {
+        let d = x - y;
+        s += d * d;
+    }
+    s
+}
+
+/// wasm `simd128`: four `f32x4` accumulators (the vectoriser keeps `f32` loops 2 lanes wide).
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+fn sq_euclidean_f32_simd(a: &[f32], b: &[f32]) -> f32 {
+    use core::arch::wasm32::*;
+    let n = a.len().min(b.len()) / 16 * 16;
+    let mut acc = [f32x4_splat(0.0); 4];
+    let mut i = 0;
+    while i < n {
+        for (k, acc_k) in acc.iter_mut().enumerate() {
+            // SAFETY: i + 4k + 4 <= n <= len; v128_load has no alignment requirement.
+            let (x, y) = unsafe {
+                (
+                    v128_load(a.as_ptr().add(i + 4 * k) as *const v128),
+                    v128_load(b.as_ptr().add(i + 4 * k) as *const v128),
+                )
+            };
+            let d = f32x4_sub(x, y);
+            *acc_k = f32x4_add(*acc_k, f32x4_mul(d, d));
+        }
+        i += 16;
+    }
+    let v = f32x4_add(f32x4_add(acc[0], acc[1]), f32x4_add(acc[2], acc[3]));
+    let mut s = (f32x4_extract_lane::<0>(v) + f32x4_extract_lane::<1>(v))
+        + (f32x4_extract_lane::<2>(v) + f32x4_extract_lane::<3>(v));
+    s += sq_euclidean_f32_body(&a[n..], &b[n..]);
+    s
+}
+
 #[inline(always)]
 fn dot_body(a: &[f64], b: &[f64]) -> f64 {
     let mut acc = [0.0f64; LANES];
@@ -72,6 +119,31 @@ mod avx2 {
     pub unsafe fn dot(a: &[f64], b: &[f64]) -> f64 {
         super::dot_body(a, b)
     }
+    /// Four `f32x8` accumulators (the vectoriser keeps `f32` loops 2 lanes wide).
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn sq_euclidean_f32(a: &[f32], b: &[f32]) -> f32 {
+        use std::arch::x86_64::*;
+        let n = a.len().min(b.len()) / 32 * 32;
+        let mut acc = [_mm256_setzero_ps(); 4];
+        let mut i = 0;
+        while i < n {
+            for (k, acc_k) in acc.iter_mut().enumerate() {
+                // SAFETY: i + 8k + 8 <= n <= len; loadu has no alignment requirement.
+                let (x, y) = unsafe {
+                    (_mm256_loadu_ps(a.as_ptr().add(i + 8 * k)), _mm256_loadu_ps(b.as_ptr().add(i + 8 * k)))
+                };
+                let d = _mm256_sub_ps(x, y);
+                *acc_k = _mm256_add_ps(*acc_k, _mm256_mul_ps(d, d));
+            }
+            i += 32;
+        }
+        let v = _mm256_add_ps(_mm256_add_ps(acc[0], acc[1]), _mm256_add_ps(acc[2], acc[3]));
+        let mut lanes = [0.0f32; 8];
+        // SAFETY: 8 floats fit `lanes`.
+        unsafe { _mm256_storeu_ps(lanes.as_mut_ptr(), v) };
+        let s: f32 = lanes.iter().sum();
+        s + super::sq_euclidean_f32_body(&a[n..], &b[n..])
+    }
     #[inline]
     pub fn available() -> bool {
         std::is_x86_feature_detected!("avx2")
@@ -88,6 +160,33 @@ pub fn sq_euclidean(a: &[f32], b: &[f32]) -> f64 {
         return unsafe { avx2::sq_euclidean(a, b) };
     }
     sq_euclidean_body(a, b)
+}
+
+/// `‖a − b‖²` entirely in `f32`: a fast *filter* only (twice the lanes per vector register
+/// and no widening), never a result. Every term `fl(fl(a_i − b_i)²)` and every addition rounds
+/// once by at most a factor `1 ± u` (`u = 2⁻²⁴`), and each term passes through fewer than
+/// `n + 3` roundings, so for the exact value `s` the result lies within `s · (1 ± γ)` with
+/// `γ = (n + 3)u / (1 − (n + 3)u)` — [`sq_euclidean_f32_error`] (all terms are non-negative,
+/// so no cancellation).
+#[inline]
+pub fn sq_euclidean_f32(a: &[f32], b: &[f32]) -> f32 {
+    debug_assert_eq!(a.len(), b.len());
+    #[cfg(target_arch = "x86_64")]
+    if avx2::available() {
+        // SAFETY: the CPU supports AVX2 (checked at run time).
+        return unsafe { avx2::sq_euclidean_f32(a, b) };
+    }
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    return sq_euclidean_f32_simd(a, b);
+    #[allow(unreachable_code)]
+    sq_euclidean_f32_body(a, b)
+}
+
+/// The relative error bound `γ` of [`sq_euclidean_f32`] for vectors of length `n`, with a
+/// margin for the `f64` rounding of [`sq_euclidean`] it is compared against.
+pub fn sq_euclidean_f32_error(n: usize) -> f64 {
+    let nu = (n as f64 + 3.0) * f64::from(f32::EPSILON) / 2.0;
+    nu / (1.0 - nu) + 1e-12
 }
 
 /// `a · b` (see the module notes for the summation order).
@@ -182,6 +281,21 @@ mod tests {
         }
         assert_eq!(sq_euclidean(&[0.0, 3.0], &[4.0, 0.0]), 25.0);
         assert_eq!(dot(&[1.0, 2.0, 3.0], &[4.0, 5.0, 6.0]), 32.0);
+    }
+
+    /// The `f32` filter stays within its stated relative error of the `f64` distance, on every
+    /// path and length (including tails shorter than a vector).
+    #[test]
+    fn f32_filter_within_its_bound() {
+        for n in [0usize, 1, 5, 16, 31, 32, 33, 384, 1000] {
+            let a: Vec<f32> = (0..n).map(|i| ((i * 7919) % 101) as f32 / 37.0 - 1.3).collect();
+            let b: Vec<f32> = (0..n).map(|i| ((i * 104729) % 97) as f32 / 53.0 - 0.7).collect();
+            let exact = sq_euclidean(&a, &b);
+            let g = sq_euclidean_f32_error(n);
+            for got in [f64::from(sq_euclidean_f32(&a, &b)), f64::from(sq_euclidean_f32_body(&a, &b))] {
+                assert!((got - exact).abs() <= g * exact, "n = {n}: {got} vs {exact}");
+            }
+        }
     }
 
     #[test]

@@ -147,6 +147,8 @@ fn nq_trivia_universe_matches_the_shared_data() {
     assert_eq!(d.len(), 5000);
     assert_eq!(d.groups.iter().filter(|&&g| g == 0).count(), 2500);
     assert!((d.dist_scale - 1.6365).abs() < 5e-4, "D = {}", d.dist_scale);
+    // The f32-screened diameter is the all-pairs f64 one, bit for bit, on the real data.
+    assert_eq!(d.dist_scale.to_bits(), csc::space::diameter_plain(&d.points).to_bits());
     // TriviaQA is longer than NQ in this data (SPEC §7 note): median 15 vs 10 tokens.
     let med = |g: u8| {
         let mut t: Vec<u32> =
