@@ -2,9 +2,9 @@
 //! dominates, then Reverse Greedy"): Continuous Reverse Greedy (Alg. 1, SPEC §5) with its distance
 //! matrix, and the incremental kernel ridge regression (SPEC §6) against a dense refit.
 //!
-//! Data: 384-dimensional unit vectors clustered like sentence embeddings — 50 random unit
-//! "prompt" directions, each point one of them plus N(0, 0.01²) noise per coordinate,
-//! renormalised — from a seeded ChaCha8 generator, so every run sees the same instances.
+//! Data: `csc::workloads` — 384-dimensional unit vectors clustered like sentence embeddings,
+//! seeded, so every run (and the browser benchmark, which uses the same module) sees the same
+//! instances.
 //!
 //! Run with `cargo bench --bench engine`; see `docs/PERFORMANCE.md` for the figures.
 
@@ -14,50 +14,11 @@ use csc::krr::{Krr, RbfKernel};
 use csc::mismatch::Mismatch;
 use csc::reverse_greedy::{reverse_greedy, reverse_greedy_plain, Instance};
 use csc::space::{diameter, DistanceMatrix, Metric, Points};
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
-use rand_distr::{Distribution, Normal, StandardNormal};
+use csc::workloads::{clustered, weights_costs, DIM};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-const DIM: usize = 384;
-const PROMPTS: usize = 50;
-const NOISE_SD: f64 = 0.01;
 const K: usize = 5;
-
-/// A unit vector in `R^DIM` (f64, then stored as f32).
-fn normalise(v: &mut [f64]) {
-    let n = v.iter().map(|x| x * x).sum::<f64>().sqrt();
-    v.iter_mut().for_each(|x| *x /= n);
-}
-
-/// `n` clustered unit vectors: one of `PROMPTS` random directions plus Gaussian noise, renormalised.
-fn clustered(n: usize, seed: u64) -> Points {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let prompts: Vec<Vec<f64>> = (0..PROMPTS)
-        .map(|_| {
-            let mut v: Vec<f64> = (0..DIM).map(|_| StandardNormal.sample(&mut rng)).collect();
-            normalise(&mut v);
-            v
-        })
-        .collect();
-    let noise = Normal::new(0.0, NOISE_SD).unwrap();
-    let mut data = Vec::with_capacity(n * DIM);
-    for _ in 0..n {
-        let p = &prompts[rng.random_range(0..PROMPTS)];
-        let mut v: Vec<f64> = p.iter().map(|x| x + noise.sample(&mut rng)).collect();
-        normalise(&mut v);
-        data.extend(v.iter().map(|&x| x as f32));
-    }
-    Points::from_flat(DIM, data).unwrap()
-}
-
-/// Weights `1/m` and costs uniform in (0.01, 1].
-fn weights_costs(m: usize, seed: u64) -> (Vec<f64>, Vec<f64>) {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
-    let costs = (0..m).map(|_| 1.0 - 0.99 * rng.random::<f64>()).collect();
-    (vec![1.0 / m as f64; m], costs)
-}
 
 /// Reverse Greedy (fast form) given a precomputed distance matrix, and the time to build that
 /// matrix, at m = 100, 500 and 5,000 candidates with k = 5; the plain form at m = 100.

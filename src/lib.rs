@@ -41,5 +41,6 @@ pub mod stream;
 pub mod trace;
 pub mod url_state;
 pub mod vector_ops;
+pub mod workloads;
 
 pub use error::{Error, Result};

@@ -14,12 +14,10 @@ use crate::mismatch::Mismatch;
 use crate::online::sim::{Environment, Simulation};
 use crate::online::PolicyKind;
 use crate::reverse_greedy::{reverse_greedy, Instance};
-use crate::space::{diameter, DistanceMatrix, Metric, Points};
+use crate::space::{diameter, DistanceMatrix, Metric};
 use crate::stream::{generate_trace, ArrivalModel};
 use crate::trace::Trace;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
-use rand_distr::{Distribution, Normal, StandardNormal};
+use crate::workloads::{clustered, weights_costs, DIM};
 use std::sync::Arc;
 use wasm_bindgen::prelude::*;
 
@@ -84,44 +82,6 @@ impl JsBenchOnline {
             "switches": r.last.switches, "llmCalls": r.last.llm_calls, "diagnostics": r.diagnostics,
         }))
     }
-}
-
-// The instances of `benches/engine.rs` (same generator, seeds and constants; keep in sync).
-const DIM: usize = 384;
-const PROMPTS: usize = 50;
-const NOISE_SD: f64 = 0.01;
-
-fn normalise(v: &mut [f64]) {
-    let n = v.iter().map(|x| x * x).sum::<f64>().sqrt();
-    v.iter_mut().for_each(|x| *x /= n);
-}
-
-/// `benches/engine.rs`'s `clustered`: one of 50 random unit directions plus N(0, 0.01²) noise.
-fn clustered(n: usize, seed: u64) -> Points {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let prompts: Vec<Vec<f64>> = (0..PROMPTS)
-        .map(|_| {
-            let mut v: Vec<f64> = (0..DIM).map(|_| StandardNormal.sample(&mut rng)).collect();
-            normalise(&mut v);
-            v
-        })
-        .collect();
-    let noise = Normal::new(0.0, NOISE_SD).expect("valid normal");
-    let mut data = Vec::with_capacity(n * DIM);
-    for _ in 0..n {
-        let p = &prompts[rng.random_range(0..PROMPTS)];
-        let mut v: Vec<f64> = p.iter().map(|x| x + noise.sample(&mut rng)).collect();
-        normalise(&mut v);
-        data.extend(v.iter().map(|&x| x as f32));
-    }
-    Points::from_flat(DIM, data).expect("finite points")
-}
-
-/// `benches/engine.rs`'s `weights_costs`: weights `1/m`, costs uniform in (0.01, 1].
-fn weights_costs(m: usize, seed: u64) -> (Vec<f64>, Vec<f64>) {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
-    let costs = (0..m).map(|_| 1.0 - 0.99 * rng.random::<f64>()).collect();
-    (vec![1.0 / m as f64; m], costs)
 }
 
 /// The `reverse_greedy/fast/m` instance of `benches/engine.rs` (clustered 384-d points, seed 1):
