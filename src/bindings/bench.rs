@@ -156,9 +156,12 @@ impl JsBenchKrr {
         Ok(JsBenchKrr { base, work: None, fresh: false, last: all.row(l - 1).to_vec(), y: y[l - 1] })
     }
 
-    /// Copies the `ℓ − 1` state for the next `addOne` (not part of the timed step).
+    /// Copies the `ℓ − 1` state for the next `addOne` and makes room in it for one more row
+    /// (as `benches/engine.rs` does; not part of the timed step).
     pub fn prepare(&mut self) {
-        self.work = Some(self.base.clone());
+        let mut work = self.base.clone();
+        work.reserve(1);
+        self.work = Some(work);
         self.fresh = true;
     }
 
