@@ -216,6 +216,12 @@ fn check_cost(y: f64) -> Result<()> {
     }
 }
 
+/// `L⁻¹ κ_x` for one point `x` against the observations at the time it was computed.
+#[derive(Clone, Debug)]
+pub struct Solved {
+    v: Vec<f64>,
+}
+
 /// A point whose posterior is kept up to date lazily: `v = L⁻¹ κ_u` for the first `v.len()`
 /// observations, and the running dot products `v·v` and `v·ã` (both vectors only grow, so
 /// [`RunningDot`] gives the bits of the full products in O(new entries)).
@@ -338,10 +344,31 @@ impl Krr {
     /// `ĉ(x)` and `σ²(x)` from scratch in O(ℓ d + ℓ²) (Alg. 4 lines 9–10 for an untracked
     /// point). With no observations: [`Posterior::PRIOR`].
     pub fn posterior_at(&self, x: &[f32]) -> Posterior {
+        self.posterior_and_solve(x).0
+    }
+
+    /// [`posterior_at`](Self::posterior_at) and the solve `L⁻¹ κ_x` behind it, which
+    /// [`add_observation_solved`](Self::add_observation_solved) can reuse when the LLM is then
+    /// called on the same `x` (CLCB-Frozen-Cont at an arrival that is no universe row).
+    pub fn posterior_and_solve(&self, x: &[f32]) -> (Posterior, Solved) {
         assert_eq!(x.len(), self.dim(), "a query of the wrong dimension");
         let mut v: Vec<f64> = self.obs.iter().map(|z| self.kernel.eval(&self.metric, z, x)).collect();
         self.chol.solve_lower_in_place(&mut v);
-        Posterior::from_solved(&v, &self.a, self.kernel.of_distance(0.0))
+        (Posterior::from_solved(&v, &self.a, self.kernel.of_distance(0.0)), Solved { v })
+    }
+
+    /// [`add_observation`](Self::add_observation) at the `x` that `solved` was computed for by
+    /// [`posterior_and_solve`](Self::posterior_and_solve) with no observation added since (else it
+    /// falls back to the full step). The result has the same bits.
+    pub fn add_observation_solved(&mut self, x: &[f32], y: f64, solved: Solved) -> Result<()> {
+        if solved.v.len() != self.n_obs() {
+            return self.add_observation(x, y);
+        }
+        check_cost(y)?;
+        self.obs.push(x)?;
+        self.chol.push_solved(&solved.v, self.kernel.of_distance(0.0));
+        self.record_target(y);
+        Ok(())
     }
 
     /// [`add_observation`](Self::add_observation) at `x`, reusing tracked point `id`'s projection
@@ -639,6 +666,32 @@ mod tests {
         g.solve_lower_in_place(&mut b);
         let lb = &l * nalgebra::DVector::from_vec(b);
         assert!((lb - nalgebra::DVector::from_vec(vec![1.0, 2.0, 3.0])).norm() < 1e-13);
+    }
+
+    /// Reusing the posterior's solve for the observation at the same point gives the same
+    /// learner, bit for bit (factor, targets, γ, posteriors), including across duplicates; a
+    /// stale solve falls back to the full step.
+    #[test]
+    fn observation_with_reused_solve_is_identical() {
+        let (kernel, metric) = plane();
+        let mut plain = Krr::new(kernel, metric, 0.1, 2).unwrap();
+        let mut reuse = plain.clone();
+        let xs: [[f32; 2]; 6] = [[0.1, 0.2], [0.4, 0.4], [0.1, 0.2], [0.9, 0.05], [0.33, 0.71], [0.4, 0.4]];
+        for (i, x) in xs.iter().enumerate() {
+            let y = 0.1 + 0.13 * i as f64;
+            let (post, solved) = reuse.posterior_and_solve(x);
+            assert_eq!(post, plain.posterior_at(x));
+            if i == 4 {
+                // An observation in between makes the solve stale: the full step is taken.
+                reuse.add_observation(&[0.5, 0.5], 0.2).unwrap();
+                plain.add_observation(&[0.5, 0.5], 0.2).unwrap();
+            }
+            reuse.add_observation_solved(x, y, solved).unwrap();
+            plain.add_observation(x, y).unwrap();
+            assert_eq!(reuse.cholesky().packed, plain.cholesky().packed);
+            assert_eq!(reuse.a, plain.a);
+            assert_eq!(reuse.gamma().to_bits(), plain.gamma().to_bits());
+        }
     }
 
     /// Observing at a tracked point through its projection gives the same learner as the full

@@ -15,7 +15,7 @@
 
 use super::{CacheSet, Context, Policy, PolicyKind, Round};
 use crate::error::Result;
-use crate::krr::{Krr, Posterior, RbfKernel};
+use crate::krr::{Krr, Posterior, RbfKernel, Solved};
 use crate::reverse_greedy::{reverse_greedy, Instance};
 use crate::space::{bit_key, DistanceMatrix, Points};
 use std::collections::HashMap;
@@ -23,10 +23,13 @@ use std::collections::HashMap;
 pub struct Frozen {
     ctx: Context,
     krr: Krr,
-    /// Distinct arrivals `U` (vectors), their first round and their frequency. Each is also a
-    /// tracked point of `krr` with the same index, so the posterior at a repeat only catches up
-    /// on the observations since its last visit (the same bits as a fresh solve).
+    /// Distinct arrivals `U` (vectors), their first round and their frequency.
     distinct: Points,
+    /// For each distinct arrival that is a universe row (and so may repeat), its tracked point in
+    /// `krr`: the posterior at a repeat only catches up on the observations since its last visit
+    /// (the same bits as a fresh solve). Other arrivals are solved afresh each time — tracking
+    /// them would keep a projection per round of a jittered stream for nothing.
+    tracked: Vec<Option<usize>>,
     first_round: Vec<u64>,
     freq: Vec<u64>,
     by_index: HashMap<u32, usize>,
@@ -47,6 +50,8 @@ pub struct Frozen {
     switches: u64,
     /// `x_t`'s index in `U` this round.
     current: usize,
+    /// The solve behind this round's LCB at an untracked `x_t`, reused if the LLM is called.
+    pending: Option<(usize, Solved)>,
 }
 
 impl Frozen {
@@ -70,6 +75,8 @@ impl Frozen {
             fetched: Vec::new(),
             switches: 0,
             current: 0,
+            pending: None,
+            tracked: Vec::new(),
             ctx: ctx.clone(),
         })
     }
@@ -103,7 +110,7 @@ impl Frozen {
             return j;
         }
         let j = self.distinct.push(r.x).expect("validated arrival");
-        self.krr.track(r.x);
+        self.tracked.push(r.index.map(|_| self.krr.track(r.x)));
         self.first_round.push(r.t as u64);
         self.freq.push(1);
         match r.index {
@@ -159,7 +166,10 @@ impl Frozen {
         };
         let costs: Vec<f64> = (0..self.pool)
             .map(|j| {
-                let post = self.krr.posterior_tracked(j);
+                let post = match self.tracked[j] {
+                    Some(id) => self.krr.posterior_tracked(id),
+                    None => self.krr.posterior_at(self.distinct.row(j)),
+                };
                 self.lcb(&post, t1)
             })
             .collect();
@@ -191,13 +201,25 @@ impl Policy for Frozen {
             self.switch(t1);
         }
         // Alg. 7: LLM iff ĉ^LCB_{t−1}(x_t) ≤ φ(d(x_t, M_t)).
-        let post = self.krr.posterior_tracked(self.current);
+        let post = match self.tracked[self.current] {
+            Some(id) => self.krr.posterior_tracked(id),
+            None => {
+                let (post, solved) = self.krr.posterior_and_solve(r.x);
+                self.pending = Some((r.t, solved));
+                post
+            }
+        };
         self.lcb(&post, t1) <= self.ctx.mismatch.phi(self.cache.dist(&self.ctx.metric, r.x))
     }
 
     fn observe(&mut self, r: &Round, cost: f64) {
-        // The projection behind this round's LCB is the factor's new row (same bits).
-        self.krr.add_observation_at_tracked(self.current, r.x, cost).expect("validated observation");
+        // The solve behind this round's LCB is the factor's new row (same bits).
+        let done = match (self.tracked[self.current], self.pending.take()) {
+            (Some(id), _) => self.krr.add_observation_at_tracked(id, r.x, cost),
+            (None, Some((t, solved))) if t == r.t => self.krr.add_observation_solved(r.x, cost, solved),
+            _ => self.krr.add_observation(r.x, cost),
+        };
+        done.expect("validated observation");
     }
 
     fn cache(&self) -> &CacheSet {
