@@ -102,6 +102,9 @@ cat >"$OUT/defs/nq-tune-ref.json" <<'JSON'
  "dataset": "nq-trivia", "measure": {"kind": "online", "policies": ["clcb-sc-ls", "greedy", "lfu"]},
  "params": {"horizon": 2000, "n_eval": 2000}, "seeds": 3, "first_seed": 100}
 JSON
+# Runtimes re-measured (2 seeds of fig-c and fig-e; all other values equal the full runs').
+run fig-c --seeds 2 --out "$OUT/rt"
+run fig-e --seeds 2 --out "$OUT/rt"
 for L in 0.2 0.4 0.8; do
     run "$OUT/defs/nq-tune.json" --set kernel_length=$L --out "$OUT/nq-tune/len$L"
 done

@@ -750,6 +750,12 @@ def main():
             fs = theory_switches(rep, a.out, f"theory-switches-{fid}")
             T.append("switches ≈ a + b·log log t (t ≥ T/10): " + ", ".join(
                 f"{k} b={b:.1f} (r={r:.3f})" for k, (b, r) in fs.items()))
+    # Runtime re-measured on a later engine (results/rt: fig-c and fig-e with 2 seeds; the values
+    # other than runtimes are the same as in the full runs, docs/REPRODUCTION.md).
+    for fid in ("fig-c", "fig-e"):
+        rep = load(sub("rt"), fid)
+        if rep:
+            T.append(online_table(rep, "runtime re-measure `rt`"))
     # nq-trivia: CLCB-SC-LS-Cont's β and ℓ_k chosen on held-out seeds 100–102 (results/nq-tune);
     # the choice is then reported on fig-e's seeds 0–9 (docs/REPRODUCTION.md).
     tune = {L: load(sub("nq-tune", f"len{L}"), "nq-tune") for L in ("0.2", "0.4", "0.8")}
