@@ -285,6 +285,22 @@ impl Distances for DistanceMatrix {
             Less => self.tri[j * (j - 1) / 2 + i],
         }
     }
+    /// Row `i` of the triangle, then column `i` below it, keeping only distances within `r`
+    /// (plus a relative hair, so that rounding in the caller's `r` never drops a candidate).
+    fn candidates_within(&self, i: usize, r: f64, out: &mut Vec<(f64, u32)>) {
+        let r = r + r * 1e-9;
+        let row = &self.tri[i * i.saturating_sub(1) / 2..][..i];
+        out.extend(row.iter().enumerate().filter(|(_, &d)| d <= r).map(|(j, &d)| (d, j as u32)));
+        out.push((0.0, i as u32));
+        let mut at = (i + 1) * i / 2 + i; // (i + 1, i)
+        for j in (i + 1)..self.n {
+            let d = self.tri[at];
+            if d <= r {
+                out.push((d, j as u32));
+            }
+            at += j;
+        }
+    }
 }
 
 /// Distances computed from the vectors on each call.
@@ -333,6 +349,24 @@ mod tests {
         let same = Points::from_rows(&[[0.5f32; 4]; 300]).unwrap();
         assert_eq!(diameter(&same), 0.0);
         assert_eq!(diameter(&Points::from_rows(&[[1.0f32, 2.0]]).unwrap()), 0.0);
+    }
+
+    /// The matrix's candidate list is the filtered full list (every pair within `r`, exact
+    /// distances), at radii that hit distances exactly.
+    #[test]
+    fn matrix_candidates_are_the_filtered_scan() {
+        let p = Points::from_rows(&[[0.0f32, 0.0], [3.0, 4.0], [1.0, 1.0], [0.0, 2.0], [6.0, 8.0]]).unwrap();
+        let m = DistanceMatrix::from_points(&p, &Metric::new(5.0).unwrap());
+        for i in 0..p.len() {
+            for r in [0.0, 0.2, 0.4, 1.0, 2.0, f64::INFINITY] {
+                let mut got = Vec::new();
+                m.candidates_within(i, r, &mut got);
+                got.sort_by_key(|c| c.1);
+                let want: Vec<(f64, u32)> =
+                    (0..p.len()).map(|j| (m.dist(i, j), j as u32)).filter(|c| c.0 <= r).collect();
+                assert_eq!(got, want, "i = {i}, r = {r}");
+            }
+        }
     }
 
     #[test]
