@@ -16,14 +16,14 @@
 //   env: BENCH_DATASETS (synthetic,plane,nq-trivia), BENCH_POLICIES (the six online policies),
 //        HORIZON (5000), BENCH_REPS (5: Reverse Greedy and KRR repetitions), BENCH_ONLY (any of
 //        online,primitives,frames,tti,memory), FRAME_SECONDS (5), TTI_LOADS (5)
-import http from 'node:http';
-import { readFile, writeFile, stat } from 'node:fs/promises';
+import { writeFile, stat } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { LONG_RUN_WORKER, LONG_RUN_WORKER_SOURCE, longRun } from './long_run.mjs';
+import { longRun } from './long_run.mjs';
+import { serveStatic } from './static_server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const www = path.join(root, 'www');
@@ -59,35 +59,9 @@ if (DATASETS.includes('nq-trivia') && !DATA_FILES.every((f) => existsSync(path.j
   process.exit(1);
 }
 
-const TYPES = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css',
-  '.wasm': 'application/wasm', '.json': 'application/json', '.png': 'image/png', '.svg': 'image/svg+xml',
-};
-// www/ as scripts/serve.sh serves it, the long-run worker (long_run.mjs) and, read-only, the four
-// data files under /__data__/ (never copied into the repository).
-const server = http.createServer(async (req, res) => {
-  try {
-    let p = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    if (p === LONG_RUN_WORKER) { res.writeHead(200, { 'Content-Type': TYPES['.js'], 'Cache-Control': 'no-cache' }); res.end(LONG_RUN_WORKER_SOURCE); return; }
-    let file;
-    if (p.startsWith('/__data__/')) {
-      const name = p.slice('/__data__/'.length);
-      if (!DATA_FILES.includes(name)) throw new Error('not a data file');
-      file = path.join(dataDir, name);
-    } else {
-      if (p.endsWith('/')) p += 'index.html';
-      file = path.join(www, path.normalize(p));
-      if (!file.startsWith(www)) throw new Error('outside');
-    }
-    const body = await readFile(file);
-    res.writeHead(200, { 'Content-Type': TYPES[path.extname(file)] || 'application/octet-stream', 'Cache-Control': 'no-cache' });
-    res.end(body);
-  } catch {
-    res.writeHead(404); res.end('not found');
-  }
-});
-await new Promise((r) => server.listen(0, '127.0.0.1', r));
-const origin = `http://127.0.0.1:${server.address().port}`;
+// www/ and, read-only, the four data files under /__data__/ (never copied into the repository).
+const { server, origin } = await serveStatic(
+  www, Object.fromEntries(DATA_FILES.map((f) => [`/__data__/${f}`, path.join(dataDir, f)])));
 
 const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const n = s.length; return n ? (n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2) : NaN; };

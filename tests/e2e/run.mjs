@@ -3,7 +3,6 @@
 // CLI), runs experiments and a paper preset (chart data against the JSON export), round-trips the
 // URL, loads good and bad data, and saves screenshots of every view to artifacts/.
 // Prints "N passed, M failed" and exits non-zero on failure.
-import http from 'node:http';
 import { readFile, mkdir, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import { promisify } from 'node:util';
@@ -12,37 +11,19 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { LONG_RUN_WORKER, LONG_RUN_WORKER_SOURCE, longRun } from './long_run.mjs';
+import { longRun } from './long_run.mjs';
+import { serveStatic } from './static_server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const www = path.join(root, 'www');
 const artifacts = path.join(root, 'artifacts');
-const TYPES = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css',
-  '.wasm': 'application/wasm', '.json': 'application/json', '.png': 'image/png', '.svg': 'image/svg+xml', '.ts': 'text/plain',
-};
 
 if (!existsSync(path.join(www, 'pkg', 'csc.js'))) {
   console.error('www/pkg is missing: build it first (bash scripts/wasm.sh)');
   process.exit(1);
 }
 
-const server = http.createServer(async (req, res) => {
-  try {
-    let p = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    if (p === LONG_RUN_WORKER) { res.writeHead(200, { 'Content-Type': TYPES['.js'], 'Cache-Control': 'no-cache' }); res.end(LONG_RUN_WORKER_SOURCE); return; }
-    if (p.endsWith('/')) p += 'index.html';
-    const file = path.join(www, path.normalize(p));
-    if (!file.startsWith(www)) throw new Error('outside');
-    const body = await readFile(file);
-    res.writeHead(200, { 'Content-Type': TYPES[path.extname(file)] || 'application/octet-stream', 'Cache-Control': 'no-cache' });
-    res.end(body);
-  } catch {
-    res.writeHead(404); res.end('not found');
-  }
-});
-await new Promise((r) => server.listen(0, '127.0.0.1', r));
-const origin = `http://127.0.0.1:${server.address().port}`;
+const { server, origin } = await serveStatic(www);
 const run = promisify(execFile);
 
 let passed = 0, failed = 0;
