@@ -345,6 +345,45 @@ export function runHostile(g) {
   mustThrow('new OnlineRun on a freed dataset', () => new g.OnlineRun(gone, small, ids));
   probe('run.free()', 'ok', () => run.free());
 
+  // ---- benchmark exports (src/bindings/bench.rs) ------------------------------------------------
+  cover('BenchOnline', 'BenchReverseGreedy', 'BenchKrr');
+  // The dataset argument gets the whole hostile matrix; the parameters only values that fail
+  // (a missing object means the SPEC defaults, T = 5,000: seconds per call in this build).
+  matrix('new BenchOnline', [plane], (a) => new g.BenchOnline(a[0], small, ...a.slice(1)));
+  for (const p of [{ horizon: 2e6 }, { k: 0 }, { horizon: 0 }, { nope: 1 }, [1], 'abc', 5]) {
+    mustThrow(`new BenchOnline params ${JSON.stringify(p)}`, () => new g.BenchOnline(plane, p));
+  }
+  mustThrow('new BenchOnline on a plain object', () => new g.BenchOnline({ __wbg_ptr: 8 }, small));
+  {
+    const b = new g.BenchOnline(plane, small);
+    probe('BenchOnline.horizon', 'ok', () => b.horizon);
+    probe('BenchOnline.oracleLoss', 'ok', () => b.oracleLoss);
+    matrix('BenchOnline.run', ['greedy'], (a) => b.run(...a));
+    mustThrow('BenchOnline.run unknown policy', () => b.run('nope'));
+    b.free();
+    mustThrow('freed BenchOnline.run', () => b.run('greedy'));
+  }
+  matrix('new BenchReverseGreedy', [20], (a) => new g.BenchReverseGreedy(...a));
+  for (const m of [0, -3, 2.5, 10001, 1e12, NaN]) mustThrow(`new BenchReverseGreedy ${m}`, () => new g.BenchReverseGreedy(m));
+  {
+    const rg = new g.BenchReverseGreedy(20);
+    matrix('BenchReverseGreedy.run', [3], (a) => rg.run(...a));
+    mustThrow('BenchReverseGreedy.run k 0', () => rg.run(0));
+    rg.free();
+  }
+  matrix('new BenchKrr', [10, 5], (a) => new g.BenchKrr(...a));
+  for (const [l, m] of [[0, 5], [5001, 5], [10, 5001], [2.5, 5], [10, -1], [NaN, 5]]) {
+    mustThrow(`new BenchKrr ${l}, ${m}`, () => new g.BenchKrr(l, m));
+  }
+  {
+    const kb = new g.BenchKrr(10, 5);
+    mustThrow('BenchKrr.addOne before prepare', () => kb.addOne());
+    probe('BenchKrr.prepare', 'ok', () => kb.prepare());
+    probe('BenchKrr.addOne', 'ok', () => kb.addOne());
+    mustThrow('BenchKrr.addOne twice', () => kb.addOne());
+    kb.free();
+  }
+
   // ---- ExperimentRun --------------------------------------------------------------------------
   cover('ExperimentRun');
   const spec = { id: 'mini', dataset: 'plane', measure: { kind: 'online', policies: ['greedy'] },

@@ -48,7 +48,7 @@ impl JsBenchOnline {
     #[wasm_bindgen(constructor)]
     pub fn new(dataset: &JsDataset, params: Option<JsPartialParams>) -> JsResult<JsBenchOnline> {
         let params = params_from_js(params.map(JsValue::from))?;
-        super::convert::stream_fits(&params, dataset.inner().points.dim())?;
+        super::simulation::live_run_fits(&params, dataset.inner().points.dim())?;
         let d = dataset.inner().clone();
         let trace =
             generate_trace(d.clone(), ArrivalModel::default_for(&d, &params), &params).map_err(js_err)?;

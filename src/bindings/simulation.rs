@@ -112,6 +112,19 @@ extern "C" {
 /// Largest horizon an `OnlineRun` accepts (it keeps the generated stream in memory).
 pub const MAX_LIVE_HORIZON: usize = 1_000_000;
 
+/// The limits of a run held in the page: at most [`MAX_LIVE_HORIZON`] rounds, and a stream
+/// that fits the browser's memory ([`super::convert::stream_fits`]). Shared by `OnlineRun` and
+/// the benchmark's `BenchOnline`.
+pub(crate) fn live_run_fits(params: &crate::config::Params, dim: usize) -> JsResult<()> {
+    if params.horizon > MAX_LIVE_HORIZON {
+        return Err(js_err(Error::param(
+            "horizon",
+            format!("a live run holds at most {MAX_LIVE_HORIZON} rounds, got {}", params.horizon),
+        )));
+    }
+    super::convert::stream_fits(params, dim)
+}
+
 /// One seeded stream, its evaluation sample and oracle, and policies playing it side by side.
 #[wasm_bindgen(js_name = OnlineRun)]
 pub struct JsOnlineRun {
@@ -154,13 +167,7 @@ impl JsOnlineRun {
         policies: JsPolicyIds,
     ) -> JsResult<JsOnlineRun> {
         let params = params_from_js(params.map(JsValue::from))?;
-        if params.horizon > MAX_LIVE_HORIZON {
-            return Err(js_err(Error::param(
-                "horizon",
-                format!("a live run holds at most {MAX_LIVE_HORIZON} rounds, got {}", params.horizon),
-            )));
-        }
-        super::convert::stream_fits(&params, dataset.inner().points.dim())?;
+        live_run_fits(&params, dataset.inner().points.dim())?;
         let ids: Vec<String> = serde_wasm_bindgen::from_value(policies.into())
             .map_err(|e| js_err(Error::parse(format!("policies must be an array of ids: {e}"))))?;
         if ids.is_empty() {
