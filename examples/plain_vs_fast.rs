@@ -32,7 +32,7 @@ use csc::oracle::LossTracker;
 use csc::space::Points;
 use csc::stream::{generate_trace, ArrivalModel};
 use csc::trace::Trace;
-use plain_online::{Options, PlainEnv, KINDS};
+use plain_online::{kinds, Options, PlainEnv};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -105,7 +105,7 @@ fn main() {
     let kinds: Vec<PolicyKind> = if args.len() > 5 {
         args[5..].iter().map(|s| PolicyKind::parse(s).expect("policy id")).collect()
     } else {
-        KINDS.to_vec()
+        kinds()
     };
     let base = Params::default();
     let dataset: Arc<Dataset> = Arc::new(match name {

@@ -14,7 +14,7 @@ use csc::online::sim::{Checkpoint, Environment, Simulation};
 use csc::online::PolicyKind;
 use csc::stream::{generate_trace, ArrivalModel};
 use csc::trace::Trace;
-use plain_online::{Options, PlainEnv, PlainRun, KINDS};
+use plain_online::{kinds, Options, PlainEnv, PlainRun};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -234,7 +234,7 @@ fn require_events(tally: &BTreeMap<&'static str, Counts>, no_hits: &[(&str, &str
             "{name}: the comparison must cover every kind of event: {c:?}"
         );
     }
-    assert_eq!(tally.len(), KINDS.len());
+    assert_eq!(tally.len(), kinds().len());
 }
 
 #[test]
@@ -243,7 +243,7 @@ fn plain_equals_fast_on_plane() {
     let mut tally = BTreeMap::new();
     for seed in 0..3 {
         let base = Params { horizon: 300, n_eval: 2000, epsilon: 0.1, seed, ..Params::default() };
-        check(&d, &base, &KINDS, &mut tally);
+        check(&d, &base, &kinds(), &mut tally);
         check(&d, &tuned(&base), &KERNEL, &mut tally);
     }
     require_events(&tally, &[]);
@@ -254,7 +254,7 @@ fn plain_equals_fast_on_synthetic() {
     let d = Arc::new(synthetic::universe(0.01).unwrap());
     let mut tally = BTreeMap::new();
     let base = Params { horizon: 150, n_eval: 2000, seed: 0, ..Params::default() };
-    check(&d, &base, &KINDS, &mut tally);
+    check(&d, &base, &kinds(), &mut tally);
     check(&d, &tuned(&Params { seed: 1, ..base }), &KERNEL, &mut tally);
     // CLCB-SC-LS's Hoeffding width √(ln(4mT³)/(2N)) stays above every φ for the first hundreds
     // of calls per cell: it calls the LLM in every round here (it does serve on plane).
@@ -276,7 +276,7 @@ fn plain_equals_fast_on_nq_trivia() {
     };
     let mut tally = BTreeMap::new();
     let base = Params { horizon: 60, n_eval: 2000, seed: 0, ..Params::default() };
-    check(&d, &base, &KINDS, &mut tally);
+    check(&d, &base, &kinds(), &mut tally);
     check(&d, &tuned(&base), &KERNEL, &mut tally);
     for (name, c) in &tally {
         println!("{name:<18} {c:?}");
@@ -296,7 +296,7 @@ fn comparison_notices_a_perturbed_run() {
     let trace = trace_of(&d, &params);
     let env = Arc::new(Environment::from_trace(&trace, &params).unwrap());
     let penv = PlainEnv::from_trace(&trace, &params);
-    for kind in KINDS {
+    for kind in kinds() {
         let fast = run_fast(&env, kind, &params, &trace);
         compare("unperturbed", &fast, &plain_online::run(&penv, kind, &params, arrivals(&trace), OPTIONS))
             .unwrap();

@@ -158,15 +158,10 @@ impl Default for Options {
     }
 }
 
-/// The policies this module implements (the paper's online comparison).
-pub const KINDS: [PolicyKind; 6] = [
-    PolicyKind::ClcbScLsCont,
-    PolicyKind::ClcbFrozenCont,
-    PolicyKind::ClcbScLs,
-    PolicyKind::Greedy,
-    PolicyKind::EpsilonGreedy,
-    PolicyKind::Lfu,
-];
+/// The policies this module implements: the paper's online comparison, as the engine lists it.
+pub fn kinds() -> Vec<PolicyKind> {
+    csc::experiment::paper_policies()
+}
 
 /// Runs `kind` over `arrivals` (each with its true cost and noise, SPEC §2, §12) in `env`.
 pub fn run<'a>(
