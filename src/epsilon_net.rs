@@ -91,8 +91,7 @@ impl EpsilonNet {
     /// scanned (strictly nearer wins: the lowest-index tie rule of the full scan). The result is
     /// the full scan's, bit for bit (unit test below; `every_policy_keeps_its_bits`).
     pub fn insert_known(&mut self, x: &[f32], index: Option<u32>) -> Result<Assignment> {
-        if let Some(s) = index.and_then(|i| self.seen.get(&i).copied()) {
-            let mut s = s;
+        if let Some(s) = index.and_then(|i| self.seen.get_mut(&i)) {
             for j in s.scanned..self.centers.len() {
                 let d = self.metric.dist(x, self.centers.row(j));
                 if d < s.distance {
@@ -100,7 +99,6 @@ impl EpsilonNet {
                 }
             }
             s.scanned = self.centers.len();
-            self.seen.insert(index.expect("known"), s);
             self.inserted += 1;
             self.counts[s.center] += 1;
             return Ok(Assignment { center: s.center, is_new: false, distance: s.distance });

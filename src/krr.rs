@@ -364,11 +364,7 @@ impl Krr {
         if solved.v.len() != self.n_obs() {
             return self.add_observation(x, y);
         }
-        check_cost(y)?;
-        self.obs.push(x)?;
-        self.chol.push_solved(&solved.v, self.kernel.of_distance(0.0));
-        self.record_target(y);
-        Ok(())
+        self.push_with_row(x, y, &solved.v)
     }
 
     /// [`add_observation`](Self::add_observation) at `x`, reusing tracked point `id`'s projection
@@ -383,10 +379,19 @@ impl Krr {
         if !same {
             return self.add_observation(x, y);
         }
-        check_cost(y)?;
         self.catch_up(id);
+        let v = std::mem::take(&mut self.tracked[id].v);
+        let done = self.push_with_row(x, y, &v);
+        self.tracked[id].v = v;
+        done
+    }
+
+    /// The common tail of the solve-reusing additions: observation `(x, y)` whose new factor row
+    /// `L⁻¹ κ_x` is `row` (length ℓ). Checks `y` before anything changes.
+    fn push_with_row(&mut self, x: &[f32], y: f64, row: &[f64]) -> Result<()> {
+        check_cost(y)?;
         self.obs.push(x)?;
-        self.chol.push_solved(&self.tracked[id].v, self.kernel.of_distance(0.0));
+        self.chol.push_solved(row, self.kernel.of_distance(0.0));
         self.record_target(y);
         Ok(())
     }

@@ -200,7 +200,7 @@ fn screen_tile(
     points: &Points,
     is: std::ops::Range<usize>,
     js: std::ops::Range<usize>,
-    threshold: &dyn Fn(f64) -> f64,
+    threshold: &impl Fn(f64) -> f64,
     best_f32: &mut f64,
     candidates: &mut Vec<(f64, usize, usize)>,
 ) {
