@@ -257,11 +257,24 @@ fn fnv(h: &mut u64, word: u64) {
 }
 
 /// Every round of every paper policy — LLM or cache, switch, `φ`, the realised cost — and the
-/// cache keys after every round, on a 384-d synthetic trace with exact repeats and on plane.
+/// cache keys after every round, on a 384-d synthetic trace with exact repeats and on plane; one
+/// fingerprint per policy, so that a change to one policy shows that the others kept their bits.
 /// Speed work must keep these bits (the constants were computed before the tracked-projection
 /// reuse of `Krr::add_observation_at_tracked` and the running dot products, and still hold).
-pub const RUN_FINGERPRINTS: [(&str, u64); 2] =
-    [("synthetic", 0xf3d6_a9ec_6335_bdd1), ("plane", 0x6759_2d94_7986_2743)];
+pub const RUN_FINGERPRINTS: [(&str, PolicyKind, u64); 12] = [
+    ("synthetic", PolicyKind::ClcbScLsCont, 0xc4a2_2aa5_1f2e_629e),
+    ("synthetic", PolicyKind::ClcbFrozenCont, 0xf035_6f2d_50e5_57cf),
+    ("synthetic", PolicyKind::ClcbScLs, 0x8d5a_f393_ae18_a77f),
+    ("synthetic", PolicyKind::Greedy, 0x2df6_a8ca_78cc_0ccc),
+    ("synthetic", PolicyKind::EpsilonGreedy, 0x7886_7539_c4c5_01aa),
+    ("synthetic", PolicyKind::Lfu, 0xedf2_1f36_3332_441c),
+    ("plane", PolicyKind::ClcbScLsCont, 0xfa67_8d87_c430_c755),
+    ("plane", PolicyKind::ClcbFrozenCont, 0x8d6c_f92d_6c9a_1dc7),
+    ("plane", PolicyKind::ClcbScLs, 0xd018_72f0_e848_3afb),
+    ("plane", PolicyKind::Greedy, 0xb6d3_dada_87a7_11db),
+    ("plane", PolicyKind::EpsilonGreedy, 0xb6d3_dada_87a7_11db),
+    ("plane", PolicyKind::Lfu, 0xb6d3_dada_87a7_11db),
+];
 
 #[test]
 fn every_policy_keeps_its_bits() {
@@ -274,8 +287,8 @@ fn every_policy_keeps_its_bits() {
         let p = Params { horizon, n_eval: 300, seed: 3, ..Params::default() };
         let trace = generate_trace(d.clone(), ArrivalModel::default_for(&d, &p), &p).unwrap();
         let env = Arc::new(Environment::from_trace(&trace, &p).unwrap());
-        let mut h = 0xcbf2_9ce4_8422_2325u64;
         for kind in csc::experiment::paper_policies() {
+            let mut h = 0xcbf2_9ce4_8422_2325u64;
             let mut sim = Simulation::new(env.clone(), kind, &p, 0).unwrap();
             let (mut llm, mut switches) = (0, 0);
             for t in 0..horizon {
@@ -300,13 +313,13 @@ fn every_policy_keeps_its_bits() {
                 fnv(&mut h, key);
                 fnv(&mut h, est.to_bits());
             }
-            println!("{name} {kind:?}: {llm} LLM calls, {switches} switching rounds");
+            println!("    (\"{name}\", PolicyKind::{kind:?}, {h:#018x}), // {llm} LLM calls, {switches} switching rounds");
             if kind == PolicyKind::ClcbScLsCont {
                 assert!(llm > 0 && llm < horizon && switches > 1, "the run must serve, call and switch");
             }
+            assert_eq!(switches as u64, sim.snapshot().switches, "{kind:?}: one meaning of a switch");
+            got.push((name, kind, h));
         }
-        println!("{name}: {h:#018x}");
-        got.push((name, h));
     }
     assert_eq!(got, RUN_FINGERPRINTS);
 }
