@@ -80,6 +80,7 @@ fn compare_checkpoint(what: &str, f: &Checkpoint, p: &Checkpoint) -> Result<(), 
         ("t", f.t as u64, p.t as u64),
         ("llm_calls", f.llm_calls, p.llm_calls),
         ("switches", f.switches, p.switches),
+        ("cache_size", f.cache_size as u64, p.cache_size as u64),
     ];
     for (name, a, b) in ints {
         if a != b {
@@ -267,13 +268,11 @@ fn plain_equals_fast_on_synthetic() {
 #[test]
 fn plain_equals_fast_on_nq_trivia() {
     let dir = nq_trivia::default_dir();
-    let d = match nq_trivia::load(&dir, nq_trivia::PER_SOURCE, 0.01) {
-        Ok(d) => Arc::new(d),
-        Err(e) => {
-            println!("skipped: no nq-trivia data at {} ({e})", dir.display());
-            return;
-        }
-    };
+    // Like the other data tests: missing data is a failure, not a skip.
+    let d = Arc::new(
+        nq_trivia::load(&dir, nq_trivia::PER_SOURCE, 0.01)
+            .unwrap_or_else(|e| panic!("shared data at {}: {e}", dir.display())),
+    );
     let mut tally = BTreeMap::new();
     let base = Params { horizon: 60, n_eval: 2000, seed: 0, ..Params::default() };
     check(&d, &base, &kinds(), &mut tally);

@@ -2,7 +2,9 @@
 //! LRU — one mechanism with four scores — and the oracle cache used as reference.
 //!
 //! Every round each recomputes its top-k cells (ties to the lowest index) and calls the LLM iff
-//! the arrival's cell's empirical mean cost (0 if unobserved) is `≤ φ(d(x, M))`.
+//! the arrival's cell's empirical mean cost (0 if unobserved) is `≤ φ(d(x, M))`. The ranking of
+//! round t uses what was seen in rounds 1…t−1 (SPEC §11.8, as §11.4 and Alg. 5 for the learners):
+//! `x_t` enters its cell's count and its last-request round after the cache for round t is chosen.
 
 use super::{CacheSet, Context, Policy, PolicyKind, Round};
 use crate::epsilon_net::EpsilonNet;
@@ -15,13 +17,14 @@ use rand_chacha::ChaCha8Rng;
 /// How a cell policy ranks cells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Score {
-    /// `N_f · mean cost` (§11.8).
+    /// `N_f · mean cost` with `N_f` over rounds 1…t−1 (§11.8).
     Greedy,
     /// Greedy, but each round with probability `explore_rate` a uniformly random set of k cells.
     EpsilonGreedy,
-    /// `N_f` (§11.8).
+    /// `N_f` over rounds 1…t−1 (§11.8).
     Lfu,
-    /// The round a cell was last requested.
+    /// The round a cell was last requested before round t (a cell first requested in round t
+    /// ranks below every other).
     Lru,
 }
 
@@ -32,13 +35,13 @@ pub struct CellPolicy {
     net: EpsilonNet,
     n_c: Vec<u64>,
     sum_c: Vec<f64>,
-    last_seen: Vec<usize>,
+    /// The round each cell was last requested, `None` before its first request is counted.
+    last_seen: Vec<Option<usize>>,
     cache: CacheSet,
     cache_centers: Vec<usize>,
     fetched: Vec<u64>,
     center: usize,
     rng: ChaCha8Rng,
-    changes: u64,
 }
 
 impl CellPolicy {
@@ -54,7 +57,6 @@ impl CellPolicy {
             fetched: Vec::new(),
             center: 0,
             rng: rng(ctx.params.seed, Purpose::Policy),
-            changes: 0,
             ctx: ctx.clone(),
         })
     }
@@ -89,14 +91,15 @@ impl Policy for CellPolicy {
         if a.is_new {
             self.n_c.push(0);
             self.sum_c.push(0.0);
-            self.last_seen.push(r.t);
+            self.last_seen.push(None);
         }
-        self.last_seen[a.center] = r.t;
+        // SPEC §11.8: rank with the counts of rounds 1…t−1 — the net has already counted x_t.
         let counts = self.net.counts();
+        let before = |u: usize| (counts[u] - u64::from(u == a.center)) as f64;
         let chosen = match self.score {
-            Score::Greedy => self.top_k(|u| counts[u] as f64 * self.mean(u)),
-            Score::Lfu => self.top_k(|u| counts[u] as f64),
-            Score::Lru => self.top_k(|u| self.last_seen[u] as f64),
+            Score::Greedy => self.top_k(|u| before(u) * self.mean(u)),
+            Score::Lfu => self.top_k(before),
+            Score::Lru => self.top_k(|u| self.last_seen[u].map_or(-1.0, |s| s as f64)),
             Score::EpsilonGreedy => {
                 if self.rng.random::<f64>() < self.ctx.params.explore_rate {
                     let m = self.net.len();
@@ -104,17 +107,15 @@ impl Policy for CellPolicy {
                     v.sort_unstable();
                     v
                 } else {
-                    self.top_k(|u| counts[u] as f64 * self.mean(u))
+                    self.top_k(|u| before(u) * self.mean(u))
                 }
             }
         };
+        self.last_seen[a.center] = Some(r.t);
         let origin = self.net.origin();
         let members: Vec<(u64, &[f32])> =
             chosen.iter().map(|&u| (origin[u] as u64, self.net.centers().row(u))).collect();
         let inserted = self.cache.replace(&members);
-        if !inserted.is_empty() {
-            self.changes += 1;
-        }
         self.fetched.extend(inserted);
         self.cache_centers = chosen;
         self.mean(self.center) <= self.ctx.mismatch.phi(self.cache.dist(&self.ctx.metric, r.x))
@@ -155,7 +156,6 @@ impl Policy for CellPolicy {
         serde_json::json!({
             "centers": self.net.len(),
             "observations": self.n_c.iter().sum::<u64>(),
-            "cache_changes": self.changes,
         })
     }
 }

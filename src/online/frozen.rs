@@ -4,7 +4,8 @@
 //! Stages with doubly-exponentially shrinking tolerances `e_s = 2^(−2^s)`: within a stage the
 //! arrivals are counted against a *frozen* pool `Ū` (nearest member within `ρ_s = e_s/(2L_g)`, else
 //! `⊥`); the cache is rebuilt (the pool refreshed to all distinct arrivals `U`) only when both the
-//! cost uncertainty `U^c = β_t √(2γ_t/t)` and the frequency uncertainty
+//! cost uncertainty `U^c = β·β_t √(2γ_t/t)` (the online scale β multiplies every online confidence
+//! width, SPEC §6) and the frequency uncertainty
 //! `U^p = C_p √((m_s ln 2 + ln(2t²/δ))/n)` are `≤ e_s`. Serving: LLM iff `ĉ^LCB(x_t) ≤ φ(d(x_t, M))`.
 //!
 //! Interpretations (docs/SPEC-NOTES.md): `β_t = B + R√(2(γ_t + ln(1/δ_t)))` with `δ_t = δ/t²`, the
@@ -47,7 +48,6 @@ pub struct Frozen {
     cache: CacheSet,
     cache_members: Vec<usize>,
     fetched: Vec<u64>,
-    switches: u64,
     /// `x_t`'s index in `U` this round.
     current: usize,
     /// The solve behind this round's LCB at an untracked `x_t`, reused if the LLM is called.
@@ -73,7 +73,6 @@ impl Frozen {
             cache: CacheSet::new(ctx.dim),
             cache_members: Vec::new(),
             fetched: Vec::new(),
-            switches: 0,
             current: 0,
             pending: None,
             tracked: Vec::new(),
@@ -142,7 +141,8 @@ impl Frozen {
         let u_p = p.c_p
             * ((m_s * std::f64::consts::LN_2 + crate::portable::ln(2.0 * t1 * t1 / p.delta)) / self.n as f64)
                 .sqrt();
-        let u_c = self.beta_t(t1) * (2.0 * self.krr.gamma() / t1).sqrt();
+        // Line 13, scaled by β like the LCB (SPEC §6).
+        let u_c = p.beta * self.beta_t(t1) * (2.0 * self.krr.gamma() / t1).sqrt();
         u_c <= e_s && u_p <= e_s
     }
 
@@ -181,7 +181,6 @@ impl Frozen {
         let inserted = self.cache.replace(&members);
         self.fetched.extend(inserted);
         self.cache_members = out.cache;
-        self.switches += 1;
         self.stage += 1;
         self.n = 0;
         self.counts = vec![0; self.pool];
@@ -240,7 +239,6 @@ impl Policy for Frozen {
             "pool": self.pool,
             "observations": self.krr.n_obs(),
             "stage": self.stage,
-            "cache_changes": self.switches,
         })
     }
 }

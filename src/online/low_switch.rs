@@ -150,7 +150,6 @@ pub struct LowSwitch<C: CostLearner> {
     fetched: Vec<u64>,
     /// `u_t` of the current round.
     center: usize,
-    switches: u64,
 }
 
 impl LowSwitch<KernelCosts> {
@@ -178,7 +177,6 @@ impl<C: CostLearner> LowSwitch<C> {
             cache_centers: Vec::new(),
             fetched: Vec::new(),
             center: 0,
-            switches: 0,
             ctx: ctx.clone(),
         })
     }
@@ -202,9 +200,6 @@ impl<C: CostLearner> LowSwitch<C> {
         let members: Vec<(u64, &[f32])> =
             out.cache.iter().map(|&u| (origin[u] as u64, self.net.centers().row(u))).collect();
         let inserted = self.cache.replace(&members);
-        if !inserted.is_empty() || out.cache.len() != self.cache_centers.len() {
-            self.switches += 1;
-        }
         self.fetched.extend(inserted);
         self.cache_centers = out.cache;
     }
@@ -283,7 +278,6 @@ impl<C: CostLearner> Policy for LowSwitch<C> {
             "observations": self.learner.n_obs(),
             "stage_advances": self.stages.advances,
             "global_stage": self.stages.global().index,
-            "cache_changes": self.switches,
         })
     }
 }

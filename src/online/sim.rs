@@ -5,6 +5,14 @@
 //! loss of the cache that serves `x_s`, recomputed only when the cache changes; a switching cost
 //! (Σ `c(u)` over newly fetched members) counts in its round (SPEC §11.5, §11.9); realised cost
 //! counts `c(x)` for LLM calls and `φ` for hits.
+//!
+//! **Switches** have one meaning for every policy, counted here and nowhere else: round t is a
+//! switch iff the set of members of the cache serving `x_t` differs from the set that served
+//! `x_{t−1}` (before round 1: the empty set). Any difference counts once per round — an insertion
+//! into a cache that is not yet full (including the first fill), a replacement, or a removal — and
+//! a round whose policy rebuilt its cache to the same set (a stage that ends without changing the
+//! cache) does not (docs/SPEC-NOTES.md). The cache's version is only a hint that the set may have
+//! changed; the sets themselves are compared.
 
 use super::{make_policy, Context, Policy, PolicyKind, Round};
 use crate::config::Params;
@@ -62,12 +70,15 @@ pub struct Checkpoint {
     pub avg_realised_cost: f64,
     pub hit_rate: f64,
     pub llm_calls: u64,
-    /// Cache changes so far.
+    /// Switches so far: rounds whose cache set differs from the previous round's (module docs).
     pub switches: u64,
     /// Σ switching costs so far.
     pub switch_cost: f64,
     /// `L(M_t)` of the current cache.
     pub loss: f64,
+    /// `|M_t|`: the number of items in the current cache (fewer than k for a policy that has not
+    /// filled it, e.g. CLCB-Frozen-Cont still in an early stage).
+    pub cache_size: usize,
     /// Estimation error at the policy's centers against true costs, if it estimates costs.
     pub est_rmse: Option<f64>,
     pub est_mae: Option<f64>,
@@ -81,6 +92,7 @@ pub struct Checkpoint {
 pub struct StepOutcome {
     pub t: usize,
     pub llm: bool,
+    /// Whether this round is a switch (counted in [`Checkpoint::switches`]).
     pub switched: bool,
     /// `φ(d(x_t, M_t))`.
     pub phi: f64,
@@ -106,6 +118,8 @@ pub struct Simulation {
     cost_by_round: Vec<f64>,
     tracker: LossTracker,
     version: u64,
+    /// The sorted member keys of the cache that served the previous round.
+    members: Vec<u64>,
     loss: f64,
     record_every: usize,
     state: Checkpoint,
@@ -133,6 +147,7 @@ impl Simulation {
             cost_by_round: Vec::with_capacity(env.horizon),
             tracker,
             version: u64::MAX,
+            members: Vec::new(),
             loss,
             record_every,
             state: Checkpoint::default(),
@@ -154,14 +169,19 @@ impl Simulation {
         let fetched = self.policy.take_fetched();
         let switch_cost: f64 = fetched.iter().map(|&k| self.cost_by_round[k as usize]).sum();
         let cache = self.policy.cache();
-        let switched = cache.version() != self.version;
-        if switched {
+        let mut switched = false;
+        if cache.version() != self.version {
             self.version = cache.version();
-            self.loss = self.tracker.loss(&self.env.eval, cache.keys(), cache.points());
-            if t > 0 || !cache.is_empty() {
+            let mut members = cache.keys().to_vec();
+            members.sort_unstable();
+            if members != self.members {
+                self.members = members;
+                self.loss = self.tracker.loss(&self.env.eval, cache.keys(), cache.points());
                 self.state.switches += 1;
+                switched = true;
             }
         }
+        self.state.cache_size = cache.len();
         let phi = self.env.eval.mismatch.phi(cache.dist(&self.env.metric, a.x));
         let realised = if llm { a.cost } else { phi };
         if llm {
@@ -233,6 +253,20 @@ impl Simulation {
             last,
             diagnostics: self.policy.diagnostics(),
         }
+    }
+}
+
+/// A policy's name for tables and charts: as is when its cache holds `k` items, otherwise with
+/// its actual size (`size` may be a mean over seeds), e.g. "CLCB-Frozen-Cont (1 item)" — so that
+/// a policy that never filled its cache is not read as a k-item policy.
+pub fn sized_label(label: &str, size: f64, k: usize) -> String {
+    if size.is_nan() || size >= k as f64 {
+        return label.to_string();
+    }
+    if size.fract() == 0.0 {
+        format!("{label} ({size} item{})", if size == 1.0 { "" } else { "s" })
+    } else {
+        format!("{label} ({size:.1} items)")
     }
 }
 

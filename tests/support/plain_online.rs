@@ -216,6 +216,7 @@ pub fn run<'a>(
             state.switches += 1;
         }
         prev = sorted.clone();
+        state.cache_size = keys.len();
         let mut d = f64::INFINITY;
         for u in &vectors {
             d = d.min(env.metric.dist(a.x, u));
@@ -793,9 +794,10 @@ impl Frozen {
         // Lines 9–10: m_s = |Ū| + 1, U^(p) = C_p √((m_s ln 2 + ln(2t²/δ))/n).
         let m_s = (self.pool.len() + 1) as f64;
         let u_p = p.c_p * ((m_s * 2f64.ln() + (2.0 * t1 * t1 / p.delta).ln()) / self.n as f64).sqrt();
-        // Line 13: U^(c) = β_t √(2γ_t/t).
+        // Line 13: U^(c) = β_t √(2γ_t/t), times the online scale β (SPEC §6: β multiplies every
+        // online confidence width, this one included).
         let gamma = self.gamma();
-        let u_c = self.beta_t(gamma, t1) * (2.0 * gamma / t1).sqrt();
+        let u_c = p.beta * self.beta_t(gamma, t1) * (2.0 * gamma / t1).sqrt();
         // Lines 14–16.
         u_c <= e_s && u_p <= e_s
     }
@@ -894,7 +896,8 @@ struct Cells {
     metric: Metric,
     mismatch: Mismatch,
     net: Net,
-    /// `N_f(u)` including the current arrival (the cell counts the top-k ranks by).
+    /// `N_f(u)`: arrivals of rounds 1…t−1 in the cell while round t ranks (SPEC §11.8); the
+    /// current arrival is counted after the cache for its round is chosen.
     n_f: Vec<u64>,
     n_c: Vec<u64>,
     sum_c: Vec<f64>,
@@ -960,7 +963,6 @@ impl PlainPolicy for Cells {
             self.n_c.push(0);
             self.sum_c.push(0.0);
         }
-        self.n_f[u] += 1;
         self.center = u;
         let greedy = |s: &Self| s.top_k(|v| s.n_f[v] as f64 * s.mean(v));
         self.cache = match self.score {
@@ -978,6 +980,8 @@ impl PlainPolicy for Cells {
                 }
             }
         };
+        // SPEC §11.8: x_t enters N_f after the ranking of its round.
+        self.n_f[u] += 1;
         let (_, cache) = self.cache();
         let phi = self.mismatch.phi(dist_to(&self.metric, a.x, &cache));
         let mean = self.mean(u);
