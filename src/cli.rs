@@ -281,14 +281,18 @@ pub fn main() -> Res<()> {
             };
             let results = run_trace(&t, &params, &kinds).map_err(err)?;
             println!(
-                "{:<18}{:>14}{:>12}{:>10}{:>12}",
+                "{:<26}{:>14}{:>12}{:>10}{:>12}",
                 "algorithm", "avg regret", "switches", "hit rate", "avg cost"
             );
             for r in &results {
                 let l = &r.last;
                 println!(
-                    "{:<18}{:>14.6}{:>12}{:>10.3}{:>12.4}",
-                    r.policy, l.avg_regret, l.switches, l.hit_rate, l.avg_realised_cost
+                    "{:<26}{:>14.6}{:>12}{:>10.3}{:>12.4}",
+                    csc::online::sim::sized_label(&r.policy, l.cache_size as f64, params.k),
+                    l.avg_regret,
+                    l.switches,
+                    l.hit_rate,
+                    l.avg_realised_cost
                 );
             }
             if let Some(o) = out {

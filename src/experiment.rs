@@ -584,6 +584,7 @@ pub fn run_unit(
                 obs(&mut out, name, "final_switch_cost", x, l.switch_cost);
                 obs(&mut out, name, "final_hit_rate", x, l.hit_rate);
                 obs(&mut out, name, "final_avg_realised_cost", x, l.avg_realised_cost);
+                obs(&mut out, name, "final_cache_size", x, l.cache_size as f64);
                 // Stage counters of the low-switching policies (SPEC §11.2) and the net's size.
                 for (key, metric) in [
                     ("centers", "final_centers"),
@@ -944,7 +945,7 @@ impl Report {
             }
             Measure::Online { .. } => {
                 out.push_str(&format!(
-                    "\n{:<18}{:>24}{:>20}{:>16}{:>18}{:>20}\n",
+                    "\n{:<26}{:>24}{:>20}{:>16}{:>18}{:>20}\n",
                     "algorithm", "final avg regret", "runtime ms", "switches", "hit rate", "avg cost"
                 ));
                 let mut rows: Vec<(&str, f64)> = algs
@@ -953,8 +954,12 @@ impl Report {
                     .collect();
                 rows.sort_by(|a, b| a.1.total_cmp(&b.1));
                 for (a, _) in rows {
+                    let size = self.final_mean(a, "final_cache_size").map(|s| s.mean);
+                    let label = size.map_or(a.to_string(), |z| {
+                        crate::online::sim::sized_label(a, z, self.experiment.params.k)
+                    });
                     out.push_str(&format!(
-                        "{a:<18}{:>24}{:>20}{:>16}{:>18}{:>20}\n",
+                        "{label:<26}{:>24}{:>20}{:>16}{:>18}{:>20}\n",
                         cell(self.final_mean(a, "final_avg_regret"), 5),
                         cell(self.final_mean(a, "runtime_ms"), 0),
                         cell(self.final_mean(a, "final_switches"), 0),

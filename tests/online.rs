@@ -357,3 +357,18 @@ fn baselines_rank_with_the_counts_before_the_round() {
     assert_eq!(cached_in_round_2(PolicyKind::Lfu, [0.0, 1.0, 1.0]), vec![0]);
     assert_eq!(cached_in_round_2(PolicyKind::Lru, [0.0, 1.0, 0.0]), vec![1]);
 }
+
+/// A policy whose cache holds fewer than k items is named with its size in tables and charts.
+#[test]
+fn a_short_cache_is_labelled_with_its_size() {
+    use csc::online::sim::sized_label;
+    assert_eq!(sized_label("CLCB-Frozen-Cont", 1.0, 5), "CLCB-Frozen-Cont (1 item)");
+    assert_eq!(sized_label("LFU", 3.0, 5), "LFU (3 items)");
+    assert_eq!(sized_label("LFU", 2.5, 5), "LFU (2.5 items)");
+    assert_eq!(sized_label("Greedy", 5.0, 5), "Greedy");
+    // The tiny world with k = 3: Greedy fills all three cells, the oracle holds one.
+    let (_, mut sim) = play(PolicyKind::Greedy, 30, 3, |_| {});
+    assert_eq!(sim.result().last.cache_size, 3);
+    let (_, mut sim) = play(PolicyKind::Oracle, 30, 3, |_| {});
+    assert_eq!(sim.result().last.cache_size, sim.policy().cache().len());
+}

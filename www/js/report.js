@@ -68,13 +68,29 @@ export function offlineCharts(report) {
   return charts;
 }
 
+/**
+ * A policy's name with its final cache size when that is below k (mean over seeds), e.g.
+ * "CLCB-Frozen-Cont (1 item)", so a policy that never filled its cache is not read as a k-item one
+ * (csc::online::sim::sized_label).
+ */
+export function sizedLabel(report, algorithm) {
+  const s = final(report.stats, algorithm, 'final_cache_size'), k = report.experiment.params.k;
+  if (!s || s.mean == null || !(s.mean < k)) return algorithm;
+  const n = Number.isInteger(s.mean) ? String(s.mean) : s.mean.toFixed(1);
+  return `${algorithm} (${n} item${s.mean === 1 ? '' : 's'})`;
+}
+const sized = (report, list) => list.map((s) => ({ ...s, label: sizedLabel(report, s.label) }));
+
+/** What a switch is, for chart titles and tooltips (docs/SPEC-NOTES.md). */
+export const SWITCH_MEANING = 'a switch = a round whose cache set differs from the previous round\'s (the first fill and every insertion into a non-full cache count; a rebuild to the same set does not)';
+
 /** Charts of an online report: average regret, switches and realised cost against rounds. */
 export function onlineCharts(report, { efficiency = false } = {}) {
   const st = report.stats;
   const charts = [
-    { title: 'Average regret R(t)/t (mean, 95% band over seeds)', xLabel: 'round t', yLabel: 'R(t)/t', skipX: 0.05, series: series(st, 'avg_regret') },
-    { title: 'Cache switches', xLabel: 'round t', yLabel: 'switches', series: series(st, 'switches') },
-    { title: 'Average realised cost per round', xLabel: 'round t', yLabel: 'cost per round', skipX: 0.05, series: series(st, 'avg_realised_cost') },
+    { title: 'Average regret R(t)/t (mean, 95% band over seeds)', xLabel: 'round t', yLabel: 'R(t)/t', skipX: 0.05, series: sized(report, series(st, 'avg_regret')) },
+    { title: 'Cache switches (rounds whose cache set changed; the first fill counts)', xLabel: 'round t', yLabel: 'switches', series: sized(report, series(st, 'switches')) },
+    { title: 'Average realised cost per round', xLabel: 'round t', yLabel: 'cost per round', skipX: 0.05, series: sized(report, series(st, 'avg_realised_cost')) },
   ];
   if (efficiency) charts.push(efficiencyChart(report));
   return charts;
@@ -82,5 +98,5 @@ export function onlineCharts(report, { efficiency = false } = {}) {
 
 export function efficiencyChart(report) {
   return { title: 'Runtime vs final average regret (lower left is better)', kind: 'scatter', logX: true, logY: true,
-    xLabel: 'runtime (ms, this browser)', yLabel: 'final R(T)/T', series: efficiencySeries(report.stats) };
+    xLabel: 'runtime (ms, this browser)', yLabel: 'final R(T)/T', series: sized(report, efficiencySeries(report.stats)) };
 }

@@ -2,13 +2,13 @@
 // runs as the regret view, with a table of the numbers.
 import { JobPanel } from './job-panel.js';
 import { onlineRequest } from './regret.js';
-import { efficiencyChart, final } from '../report.js';
+import { efficiencyChart, final, sizedLabel, SWITCH_MEANING } from '../report.js';
 
 function table(report) {
   const st = report.stats;
   const algs = [...new Set(st.filter((s) => s.metric === 'final_avg_regret').map((s) => s.algorithm))];
   const f = (s, d) => (s ? `${s.mean.toFixed(d)}${s.ci95 != null ? ` ± ${s.ci95.toFixed(d)}` : ''}` : '–');
-  const rows = algs.map((a) => [a, f(final(st, a, 'final_avg_regret'), 4), f(final(st, a, 'runtime_ms'), 0),
+  const rows = algs.map((a) => [sizedLabel(report, a), f(final(st, a, 'final_avg_regret'), 4), f(final(st, a, 'runtime_ms'), 0),
     f(final(st, a, 'final_switches'), 0), f(final(st, a, 'final_hit_rate'), 3)]);
   rows.sort((x, y) => parseFloat(x[1]) - parseFloat(y[1]));
   return rows;
@@ -25,7 +25,7 @@ export function createEfficiencyView(app) {
     onReport: (job) => {
       const rows = job && job.report ? table(job.report) : [];
       tableEl.hidden = !rows.length;
-      tableEl.innerHTML = '<caption>Final values, mean ± 95% interval over seeds</caption><thead><tr><th scope="col">policy</th><th scope="col">R(T)/T</th><th scope="col">runtime ms</th><th scope="col">switches</th><th scope="col">hit rate</th></tr></thead>';
+      tableEl.innerHTML = `<caption>Final values, mean ± 95% interval over seeds</caption><thead><tr><th scope="col">policy</th><th scope="col">R(T)/T</th><th scope="col">runtime ms</th><th scope="col" title="${SWITCH_MEANING}">switches</th><th scope="col">hit rate</th></tr></thead>`;
       const body = document.createElement('tbody');
       for (const r of rows) {
         const tr = body.insertRow();
