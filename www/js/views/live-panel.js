@@ -5,6 +5,7 @@
 // center's details.
 import { Delaunay } from '../../vendor/d3-delaunay/d3-delaunay.min.mjs';
 import { fitCanvas } from '../charts.js';
+import { SWITCH_MEANING } from '../report.js';
 
 export const HIT = '#0f7b55';
 export const LLM = '#d9480f';
@@ -226,7 +227,7 @@ export class LivePanel {
       ['regret', 'avg regret', f(cp.avg_regret, 4), cp.avg_regret]];
     const dl = this.root.querySelector('.counters');
     if (!dl.children.length) {
-      dl.innerHTML = rows.map(([k, name]) => `<div><dt>${name}</dt><dd data-counter="${k}">–</dd></div>`).join('');
+      dl.innerHTML = rows.map(([k, name]) => `<div><dt${k === 'switches' ? ` title="${SWITCH_MEANING}"` : ''}>${name}</dt><dd data-counter="${k}">–</dd></div>`).join('');
     }
     for (const [k, , text, value] of rows) {
       const dd = dl.querySelector(`[data-counter="${k}"]`);
