@@ -113,17 +113,17 @@ function loadBundled() {
 
 export function createPaperView(app) {
   const headline = document.getElementById('headline');
-  let data = null; // the bundled files once fetched (null: not bundled; { error })
+  let data; // the bundled files once fetched (undefined: not yet; null: not bundled; { error })
   let active = false;
   const presetRequest = () => {
     const s = app.state, p = PRESETS[s.preset];
     const kind = p.dataset || 'synthetic';
     const files = kind === 'nq-trivia' ? (app.nqFiles || (data && !data.error ? data : null)) : null;
     if (kind === 'nq-trivia' && !files) {
-      if (data === null && bundled === undefined) {
-        loadBundled().then((d) => { data = d; if (active && app.state.view === 'paper') panel.activate(); });
+      if (data === undefined) {
+        if (bundled === undefined) loadBundled().then((d) => { data = d; if (active && app.state.view === 'paper') panel.activate(); });
+        return { message: 'Loading the bundled nq-trivia data…' };
       }
-      if (bundled !== undefined && data === null) return { message: 'Loading the bundled nq-trivia data…' };
       return { message: `${data?.error ? `The bundled nq-trivia data could not be loaded (${data.error}); ` : 'nq-trivia is not bundled with this copy of the page: '}load the four files of the shared data (nq.jsonl, nq.emb.f32, triviaqa.jsonl, triviaqa.emb.f32) with “Load your data…”.` };
     }
     const tuned = s.tuned && TUNED.has(s.preset);
