@@ -152,7 +152,10 @@ impl UrlState {
             return Err(Error::param("seeds", format!("must lie in [1, {MAX_SEEDS}], got {}", self.seeds)));
         }
         if self.workers > MAX_WORKERS {
-            return Err(Error::param("workers", format!("must lie in [0, {MAX_WORKERS}], got {}", self.workers)));
+            return Err(Error::param(
+                "workers",
+                format!("must lie in [0, {MAX_WORKERS}], got {}", self.workers),
+            ));
         }
         one_of("offline", &self.offline, &OFFLINE_EXPERIMENTS)?;
         one_of("preset", &self.preset, &PRESETS)
@@ -169,7 +172,8 @@ fn one_of(name: &str, v: &str, known: &[&str]) -> Result<()> {
 
 /// Page keys (the `Params` fields are keys too).
 const PAGE_KEYS: [&str; 13] = [
-    "view", "dataset", "p1", "p2", "policies", "speed", "seeds", "offline", "preset", "full", "tuned", "workers", "embed",
+    "view", "dataset", "p1", "p2", "policies", "speed", "seeds", "offline", "preset", "full", "tuned",
+    "workers", "embed",
 ];
 
 /// A unit enum from its serde id.
