@@ -50,3 +50,26 @@ resolve_tool() {
     *) command -v "$1" ;;
     esac
 }
+
+# cargo_tool BIN CRATE VERSION: installs CRATE@VERSION with `cargo install` unless `BIN --version`
+# already reports it.
+cargo_tool() {
+    local bin=$1 crate=$2 version=$3 have
+    have=$("$bin" --version 2>/dev/null | head -n1 | grep -oE '[0-9]+\.[0-9]+\.[0-9]+' | head -n1 || true)
+    if [ "$have" != "$version" ]; then
+        echo "$bin: have '${have:-none}', need $version"
+        # --locked when the crate's own lockfile resolves against this registry; some pinned
+        # versions are missing from it (wasm-bindgen-cli 0.2.130's webpki-roots), then resolve anew.
+        step "install $crate $version" cargo install --locked "$crate" --version "=$version" ||
+            step "install $crate $version (unlocked)" cargo install "$crate" --version "=$version"
+    fi
+}
+
+# apt_install PACKAGE...: installs Debian packages (with sudo unless root).
+apt_install() {
+    local sudo=()
+    [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+    step "apt-get update" "${sudo[@]}" apt-get update -q
+    step "apt-get install $*" env DEBIAN_FRONTEND=noninteractive \
+        "${sudo[@]}" apt-get install -y -q --no-install-recommends "$@"
+}

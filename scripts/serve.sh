@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# Builds the playground and serves it: installs what is missing (scripts/setup.sh), builds the
-# WebAssembly package into www/pkg (scripts/wasm.sh), then serves www/ on
-# http://localhost:$PORT (default 8080) with `.wasm` as application/wasm (which
+# Builds the playground bundle and serves it — what a developer sees is what a reader gets:
+# installs only what building needs (scripts/setup-build.sh: the wasm32 target, wasm-bindgen-cli,
+# wasm-opt; no browsers or test drivers, those are scripts/setup.sh's), builds dist/
+# (scripts/dist.sh; the data directory is $CSC_DATA, default ../shared/data), then serves dist/
+# on http://localhost:$PORT (default 8080) with `.wasm` as application/wasm (which
 # WebAssembly.instantiateStreaming requires) and no caching, so a rebuild shows on reload.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
 PORT=${PORT:-8080}
-step "setup" bash scripts/setup.sh
-step "wasm build" bash scripts/wasm.sh
-echo "serving www/ on http://localhost:$PORT"
+step "setup (build tools)" bash scripts/setup-build.sh
+step "dist build" bash scripts/dist.sh
+echo "serving dist/ on http://localhost:$PORT"
 exec python3 - "$PORT" <<'PY'
 import functools, http.server, sys
 
@@ -20,13 +22,15 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         ".js": "text/javascript",
         ".mjs": "text/javascript",
         ".json": "application/json",
+        ".jsonl": "application/x-ndjson",
+        ".f32": "application/octet-stream",
     }
 
     def end_headers(self):
         self.send_header("Cache-Control", "no-cache")
         super().end_headers()
 
-handler = functools.partial(Handler, directory="www")
+handler = functools.partial(Handler, directory="dist")
 with http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), handler) as server:
     server.serve_forever()
 PY

@@ -52,3 +52,9 @@ if [ ! -d tests/e2e/node_modules ]; then
     step "playground e2e deps" npm ci --prefix tests/e2e --no-audit --no-fund
 fi
 step "playground e2e" node tests/e2e/run.mjs
+
+# The companion-site bundle (scripts/dist.sh: dist/ with the nq-trivia data of ../shared/data or
+# $CSC_DATA; fails without it) embedded in an iframe on another origin from a sub-path
+# (tests/e2e/embed.mjs), with the worker pool's report checked against one worker's.
+step "bundle" bash scripts/dist.sh
+step "embedding e2e" node tests/e2e/embed.mjs

@@ -50,6 +50,8 @@ pub const OFFLINE_EXPERIMENTS: [&str; 3] = ["fig-a", "fig-b", "abl-k"];
 pub const PRESETS: [&str; 7] = ["fig-a", "fig-b", "fig-c", "fig-e", "abl-k", "krr-err", "geom"];
 /// Largest number of seeds the page runs.
 pub const MAX_SEEDS: usize = 100;
+/// Largest number of experiment workers a link may ask for (the page's pool, www/js/jobs.js).
+pub const MAX_WORKERS: usize = 32;
 /// Largest live speed (rounds per frame).
 pub const MAX_SPEED: u32 = 10_000;
 /// Largest seed a link may carry: a JavaScript safe integer.
@@ -80,6 +82,14 @@ pub struct UrlState {
     pub full: bool,
     /// Hide the controls and text (for an iframe).
     pub embed: bool,
+    /// Run the paper preset with the tuned widths of docs/REPRODUCTION.md (`<preset>-tuned` of
+    /// `csc::experiment::builtin`, where it exists) instead of the theoretical ones.
+    #[serde(default)]
+    pub tuned: bool,
+    /// Experiment workers run in parallel (www/js/jobs.js); 0 = as many as the browser has cores
+    /// (`navigator.hardwareConcurrency`), capped. In the link only when the user set it.
+    #[serde(default)]
+    pub workers: usize,
 }
 
 /// The page's parameter defaults for a dataset: the SPEC defaults, with a horizon and evaluation
@@ -116,6 +126,8 @@ impl UrlState {
             preset: "fig-c".into(),
             full: false,
             embed: false,
+            tuned: false,
+            workers: 0,
         }
     }
 
@@ -139,6 +151,12 @@ impl UrlState {
         if !(1..=MAX_SEEDS).contains(&self.seeds) {
             return Err(Error::param("seeds", format!("must lie in [1, {MAX_SEEDS}], got {}", self.seeds)));
         }
+        if self.workers > MAX_WORKERS {
+            return Err(Error::param(
+                "workers",
+                format!("must lie in [0, {MAX_WORKERS}], got {}", self.workers),
+            ));
+        }
         one_of("offline", &self.offline, &OFFLINE_EXPERIMENTS)?;
         one_of("preset", &self.preset, &PRESETS)
     }
@@ -153,8 +171,10 @@ fn one_of(name: &str, v: &str, known: &[&str]) -> Result<()> {
 }
 
 /// Page keys (the `Params` fields are keys too).
-const PAGE_KEYS: [&str; 11] =
-    ["view", "dataset", "p1", "p2", "policies", "speed", "seeds", "offline", "preset", "full", "embed"];
+const PAGE_KEYS: [&str; 13] = [
+    "view", "dataset", "p1", "p2", "policies", "speed", "seeds", "offline", "preset", "full", "tuned",
+    "workers", "embed",
+];
 
 /// A unit enum from its serde id.
 fn from_id<T: for<'de> Deserialize<'de>>(name: &str, v: &str, known: &str) -> Result<T> {
@@ -189,6 +209,8 @@ fn apply(s: &mut UrlState, key: &str, v: &str) -> Result<()> {
         "offline" => s.offline = v.to_string(),
         "preset" => s.preset = v.to_string(),
         "full" => s.full = flag(key, v)?,
+        "tuned" => s.tuned = flag(key, v)?,
+        "workers" => s.workers = number(key, v)?,
         "embed" => s.embed = flag(key, v)?,
         _ => {
             let known = serde_json::to_value(&s.params).expect("Params serialises");
@@ -322,6 +344,8 @@ pub fn encode(s: &UrlState) -> Result<String> {
     put("offline", s.offline.clone(), s.offline == d.offline);
     put("preset", s.preset.clone(), s.preset == d.preset);
     put("full", "1".into(), !s.full);
+    put("tuned", "1".into(), !s.tuned);
+    put("workers", s.workers.to_string(), s.workers == d.workers);
     let now = serde_json::to_value(&s.params).expect("Params serialises");
     let def = serde_json::to_value(&d.params).expect("Params serialises");
     if let (Some(now), Some(def)) = (now.as_object(), def.as_object()) {
@@ -376,9 +400,20 @@ mod tests {
     }
 
     #[test]
+    fn workers_and_tuned_are_in_the_link_only_when_set() {
+        let mut s = UrlState::defaults(PageDataset::Synthetic);
+        s.workers = 2;
+        s.tuned = true;
+        assert_eq!(encode(&s).unwrap(), "tuned=1&workers=2");
+        assert_eq!(decode("tuned=1&workers=2").unwrap(), s);
+        assert!(decode(&format!("workers={}", MAX_WORKERS + 1)).is_err());
+        assert!(decode("workers=-1").is_err());
+    }
+
+    #[test]
     fn a_full_state_round_trips() {
         let q = "?view=regret&dataset=plane&p1=lfu&p2=threshold&policies=greedy,lru&speed=20&seeds=3\
-                 &offline=abl-k&preset=geom&full=1&embed=1&seed=42&k=3&epsilon=0.25&beta=0.1\
+                 &offline=abl-k&preset=geom&full=1&tuned=1&workers=3&embed=1&seed=42&k=3&epsilon=0.25&beta=0.1\
                  &kernel_length=0.35&phi=clipped_quadratic&synthetic_sigma=0.02&lambda=1e-7";
         let s = decode(q).unwrap();
         assert_eq!(
@@ -387,7 +422,8 @@ mod tests {
         );
         assert_eq!((s.params.seed, s.params.k, s.params.epsilon, s.params.lambda), (42, 3, 0.25, 1e-7));
         assert_eq!(s.params.synthetic_sigma, Some(0.02));
-        assert!(s.full && s.embed);
+        assert!(s.full && s.embed && s.tuned);
+        assert_eq!(s.workers, 3);
         let again = decode(&encode(&s).unwrap()).unwrap();
         assert_eq!(again, s);
         // Floats survive bit for bit.

@@ -498,6 +498,48 @@ impl JsExperimentRun {
         Ok(self.done.len() < self.units.len())
     }
 
+    /// Runs unit `index` (0-based, in the order of the experiment's units) and returns its result
+    /// as JSON, for a pool of workers (www/js/jobs.js) in which each worker runs some units and
+    /// one run collects them with `addUnit`. `onProgress` as in `runNext`.
+    #[wasm_bindgen(js_name = runUnit)]
+    pub fn run_unit_at(&mut self, index: f64, on_progress: Option<JsProgress>) -> JsResult<String> {
+        let i = super::convert::whole("index", index, 0)?;
+        let unit = self.units.get(i).cloned().ok_or_else(|| {
+            js_err(Error::param("index", format!("must be below {}, got {i}", self.units.len())))
+        })?;
+        let f: Option<js_sys::Function> = on_progress.map(|p| JsValue::from(p).into());
+        let mut cb = |n: usize| -> bool {
+            match &f {
+                Some(f) => f
+                    .call1(&JsValue::NULL, &JsValue::from(n as f64))
+                    .map(|v| v.as_bool() != Some(false))
+                    .unwrap_or(false),
+                None => true,
+            }
+        };
+        let r = run_unit(&self.spec, &unit, &self.dataset, &mut cb).map_err(js_err)?;
+        serde_json::to_string(&r).map_err(|e| js_err(Error::data(format!("unit result: {e}"))))
+    }
+
+    /// Adds a unit's result computed by `runUnit` on another run of the same experiment. The
+    /// report is the same whatever the order of the units added (it is sorted by unit index).
+    #[wasm_bindgen(js_name = addUnit)]
+    pub fn add_unit(&mut self, json: &str) -> JsResult<()> {
+        let r: UnitResult =
+            serde_json::from_str(json).map_err(|e| js_err(Error::parse(format!("unit result: {e}"))))?;
+        if r.experiment != self.spec.id || self.units.get(r.unit.index) != Some(&r.unit) {
+            return Err(js_err(Error::data(format!(
+                "unit {} of `{}` is not a unit of this run of `{}`",
+                r.unit.index, r.experiment, self.spec.id
+            ))));
+        }
+        if self.done.iter().any(|d| d.unit.index == r.unit.index) {
+            return Err(js_err(Error::data(format!("unit {} was added twice", r.unit.index))));
+        }
+        self.done.push(r);
+        Ok(())
+    }
+
     /// The report over the units done so far.
     #[wasm_bindgen(unchecked_return_type = "Report")]
     pub fn report(&self) -> JsResult<JsValue> {

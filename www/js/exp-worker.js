@@ -1,7 +1,9 @@
-// Runs experiments (SPEC §10) off the main thread, one unit (sweep value × seed) at a time,
-// reporting progress within a unit and the aggregated report after each one. Cancelling is
-// terminating this worker (the page then starts a fresh one). Also computes the engine's
-// determinism report on request.
+// Runs experiments (SPEC §10) off the main thread. As a member of the page's pool (jobs.js):
+// `init` builds the run, then `unit` runs one unit (sweep value × seed) with progress and returns
+// its result, while the pool's collector (another instance) receives them with `add` and answers
+// with the aggregated report (`finish`: with the exports). `run` still runs a whole experiment,
+// one unit at a time, in this one worker. Cancelling is terminating the workers. Also computes
+// the engine's determinism report on request.
 import init, { Dataset, ExperimentRun, determinismReport, nativeDeterminismReport } from '../pkg/csc.js';
 
 const ready = init();
@@ -26,10 +28,37 @@ function experiment(m, ds) {
   return spec;
 }
 
+let pool = null; // { ds, run } of this worker's pool job
+
+/** A pool message: init, unit, add, finish (see jobs.js). */
+function poolMessage(m) {
+  if (m.type === 'init') {
+    const ds = dataset(m.request.dataset);
+    const run = new ExperimentRun(experiment(m.request, ds), ds, m.request.overrides || undefined, m.request.seeds || undefined);
+    pool = { ds, run };
+    const spec = run.spec();
+    self.postMessage({ type: 'ready', total: run.totalUnits, spec, perUnit: spec.measure.kind === 'online' ? spec.measure.policies.length * spec.params.horizon : 0 });
+  } else if (m.type === 'unit') {
+    let last = 0;
+    const progress = (rounds) => {
+      const now = performance.now();
+      if (m.perUnit && now - last > 150) { last = now; self.postMessage({ type: 'unit-progress', index: m.index, frac: Math.min(1, rounds / m.perUnit) }); }
+      return true;
+    };
+    self.postMessage({ type: 'unit-done', index: m.index, json: pool.run.runUnit(m.index, progress) });
+  } else if (m.type === 'add') {
+    for (const j of m.json) pool.run.addUnit(j);
+    const done = pool.run.doneUnits, total = pool.run.totalUnits;
+    if (m.finish) self.postMessage({ type: 'done', done, total, report: pool.run.report(), json: pool.run.reportJson(), csv: pool.run.csv(), summary: pool.run.summary() });
+    else self.postMessage({ type: 'partial', done, total, report: pool.run.report() });
+  }
+}
+
 self.onmessage = async (ev) => {
   const m = ev.data;
   await ready;
   try {
+    if (['init', 'unit', 'add'].includes(m.type)) { poolMessage(m); return; }
     if (m.type === 'determinism') {
       const r = determinismReport(m.seed);
       self.postMessage({ type: 'determinism', report: r, native: nativeDeterminismReport() });

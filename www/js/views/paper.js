@@ -1,10 +1,27 @@
 // The paper view: one preset per figure (SPEC §10). Each sets every parameter, runs (quick
 // settings by default, the paper's with "full"), draws the figure and puts the paper's headline
-// numbers next to the ones just measured.
+// numbers next to the ones just measured, each differing one with its reason from
+// docs/REPRODUCTION.md ("Where we differ", shipped in dist/docs/). fig-a and fig-b run with the
+// theoretical widths (SPEC) or, switched in the URL (`tuned=1`), the widths REPRODUCTION.md tuned
+// on held-out seeds (`fig-a-tuned`, `fig-b-tuned` of csc::experiment::builtin). fig-e/f run on
+// the nq-trivia universe bundled by scripts/dist.sh (data/), or on the files the reader loaded.
 import { JobPanel } from './job-panel.js';
+import { setWorkers, workerCount, AUTO_CAP } from '../jobs.js';
 import { offlineCharts, onlineCharts, series, at, final } from '../report.js';
 import { QUICK_OFFLINE } from './offline.js';
 
+/** The reproduction report shipped with the page, at its "Where we differ" section. */
+const DIFFER = new URL('../../docs/REPRODUCTION.html#where-we-differ-and-why', import.meta.url).href;
+/** One-line reasons, from docs/REPRODUCTION.md "Where we differ" (its item numbers). */
+const WHY = {
+  offTheory: '1. At the theoretical widths CUCB-SC-Cont’s c̄ saturates above φ’s cap and does not shrink, so it returns CUCB-SC’s cache (0 %) or a worse one; the paper’s figure fits some small, unstated width.',
+  offTuned: '1–2. The paper does not state its widths; tuned ones (β_off = 0.03, λ = 0.001, chosen on held-out seeds) can move the gap either way.',
+  offLowest: '3. Greedy is a strong offline baseline here: the synthetic prompts are far apart, so the best cache is the k cells with the largest w·c — Greedy’s rule.',
+  online: '4, 6. Reproduces qualitatively (lowest regret); our synthetic prompts are not the paper’s, and its widths, λ and ℓ_k are unstated.',
+  nq: '5, 6. nq-trivia is dominated by switching costs: at β = 1 CLCB-SC-LS-Cont and CLCB-SC-LS keep the same five queries in most seeds.',
+  quick: '7. Quick settings: fewer seeds and rounds than the paper (tick “Full paper settings”).',
+};
+const TUNED = new Set(['fig-a', 'fig-b']);
 const QUICK_ONLINE = { seeds: 3, overrides: { n_eval: 2000, horizon: 1500 }, drop: ['clcb-frozen-cont'] };
 const pct = (a, b) => (a && b && b.mean ? 100 * (1 - a.mean / b.mean) : NaN);
 const below = (stats, metric, ours, them, x) => pct(
@@ -21,9 +38,9 @@ function lowest(stats, metric, x) {
 /** An offline figure whose headline is CUCB-SC-Cont's gap relative to CUCB-SC at one x. */
 const offlinePreset = (id, full, x, where, paper) => ({
   quick: { seeds: 3, ...QUICK_OFFLINE[id] }, full, charts: offlineCharts,
-  headline: (st) => [
-    [`CUCB-SC-Cont gap below CUCB-SC at ${where}`, paper, below(st, 'gap', 'CUCB-SC-Cont', 'CUCB-SC', x), '%'],
-    [`lowest gap at ${where}`, 'CUCB-SC-Cont', lowest(st, 'gap', x)],
+  headline: (st, tuned) => [
+    [`CUCB-SC-Cont gap below CUCB-SC at ${where}`, paper, below(st, 'gap', 'CUCB-SC-Cont', 'CUCB-SC', x), '%', tuned ? WHY.offTuned : WHY.offTheory],
+    [`lowest gap at ${where}`, 'CUCB-SC-Cont', lowest(st, 'gap', x), '', WHY.offLowest],
   ],
 });
 
@@ -34,9 +51,9 @@ const PRESETS = {
     quick: QUICK_ONLINE, full: 'synthetic, T = 5,000, n_eval = 10,000, six policies with CLCB-Frozen-Cont, 10 seeds',
     charts: (r) => onlineCharts(r, { efficiency: true }),
     headline: (st) => [
-      ['CLCB-SC-LS-Cont final average regret', '0.0083', final(st, 'CLCB-SC-LS-Cont', 'final_avg_regret')?.mean],
-      ['… below CLCB-SC-LS', '72.41 %', below(st, 'final_avg_regret', 'CLCB-SC-LS-Cont', 'CLCB-SC-LS'), '%'],
-      ['lowest final average regret', 'CLCB-SC-LS-Cont', lowest(st, 'final_avg_regret')],
+      ['CLCB-SC-LS-Cont final average regret', '0.0083', final(st, 'CLCB-SC-LS-Cont', 'final_avg_regret')?.mean, '', WHY.online],
+      ['… below CLCB-SC-LS', '72.41 %', below(st, 'final_avg_regret', 'CLCB-SC-LS-Cont', 'CLCB-SC-LS'), '%', WHY.online],
+      ['lowest final average regret', 'CLCB-SC-LS-Cont', lowest(st, 'final_avg_regret'), '', WHY.online],
     ],
   },
   'fig-e': {
@@ -44,9 +61,9 @@ const PRESETS = {
     full: 'nq-trivia (2,500 + 2,500 questions), T = 5,000, n_eval = 10,000, 10 seeds',
     charts: (r) => onlineCharts(r, { efficiency: true }),
     headline: (st) => [
-      ['CLCB-SC-LS-Cont final average regret', '0.0061', final(st, 'CLCB-SC-LS-Cont', 'final_avg_regret')?.mean],
-      ['… below Greedy', '63.27 %', below(st, 'final_avg_regret', 'CLCB-SC-LS-Cont', 'Greedy'), '%'],
-      ['… below CLCB-SC-LS', '43.14 %', below(st, 'final_avg_regret', 'CLCB-SC-LS-Cont', 'CLCB-SC-LS'), '%'],
+      ['CLCB-SC-LS-Cont final average regret', '0.0061', final(st, 'CLCB-SC-LS-Cont', 'final_avg_regret')?.mean, '', WHY.nq],
+      ['… below Greedy', '63.27 %', below(st, 'final_avg_regret', 'CLCB-SC-LS-Cont', 'Greedy'), '%', WHY.nq],
+      ['… below CLCB-SC-LS', '43.14 %', below(st, 'final_avg_regret', 'CLCB-SC-LS-Cont', 'CLCB-SC-LS'), '%', WHY.nq],
     ],
   },
   'abl-k': { quick: { seeds: 3, ...QUICK_OFFLINE['abl-k'] }, full: 'synthetic, stream length 500, k = 3 … 20, 20 seeds', charts: offlineCharts },
@@ -75,16 +92,44 @@ function geomCharts(r) {
   ];
 }
 
+/** The nq-trivia universe bundled with the page (scripts/dist.sh: data/), fetched once. */
+const BUNDLE = new URL('../../data/', import.meta.url);
+const BUNDLE_FILES = { nq: 'nq.jsonl', nqEmb: 'nq.emb.f32', tq: 'triviaqa.jsonl', tqEmb: 'triviaqa.emb.f32' };
+let bundled; // undefined: not asked; a promise; then the files or null (not bundled)
+function loadBundled() {
+  bundled ??= (async () => {
+    const m = await fetch(new URL('manifest.json', BUNDLE));
+    if (!m.ok) return null;
+    const parts = { id: 'bundled' };
+    await Promise.all(Object.entries(BUNDLE_FILES).map(async ([k, name]) => {
+      const r = await fetch(new URL(name, BUNDLE));
+      if (!r.ok) throw new Error(`${name}: HTTP ${r.status}`);
+      parts[k] = await r.arrayBuffer();
+    }));
+    return parts;
+  })().catch((e) => ({ error: e.message }));
+  return bundled;
+}
+
 export function createPaperView(app) {
   const headline = document.getElementById('headline');
+  let data; // the bundled files once fetched (undefined: not yet; null: not bundled; { error })
+  let active = false;
   const presetRequest = () => {
     const s = app.state, p = PRESETS[s.preset];
     const kind = p.dataset || 'synthetic';
-    if (kind === 'nq-trivia' && !app.nqFiles) {
-      return { message: 'nq-trivia is not shipped with the page: load the four files of the shared data (nq.jsonl, nq.emb.f32, triviaqa.jsonl, triviaqa.emb.f32) with “Load your data…”.' };
+    const files = kind === 'nq-trivia' ? (app.nqFiles || (data && !data.error ? data : null)) : null;
+    if (kind === 'nq-trivia' && !files) {
+      if (data === undefined) {
+        if (bundled === undefined) loadBundled().then((d) => { data = d; if (active && app.state.view === 'paper') panel.activate(); });
+        return { message: 'Loading the bundled nq-trivia data…' };
+      }
+      return { message: `${data?.error ? `The bundled nq-trivia data could not be loaded (${data.error}); ` : 'nq-trivia is not bundled with this copy of the page: '}load the four files of the shared data (nq.jsonl, nq.emb.f32, triviaqa.jsonl, triviaqa.emb.f32) with “Load your data…”.` };
     }
-    const request = { type: 'run', experiment: s.preset, dataset: { kind, ...(kind === 'nq-trivia' ? app.nqFiles : {}) }, ...(s.full ? {} : p.quick) };
-    return { key: `${s.preset}|${s.full}|${kind === 'nq-trivia' ? app.nqFiles.id : ''}`, request };
+    const tuned = s.tuned && TUNED.has(s.preset);
+    const experiment = tuned ? `${s.preset}-tuned` : s.preset;
+    const request = { type: 'run', experiment, dataset: { kind, ...(files || {}) }, ...(s.full ? {} : p.quick) };
+    return { key: `${experiment}|${s.full}|${files ? files.id : ''}`, request };
   };
   const panel = new JobPanel(document.querySelector('[data-job=paper]'), {
     request: presetRequest,
@@ -94,16 +139,24 @@ export function createPaperView(app) {
   });
   function showHeadline(job) {
     const p = PRESETS[app.state.preset];
-    const rows = p.headline && job && job.report ? p.headline(job.report.stats) : [];
+    const tuned = app.state.tuned && TUNED.has(app.state.preset);
+    const rows = p.headline && job && job.report ? p.headline(job.report.stats, tuned) : [];
     headline.hidden = !p.headline;
     const fmt = (v, unit) => (typeof v === 'string' ? v : Number.isFinite(v) ? (unit === '%' ? `${v.toFixed(2)} %` : v.toFixed(4)) : '–');
-    headline.innerHTML = `<table class="numbers"><caption>The paper (§10) and this run${app.state.full ? '' : ' (quick settings: fewer seeds and rounds than the paper)'}</caption><thead><tr><th scope="col">headline</th><th scope="col">paper</th><th scope="col">measured here</th></tr></thead><tbody></tbody></table>`;
+    headline.innerHTML = `<table class="numbers"><caption>The paper (§10) and this run${app.state.full ? '' : ' (quick settings: fewer seeds and rounds than the paper)'}</caption><thead><tr><th scope="col">headline</th><th scope="col">paper</th><th scope="col">measured here</th><th scope="col">why it differs</th></tr></thead><tbody></tbody></table>`;
     const body = headline.querySelector('tbody');
-    for (const [what, paper, v, unit] of rows.length ? rows : (p.headline ? p.headline([]) : [])) {
+    for (const [what, paper, v, unit, why] of rows.length ? rows : (p.headline ? p.headline([], tuned) : [])) {
       const tr = body.insertRow();
       tr.appendChild(Object.assign(document.createElement('th'), { scope: 'row', textContent: what }));
       tr.insertCell().textContent = paper;
-      tr.insertCell().textContent = rows.length ? fmt(v, unit) : '…';
+      const measured = rows.length ? fmt(v, unit) : '…';
+      tr.insertCell().textContent = measured;
+      const cell = tr.insertCell();
+      cell.className = 'why';
+      if (rows.length && measured !== paper) {
+        const reason = app.state.full || !why ? (why || '') : `${why} ${WHY.quick}`;
+        cell.append(`${reason} `, Object.assign(document.createElement('a'), { href: DIFFER, target: '_blank', rel: 'noopener', textContent: 'Where we differ' }));
+      }
     }
   }
   function describe() {
@@ -111,11 +164,32 @@ export function createPaperView(app) {
     const q = p.quick;
     const quick = [q.seeds && `${q.seeds} seed${q.seeds > 1 ? 's' : ''}`, ...Object.entries(q.overrides || {}).map(([k, v]) => `${k} = ${v}`),
       q.sweepValues && `sweep ${q.sweepValues.join(', ')}`, q.drop && 'without CLCB-Frozen-Cont'].filter(Boolean).join(', ');
-    document.getElementById('preset-settings').textContent = s.full ? `Full paper settings: ${p.full}.` : `Quick settings (labelled as such in the export): ${quick}. Full: ${p.full}.`;
+    const widths = TUNED.has(s.preset) ? (s.tuned ? ' Tuned widths (β_off = 0.03, λ = 0.001, chosen on held-out seeds; docs/REPRODUCTION.md).' : ' Theoretical widths (the analysis’; SPEC).')
+      : ' This figure has no tuned variant (the theoretical widths were the best on held-out seeds, or robust).';
+    document.getElementById('preset-settings').textContent = (s.full ? `Full paper settings: ${p.full}.` : `Quick settings (labelled as such in the export): ${quick}. Full: ${p.full}.`) + widths;
+    tunedBox.checked = s.tuned && TUNED.has(s.preset);
+    tunedBox.disabled = !TUNED.has(s.preset);
+    workersIn.value = s.workers ? String(s.workers) : '';
+    workersIn.placeholder = `auto (${workerCount()})`;
+    setWorkers(s.workers);
   }
+  // The two switches of this view: tuned widths and the number of experiment workers.
+  const mk = (html) => { const t = document.createElement('template'); t.innerHTML = html.trim(); return t.content.firstChild; };
+  const grid = document.getElementById('full').closest('.grid');
+  const tunedLabel = mk('<label class="check"><input id="tuned" type="checkbox"> <span class="name">Tuned widths</span><small>β_off, λ chosen on held-out seeds (figs. a, b); default: theoretical</small></label>');
+  const workersLabel = mk(`<label><span class="name">Workers</span><input id="workers" type="number" min="1" max="32" step="1" inputmode="numeric"><small>Experiment units in parallel (default: cores, at most ${AUTO_CAP})</small></label>`);
+  grid.append(tunedLabel, workersLabel);
+  const tunedBox = tunedLabel.querySelector('input'), workersIn = workersLabel.querySelector('input');
+  tunedBox.addEventListener('change', () => app.set((s) => { s.tuned = tunedBox.checked; }));
+  workersIn.addEventListener('change', () => {
+    const n = workersIn.value === '' ? 0 : Math.floor(Number(workersIn.value));
+    app.set((s) => { s.workers = Number.isFinite(n) && n >= 0 ? n : 0; });
+  });
+  setWorkers(app.state.workers);
+  app.on('change', () => setWorkers(app.state.workers));
   return {
     show() { document.getElementById('preset').value = app.state.preset; document.getElementById('full').checked = app.state.full; describe(); },
-    activate() { describe(); panel.activate(); },
-    deactivate() { panel.deactivate(); },
+    activate() { active = true; describe(); panel.activate(); },
+    deactivate() { active = false; panel.deactivate(); },
   };
 }

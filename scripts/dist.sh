@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Builds dist/: the companion-site bundle — everything a reader's browser needs, for any static
+# file server, from any sub-path (every URL in the page is relative). Usage:
+#   bash scripts/dist.sh [DATA_DIR]     # DATA_DIR (or $CSC_DATA) default: ../shared/data
+# dist/ holds
+#   index.html, css/, js/, vendor/   the page (www/);
+#   pkg/                             the engine: cargo's release .wasm, optimised by Debian's
+#                                    wasm-opt BEFORE wasm-bindgen (binaryen 108 run after
+#                                    wasm-bindgen breaks its externref table, binaryen #4711),
+#                                    then wasm-bindgen --target web;
+#   data/                            the nq-trivia universe of SPEC §7 (first 2,500 rows of nq and
+#                                    of triviaqa; embeddings float32, as the shared data has them),
+#                                    which the Paper view's figs. e, f load; never committed;
+#   DATA-LICENSES, README.txt        the data's sources and licences; a note for the site's host;
+#   docs/REPRODUCTION.md (+ .html)   the reproduction report, plain text (the .html wraps the same
+#                                    text with anchors, which the Paper view links to).
+# Needs what scripts/setup-build.sh installs (it does not install anything itself).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/lib.sh
+export PATH="$HOME/.cargo/bin:$PATH"
+
+data=${1:-${CSC_DATA:-../shared/data}}
+per_source=2500
+dim=384
+for f in nq.jsonl nq.emb.f32 triviaqa.jsonl triviaqa.emb.f32 README.md; do
+    [ -f "$data/$f" ] || { echo "dist.sh: $data/$f is missing (give the shared data directory as the argument or CSC_DATA)" >&2; exit 1; }
+done
+
+out=dist
+target_dir=${CARGO_TARGET_DIR:-target}
+step "cargo build (wasm32, release)" cargo build --lib --release --locked --target wasm32-unknown-unknown
+raw="$target_dir/wasm32-unknown-unknown/release/csc.wasm"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mapfile -t flags < <(wasm_cfg wasm-opt.flags)
+step "wasm-opt (before wasm-bindgen)" wasm-opt "${flags[@]}" "$raw" -o "$tmp/csc.wasm"
+
+rm -rf "$out"
+mkdir -p "$out"
+step "wasm-bindgen" wasm-bindgen --target web --out-dir "$out/pkg" --out-name csc "$tmp/csc.wasm"
+python3 scripts/check_wasm.py "$out/pkg/csc_bg.wasm"
+
+# The page, without a locally built www/pkg (dist/pkg replaces it).
+tar -C www --exclude=./pkg -cf - . | tar -C "$out" -xf -
+
+# The nq-trivia universe, cut to what the page uses.
+mkdir -p "$out/data"
+for n in nq triviaqa; do
+    head -n "$per_source" "$data/$n.jsonl" >"$out/data/$n.jsonl"
+    head -c $((per_source * dim * 4)) "$data/$n.emb.f32" >"$out/data/$n.emb.f32"
+    [ "$(wc -l <"$out/data/$n.jsonl")" -eq "$per_source" ] &&
+        [ "$(stat -c %s "$out/data/$n.emb.f32")" -eq $((per_source * dim * 4)) ] ||
+        { echo "dist.sh: $data/$n has fewer than $per_source rows" >&2; exit 1; }
+done
+python3 - "$data/README.md" "$out" "$per_source" <<'PY'
+import html, json, re, sys
+readme, out, per = sys.argv[1], sys.argv[2], int(sys.argv[3])
+text = open(readme, encoding="utf-8").read()
+m = re.search(r"^## Provenance and licences\n(.*?)(?=^## )", text, re.S | re.M)
+prov = m.group(1).strip() if m else text
+open(f"{out}/DATA-LICENSES", "w", encoding="utf-8").write(
+    "Data shipped in data/ (the nq-trivia universe: the first %d questions of each file)\n"
+    "==================================================================================\n\n"
+    "data/nq.jsonl, data/nq.emb.f32: Natural Questions (NQ-open dev), CC BY-SA 3.0.\n"
+    "data/triviaqa.jsonl, data/triviaqa.emb.f32: TriviaQA (unfiltered dev), Apache-2.0.\n"
+    "Embeddings: sentence-transformers/all-MiniLM-L6-v2 (Apache-2.0), float32, 384-d, one row per line.\n"
+    "Token counts: GPT-2 BPE (r50k_base, tiktoken).\n\n"
+    "Provenance and licences, from the data's README:\n\n%s\n" % (per, prov))
+json.dump({"kind": "nq-trivia", "perSource": per, "dim": 384, "encoding": "f32",
+           "files": ["nq.jsonl", "nq.emb.f32", "triviaqa.jsonl", "triviaqa.emb.f32"]},
+          open(f"{out}/data/manifest.json", "w"), indent=1)
+PY
+
+mkdir -p "$out/docs"
+cp docs/REPRODUCTION.md "$out/docs/REPRODUCTION.md"
+python3 - docs/REPRODUCTION.md "$out/docs/REPRODUCTION.html" <<'PY'
+import html, re, sys
+lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
+def slug(h):
+    return re.sub(r"[^a-z0-9]+", "-", h.lower()).strip("-")
+body = []
+for l in lines:
+    m = re.match(r"^(#{1,4}) (.*)", l)
+    if m:
+        body.append(f'<span id="{slug(m.group(2))}"></span>{html.escape(l)}')
+    else:
+        body.append(html.escape(l))
+open(sys.argv[2], "w", encoding="utf-8").write(
+    '<!doctype html><meta charset="utf-8"><title>Reproduction report</title>'
+    '<style>pre{white-space:pre-wrap;max-width:100ch;margin:1em auto;font:14px/1.45 ui-monospace,monospace}</style>'
+    '<p style="text-align:center"><a href="REPRODUCTION.md">plain text</a></p><pre>' + "\n".join(body) + "</pre>\n")
+PY
+
+cat >"$out/README.txt" <<'TXT'
+Continuous semantic caching playground: the static bundle
+==========================================================
+Copy this folder, as is, to any static web server, at any path (e.g. https://host/lab/csc/):
+every URL in the page is relative. Nothing is fetched from another origin, nothing is sent.
+The one requirement: serve .wasm files as "application/wasm" (most servers do; for Apache add
+"AddType application/wasm .wasm", for nginx "application/wasm wasm;" in mime.types).
+Compression (gzip/brotli) of .wasm, .js, .jsonl and .f32 helps: the bundle shrinks by about half.
+Embed it in a page with an iframe, e.g.
+  <iframe src="https://host/lab/csc/?embed=1" width="100%" height="720" style="border:0"></iframe>
+data/ holds question data under their own licences: see DATA-LICENSES.
+docs/REPRODUCTION.md is the reproduction report the Paper view links to.
+TXT
+
+size() { du -sb "$1" | cut -f1; }
+gz=0
+while IFS= read -r -d '' f; do gz=$((gz + $(gzip -9 -c "$f" | wc -c))); done < <(find "$out" -type f -print0)
+echo "dist/: $(find "$out" -type f | wc -l) files, $(size "$out") bytes on disk, $gz bytes gzipped" \
+    "(wasm $(stat -c %s "$out/pkg/csc_bg.wasm") bytes, $(gzip -9 -c "$out/pkg/csc_bg.wasm" | wc -c) gzipped)"
