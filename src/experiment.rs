@@ -123,10 +123,14 @@ impl DatasetId {
         if let DatasetId::Spec(s) = self {
             if let Some(c) = &s.checksum {
                 if *c != dataset.checksum {
-                    return Err(Error::data(format!(
-                        "{} has checksum {} but the experiment was defined on data with checksum {c}; the file changed (drop \"checksum\" to accept it)",
-                        dataset.name, dataset.checksum
-                    )));
+                    return Err(Error::at(
+                        "",
+                        format!(
+                            "its data has checksum {} but the experiment was defined on data with checksum {c}; the file changed (drop \"checksum\" to accept it)",
+                            dataset.checksum
+                        ),
+                    )
+                    .in_file(&dataset.name));
                 }
             }
         }

@@ -139,7 +139,7 @@ impl Dataset {
             records::parse_jsonl_bytes_grouped(f.jsonl, f.group_by).map_err(|e| e.in_file(f.jsonl_name))?;
         let points = match f.embeddings {
             Some((name, bytes)) => {
-                records::binary_for(&records, bytes, f.dim).map_err(|e| e.in_file(name))?
+                records::binary_for(&records, f.jsonl_name, bytes, f.dim).map_err(|e| e.in_file(name))?
             }
             None => {
                 if f.dim.is_some() {

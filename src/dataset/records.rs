@@ -239,13 +239,19 @@ fn fitting_dim(bytes: usize, n: usize) -> Option<usize> {
 /// binary file's row and the record's line; the caller names the file.
 pub fn embeddings_for(records: &[Record], binary: Option<(&[u8], usize)>) -> Result<Points> {
     match binary {
-        Some((bytes, dim)) => binary_for(records, bytes, Some(dim)),
+        Some((bytes, dim)) => binary_for(records, "the JSONL", bytes, Some(dim)),
         None => inline_embeddings(records),
     }
 }
 
-/// [`embeddings_for`] with the binary file's dimension optional.
-pub fn binary_for(records: &[Record], bytes: &[u8], dim: Option<usize>) -> Result<Points> {
+/// [`embeddings_for`] with the binary file's dimension optional; `records_file` names the JSONL
+/// in the messages.
+pub fn binary_for(
+    records: &[Record],
+    records_file: &str,
+    bytes: &[u8],
+    dim: Option<usize>,
+) -> Result<Points> {
     let n = records.len();
     let guess = fitting_dim(bytes.len(), n);
     let dim = match (dim, guess) {
@@ -255,14 +261,20 @@ pub fn binary_for(records: &[Record], bytes: &[u8], dim: Option<usize>) -> Resul
             return Err(Error::at(
                 "",
                 format!(
-                    "{} bytes do not divide into {n} rows of f32 (one per record); give the dimension (--dim) and check the files belong together",
+                    "{} bytes do not divide into {n} rows of f32 (one per record of {records_file}); give the dimension (--dim) and check the files belong together",
                     bytes.len()
                 ),
             ))
         }
     };
+    let suggest =
+        |g: usize| format!("; {n} rows of {g} floats would fit exactly — is the dimension {g} (--dim {g})?");
+    // whole rows of another size: that size is the likely dimension
+    let any_hint = guess.filter(|&g| g != dim && g > 0).map_or(String::new(), suggest);
+    // whole rows of the declared size but not one per record: another dimension is likely only
+    // when it is a multiple or a divisor of the declared one (768 read as 384, …)
     let hint = match guess {
-        Some(g) if g != dim && g > 0 => {
+        Some(g) if g != dim && g > 0 && dim > 0 && (g % dim == 0 || dim % g == 0) => {
             format!("; {n} rows of {g} floats would fit exactly — is the dimension {g} (--dim {g})?")
         }
         _ => String::new(),
@@ -274,28 +286,30 @@ pub fn binary_for(records: &[Record], bytes: &[u8], dim: Option<usize>) -> Resul
                 "{} bytes is not a whole number of {dim}-float rows ({} bytes each){}",
                 bytes.len(),
                 dim * 4,
-                if hint.is_empty() { "; is it truncated?".to_string() } else { hint.clone() }
+                if any_hint.is_empty() { "; is it truncated?".to_string() } else { any_hint }
             ),
         ));
     }
     let p = parse_embeddings(bytes, dim).map_err(|e| match e {
         Error::File { file, at, msg } if at.starts_with("row ") => {
             let r: usize = at[4..].parse().unwrap_or(0);
-            let line = records.get(r).map_or(String::new(), |rec| format!(" = line {}", rec.line));
+            let line =
+                records.get(r).map_or(String::new(), |rec| format!(" = line {} of {records_file}", rec.line));
             Error::File { file, at: format!("{at}{line}"), msg }
         }
         e => e,
     })?;
     if p.len() != n {
         let fix = if p.len() > n {
-            "remove the extra rows or add their records"
+            format!("remove the extra rows {}–{} or add their records", n, p.len() - 1)
         } else {
-            "add the missing rows or remove the records without one"
+            format!("add the missing rows {}–{} or remove their records", p.len(), n - 1)
         };
         return Err(Error::at(
             "",
             format!(
-                "{} records but {}{} embedding rows of {dim} floats; the rows must equal the records exactly{}",
+                "{} has {} records but {}{} embedding rows of {dim} floats are in this file; the rows must equal the records exactly{}",
+                records_file,
                 n,
                 if p.len() < n { "only " } else { "" },
                 p.len(),
@@ -397,10 +411,13 @@ mod tests {
             "{\"text\":\"a\",\"tokens\":1}\n{\"text\":\"b\",\"tokens\":1}\n{\"text\":\"c\",\"tokens\":1}",
         )
         .unwrap();
-        assert!(embeddings_for(&recs, Some((&bytes, 2))).unwrap_err().to_string().contains("only 2"));
+        assert!(embeddings_for(&recs, Some((&bytes, 2)))
+            .unwrap_err()
+            .to_string()
+            .contains("3 records but only 2 embedding rows"));
         // more rows than records is an error too, and the likely dimension is suggested
         let e = embeddings_for(&recs[..1], Some((&bytes, 2))).unwrap_err().to_string();
-        assert!(e.contains("1 records but 2 embedding rows") && e.contains("--dim 4"), "{e}");
-        assert_eq!(binary_for(&recs[..2], &bytes, None).unwrap().dim(), 2);
+        assert!(e.contains("has 1 records but 2 embedding rows") && e.contains("--dim 4"), "{e}");
+        assert_eq!(binary_for(&recs[..2], "x.jsonl", &bytes, None).unwrap().dim(), 2);
     }
 }
