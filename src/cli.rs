@@ -1,11 +1,11 @@
 //! The command-line interface (native only; I/O lives here, never in the engine).
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 use csc::config::Params;
-use csc::dataset::{nq_trivia, plane, synthetic, Dataset};
-use csc::experiment::{builtin, run_unit, DatasetId, ExperimentSpec, Report, BUILTIN_IDS};
+use csc::dataset::Dataset;
+use csc::experiment::{builtin, run_unit, DatasetId, DatasetSpec, ExperimentSpec, Report, BUILTIN_IDS};
 use csc::online::{sim::run_trace, PolicyKind};
-use csc::stream::{generate_trace, ArrivalModel};
+use csc::stream::{generate_trace, resolve_arrival, ArrivalSpec};
 use csc::trace::Trace;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
@@ -18,6 +18,80 @@ use std::sync::Arc;
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
+}
+
+/// Which data, and how it arrives (every command that generates arrivals).
+#[derive(Args, Default)]
+struct DataArgs {
+    /// A built-in dataset (synthetic, nq-trivia, plane) or the path of your JSONL, one
+    /// {"id"?, "text", "tokens", "embedding"?} per line. `run`: replaces the experiment's dataset.
+    #[arg(long)]
+    dataset: Option<String>,
+    /// Raw little-endian float32 embeddings, one row per JSONL record (with --dataset FILE).
+    #[arg(long, value_name = "FILE")]
+    embeddings: Option<PathBuf>,
+    /// Dimension of the --embeddings rows (inferred from the record count if left out).
+    #[arg(long)]
+    dim: Option<usize>,
+    /// Arrival model: uniform, bursty, popularity, replay (or plane); default: the dataset's
+    /// SPEC §7 model (uniform for your files).
+    #[arg(long)]
+    arrival: Option<String>,
+    /// The record field whose values are the groups of `--arrival bursty` (e.g. source).
+    #[arg(long, value_name = "FIELD")]
+    group_by: Option<String>,
+    /// Folder of the shared NQ/TriviaQA data (default: $CSC_DATA, else ../shared/data from the
+    /// working directory).
+    #[arg(long)]
+    data: Option<PathBuf>,
+}
+
+impl DataArgs {
+    /// The dataset these flags select, or `None` to keep the experiment's own.
+    fn dataset_id(&self) -> Res<Option<DatasetId>> {
+        let arrival = match &self.arrival {
+            Some(a) => Some(ArrivalSpec::parse(a, self.group_by.as_deref()).map_err(err)?),
+            None if self.group_by.is_some() => return Err("--group-by goes with --arrival bursty".into()),
+            None => None,
+        };
+        let Some(name) = &self.dataset else {
+            if self.embeddings.is_some() || self.dim.is_some() {
+                return Err("--embeddings and --dim go with --dataset FILE.jsonl".into());
+            }
+            return Ok(arrival
+                .map(|a| DatasetId::Spec(Box::new(DatasetSpec { arrival: Some(a), ..Default::default() }))));
+        };
+        let builtin = !Path::new(name).exists() && DatasetId::parse(name).is_ok();
+        let spec = if builtin {
+            if self.embeddings.is_some() || self.dim.is_some() {
+                return Err(format!(
+                    "`{name}` is a built-in dataset; --embeddings and --dim go with your own JSONL"
+                ));
+            }
+            match arrival {
+                None => return Ok(Some(DatasetId::parse(name).map_err(err)?)),
+                Some(a) => {
+                    DatasetSpec { builtin: Some(name.clone()), arrival: Some(a), ..Default::default() }
+                }
+            }
+        } else {
+            if !Path::new(name).is_file() {
+                return Err(format!(
+                    "unknown dataset `{name}`: not a built-in (synthetic, nq-trivia, plane) and no such file; give a built-in's name or the path of your JSONL"
+                ));
+            }
+            DatasetSpec {
+                jsonl: Some(name.clone()),
+                embeddings: self.embeddings.as_ref().map(|p| p.display().to_string()),
+                dim: self.dim,
+                arrival,
+                ..Default::default()
+            }
+        };
+        let id = DatasetId::Spec(Box::new(spec));
+        id.validate().map_err(err)?;
+        Ok(Some(id))
+    }
 }
 
 #[derive(Subcommand)]
@@ -45,9 +119,8 @@ enum Cmd {
         /// Output folder for <id>.json and <id>.csv.
         #[arg(long, default_value = "results")]
         out: PathBuf,
-        /// Folder of the shared NQ/TriviaQA data (default: $CSC_DATA or ../shared/data).
-        #[arg(long)]
-        data: Option<PathBuf>,
+        #[command(flatten)]
+        data: DataArgs,
         /// Worker threads (default: all cores).
         #[arg(long)]
         threads: Option<usize>,
@@ -63,12 +136,10 @@ enum Cmd {
     },
     /// Write the trace (SPEC §12) of a generated run.
     Trace {
-        #[arg(long, default_value = "synthetic")]
-        dataset: String,
+        #[command(flatten)]
+        data: DataArgs,
         #[arg(long = "set", value_name = "KEY=VALUE")]
         set: Vec<String>,
-        #[arg(long)]
-        data: Option<PathBuf>,
         #[arg(long)]
         out: PathBuf,
     },
@@ -99,20 +170,53 @@ fn apply_sets(mut p: Params, sets: &[String]) -> Res<Params> {
     Ok(p)
 }
 
-fn load_dataset(id: DatasetId, data: Option<&Path>, c_floor: f64) -> Res<Arc<Dataset>> {
-    Ok(Arc::new(match id {
-        DatasetId::Synthetic => synthetic::universe(c_floor).map_err(err)?,
-        DatasetId::Plane => plane::universe().map_err(err)?,
-        DatasetId::NqTrivia => {
-            let dir = data.map(Path::to_path_buf).unwrap_or_else(nq_trivia::default_dir);
-            nq_trivia::load(&dir, nq_trivia::PER_SOURCE, c_floor).map_err(err)?
-        }
-    }))
+/// Reads `id` (files relative to `base`) and records its checksum in `id`.
+fn load_dataset(id: &mut DatasetId, base: &Path, data: Option<&Path>, c_floor: f64) -> Res<Arc<Dataset>> {
+    let d = id.load(base, data, c_floor).map_err(err)?;
+    id.record_checksum(&d);
+    Ok(Arc::new(d))
 }
 
-fn parse_dataset(name: &str) -> Res<DatasetId> {
-    serde_json::from_value(serde_json::Value::String(name.into()))
-        .map_err(|_| format!("unknown dataset `{name}`; known: synthetic, nq-trivia, plane"))
+/// The experiment's dataset replaced by (or given the arrival model of) the command line's.
+fn override_dataset(spec: &mut ExperimentSpec, flags: &DataArgs) -> Res<()> {
+    let Some(mut id) = flags.dataset_id()? else { return Ok(()) };
+    if flags.dataset.is_none() {
+        // only --arrival: the experiment's own built-in, with that model
+        let name: String = match spec.dataset.builtin().map_err(err)? {
+            Some(DatasetId::Synthetic) => "synthetic".into(),
+            Some(DatasetId::NqTrivia) => "nq-trivia".into(),
+            Some(DatasetId::Plane) => "plane".into(),
+            _ => {
+                let DatasetId::Spec(own) = &mut spec.dataset else { unreachable!() };
+                own.arrival = id.arrival().cloned();
+                return Ok(());
+            }
+        };
+        if let DatasetId::Spec(s) = &mut id {
+            s.builtin = Some(name);
+        }
+    }
+    spec.dataset = id;
+    Ok(())
+}
+
+/// Titles and ids of built-in experiments name their data: on other data, name that instead.
+fn rename_for(spec: &mut ExperimentSpec, dataset: &Dataset) {
+    if !dataset.user {
+        return;
+    }
+    for b in ["nq-trivia", "synthetic", "plane"] {
+        spec.title = spec.title.replace(b, &dataset.name);
+    }
+    if !spec.title.contains(&dataset.name) {
+        spec.title = format!("{} ({})", spec.title, dataset.name);
+    }
+    let stem = Path::new(&dataset.name)
+        .file_stem()
+        .map_or(dataset.name.clone(), |s| s.to_string_lossy().into_owned());
+    if !spec.id.ends_with(&format!("-{stem}")) && BUILTIN_IDS.contains(&spec.id.as_str()) {
+        spec.id = format!("{}-{stem}", spec.id);
+    }
 }
 
 fn write(path: &Path, text: &str) -> Res<()> {
@@ -138,15 +242,25 @@ fn run(
     shard: Option<&str>,
     set: &[String],
     out: &Path,
-    data: Option<&Path>,
+    flags: &DataArgs,
     threads: Option<usize>,
     quiet: bool,
 ) -> Res<()> {
-    let mut spec = if Path::new(experiment).is_file() {
-        ExperimentSpec::from_json(&std::fs::read_to_string(experiment).map_err(err)?).map_err(err)?
+    let (mut spec, base) = if Path::new(experiment).is_file() {
+        let text = std::fs::read_to_string(experiment).map_err(|e| format!("{experiment}: {e}"))?;
+        let spec = ExperimentSpec::from_json(&text).map_err(|e| format!("{experiment}: {e}"))?;
+        (spec, Path::new(experiment).parent().map(Path::to_path_buf).unwrap_or_default())
     } else {
-        builtin(experiment).map_err(err)?
+        (builtin(experiment).map_err(err)?, PathBuf::new())
     };
+    if flags.dataset.is_some() || flags.arrival.is_some() {
+        override_dataset(&mut spec, flags)?;
+    } else if flags.embeddings.is_some() || flags.dim.is_some() || flags.group_by.is_some() {
+        return Err("--embeddings, --dim and --group-by go with --dataset FILE / --arrival".into());
+    }
+    let base = if flags.dataset.is_some() { PathBuf::new() } else { base };
+    let dataset = load_dataset(&mut spec.dataset, &base, flags.data.as_deref(), spec.params.c_floor)?;
+    rename_for(&mut spec, &dataset);
     if let Some(s) = seeds {
         spec.seeds = s;
     }
@@ -166,7 +280,6 @@ fn run(
         }
         None => (spec.units(), spec.id.clone()),
     };
-    let dataset = load_dataset(spec.dataset, data, spec.params.c_floor)?;
     eprintln!(
         "{} — {} units, dataset {} ({} queries, checksum {})",
         spec.id,
@@ -227,7 +340,7 @@ pub fn main() -> Res<()> {
             Ok(())
         }
         Cmd::Run { experiment, seeds, first_seed, shard, set, out, data, threads, quiet } => {
-            run(&experiment, seeds, first_seed, shard.as_deref(), &set, &out, data.as_deref(), threads, quiet)
+            run(&experiment, seeds, first_seed, shard.as_deref(), &set, &out, &data, threads, quiet)
         }
         Cmd::Merge { files, out } => {
             let parts = files
@@ -252,11 +365,17 @@ pub fn main() -> Res<()> {
             let id = report.experiment.id.clone();
             save(&report, &out, &id)
         }
-        Cmd::Trace { dataset, set, data, out } => {
-            let params = apply_sets(Params::default(), &set)?;
-            let d = load_dataset(parse_dataset(&dataset)?, data.as_deref(), params.c_floor)?;
-            let trace =
-                generate_trace(d.clone(), ArrivalModel::default_for(&d, &params), &params).map_err(err)?;
+        Cmd::Trace { data, set, out } => {
+            let mut params = apply_sets(Params::default(), &set)?;
+            let mut id = data.dataset_id()?.unwrap_or(DatasetId::Synthetic);
+            if data.dataset.is_none() {
+                if let DatasetId::Spec(s) = &mut id {
+                    s.builtin = Some("synthetic".into());
+                }
+            }
+            let d = load_dataset(&mut id, Path::new(""), data.data.as_deref(), params.c_floor)?;
+            let model = resolve_arrival(id.arrival(), &d, &mut params).map_err(err)?;
+            let trace = generate_trace(d.clone(), model, &params).map_err(err)?;
             write(&out, &trace.to_json())?;
             eprintln!("wrote {} (T = {}, |E| = {})", out.display(), trace.horizon(), trace.eval.len());
             Ok(())
@@ -264,6 +383,10 @@ pub fn main() -> Res<()> {
         Cmd::Replay { trace, policies, set, out } => {
             let text = std::fs::read_to_string(&trace).map_err(|e| format!("{}: {e}", trace.display()))?;
             let t = Trace::from_json(&text).map_err(err)?;
+            if let Some(d) = t.meta.get("dataset") {
+                let field = |k: &str| d.get(k).and_then(|v| v.as_str()).unwrap_or("?").to_string();
+                println!("dataset {} (checksum {})", field("name"), field("checksum"));
+            }
             let mut params = match t.meta.get("params") {
                 Some(p) => serde_json::from_value::<Params>(p.clone()).unwrap_or_else(|e| {
                     eprintln!(

@@ -9,6 +9,14 @@
 //!   `p_i ∝ s_i`, `s_i ~ LogNormal(0, 1)`; arrivals are exact universe queries. `E` and the
 //!   offline log are i.i.d. from the stationary mixture (each source with equal probability).
 //! - `Plane`: i.i.d. from the blob mixture of [`crate::dataset::plane`].
+//! - `Popularity` (any dataset): query i has popularity `p_i ∝ s_i`, `s_i ~ LogNormal(0, 1)`
+//!   over the whole universe, no bursts; arrivals, `E` and the log are i.i.d. exact queries.
+//! - `Replay` (any dataset): the file's order is the stream, arrival t = row t, `T` at most the
+//!   number of rows (repeated queries are repeated lines); `E` and the log are i.i.d. from the
+//!   file's empirical distribution (each row equally likely).
+//!
+//! [`ArrivalSpec`] is how a user names one of them (`uniform`, `bursty`, `popularity`,
+//! `replay`, `plane`), for any dataset.
 
 use crate::config::Params;
 use crate::dataset::{plane, Dataset};
@@ -29,6 +37,115 @@ pub enum ArrivalModel {
     Jittered { sigma: f64 },
     Bursty { burst_mean: f64 },
     Plane,
+    Popularity,
+    Replay,
+}
+
+/// An arrival model as a user names it (CLI `--arrival`, the `arrival` of a dataset object in an
+/// experiment definition). Its numbers come from the parameters (`synthetic_sigma` for
+/// `uniform`, `burst_mean` for `bursty`, SPEC §7); the groups of `bursty` from the record field
+/// `group_by` of a user dataset (the built-in nq-trivia's groups are its two sources).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "model", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ArrivalSpec {
+    /// Pick a query uniformly, jitter it by `N(0, σ_e² I)` and renormalise; `σ_e` calibrated to
+    /// a median arrival-to-query distance of 0.074 unless `synthetic_sigma` is set.
+    Uniform,
+    /// Bursts alternating between groups, Geometric lengths of mean `burst_mean`, log-normal
+    /// popularity within a group.
+    Bursty {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        group_by: Option<String>,
+    },
+    /// Log-normal popularity over all queries, no bursts.
+    Popularity,
+    /// The file's order is the stream; `T` is its length.
+    Replay,
+    /// The `plane` blob mixture (the plane dataset only).
+    Plane,
+}
+
+impl ArrivalSpec {
+    /// Parses a CLI name: `uniform`, `bursty`, `popularity`, `replay`, `plane`.
+    pub fn parse(name: &str, group_by: Option<&str>) -> Result<ArrivalSpec> {
+        let spec = match name {
+            "uniform" => ArrivalSpec::Uniform,
+            "bursty" => ArrivalSpec::Bursty { group_by: group_by.map(str::to_string) },
+            "popularity" => ArrivalSpec::Popularity,
+            "replay" => ArrivalSpec::Replay,
+            "plane" => ArrivalSpec::Plane,
+            _ => {
+                return Err(Error::param(
+                    "arrival",
+                    format!(
+                        "unknown arrival model `{name}`; known: uniform, bursty, popularity, replay, plane"
+                    ),
+                ))
+            }
+        };
+        if group_by.is_some() && !matches!(spec, ArrivalSpec::Bursty { .. }) {
+            return Err(Error::param("group_by", "groups are for the `bursty` model only"));
+        }
+        Ok(spec)
+    }
+
+    /// The record field a user dataset must be grouped by.
+    pub fn group_by(&self) -> Option<&str> {
+        match self {
+            ArrivalSpec::Bursty { group_by } => group_by.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// The model for `dataset` under `params`; `replay` sets `params.horizon` to the number of
+    /// rows (SPEC: `T` is the log's length).
+    pub fn resolve(&self, dataset: &Dataset, params: &mut Params) -> Result<ArrivalModel> {
+        Ok(match self {
+            ArrivalSpec::Uniform => ArrivalModel::Jittered {
+                sigma: params
+                    .synthetic_sigma
+                    .unwrap_or_else(|| calibrate_sigma(dataset, SYNTHETIC_MEDIAN_DISTANCE)),
+            },
+            ArrivalSpec::Bursty { group_by } => {
+                if dataset.user && group_by.is_none() {
+                    return Err(Error::param(
+                        "arrival",
+                        "`bursty` on a user dataset needs the field its groups come from: --group-by FIELD (\"group_by\" in JSON)",
+                    ));
+                }
+                if !dataset.user && group_by.is_some() {
+                    return Err(Error::param(
+                        "group_by",
+                        format!("the built-in `{}` has its own groups; drop group_by", dataset.name),
+                    ));
+                }
+                ArrivalModel::Bursty { burst_mean: params.burst_mean }
+            }
+            ArrivalSpec::Popularity => ArrivalModel::Popularity,
+            ArrivalSpec::Replay => {
+                params.horizon = dataset.len();
+                ArrivalModel::Replay
+            }
+            ArrivalSpec::Plane => {
+                if dataset.user || dataset.name != "plane" {
+                    return Err(Error::param("arrival", "the `plane` model belongs to the plane dataset"));
+                }
+                ArrivalModel::Plane
+            }
+        })
+    }
+}
+
+/// The model of `arrival` if given, else the dataset's SPEC §7 default (replay sets the horizon).
+pub fn resolve_arrival(
+    arrival: Option<&ArrivalSpec>,
+    dataset: &Dataset,
+    params: &mut Params,
+) -> Result<ArrivalModel> {
+    match arrival {
+        Some(a) => a.resolve(dataset, params),
+        None => Ok(ArrivalModel::default_for(dataset, params)),
+    }
 }
 
 /// Independent random sub-streams of one seed.
@@ -58,7 +175,8 @@ impl ArrivalModel {
     /// The SPEC §7 model of a dataset: bursty for nq-trivia, the blob mixture for plane,
     /// jittered prompts otherwise (σ_e from `params` or calibrated).
     pub fn default_for(dataset: &Dataset, params: &Params) -> ArrivalModel {
-        match dataset.name.as_str() {
+        let builtin = if dataset.user { "" } else { dataset.name.as_str() };
+        match builtin {
             "nq-trivia" => ArrivalModel::Bursty { burst_mean: params.burst_mean },
             "plane" => ArrivalModel::Plane,
             _ => ArrivalModel::Jittered {
@@ -67,6 +185,13 @@ impl ArrivalModel {
                     .unwrap_or_else(|| calibrate_sigma(dataset, SYNTHETIC_MEDIAN_DISTANCE)),
             },
         }
+    }
+}
+
+impl ArrivalModel {
+    /// Whether arrivals are exact universe rows (then traces store row indices).
+    pub fn exact(&self) -> bool {
+        matches!(self, ArrivalModel::Bursty { .. } | ArrivalModel::Popularity | ArrivalModel::Replay)
     }
 }
 
@@ -163,6 +288,12 @@ impl Sampler {
                     groups.push((rows, WeightedIndex::new(&s).expect("log-normal weights are positive")));
                 }
             }
+            ArrivalModel::Popularity => {
+                let mut r = rng(seed, Purpose::Popularity);
+                let rows: Vec<u32> = (0..dataset.len() as u32).collect();
+                let s: Vec<f64> = rows.iter().map(|_| portable::lognormal(&mut r, 0.0, 1.0)).collect();
+                groups.push((rows, WeightedIndex::new(&s).expect("log-normal weights are positive")));
+            }
             _ => {}
         }
         Ok(Sampler { dataset, model, groups })
@@ -199,6 +330,18 @@ impl Sampler {
                 out.copy_from_slice(self.dataset.points.row(i));
                 Drawn { cost: self.dataset.costs[i], source: Some(i as u32), exact: true }
             }
+            ArrivalModel::Popularity => {
+                let (rows, w) = &self.groups[0];
+                let i = rows[w.sample(rng)] as usize;
+                out.copy_from_slice(self.dataset.points.row(i));
+                Drawn { cost: self.dataset.costs[i], source: Some(i as u32), exact: true }
+            }
+            ArrivalModel::Replay => {
+                // the empirical distribution of the file (the online stream is the file itself)
+                let i = rng.random_range(0..self.dataset.len());
+                out.copy_from_slice(self.dataset.points.row(i));
+                Drawn { cost: self.dataset.costs[i], source: Some(i as u32), exact: true }
+            }
             ArrivalModel::Plane => {
                 let p = plane::sample(rng);
                 out.copy_from_slice(&p);
@@ -212,7 +355,7 @@ impl Sampler {
         let dim = self.dim();
         let mut buf = vec![0f32; dim];
         let mut costs = Vec::with_capacity(n);
-        if matches!(self.model, ArrivalModel::Bursty { .. }) {
+        if self.model.exact() {
             let mut idx = Vec::with_capacity(n);
             for _ in 0..n {
                 let d = self.draw(None, rng, &mut buf);
@@ -276,6 +419,15 @@ impl OnlineStream {
         if !(noise_r.is_finite() && noise_r >= 0.0) {
             return Err(Error::param("noise_r", format!("must be finite and ≥ 0, got {noise_r}")));
         }
+        if sampler.model() == ArrivalModel::Replay && horizon > sampler.dataset().len() {
+            return Err(Error::param(
+                "horizon",
+                format!(
+                    "a replayed file is its own stream: T = {horizon} but the file has {} rows; T is at most its length",
+                    sampler.dataset().len()
+                ),
+            ));
+        }
         let dim = sampler.dim();
         Ok(OnlineStream {
             sampler,
@@ -317,7 +469,13 @@ impl ArrivalSource for OnlineStream {
             }
             None => None,
         };
-        let d = self.sampler.draw(group, &mut self.arrivals, &mut self.buf);
+        let d = if self.sampler.model() == ArrivalModel::Replay {
+            let i = self.t;
+            self.buf.copy_from_slice(self.sampler.dataset().points.row(i));
+            Drawn { cost: self.sampler.dataset().costs[i], source: Some(i as u32), exact: true }
+        } else {
+            self.sampler.draw(group, &mut self.arrivals, &mut self.buf)
+        };
         let eta = portable::normal(&mut self.noise_rng, 0.0, self.noise_sd);
         let t = self.t;
         self.t += 1;
@@ -369,11 +527,11 @@ pub fn generate_trace(dataset: Arc<Dataset>, model: ArrivalModel, params: &Param
     let sampler = Arc::new(Sampler::new(dataset.clone(), model, seed)?);
     let mut stream = OnlineStream::new(sampler.clone(), params.horizon, params.noise_r, seed)?;
     let dim = sampler.dim();
-    let exact = matches!(model, ArrivalModel::Bursty { .. });
+    let exact = model.exact();
     let (mut idx, mut data, mut cost, mut eta) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     while let Some(a) = stream.next_arrival() {
         if exact {
-            idx.push(a.index.expect("bursty arrivals are universe rows"));
+            idx.push(a.index.expect("exact arrivals are universe rows"));
         } else {
             data.extend_from_slice(a.x);
         }

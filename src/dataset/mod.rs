@@ -32,6 +32,23 @@ pub struct Dataset {
     pub dist_scale: f64,
     /// sha256 (hex, first 16 digits) of the dimension, the vectors and the token counts.
     pub checksum: String,
+    /// A dataset read from the user's files (named after them): never given a built-in's
+    /// arrival model by name.
+    pub user: bool,
+}
+
+/// A user dataset's files as bytes, with the names they are reported under (SPEC §7 "User data").
+#[derive(Clone, Copy, Debug)]
+pub struct UserFiles<'a> {
+    /// The JSONL's file name: the dataset is named after it.
+    pub jsonl_name: &'a str,
+    pub jsonl: &'a [u8],
+    /// The binary embedding file (name, bytes), row i = record i.
+    pub embeddings: Option<(&'a str, &'a [u8])>,
+    /// The declared dimension of the binary file (inferred from the record count if absent).
+    pub dim: Option<usize>,
+    /// The record field whose values are the groups of the `bursty` arrival model.
+    pub group_by: Option<&'a str>,
 }
 
 /// What a result reports about its dataset.
@@ -112,23 +129,77 @@ impl Dataset {
             groups,
             group_names,
             dist_scale,
+            user: false,
         })
     }
 
+    /// A user dataset from its files: named after the JSONL, every error naming its file and line.
+    pub fn from_user_files(f: &UserFiles<'_>, c_floor: f64) -> Result<Self> {
+        let records =
+            records::parse_jsonl_bytes_grouped(f.jsonl, f.group_by).map_err(|e| e.in_file(f.jsonl_name))?;
+        let points = match f.embeddings {
+            Some((name, bytes)) => {
+                records::binary_for(&records, f.jsonl_name, bytes, f.dim).map_err(|e| e.in_file(name))?
+            }
+            None => {
+                if f.dim.is_some() {
+                    return Err(Error::param(
+                        "dim",
+                        "is for the binary embedding file; give it (--embeddings FILE) or drop the dimension",
+                    ));
+                }
+                records::inline_embeddings(&records).map_err(|e| e.in_file(f.jsonl_name))?
+            }
+        };
+        let (groups, group_names) = match f.group_by {
+            None => (vec![0; records.len()], vec![f.jsonl_name.to_string()]),
+            Some(field) => {
+                let mut names: Vec<String> = Vec::new();
+                let mut groups = Vec::with_capacity(records.len());
+                for r in &records {
+                    let g = r.group.clone().unwrap_or_default();
+                    let i = match names.iter().position(|n| *n == g) {
+                        Some(i) => i,
+                        None => {
+                            names.push(g);
+                            names.len() - 1
+                        }
+                    };
+                    if i > u8::MAX as usize {
+                        return Err(Error::at(
+                            format!("line {}", r.line),
+                            format!("the group field `{field}` has more than 256 distinct values; bursts alternate between at most 256 groups — group by a coarser field"),
+                        )
+                        .in_file(f.jsonl_name));
+                    }
+                    groups.push(i as u8);
+                }
+                (groups, names)
+            }
+        };
+        let tokens = records.iter().map(|r| r.tokens).collect();
+        let texts = records.into_iter().map(|r| r.text).collect::<Vec<_>>();
+        let mut d = Dataset::new(f.jsonl_name, points, tokens, texts, groups, group_names, c_floor)?;
+        d.user = true;
+        Ok(d)
+    }
+
     /// A user dataset from JSONL (`{"text", "tokens", "embedding"?}` per line) and optionally the
-    /// binary embedding layout with its dimension (SPEC §7).
+    /// binary embedding layout with its dimension (SPEC §7); named `name`.
     pub fn from_jsonl(
         name: &str,
         jsonl: &[u8],
         binary: Option<(&[u8], usize)>,
         c_floor: f64,
     ) -> Result<Self> {
-        let records = records::parse_jsonl_bytes(jsonl)?;
-        let points = records::embeddings_for(&records, binary)?;
-        let tokens = records.iter().map(|r| r.tokens).collect();
-        let texts = records.into_iter().map(|r| r.text).collect::<Vec<_>>();
-        let n = texts.len();
-        Dataset::new(name, points, tokens, texts, vec![0; n], vec![name.to_string()], c_floor)
+        let f = UserFiles {
+            jsonl_name: name,
+            jsonl,
+            embeddings: binary.map(|(b, _)| ("the embedding file", b)),
+            dim: binary.map(|(_, d)| d),
+            group_by: None,
+        };
+        Dataset::from_user_files(&f, c_floor)
     }
 
     pub fn len(&self) -> usize {

@@ -29,14 +29,13 @@ pub fn from_parts(
     for (g, (name, jsonl, emb)) in
         [("nq", nq_jsonl, nq_emb), ("triviaqa", tq_jsonl, tq_emb)].into_iter().enumerate()
     {
-        let recs =
-            parse_jsonl_limited(jsonl, per_source).map_err(|e| Error::data(format!("{name}.jsonl: {e}")))?;
+        let recs = parse_jsonl_limited(jsonl, per_source).map_err(|e| e.in_file(&format!("{name}.jsonl")))?;
         if recs.len() < per_source {
             return Err(Error::data(format!("{name}.jsonl has {} records, {per_source} needed", recs.len())));
         }
         let rows = (per_source * DIM * 4).min(emb.len() - emb.len() % (DIM * 4));
         let p = embeddings_for(&recs, Some((&emb[..rows], DIM)))
-            .map_err(|e| Error::data(format!("{name}.emb.f32: {e}")))?;
+            .map_err(|e| e.in_file(&format!("{name}.emb.f32")))?;
         for (i, r) in recs.into_iter().enumerate() {
             points.push(p.row(i))?;
             tokens.push(r.tokens);
@@ -51,12 +50,19 @@ pub fn from_parts(
 /// `triviaqa.emb.f32` (native only).
 #[cfg(not(target_arch = "wasm32"))]
 pub fn load(dir: &std::path::Path, per_source: usize, c_floor: f64) -> Result<Dataset> {
+    if !dir.is_dir() {
+        return Err(Error::at("", missing_dir_message(dir)));
+    }
     let read = |f: &str| {
-        std::fs::read(dir.join(f))
-            .map_err(|e| Error::data(format!("cannot read {}: {e}", dir.join(f).display())))
+        std::fs::read(dir.join(f)).map_err(|e| {
+            Error::data(format!(
+                "cannot read {} ({e}); the shared data folder must hold nq.jsonl, nq.emb.f32, triviaqa.jsonl and triviaqa.emb.f32",
+                dir.join(f).display()
+            ))
+        })
     };
     let text = |f: &str| -> Result<String> {
-        String::from_utf8(read(f)?).map_err(|_| Error::parse(format!("{f} is not valid UTF-8")))
+        String::from_utf8(read(f)?).map_err(|_| Error::at("", "not valid UTF-8").in_file(f))
     };
     from_parts(
         &text("nq.jsonl")?,
@@ -68,10 +74,30 @@ pub fn load(dir: &std::path::Path, per_source: usize, c_floor: f64) -> Result<Da
     )
 }
 
-/// The shared data folder: `$CSC_DATA` if set, else `../shared/data` next to the crate.
+/// The documented default data folder, relative to the working directory.
+pub const DEFAULT_DIR: &str = "../shared/data";
+
+/// The shared data folder: `flag` (`--data`) if given, else `$CSC_DATA`, else [`DEFAULT_DIR`]
+/// relative to the working directory (never a path compiled into the binary).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn data_dir(flag: Option<&std::path::Path>) -> std::path::PathBuf {
+    flag.map(std::path::Path::to_path_buf)
+        .or_else(|| std::env::var_os("CSC_DATA").filter(|v| !v.is_empty()).map(Into::into))
+        .unwrap_or_else(|| DEFAULT_DIR.into())
+}
+
+/// [`data_dir`] without a flag: `$CSC_DATA`, else `../shared/data` from the working directory.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn default_dir() -> std::path::PathBuf {
-    std::env::var_os("CSC_DATA")
-        .map(Into::into)
-        .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data"))
+    data_dir(None)
+}
+
+/// What to say when the data folder is not there: where it was looked for and how to point at it.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn missing_dir_message(dir: &std::path::Path) -> String {
+    let cwd = std::env::current_dir().map(|p| p.display().to_string()).unwrap_or_else(|_| "?".into());
+    format!(
+        "cannot read the data folder {}: it does not exist (looked for --data, then $CSC_DATA, then {DEFAULT_DIR} relative to the working directory {cwd}); point at the folder holding nq.jsonl, nq.emb.f32, triviaqa.jsonl and triviaqa.emb.f32 with --data DIR or CSC_DATA=DIR",
+        dir.display()
+    )
 }

@@ -1,89 +1,198 @@
 //! Parsing user and shared data (SPEC §7 "User data", `shared/data/README.md`): JSONL records of
-//! `{"text", "tokens", "embedding"?}` and the binary embedding layout (raw little-endian `f32`,
-//! row-major, N × d, no header). Every error names the line or byte where it happened.
+//! `{"id"?, "text", "tokens", "embedding"?}` and the binary embedding layout (raw little-endian
+//! `f32`, row-major, N × d, no header).
+//!
+//! Every problem is reported once, as an [`Error::File`]: the 1-based line of the JSONL (binary
+//! rows are counted from 0 and named with the line of their record, "row 6 = line 7"), what was
+//! expected and how to fix it. The caller names the file with [`Error::in_file`].
 
 use crate::error::{Error, Result};
 use crate::space::Points;
-use serde::Deserialize;
+use serde_json::Value;
 
 /// One query of a dataset file.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Record {
+    /// The record's `id`, if it has one (a string or a number, kept as written).
+    pub id: Option<String>,
     pub text: String,
     /// GPT-2 token count (the cost model of SPEC §2).
     pub tokens: u32,
     pub embedding: Option<Vec<f32>>,
+    /// The value of the group field asked for (see [`parse_jsonl_grouped`]).
+    pub group: Option<String>,
+    /// 1-based line of the record in its file.
+    pub line: usize,
 }
 
-#[derive(Deserialize)]
-struct Raw {
-    text: String,
-    tokens: f64,
-    #[serde(default)]
-    embedding: Option<Vec<f64>>,
-}
+/// What one line must look like (quoted in the messages).
+const SHAPE: &str = r#"{"id"?: string, "text": string, "tokens": whole number, "embedding"?: [numbers]}"#;
 
 /// Parses JSONL text; blank lines are skipped; at least one record is required.
 pub fn parse_jsonl(text: &str) -> Result<Vec<Record>> {
-    parse_jsonl_limited(text, usize::MAX)
+    parse_jsonl_grouped(text, usize::MAX, None)
 }
 
 /// As [`parse_jsonl`] but stops after `limit` records (the nq-trivia universe takes the first
 /// 2,500 of each file).
 pub fn parse_jsonl_limited(text: &str, limit: usize) -> Result<Vec<Record>> {
-    let mut out = Vec::new();
+    parse_jsonl_grouped(text, limit, None)
+}
+
+fn at(line: usize) -> String {
+    format!("line {line}")
+}
+
+/// Parses at most `limit` records; with `group_field`, every record must have that field (a
+/// string, number or boolean), kept as [`Record::group`]. Ids, when present, must be unique.
+pub fn parse_jsonl_grouped(text: &str, limit: usize, group_field: Option<&str>) -> Result<Vec<Record>> {
+    let mut out: Vec<Record> = Vec::new();
+    let mut ids: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for (no, line) in text.lines().enumerate() {
         if out.len() >= limit {
             break;
         }
+        let no = no + 1;
         let line = line.trim();
         if line.is_empty() {
             continue;
         }
-        let raw: Raw =
-            serde_json::from_str(line).map_err(|e| Error::parse(format!("line {}: {e}", no + 1)))?;
-        if !(raw.tokens.is_finite()
-            && raw.tokens >= 0.0
-            && raw.tokens.fract() == 0.0
-            && raw.tokens <= u32::MAX as f64)
-        {
-            return Err(Error::data(format!(
-                "line {}: `tokens` must be a whole number ≥ 0, got {}",
-                no + 1,
-                raw.tokens
-            )));
+        let v: Value = serde_json::from_str(line).map_err(|e| {
+            if e.is_eof() {
+                Error::at(
+                    at(no),
+                    format!(
+                        "the line ends inside a JSON object (the file looks cut short); expected one complete {SHAPE} per line — re-export or remove the last line"
+                    ),
+                )
+            } else {
+                Error::at(at(no), format!("not valid JSON ({e}); expected one {SHAPE} per line"))
+            }
+        })?;
+        let obj = v.as_object().ok_or_else(|| {
+            Error::at(at(no), format!("expected a JSON object {SHAPE}, found {}", kind(&v)))
+        })?;
+        let field = |name: &str| -> Result<&Value> {
+            obj.get(name).ok_or_else(|| {
+                Error::at(
+                    at(no),
+                    format!("missing field `{name}`; expected {SHAPE} — add `{name}` to this line"),
+                )
+            })
+        };
+        let text = field("text")?
+            .as_str()
+            .ok_or_else(|| {
+                Error::at(at(no), format!("`text` must be a string, found {}", kind(&obj["text"])))
+            })?
+            .to_string();
+        let tokens = field("tokens")?;
+        let t = tokens
+            .as_f64()
+            .filter(|t| t.is_finite() && *t >= 0.0 && t.fract() == 0.0 && *t <= u32::MAX as f64);
+        let tokens = t.ok_or_else(|| {
+            Error::at(
+                at(no),
+                format!("`tokens` must be a whole number ≥ 0 (the GPT-2 token count), got {tokens}"),
+            )
+        })? as u32;
+        let id = match obj.get("id") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) => Some(s.clone()),
+            Some(Value::Number(n)) => Some(n.to_string()),
+            Some(o) => {
+                return Err(Error::at(
+                    at(no),
+                    format!("`id` must be a string or a number, found {}", kind(o)),
+                ))
+            }
+        };
+        if let Some(id) = &id {
+            if let Some(first) = ids.insert(id.clone(), no) {
+                return Err(Error::at(
+                    at(no),
+                    format!("duplicate id \"{id}\" (first on line {first}); every id must be unique — rename or remove one of the two records (a repeated query in a log is a new line with its own id)"),
+                ));
+            }
         }
-        let embedding = match raw.embedding {
+        let group = match group_field {
             None => None,
-            Some(v) => {
-                if v.is_empty() {
-                    return Err(Error::data(format!("line {}: `embedding` is empty", no + 1)));
+            Some(g) => Some(match field(g)? {
+                Value::String(s) => s.clone(),
+                o @ (Value::Number(_) | Value::Bool(_)) => o.to_string(),
+                o => {
+                    return Err(Error::at(
+                        at(no),
+                        format!("the group field `{g}` must be a string or number, found {}", kind(o)),
+                    ))
                 }
-                let e: Vec<f32> = v.iter().map(|&x| x as f32).collect();
-                if let Some(j) = e.iter().position(|x| !x.is_finite()) {
-                    return Err(Error::data(format!(
-                        "line {}: embedding coordinate {j} is not a finite 32-bit number ({})",
-                        no + 1,
-                        v[j]
-                    )));
+            }),
+        };
+        let embedding = match obj.get("embedding") {
+            None | Some(Value::Null) => None,
+            Some(Value::Array(a)) => {
+                if a.is_empty() {
+                    return Err(Error::at(at(no), "`embedding` is empty; expected a list of d numbers"));
+                }
+                let mut e = Vec::with_capacity(a.len());
+                for (j, x) in a.iter().enumerate() {
+                    let f = x.as_f64().map(|f| f as f32).filter(|f| f.is_finite()).ok_or_else(|| {
+                        Error::at(
+                            at(no),
+                            format!("embedding value {j} ({x}) is not a finite 32-bit number; every coordinate must be finite — recompute this embedding"),
+                        )
+                    })?;
+                    e.push(f);
                 }
                 Some(e)
             }
+            Some(o) => {
+                return Err(Error::at(
+                    at(no),
+                    format!("`embedding` must be a list of numbers, found {}", kind(o)),
+                ))
+            }
         };
-        out.push(Record { text: raw.text, tokens: raw.tokens as u32, embedding });
+        out.push(Record { id, text, tokens, embedding, group, line: no });
     }
     if out.is_empty() {
-        return Err(Error::data("the file holds no records (expected one JSON object per line)"));
+        return Err(Error::at(
+            "",
+            format!("the file is empty: it holds no records; expected one {SHAPE} per line"),
+        ));
     }
     Ok(out)
 }
 
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
 /// Parses JSONL given as bytes (as a file picker delivers it), rejecting invalid UTF-8.
 pub fn parse_jsonl_bytes(bytes: &[u8]) -> Result<Vec<Record>> {
+    parse_jsonl_bytes_grouped(bytes, None)
+}
+
+/// [`parse_jsonl_grouped`] over bytes.
+pub fn parse_jsonl_bytes_grouped(bytes: &[u8], group_field: Option<&str>) -> Result<Vec<Record>> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
-        Error::parse(format!("the file is not valid UTF-8 (first bad byte at offset {})", e.valid_up_to()))
+        let line = bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() + 1;
+        Error::at(
+            at(line),
+            format!(
+                "the file is not valid UTF-8 (first bad byte at offset {}); save it as UTF-8",
+                e.valid_up_to()
+            ),
+        )
     })?;
-    parse_jsonl(text)
+    parse_jsonl_grouped(text, usize::MAX, group_field)
 }
 
 /// Parses the binary embedding layout: raw little-endian `f32`, row-major, `dim` per row.
@@ -93,60 +202,160 @@ pub fn parse_embeddings(bytes: &[u8], dim: usize) -> Result<Points> {
     }
     let row = dim * 4;
     if bytes.is_empty() {
-        return Err(Error::data("the embedding file is empty"));
+        return Err(Error::at("", "the embedding file is empty; expected N × d little-endian f32 values"));
     }
     if !bytes.len().is_multiple_of(row) {
-        return Err(Error::data(format!(
-            "the embedding file has {} bytes, not a whole number of {dim}-float rows ({row} bytes each); is it truncated?",
-            bytes.len()
-        )));
+        return Err(Error::at(
+            "",
+            format!(
+                "{} bytes is not a whole number of {dim}-float rows ({row} bytes each); is it truncated, or is the dimension not {dim}?",
+                bytes.len()
+            ),
+        ));
     }
     let data: Vec<f32> =
         bytes.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
-    Points::from_flat(dim, data).map_err(|e| Error::data(format!("embedding file: {e}")))
+    if let Some(k) = data.iter().position(|x| !x.is_finite()) {
+        return Err(Error::at(
+            format!("row {}", k / dim),
+            format!(
+                "coordinate {} is {} (non-finite); every value must be finite — recompute this embedding",
+                k % dim,
+                data[k]
+            ),
+        ));
+    }
+    Points::from_flat(dim, data)
 }
 
-/// Embeddings for `records`: from the binary file if given (row i = record i), else from each
-/// record's `embedding` field.
+/// The dimensions `d` under which a file of `bytes` holds exactly `n` rows.
+fn fitting_dim(bytes: usize, n: usize) -> Option<usize> {
+    (n > 0 && bytes.is_multiple_of(4 * n)).then(|| bytes / (4 * n))
+}
+
+/// Embeddings for `records`: from the binary file if given (row i = record i, with exactly as
+/// many rows as records), else from each record's `embedding` field. `dim` of the binary file
+/// may be `None`: it is then the one under which the rows equal the records. Errors name the
+/// binary file's row and the record's line; the caller names the file.
 pub fn embeddings_for(records: &[Record], binary: Option<(&[u8], usize)>) -> Result<Points> {
     match binary {
-        Some((bytes, dim)) => {
-            let p = parse_embeddings(bytes, dim)?;
-            if p.len() < records.len() {
-                return Err(Error::data(format!(
-                    "{} records but only {} embedding rows",
-                    records.len(),
-                    p.len()
-                )));
-            }
-            Ok(p.select(&(0..records.len()).collect::<Vec<_>>()))
-        }
-        None => {
-            let dim = match &records[0].embedding {
-                Some(e) => e.len(),
-                None => {
-                    return Err(Error::data(
-                        "line 1 has no `embedding`: give every record an embedding or supply the binary embedding file",
-                    ))
-                }
-            };
-            let mut p = Points::new(dim)?;
-            for (i, r) in records.iter().enumerate() {
-                let e = r.embedding.as_ref().ok_or_else(|| {
-                    Error::data(format!("record {} has no `embedding` while record 1 has one", i + 1))
-                })?;
-                if e.len() != dim {
-                    return Err(Error::data(format!(
-                        "record {} has a {}-dimensional embedding but record 1 has {dim} dimensions",
-                        i + 1,
-                        e.len()
-                    )));
-                }
-                p.push(e)?;
-            }
-            Ok(p)
-        }
+        Some((bytes, dim)) => binary_for(records, "the JSONL", bytes, Some(dim)),
+        None => inline_embeddings(records),
     }
+}
+
+/// [`embeddings_for`] with the binary file's dimension optional; `records_file` names the JSONL
+/// in the messages.
+pub fn binary_for(
+    records: &[Record],
+    records_file: &str,
+    bytes: &[u8],
+    dim: Option<usize>,
+) -> Result<Points> {
+    let n = records.len();
+    let guess = fitting_dim(bytes.len(), n);
+    let dim = match (dim, guess) {
+        (Some(d), _) => d,
+        (None, Some(d)) if d > 0 => d,
+        (None, _) => {
+            return Err(Error::at(
+                "",
+                format!(
+                    "{} bytes do not divide into {n} rows of f32 (one per record of {records_file}); give the dimension (--dim) and check the files belong together",
+                    bytes.len()
+                ),
+            ))
+        }
+    };
+    let suggest =
+        |g: usize| format!("; {n} rows of {g} floats would fit exactly — is the dimension {g} (--dim {g})?");
+    // whole rows of another size: that size is the likely dimension
+    let any_hint = guess.filter(|&g| g != dim && g > 0).map_or(String::new(), suggest);
+    // whole rows of the declared size but not one per record: another dimension is likely only
+    // when it is a multiple or a divisor of the declared one (768 read as 384, …)
+    let hint = match guess {
+        Some(g) if g != dim && g > 0 && dim > 0 && (g % dim == 0 || dim % g == 0) => {
+            format!("; {n} rows of {g} floats would fit exactly — is the dimension {g} (--dim {g})?")
+        }
+        _ => String::new(),
+    };
+    if dim > 0 && !bytes.is_empty() && !bytes.len().is_multiple_of(dim * 4) {
+        return Err(Error::at(
+            "",
+            format!(
+                "{} bytes is not a whole number of {dim}-float rows ({} bytes each){}",
+                bytes.len(),
+                dim * 4,
+                if any_hint.is_empty() { "; is it truncated?".to_string() } else { any_hint }
+            ),
+        ));
+    }
+    let p = parse_embeddings(bytes, dim).map_err(|e| match e {
+        Error::File { file, at, msg } if at.starts_with("row ") => {
+            let r: usize = at[4..].parse().unwrap_or(0);
+            let line =
+                records.get(r).map_or(String::new(), |rec| format!(" = line {} of {records_file}", rec.line));
+            Error::File { file, at: format!("{at}{line}"), msg }
+        }
+        e => e,
+    })?;
+    if p.len() != n {
+        let fix = if p.len() > n {
+            format!("remove the extra rows {}–{} or add their records", n, p.len() - 1)
+        } else {
+            format!("add the missing rows {}–{} or remove their records", p.len(), n - 1)
+        };
+        return Err(Error::at(
+            "",
+            format!(
+                "{} has {} records but {}{} embedding rows of {dim} floats are in this file; the rows must equal the records exactly{}",
+                records_file,
+                n,
+                if p.len() < n { "only " } else { "" },
+                p.len(),
+                if hint.is_empty() { format!(" — {fix}") } else { hint }
+            ),
+        ));
+    }
+    Ok(p)
+}
+
+/// Embeddings from each record's `embedding` field (all present, all the same length).
+pub fn inline_embeddings(records: &[Record]) -> Result<Points> {
+    let first = &records[0];
+    let dim = match &first.embedding {
+        Some(e) => e.len(),
+        None => {
+            return Err(Error::at(
+                at(first.line),
+                "no `embedding`: give every record an `embedding` list, or supply the binary embedding file (--embeddings FILE --dim d)",
+            ))
+        }
+    };
+    let mut p = Points::new(dim)?;
+    for (i, r) in records.iter().enumerate() {
+        let e = r.embedding.as_ref().ok_or_else(|| {
+            Error::at(
+                at(r.line),
+                format!(
+                    "record {} has no `embedding` while the first record has one; give every record one",
+                    i + 1
+                ),
+            )
+        })?;
+        if e.len() != dim {
+            return Err(Error::at(
+                at(r.line),
+                format!(
+                    "record {} has a {}-dimensional embedding but record 1 has {dim} dimensions; every embedding must have the same length",
+                    i + 1,
+                    e.len()
+                ),
+            ));
+        }
+        p.push(e)?;
+    }
+    Ok(p)
 }
 
 #[cfg(test)]
@@ -157,10 +366,10 @@ mod tests {
     fn parses_and_validates_jsonl() {
         let r = parse_jsonl("{\"text\":\"a\",\"tokens\":3,\"embedding\":[1,0]}\n\n{\"text\":\"b\",\"tokens\":5,\"embedding\":[0,1],\"id\":\"x\"}\n").unwrap();
         assert_eq!(r.len(), 2);
-        assert_eq!(r[1].tokens, 5);
+        assert_eq!((r[1].tokens, r[1].line, r[1].id.as_deref()), (5, 3, Some("x")));
         assert_eq!(embeddings_for(&r, None).unwrap().len(), 2);
         let e = parse_jsonl("{\"text\":\"a\"}").unwrap_err().to_string();
-        assert!(e.contains("line 1") && e.contains("tokens"), "{e}");
+        assert!(e.starts_with("line 1: missing field `tokens`"), "{e}");
         let e = parse_jsonl("{\"text\":\"a\",\"tokens\":-2}").unwrap_err().to_string();
         assert!(e.contains("whole number"), "{e}");
         let e = parse_jsonl("{\"text\":\"a\",\"tokens\":2,\"embedding\":[1e300]}").unwrap_err().to_string();
@@ -176,6 +385,12 @@ mod tests {
             .contains("record 2 has a 1-dimensional"));
         let none = parse_jsonl("{\"text\":\"a\",\"tokens\":1}").unwrap();
         assert!(embeddings_for(&none, None).is_err());
+        let g = parse_jsonl_grouped("{\"text\":\"a\",\"tokens\":1,\"src\":\"x\"}", 9, Some("src")).unwrap();
+        assert_eq!(g[0].group.as_deref(), Some("x"));
+        let e = parse_jsonl("{\"id\":1,\"text\":\"a\",\"tokens\":1}\n{\"id\":1,\"text\":\"b\",\"tokens\":1}")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("line 2: duplicate id \"1\" (first on line 1)"), "{e}");
     }
 
     #[test]
@@ -196,6 +411,13 @@ mod tests {
             "{\"text\":\"a\",\"tokens\":1}\n{\"text\":\"b\",\"tokens\":1}\n{\"text\":\"c\",\"tokens\":1}",
         )
         .unwrap();
-        assert!(embeddings_for(&recs, Some((&bytes, 2))).unwrap_err().to_string().contains("only 2"));
+        assert!(embeddings_for(&recs, Some((&bytes, 2)))
+            .unwrap_err()
+            .to_string()
+            .contains("3 records but only 2 embedding rows"));
+        // more rows than records is an error too, and the likely dimension is suggested
+        let e = embeddings_for(&recs[..1], Some((&bytes, 2))).unwrap_err().to_string();
+        assert!(e.contains("has 1 records but 2 embedding rows") && e.contains("--dim 4"), "{e}");
+        assert_eq!(binary_for(&recs[..2], "x.jsonl", &bytes, None).unwrap().dim(), 2);
     }
 }
