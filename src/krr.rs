@@ -21,6 +21,8 @@
 //! and `γ = ½ log det(I + K/λ) = Σ ln L_ii − (ℓ/2) ln λ` comes from the same factor.
 //! [`reference`] is the plain dense solve, used as the differential oracle.
 
+pub mod merged;
+
 use crate::error::{Error, Result};
 use crate::space::{Metric, Points};
 use serde::{Deserialize, Serialize};

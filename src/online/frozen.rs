@@ -16,20 +16,22 @@
 
 use super::{CacheSet, Context, Policy, PolicyKind, Round};
 use crate::error::Result;
-use crate::krr::{Krr, Posterior, RbfKernel, Solved};
+use crate::krr::merged::{OnlineKrr, OnlineSolved};
+use crate::krr::{Posterior, RbfKernel};
 use crate::reverse_greedy::{reverse_greedy, Instance};
 use crate::space::{bit_key, DistanceMatrix, Points};
 use std::collections::HashMap;
 
 pub struct Frozen {
     ctx: Context,
-    krr: Krr,
+    krr: OnlineKrr,
     /// Distinct arrivals `U` (vectors), their first round and their frequency.
     distinct: Points,
     /// For each distinct arrival that is a universe row (and so may repeat), its tracked point in
-    /// `krr`: the posterior at a repeat only catches up on the observations since its last visit
-    /// (the same bits as a fresh solve). Other arrivals are solved afresh each time — tracking
-    /// them would keep a projection per round of a jittered stream for nothing.
+    /// `krr`: before the first exact repeat the posterior at a repeat only catches up on the
+    /// observations since its last visit; once repeats are merged (`krr::merged`) an observed
+    /// point's posterior is O(1). Other arrivals are solved afresh each time — tracking them
+    /// would keep a projection per round of a jittered stream for nothing.
     tracked: Vec<Option<usize>>,
     first_round: Vec<u64>,
     freq: Vec<u64>,
@@ -51,14 +53,14 @@ pub struct Frozen {
     /// `x_t`'s index in `U` this round.
     current: usize,
     /// The solve behind this round's LCB at an untracked `x_t`, reused if the LLM is called.
-    pending: Option<(usize, Solved)>,
+    pending: Option<(usize, OnlineSolved)>,
 }
 
 impl Frozen {
     pub fn new(ctx: &Context) -> Result<Self> {
         let p = &ctx.params;
         Ok(Frozen {
-            krr: Krr::new(RbfKernel::new(p.kernel_length)?, ctx.metric, p.lambda, ctx.dim)?,
+            krr: OnlineKrr::new(RbfKernel::new(p.kernel_length)?, ctx.metric, p.lambda, ctx.dim)?,
             distinct: Points::new(ctx.dim)?,
             first_round: Vec::new(),
             freq: Vec::new(),

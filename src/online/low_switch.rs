@@ -6,7 +6,8 @@
 use super::{CacheSet, Context, Policy, PolicyKind, Round};
 use crate::epsilon_net::EpsilonNet;
 use crate::error::Result;
-use crate::krr::{optimistic_cost, Krr, RbfKernel};
+use crate::krr::merged::OnlineKrr;
+use crate::krr::{optimistic_cost, RbfKernel};
 use crate::reverse_greedy::{reverse_greedy, Instance};
 use crate::stages::StageClock;
 
@@ -33,7 +34,7 @@ pub trait CostLearner {
 
 /// KRR over all observations (Alg. 4): `c̲ = ĉ − β(B + R√(2(γ + ln(2/δ))))σ`, `−B` before any.
 pub struct KernelCosts {
-    krr: Krr,
+    krr: OnlineKrr,
     b: f64,
     r: f64,
     delta: f64,
@@ -43,7 +44,7 @@ pub struct KernelCosts {
 impl KernelCosts {
     pub fn new(ctx: &Context) -> Result<Self> {
         let p = &ctx.params;
-        let krr = Krr::new(RbfKernel::new(p.kernel_length)?, ctx.metric, p.lambda, ctx.dim)?;
+        let krr = OnlineKrr::new(RbfKernel::new(p.kernel_length)?, ctx.metric, p.lambda, ctx.dim)?;
         Ok(KernelCosts { krr, b: p.b, r: p.noise_r, delta: p.delta, beta: p.beta })
     }
     fn lcb(&self, post: &crate::krr::Posterior, gamma: f64) -> f64 {
