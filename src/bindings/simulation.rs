@@ -41,7 +41,7 @@ export interface StepBatch {
 export interface Checkpoint {
   t: number; regret: number; avg_regret: number; realised_cost: number; avg_realised_cost: number;
   hit_rate: number; llm_calls: number; switches: number; switch_cost: number; loss: number;
-  est_rmse: number | null; est_mae: number | null; est_max: number | null; wall_ms: number;
+  cache_size: number; est_rmse: number | null; est_mae: number | null; est_max: number | null; wall_ms: number;
 }
 
 /** A policy's ε-net centers as it sees them (for hovering a center). */
