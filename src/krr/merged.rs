@@ -682,4 +682,28 @@ mod tests {
         krr.add_observation(&[0.0, 0.5], 0.3).unwrap();
         assert!(krr.is_merged());
     }
+
+    /// A vanishing ridge with repeats and near-duplicates keeps every posterior and `γ` finite
+    /// (variances in `[0, 1]`), so the LCBs Reverse Greedy receives stay finite.
+    #[test]
+    fn tiny_ridge_stays_finite() {
+        let (kernel, metric) = (RbfKernel::new(0.2).unwrap(), Metric::new(1.0).unwrap());
+        for ridge in [1e-15, 1e-300] {
+            let mut krr = OnlineKrr::new(kernel, metric, ridge, 2).unwrap();
+            let ids = [krr.track(&[0.1, 0.1]), krr.track(&[0.9, 0.9])];
+            for i in 0..80 {
+                let x = [0.1 + (i % 3) as f32 * 1e-6, 0.1];
+                krr.add_observation(&x, 0.5 + 0.01 * (i % 7) as f64).unwrap();
+                for p in [
+                    krr.posterior_tracked(ids[0]),
+                    krr.posterior_tracked(ids[1]),
+                    krr.posterior_at(&[0.4, 0.3]),
+                ] {
+                    assert!(p.mean.is_finite() && (0.0..=1.0).contains(&p.var), "{p:?} at {i}");
+                }
+                assert!(krr.gamma().is_finite());
+            }
+            assert!(krr.is_merged());
+        }
+    }
 }
