@@ -423,6 +423,23 @@ export function runHostile(g) {
   probe('er.runNext(valid)', 'any', () => er.runNext((n) => n >= 0));
   probe('er.report after hostility', 'any', () => er.report());
   probe('er.free()', 'any', () => er.free());
+  {
+    // The worker pool's pair (www/js/jobs.js): runUnit on one run, addUnit on another.
+    const a = new g.ExperimentRun({ ...spec, seeds: 2 }, plane), b = new g.ExperimentRun({ ...spec, seeds: 2 }, plane);
+    for (const i of [-1, 2, 2.5, NaN, 1e300]) mustThrow(`er.runUnit(${i})`, () => a.runUnit(i));
+    probe('er.runUnit(callback throws)', 'any', () => a.runUnit(0, () => { throw new Error('from the callback'); }));
+    probe('er.runUnit(0, valid)', 'ok', () => b.runUnit(0, () => true));
+    const u1 = b.runUnit(1);
+    probe('er.addUnit(valid)', 'ok', () => a.addUnit(u1));
+    mustThrow('er.addUnit(the same unit twice)', () => a.addUnit(u1));
+    for (const [label, j] of [['not JSON', '{'], ['empty', ''], ['another experiment', u1.replace('"mini"', '"fig-a"')],
+      ['an index out of range', u1.replace('"index":1', '"index":7')], ['a number', '5']]) {
+      mustThrow(`er.addUnit(${label})`, () => a.addUnit(j));
+    }
+    probe('er.report after addUnit', 'ok', () => a.report());
+    a.free();
+    b.free();
+  }
   probe('plane.free()', 'ok', () => plane.free());
 
   // ---- coverage -------------------------------------------------------------------------------
