@@ -447,17 +447,23 @@ impl JsExperimentRun {
             }
             super::convert::stream_fits(&p, dataset.inner().points.dim())?;
         }
-        let want = serde_json::to_value(spec.dataset)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_default();
-        if dataset.inner().name != want {
+        // A built-in experiment runs on its built-in; a dataset object naming a file runs on an
+        // uploaded dataset (its recorded checksum, if any, is checked by `run_unit`).
+        let want = match spec.dataset.builtin().map_err(js_err)? {
+            Some(b) => {
+                serde_json::to_value(&b).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+            }
+            None => dataset.inner().name.clone(),
+        };
+        let user_ok = spec.dataset.builtin().map_err(js_err)?.is_none() == dataset.inner().user;
+        if dataset.inner().name != want || !user_ok {
             return Err(js_err(Error::data(format!(
                 "experiment `{}` runs on `{want}`, but the dataset given is `{}`",
                 spec.id,
                 dataset.inner().name
             ))));
         }
+        spec.dataset.check_loaded(dataset.inner()).map_err(js_err)?;
         Ok(JsExperimentRun { units: spec.units(), spec, dataset: dataset.inner().clone(), done: Vec::new() })
     }
 
