@@ -1,10 +1,13 @@
 // Runs experiments (SPEC §10) off the main thread, one unit (sweep value × seed) at a time,
 // reporting progress within a unit and the aggregated report after each one. Cancelling is
 // terminating this worker (the page then starts a fresh one). Also computes the engine's
-// determinism report on request.
+// determinism report on request. Every failure is replied as an `error` message (the engine
+// failing to start included); one from a trapped instance says so (`trapped`), and this worker
+// then closes: the page starts a fresh one.
 import init, { Dataset, ExperimentRun, determinismReport, nativeDeterminismReport } from '../pkg/csc.js';
 
 const ready = init();
+ready.catch(() => {}); // reported, as an `error` reply, to each request below
 
 function dataset(d) {
   if (d.kind === 'plane') return Dataset.plane();
@@ -28,8 +31,8 @@ function experiment(m, ds) {
 
 self.onmessage = async (ev) => {
   const m = ev.data;
-  await ready;
   try {
+    await ready;
     if (m.type === 'determinism') {
       const r = determinismReport(m.seed);
       self.postMessage({ type: 'determinism', report: r, native: nativeDeterminismReport() });
@@ -61,6 +64,9 @@ self.onmessage = async (ev) => {
     run.free();
     ds.free();
   } catch (e) {
-    self.postMessage({ type: 'error', message: String(e && e.message ? e.message : e) });
+    const trapped = e instanceof WebAssembly.RuntimeError;
+    const message = String(e && e.message ? e.message : e);
+    self.postMessage({ type: 'error', trapped, message: trapped ? `the engine stopped (${message}); a fresh one runs the next job` : message });
+    if (trapped) self.close();
   }
 };
