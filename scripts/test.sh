@@ -19,6 +19,9 @@ step "clippy (wasm32)" cargo clippy --target wasm32-unknown-unknown --locked --l
 step "wasm build" bash scripts/wasm.sh
 step "typescript declarations" python3 scripts/check_dts.py "$(wasm_cfg build.out-dir)/csc.d.ts"
 step "built package (node)" node scripts/smoke_pkg.mjs "$(wasm_cfg build.out-dir)"
+# Every export of the shipped package, through its JS glue, with every kind of JS value in every
+# argument position: no call may trap the module.
+step "hostile sweep of the built package (node)" node scripts/hostile_pkg.mjs "$(wasm_cfg build.out-dir)"
 
 # Browser tests (tests/wasm_api.rs) in each browser of wasm-pack.toml, headless, with the
 # installed WebDriver and wasm-bindgen test runner (never downloaded ones). This is exactly what
