@@ -33,6 +33,7 @@ function spawn() {
   w.onmessageerror = () => { if (w === worker) fail('a message from the engine\'s worker could not be read'); };
   w.onmessage = (ev) => {
     const m = ev.data;
+    if (m.type === 'error' && m.trapped) { fail(m.message); return; } // the instance is dead: replace the worker
     const job = current;
     if (!job) return;
     if (m.type === 'start') Object.assign(job, { total: m.total, spec: m.spec });
@@ -40,10 +41,7 @@ function spawn() {
     else if (m.type === 'partial' || m.type === 'done') {
       Object.assign(job, { done: m.done, total: m.total, frac: m.done / m.total, report: m.report });
       if (m.type === 'done') { Object.assign(job, { status: 'done', json: m.json, csv: m.csv, summary: m.summary }); current = null; }
-    } else if (m.type === 'error') {
-      if (m.trapped) { fail(m.message); return; } // the instance is dead: replace the worker
-      Object.assign(job, { status: 'error', error: m.message }); current = null;
-    }
+    } else if (m.type === 'error') { Object.assign(job, { status: 'error', error: m.message }); current = null; }
     emit(job);
   };
   return w;
