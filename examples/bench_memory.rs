@@ -4,6 +4,10 @@
 //! n_eval = 1,000, seed 1, Greedy and LFU), whose wasm memory only shows the high-water mark in
 //! 64 KiB pages. `cargo run --release --example bench_memory -- [rounds] [policy ids…]`; prints
 //! one JSON object.
+// Native only (wall-clock timing, files on disk). `wasm-pack test` builds every example for
+// wasm32: there this is an empty program.
+#![cfg_attr(target_arch = "wasm32", no_main)]
+#![cfg(not(target_arch = "wasm32"))]
 use csc::config::Params;
 use csc::dataset::Dataset;
 use csc::online::sim::{Environment, Simulation};

@@ -3,6 +3,10 @@
 //!
 //! Each line gives the wall time and, at the end, the CPU time this thread got (Linux
 //! `/proc/thread-self/schedstat`, in ns): on a loaded machine the CPU time is the steadier figure.
+// Native only (wall-clock timing, files on disk). `wasm-pack test` builds every example for
+// wasm32: there this is an empty program.
+#![cfg_attr(target_arch = "wasm32", no_main)]
+#![cfg(not(target_arch = "wasm32"))]
 use csc::config::Params;
 use csc::dataset::{nq_trivia, plane, synthetic, Dataset};
 use csc::online::sim::{Environment, Simulation};

@@ -21,6 +21,10 @@
 //! at `target_T` exactly (`rg_units` at every switch call, the calls and ε-net sizes read from the
 //! fast run's trajectory, which the plain run shares) and pricing it at the time per unit measured
 //! at the largest horizon, plus the rest of the plain time by (a).
+// Native only (wall-clock timing, files on disk). `wasm-pack test` builds every example for
+// wasm32: there this is an empty program.
+#![cfg_attr(target_arch = "wasm32", no_main)]
+#![cfg(not(target_arch = "wasm32"))]
 #[path = "../tests/support/plain_online.rs"]
 mod plain_online;
 

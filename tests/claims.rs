@@ -1,5 +1,8 @@
 //! The paper's empirical claims, checked over fixed seeds (deterministic; never timing).
 //! Each test names the claim it checks and the settings under which it is checked.
+// Native only: the browser suites are tests/wasm_*.rs (`wasm-pack test` compiles every test file
+// for wasm32).
+#![cfg(not(target_arch = "wasm32"))]
 
 use csc::config::Params;
 use csc::dataset::synthetic;

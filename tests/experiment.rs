@@ -1,4 +1,7 @@
 //! The experiment runner (SPEC §10): units, shards, merge, aggregation, JSON definitions.
+// Native only: the browser suites are tests/wasm_*.rs (`wasm-pack test` compiles every test file
+// for wasm32).
+#![cfg(not(target_arch = "wasm32"))]
 
 use csc::config::Params;
 use csc::dataset::plane;

@@ -4,6 +4,9 @@
 //! message on stderr — never a panic (no "panicked" in stderr) and never a crash by signal.
 //! Also: the library's loaders, numerical robustness of KRR (duplicate points, tiny λ, huge
 //! length-scales) and the cost domain (0, 1] of every loader.
+// Native only: the browser suites are tests/wasm_*.rs (`wasm-pack test` compiles every test file
+// for wasm32).
+#![cfg(not(target_arch = "wasm32"))]
 
 use csc::config::Params;
 use csc::dataset::{nq_trivia, records, Dataset};

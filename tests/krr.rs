@@ -1,5 +1,8 @@
 //! Kernel ridge regression (SPEC §6): the incremental learner against the dense reference, the
 //! posterior's invariants, and the confidence bounds.
+// Native only: the browser suites are tests/wasm_*.rs (`wasm-pack test` compiles every test file
+// for wasm32).
+#![cfg(not(target_arch = "wasm32"))]
 
 use csc::krr::reference::{gamma_dense, posterior_dense};
 use csc::krr::{

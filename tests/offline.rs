@@ -4,6 +4,9 @@
 //! 1/√2 ≈ 0.707 and between c1 and c2 it is 1) with costs 0.1, 0.5, 0.9; the log cycles through
 //! them 10 times, every cost observed without noise; `E` = one of each; k = 1.
 //! L({c2}) = (0.1 + 0.5 + 0)/3 = 0.2 is the oracle; L({c0}) = (0 + 0.5 + 0.707)/3.
+// Native only: the browser suites are tests/wasm_*.rs (`wasm-pack test` compiles every test file
+// for wasm32).
+#![cfg(not(target_arch = "wasm32"))]
 
 use csc::config::Params;
 use csc::offline::{OfflineKind, OfflineProblem};

@@ -5,6 +5,9 @@
 //! φ(d(c0, c1)) = φ(d(c0, c2)) = 1/√2 ≈ 0.707, φ(d(c1, c2)) = 1, and with k = 1:
 //! L({c0}) = (0 + 0.5 + 0.1)/3 = 0.2, L({c1}) = (0.707 + 0 + 0.1)/3, L({c2}) = (0.707 + 0.5)/3,
 //! so `M_orc = {c0}` with `L(M_orc) = 0.2`.
+// Native only: the browser suites are tests/wasm_*.rs (`wasm-pack test` compiles every test file
+// for wasm32).
+#![cfg(not(target_arch = "wasm32"))]
 
 use csc::config::Params;
 use csc::online::sim::{run_trace, Environment, Simulation, StepOutcome};

@@ -2,6 +2,9 @@
 //! neighbourhoods) against the plain one of SPEC §5/§11.7 step by step, on real streams: the same
 //! candidates, the same cache and the same `L(M_orc)` to the bit. nq-trivia reads `../shared/data`
 //! (or `$CSC_DATA`): its arrivals and `E` repeat universe queries exactly.
+// Native only: the browser suites are tests/wasm_*.rs (`wasm-pack test` compiles every test file
+// for wasm32).
+#![cfg(not(target_arch = "wasm32"))]
 
 use csc::config::Params;
 use csc::dataset::{nq_trivia, plane, synthetic, Dataset};

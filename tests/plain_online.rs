@@ -4,6 +4,9 @@
 //! re-evaluating eq. 4 for every removal, linear scans, stages written out), on the same traces
 //! and parameters: the same decision (LLM or cache) in every round, the same cache after every
 //! switch, the same `L(M_t)`, and regret, costs and KRR errors equal to a relative 1e-9.
+// Native only: the browser suites are tests/wasm_*.rs (`wasm-pack test` compiles every test file
+// for wasm32).
+#![cfg(not(target_arch = "wasm32"))]
 
 #[path = "support/plain_online.rs"]
 mod plain_online;

@@ -8,6 +8,9 @@
 //! ties and duplicate points are common), `D` the diameter or `√dim`, weights ≥ 0 with exact zeros,
 //! `φ` clipped linear or clipped quadratic with `ζ ∈ [0.5, 3]`, and costs in (0, 1] or — for the
 //! optimistic costs of the online learner (SPEC §13) — partly or wholly negative.
+// Native only: the browser suites are tests/wasm_*.rs (`wasm-pack test` compiles every test file
+// for wasm32).
+#![cfg(not(target_arch = "wasm32"))]
 
 use csc::epsilon_net::EpsilonNet;
 use csc::loss::{discretised_loss, query_loss, serve_from_llm};

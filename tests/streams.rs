@@ -1,5 +1,8 @@
 //! Datasets and arrival streams (SPEC §2, §7, §11.10, §12): statistics the paper states,
 //! determinism, and trace round trips. The nq-trivia tests read `../shared/data` (or `$CSC_DATA`).
+// Native only: the browser suites are tests/wasm_*.rs (`wasm-pack test` compiles every test file
+// for wasm32).
+#![cfg(not(target_arch = "wasm32"))]
 
 use csc::config::Params;
 use csc::dataset::{nq_trivia, synthetic, Dataset};

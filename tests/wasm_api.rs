@@ -7,7 +7,7 @@
 use csc::bindings::dataset::JsDataset;
 use csc::bindings::params::{default_params, determinism_report, native_determinism_report, validate_params};
 use csc::bindings::primitives::{
-    discretised_loss, epsilon_net, exact_optimum, expected_loss_js, krr_posterior, reverse_greedy,
+    discretised_loss, epsilon_net, exact_optimum, expected_loss, krr_posterior, reverse_greedy,
 };
 use csc::bindings::types::{JsPartialParams, JsPhi};
 use csc::bindings::version;
@@ -272,8 +272,8 @@ fn reverse_greedy_by_hand() {
     // the losses
     close(discretised_loss(&LINE, 1.0, 1.0, &W, &C, &[0], None).unwrap(), 0.075, 1e-8);
     close(discretised_loss(&LINE, 1.0, 1.0, &W, &C, &[], None).unwrap(), 0.1 + 0.015 + 0.06, 1e-8);
-    close(expected_loss_js(&LINE, &C, &[0.0], 1.0, 1.0, None).unwrap(), (0.0 + 0.05 + 0.3) / 3.0, 1e-8);
-    close(expected_loss_js(&LINE, &C, &[], 1.0, 1.0, None).unwrap(), (0.2 + 0.05 + 0.3) / 3.0, 1e-8);
+    close(expected_loss(&LINE, &C, &[0.0], 1.0, 1.0, None).unwrap(), (0.0 + 0.05 + 0.3) / 3.0, 1e-8);
+    close(expected_loss(&LINE, &C, &[], 1.0, 1.0, None).unwrap(), (0.2 + 0.05 + 0.3) / 3.0, 1e-8);
 }
 
 #[wasm_bindgen_test]
@@ -316,11 +316,11 @@ fn reverse_greedy_errors() {
     );
     assert_msg(discretised_loss(&LINE, 1.0, 1.0, &W, &C, &[7], None), &["`cache` contains index 7"]);
     assert_msg(
-        expected_loss_js(&LINE, &C[..1], &[0.0], 1.0, 1.0, None),
+        expected_loss(&LINE, &C[..1], &[0.0], 1.0, 1.0, None),
         &["`evalCosts` has 1 entries but `evalPoints` has 3"],
     );
-    assert_msg(expected_loss_js(&[], &[], &[0.0], 1.0, 1.0, None), &["`evalPoints` is empty"]);
-    assert_msg(expected_loss_js(&LINE, &C, &[0.0, 1.0], 2.0, 1.0, None), &["`evalPoints`", "2-dimensional"]);
+    assert_msg(expected_loss(&[], &[], &[0.0], 1.0, 1.0, None), &["`evalPoints` is empty"]);
+    assert_msg(expected_loss(&LINE, &C, &[0.0, 1.0], 2.0, 1.0, None), &["`evalPoints`", "2-dimensional"]);
 }
 
 #[wasm_bindgen_test]
@@ -567,4 +567,68 @@ fn experiment_run_in_chunks_with_progress_and_cancel() {
     let o = params(obj(&[("log_len", 100.into())]));
     let run = JsExperimentRun::new(JsValue::from_str("fig-b").unchecked_into(), &s, o, Some(1.0)).unwrap();
     assert_eq!(run.total_units(), 8);
+}
+
+// ---- the exports' JS entry points: any JS value in a string or array position -------------------
+
+/// The exports take strings and arrays as `JsValue` (the release JS glue passes any value on
+/// unchecked: a number where a string was declared used to trap the module). Each refuses a
+/// value of the wrong type with an `Error` naming the argument, and accepts typed arrays, plain
+/// arrays of numbers and other numeric typed arrays alike. scripts/hostile_pkg.mjs sweeps every
+/// export this way through the shipped glue.
+#[wasm_bindgen_test]
+fn js_entry_points_check_argument_types() {
+    use csc::bindings::page::{config_fingerprint_js, decode_url_state_js, url_state_defaults_js};
+    use csc::bindings::primitives::{epsilon_net_js, reverse_greedy_js};
+    use js_sys::{Array, Float32Array, Float64Array};
+    let nums = |v: &[f64]| -> JsValue { v.iter().map(|&x| JsValue::from(x)).collect::<Array>().into() };
+    let pts = JsValue::from(Float32Array::from(&[0.0f32, 0.18, 0.3][..]));
+    // Typed, plain and other typed arrays give the same answer.
+    for points in [pts.clone(), nums(&[0.0, 0.18, 0.3]), Float64Array::from(&[0.0, 0.18, 0.3][..]).into()] {
+        let r = epsilon_net_js(points, 1.0, 0.2, 1.0).unwrap();
+        assert_eq!(u32_field(&r, "centers"), vec![0, 2]);
+    }
+    for bad in [
+        JsValue::from(3.0),
+        JsValue::from_str("0,1"),
+        JsValue::NULL,
+        JsValue::UNDEFINED,
+        js_sys::Object::new().into(),
+    ] {
+        assert_msg(
+            epsilon_net_js(bad, 1.0, 0.2, 1.0),
+            &["`points`", "must be a Float32Array or an array of numbers"],
+        );
+    }
+    let junk: JsValue = [JsValue::from(1.0), JsValue::from_str("x")].iter().collect::<Array>().into();
+    assert_msg(
+        epsilon_net_js(junk, 1.0, 0.2, 1.0),
+        &["`points`", "element 1 must be a number, got a string"],
+    );
+    // A huge array-like is refused before anything is allocated.
+    let fake = js_sys::Object::new();
+    Reflect::set(&fake, &"length".into(), &JsValue::from(2f64.powi(30))).unwrap();
+    assert_msg(epsilon_net_js(fake.into(), 1.0, 0.2, 1.0), &["`points`"]);
+    // Indices must be whole numbers in range.
+    let w = JsValue::from(Float64Array::from(&[0.5, 0.3, 0.2][..]));
+    let c = JsValue::from(Float64Array::from(&[0.2, 0.05, 0.3][..]));
+    let r = reverse_greedy_js(pts.clone(), 1.0, 1.0, w.clone(), c.clone(), 1.0, None, nums(&[0.0])).unwrap();
+    assert_eq!(u32_field(&r, "cache"), vec![0]);
+    assert_msg(
+        reverse_greedy_js(pts, 1.0, 1.0, w, c, 1.0, None, nums(&[1.5])),
+        &["`incumbent`", "element 0 must be a whole number"],
+    );
+    // Strings.
+    assert_msg(decode_url_state_js(JsValue::from(f64::NAN)), &["`query`", "must be a string, got a number"]);
+    assert_msg(url_state_defaults_js(JsValue::TRUE), &["`dataset`", "must be a string, got a boolean"]);
+    let p: csc::bindings::page::JsParams = default_params().unwrap().unchecked_into();
+    assert_msg(config_fingerprint_js(JsValue::from(7.0), p), &["`dataset`", "must be a string"]);
+    assert_msg(
+        JsDataset::from_jsonl_js(JsValue::NULL, nums(&[]), JsValue::UNDEFINED, None, None),
+        &["`name`"],
+    );
+    assert_msg(
+        JsDataset::from_jsonl_js("x".into(), nums(&[300.0]), JsValue::UNDEFINED, None, None),
+        &["`bytes`", "element 0 must be a whole number in [0, 255]"],
+    );
 }

@@ -3,7 +3,7 @@
 //! that JavaScript can time each part with `performance.now()` — the set-up in the constructor,
 //! the measured step in a method. Nothing here is used by the playground itself.
 
-use super::convert::{js_err, to_js, whole, JsResult};
+use super::convert::{js_err, string, to_js, whole, JsResult};
 use super::dataset::JsDataset;
 use super::params::params_from_js;
 use super::types::JsPartialParams;
@@ -41,6 +41,23 @@ pub struct JsBenchOnline {
     params: Params,
 }
 
+impl JsBenchOnline {
+    /// `BenchOnline.run` with typed arguments, for Rust callers (the export checks each JS argument's type,
+    /// then calls this).
+    pub fn run(&self, policy: &str) -> JsResult<JsValue> {
+        let kind = PolicyKind::parse(policy).map_err(js_err)?;
+        let mut sim = Simulation::new(self.env.clone(), kind, &self.params, 0).map_err(js_err)?;
+        for t in 0..self.trace.horizon() {
+            sim.step(&self.trace.arrival(t));
+        }
+        let r = sim.result();
+        to_js(&serde_json::json!({
+            "policy": r.policy, "policyId": r.policy_id, "avgRegret": r.last.avg_regret,
+            "switches": r.last.switches, "llmCalls": r.last.llm_calls, "diagnostics": r.diagnostics,
+        }))
+    }
+}
+
 #[wasm_bindgen(js_class = BenchOnline)]
 impl JsBenchOnline {
     /// Generates the trace of `params` on `dataset` and the evaluation oracle (the set-up that
@@ -69,18 +86,12 @@ impl JsBenchOnline {
     }
 
     /// Sets up the policy `policy` (an id such as `"greedy"`) and plays every round of the trace.
-    #[wasm_bindgen(unchecked_return_type = "BenchPolicyRun")]
-    pub fn run(&self, policy: &str) -> JsResult<JsValue> {
-        let kind = PolicyKind::parse(policy).map_err(js_err)?;
-        let mut sim = Simulation::new(self.env.clone(), kind, &self.params, 0).map_err(js_err)?;
-        for t in 0..self.trace.horizon() {
-            sim.step(&self.trace.arrival(t));
-        }
-        let r = sim.result();
-        to_js(&serde_json::json!({
-            "policy": r.policy, "policyId": r.policy_id, "avgRegret": r.last.avg_regret,
-            "switches": r.last.switches, "llmCalls": r.last.llm_calls, "diagnostics": r.diagnostics,
-        }))
+    #[wasm_bindgen(js_name = run, unchecked_return_type = "BenchPolicyRun")]
+    pub fn run_js(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] policy: JsValue,
+    ) -> JsResult<JsValue> {
+        self.run(&string("policy", &policy)?)
     }
 }
 

@@ -6,6 +6,7 @@ use crate::error::Error;
 use crate::mismatch::Mismatch;
 use crate::space::{Metric, Points};
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 /// An engine error as a JS `Error` with the engine's message.
 pub(crate) fn js_err(e: Error) -> JsError {
@@ -14,6 +15,151 @@ pub(crate) fn js_err(e: Error) -> JsError {
 
 /// Shorthand for results that cross the boundary.
 pub(crate) type JsResult<T> = Result<T, JsError>;
+
+// ---- Arguments a JS caller could give any value for ----
+//
+// The release JS glue passes arguments on unchecked: a number where a `&str` is declared reaches
+// the module as a garbage pointer and length, and an object `{ length: 2**30 }` where a slice is
+// declared asks the allocator for 4 GiB, which aborts. Either kills the instance (a
+// `WebAssembly.RuntimeError`), and every later call fails too. So every string and array
+// parameter of the API is a `JsValue`, checked here with a readable error naming it
+// (scripts/hostile_pkg.mjs sweeps every export with every kind of JS value).
+
+/// What a JS value is, for messages (`typeof`, with `null` and arrays told apart).
+fn kind(v: &JsValue) -> String {
+    if v.is_null() {
+        "null".into()
+    } else if js_sys::Array::is_array(v) {
+        "an array".into()
+    } else {
+        let t = v.js_typeof().as_string().unwrap_or_default();
+        match t.as_str() {
+            "object" | "undefined" => t,
+            _ => format!("a {t}"),
+        }
+    }
+}
+
+fn wrong_type(name: &str, expected: &str, v: &JsValue) -> JsError {
+    js_err(Error::param(name, format!("must be {expected}, got {}", kind(v))))
+}
+
+/// A string argument (`&str` in the API's TypeScript).
+pub(crate) fn string(name: &str, v: &JsValue) -> JsResult<String> {
+    v.as_string().ok_or_else(|| wrong_type(name, "a string", v))
+}
+
+/// `undefined` and `null` as `None` (an optional argument left out).
+pub(crate) fn optional(v: JsValue) -> Option<JsValue> {
+    if v.is_undefined() || v.is_null() {
+        None
+    } else {
+        Some(v)
+    }
+}
+
+/// A zeroed vector of `n` elements, or a readable error if the memory cannot be had (a failed
+/// allocation would abort the module).
+fn alloc<T: Copy + Default>(name: &str, n: usize) -> JsResult<Vec<T>> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n).map_err(|_| {
+        js_err(Error::unsupported(format!(
+            "`{name}` has {n} elements, more than fits in this module's memory"
+        )))
+    })?;
+    v.resize(n, T::default());
+    Ok(v)
+}
+
+/// A numeric array argument: the typed array `A` itself (copied), or any other array-like of
+/// numbers — a plain array, another non-BigInt typed array — read element by element, each
+/// element checked by `accept` (which says what it must be). Anything else is refused.
+fn numbers<T, A>(
+    name: &str,
+    v: &JsValue,
+    expected: &str,
+    copy: impl Fn(&A, &mut [T]),
+    len: impl Fn(&A) -> u32,
+    accept: (&str, fn(f64) -> Option<T>),
+) -> JsResult<Vec<T>>
+where
+    T: Copy + Default,
+    A: JsCast,
+{
+    if let Some(a) = v.dyn_ref::<A>() {
+        let mut out = alloc(name, len(a) as usize)?;
+        copy(a, &mut out);
+        return Ok(out);
+    }
+    let bigint = v.is_instance_of::<js_sys::BigInt64Array>() || v.is_instance_of::<js_sys::BigUint64Array>();
+    let array = if js_sys::Array::is_array(v) {
+        v.clone().unchecked_into::<js_sys::Array>()
+    } else if js_sys::ArrayBuffer::is_view(v) && !bigint && !v.is_instance_of::<js_sys::DataView>() {
+        js_sys::Array::from(v)
+    } else {
+        return Err(wrong_type(name, expected, v));
+    };
+    let mut out = alloc(name, array.length() as usize)?;
+    for (i, slot) in out.iter_mut().enumerate() {
+        let x = array.get(i as u32);
+        *slot = x.as_f64().and_then(accept.1).ok_or_else(|| {
+            js_err(Error::param(name, format!("element {i} must be {}, got {}", accept.0, kind(&x))))
+        })?;
+    }
+    Ok(out)
+}
+
+/// Points as a `Float32Array` (or an array of numbers).
+pub(crate) fn f32s(name: &str, v: &JsValue) -> JsResult<Vec<f32>> {
+    numbers(
+        name,
+        v,
+        "a Float32Array or an array of numbers",
+        js_sys::Float32Array::copy_to,
+        js_sys::Float32Array::length,
+        ("a number", |x| Some(x as f32)),
+    )
+}
+
+/// Weights and costs as a `Float64Array` (or an array of numbers).
+pub(crate) fn f64s(name: &str, v: &JsValue) -> JsResult<Vec<f64>> {
+    numbers(
+        name,
+        v,
+        "a Float64Array or an array of numbers",
+        js_sys::Float64Array::copy_to,
+        js_sys::Float64Array::length,
+        ("a number", Some),
+    )
+}
+
+/// Indices as a `Uint32Array` (or an array of whole numbers in `[0, 2³²)`).
+pub(crate) fn u32s_in(name: &str, v: &JsValue) -> JsResult<Vec<u32>> {
+    numbers(
+        name,
+        v,
+        "a Uint32Array or an array of whole numbers",
+        js_sys::Uint32Array::copy_to,
+        js_sys::Uint32Array::length,
+        ("a whole number in [0, 2³²)", |x| {
+            (x.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(&x)).then_some(x as u32)
+        }),
+    )
+}
+
+/// Bytes as a `Uint8Array` (or an array of whole numbers in `[0, 255]`).
+pub(crate) fn bytes(name: &str, v: &JsValue) -> JsResult<Vec<u8>> {
+    numbers(
+        name,
+        v,
+        "a Uint8Array or an array of bytes",
+        js_sys::Uint8Array::copy_to,
+        js_sys::Uint8Array::length,
+        ("a whole number in [0, 255]", |x| {
+            (x.fract() == 0.0 && (0.0..=255.0).contains(&x)).then_some(x as u8)
+        }),
+    )
+}
 
 /// A JS number that must be a whole number in `[min, 2³²)` (counts, dimensions, `k`), named in
 /// the error. wasm-bindgen would silently wrap `-1` or truncate `2.5` for a `usize` parameter.

@@ -1,7 +1,7 @@
 //! The `Dataset` class: a query universe with its costs, distance scale, checksum and a 2-D
 //! projection for drawing it.
 
-use super::convert::{dimension, js_err, to_js, to_points, whole, JsResult};
+use super::convert::{bytes, dimension, f32s, js_err, optional, string, to_js, to_points, whole, JsResult};
 use crate::dataset::{nq_trivia, plane, synthetic, Dataset};
 use crate::error::Error;
 use crate::projection::{Projection, DEFAULT_FIT_POINTS};
@@ -38,6 +38,54 @@ impl JsDataset {
     /// The dataset's 2-D projection (fitted once), for the other binding classes.
     pub(crate) fn fitted_projection(&self) -> JsResult<&Projection> {
         self.fitted()
+    }
+
+    /// `Dataset.fromJsonl` with typed arguments, for Rust callers (the export checks each JS argument's type,
+    /// then calls this).
+    pub fn from_jsonl(
+        name: &str,
+        bytes: &[u8],
+        embeddings: Option<Vec<u8>>,
+        dim: Option<f64>,
+        c_floor: Option<f64>,
+    ) -> JsResult<JsDataset> {
+        let binary = match (&embeddings, dim) {
+            (Some(b), Some(d)) => Some((&b[..], dimension(d)?)),
+            (Some(_), None) => {
+                return Err(js_err(Error::param("dim", "is required when `embeddings` are given")));
+            }
+            (None, _) => None,
+        };
+        Ok(JsDataset::wrap(
+            Dataset::from_jsonl(name, bytes, binary, resolve_c_floor(c_floor)?).map_err(js_err)?,
+        ))
+    }
+
+    /// `Dataset.nqTrivia` with typed arguments, for Rust callers (the export checks each JS argument's type,
+    /// then calls this).
+    pub fn nq_trivia(
+        nq_jsonl: &str,
+        nq_emb: &[u8],
+        tq_jsonl: &str,
+        tq_emb: &[u8],
+        per_source: Option<f64>,
+        c_floor: Option<f64>,
+    ) -> JsResult<JsDataset> {
+        let per_source = whole("per_source", per_source.unwrap_or(nq_trivia::PER_SOURCE as f64), 1)?;
+        if per_source > MAX_PER_SOURCE {
+            return Err(js_err(Error::param("per_source", format!("must be at most {MAX_PER_SOURCE}"))));
+        }
+        let d =
+            nq_trivia::from_parts(nq_jsonl, nq_emb, tq_jsonl, tq_emb, per_source, resolve_c_floor(c_floor)?)
+                .map_err(js_err)?;
+        Ok(JsDataset::wrap(d))
+    }
+
+    /// `Dataset.project` with typed arguments, for Rust callers (the export checks each JS argument's type,
+    /// then calls this).
+    pub fn project(&self, points: &[f32]) -> JsResult<Vec<f64>> {
+        let p = to_points("points", points, self.dim(), true)?;
+        self.fitted()?.project_all(&p).map_err(js_err)
     }
 
     /// The projection fitted on (a strided sample of at most 2,000 points of) the universe, once.
@@ -78,44 +126,39 @@ impl JsDataset {
     /// `embeddings` holds the rows as little-endian `f32` (the binary layout of the shared data)
     /// and `dim` is required. Throws on wrong dimensions, NaN, empty input, bad JSON.
     #[wasm_bindgen(js_name = fromJsonl)]
-    pub fn from_jsonl(
-        name: &str,
-        bytes: &[u8],
-        embeddings: Option<Vec<u8>>,
-        dim: Option<f64>,
-        #[wasm_bindgen(js_name = cFloor)] c_floor: Option<f64>,
+    pub fn from_jsonl_js(
+        #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Uint8Array | number[]")] bytes: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "Uint8Array | number[] | null")] embeddings: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "number | null")] dim: Option<f64>,
+        #[wasm_bindgen(js_name = cFloor, unchecked_optional_param_type = "number | null")] c_floor: Option<
+            f64,
+        >,
     ) -> JsResult<JsDataset> {
-        let binary = match (&embeddings, dim) {
-            (Some(b), Some(d)) => Some((&b[..], dimension(d)?)),
-            (Some(_), None) => {
-                return Err(js_err(Error::param("dim", "is required when `embeddings` are given")));
-            }
-            (None, _) => None,
-        };
-        Ok(JsDataset::wrap(
-            Dataset::from_jsonl(name, bytes, binary, resolve_c_floor(c_floor)?).map_err(js_err)?,
-        ))
+        let embeddings = optional(embeddings).map(|e| self::bytes("embeddings", &e)).transpose()?;
+        JsDataset::from_jsonl(
+            &string("name", &name)?,
+            &self::bytes("bytes", &bytes)?,
+            embeddings,
+            dim,
+            c_floor,
+        )
     }
 
     /// The `nq-trivia` universe (SPEC §7) from the four files of the shared data: the first
     /// `perSource` (default 2,500) questions of each source, 384-dimensional.
     #[wasm_bindgen(js_name = nqTrivia)]
-    pub fn nq_trivia(
-        #[wasm_bindgen(js_name = nqJsonl)] nq_jsonl: &str,
-        #[wasm_bindgen(js_name = nqEmb)] nq_emb: &[u8],
-        #[wasm_bindgen(js_name = tqJsonl)] tq_jsonl: &str,
-        #[wasm_bindgen(js_name = tqEmb)] tq_emb: &[u8],
+    pub fn nq_trivia_js(
+        #[wasm_bindgen(js_name = nqJsonl, unchecked_param_type = "string")] nq_jsonl: JsValue,
+        #[wasm_bindgen(js_name = nqEmb, unchecked_param_type = "Uint8Array | number[]")] nq_emb: JsValue,
+        #[wasm_bindgen(js_name = tqJsonl, unchecked_param_type = "string")] tq_jsonl: JsValue,
+        #[wasm_bindgen(js_name = tqEmb, unchecked_param_type = "Uint8Array | number[]")] tq_emb: JsValue,
         #[wasm_bindgen(js_name = perSource)] per_source: Option<f64>,
         #[wasm_bindgen(js_name = cFloor)] c_floor: Option<f64>,
     ) -> JsResult<JsDataset> {
-        let per_source = whole("per_source", per_source.unwrap_or(nq_trivia::PER_SOURCE as f64), 1)?;
-        if per_source > MAX_PER_SOURCE {
-            return Err(js_err(Error::param("per_source", format!("must be at most {MAX_PER_SOURCE}"))));
-        }
-        let d =
-            nq_trivia::from_parts(nq_jsonl, nq_emb, tq_jsonl, tq_emb, per_source, resolve_c_floor(c_floor)?)
-                .map_err(js_err)?;
-        Ok(JsDataset::wrap(d))
+        let (nq_jsonl, nq_emb) = (string("nqJsonl", &nq_jsonl)?, bytes("nqEmb", &nq_emb)?);
+        let (tq_jsonl, tq_emb) = (string("tqJsonl", &tq_jsonl)?, bytes("tqEmb", &tq_emb)?);
+        JsDataset::nq_trivia(&nq_jsonl, &nq_emb, &tq_jsonl, &tq_emb, per_source, c_floor)
     }
 
     /// The dataset's name (`"synthetic"`, `"plane"`, `"nq-trivia"` or the user's).
@@ -195,9 +238,12 @@ impl JsDataset {
 
     /// The same 2-D coordinates for any points of this dataset's dimension (arrivals, centers,
     /// a cache), given flat row-major; returns `[x0, y0, x1, y1, …]`.
-    pub fn project(&self, points: &[f32]) -> JsResult<Vec<f64>> {
-        let p = to_points("points", points, self.dim(), true)?;
-        self.fitted()?.project_all(&p).map_err(js_err)
+    #[wasm_bindgen(js_name = project)]
+    pub fn project_js(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "Float32Array | number[]")] points: JsValue,
+    ) -> JsResult<Vec<f64>> {
+        self.project(&f32s("points", &points)?)
     }
 
     /// The fraction of the universe's variance each of the two projection axes shows.

@@ -9,6 +9,10 @@
 //!   returned array stays valid after the wasm memory grows;
 //! - configuration and small results are plain objects with TypeScript interfaces
 //!   ([`types`]), converted with serde-wasm-bindgen;
+//! - string and array parameters are taken as `JsValue` and checked in `convert` (`string`,
+//!   `f32s`, …): the release JS glue passes any value on unchecked, and a number where a `&str`
+//!   was declared would trap the module. Each such export (`*_js` in Rust) checks its arguments,
+//!   then calls the typed form Rust callers use (scripts/hostile_pkg.mjs sweeps them all);
 //! - every invalid input is a thrown `Error` carrying the engine's readable message — nothing
 //!   panics across the boundary (inputs are validated before any indexing); a panic hook logs
 //!   the unexpected to the console.

@@ -2,7 +2,7 @@
 //! defaults and the configuration fingerprint (`csc::url_state` does the work; this is the
 //! boundary).
 
-use super::convert::{js_err, to_js, JsResult};
+use super::convert::{js_err, string, to_js, JsResult};
 use crate::config::Params;
 use crate::error::Error;
 use crate::url_state::{self, PageDataset, UrlState};
@@ -49,8 +49,16 @@ fn from_js_json<T: serde::de::DeserializeOwned>(what: &str, v: JsValue) -> JsRes
 
 /// Reads a query string (`location.search`, with or without `?`) leniently: every usable key is
 /// applied to the defaults of the link's dataset, and each unusable one (unknown, repeated,
-/// invalid) gives a readable message in `errors`. Never throws.
+/// invalid) gives a readable message in `errors`. Throws only if `query` is not a string.
 #[wasm_bindgen(js_name = decodeUrlState, unchecked_return_type = "DecodedUrlState")]
+pub fn decode_url_state_js(
+    #[wasm_bindgen(unchecked_param_type = "string")] query: JsValue,
+) -> JsResult<JsValue> {
+    decode_url_state(&string("query", &query)?)
+}
+
+/// `decodeUrlState` with typed arguments, for Rust callers (the export checks each JS argument's type,
+/// then calls this).
 pub fn decode_url_state(query: &str) -> JsResult<JsValue> {
     let (state, errors) = url_state::decode_lossy(query);
     #[derive(serde::Serialize)]
@@ -71,6 +79,14 @@ pub fn encode_url_state(state: JsUrlState) -> JsResult<String> {
 
 /// The state of a plain link to the page with `dataset` (`"synthetic"`, `"plane"`, `"upload"`).
 #[wasm_bindgen(js_name = urlStateDefaults, unchecked_return_type = "UrlState")]
+pub fn url_state_defaults_js(
+    #[wasm_bindgen(unchecked_param_type = "string")] dataset: JsValue,
+) -> JsResult<JsValue> {
+    url_state_defaults(&string("dataset", &dataset)?)
+}
+
+/// `urlStateDefaults` with typed arguments, for Rust callers (the export checks each JS argument's type,
+/// then calls this).
 pub fn url_state_defaults(dataset: &str) -> JsResult<JsValue> {
     let d: PageDataset = serde_json::from_value(serde_json::Value::String(dataset.into())).map_err(|_| {
         js_err(Error::param("dataset", format!("unknown `{dataset}`; known: synthetic, plane, upload")))
@@ -81,6 +97,15 @@ pub fn url_state_defaults(dataset: &str) -> JsResult<JsValue> {
 /// A 16-hex-digit fingerprint of a configuration: the dataset name and checksum and the fully
 /// resolved parameters (see `csc::url_state::fingerprint`).
 #[wasm_bindgen(js_name = configFingerprint)]
+pub fn config_fingerprint_js(
+    #[wasm_bindgen(unchecked_param_type = "string")] dataset: JsValue,
+    params: JsParams,
+) -> JsResult<String> {
+    config_fingerprint(&string("dataset", &dataset)?, params)
+}
+
+/// `configFingerprint` with typed arguments, for Rust callers (the export checks each JS argument's type,
+/// then calls this).
 pub fn config_fingerprint(dataset: &str, params: JsParams) -> JsResult<String> {
     let p: Params = from_js_json("parameters", params.into())?;
     p.validate().map_err(js_err)?;

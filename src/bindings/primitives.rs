@@ -3,14 +3,14 @@
 //! dimension `dim`; distances are `‖x − y‖ / distScale` (SPEC §1).
 
 use super::convert::{
-    dimension, indices, js_err, metric, mismatch, per_point, to_points, u32s, unit_costs, whole, JsResult,
-    Obj,
+    dimension, f32s, f64s, indices, js_err, metric, mismatch, optional, per_point, to_points, u32s, u32s_in,
+    unit_costs, whole, JsResult, Obj,
 };
 use super::types::JsPhi;
 use crate::epsilon_net::EpsilonNet;
 use crate::error::Error;
 use crate::krr::{Krr, RbfKernel};
-use crate::loss::expected_loss;
+use crate::loss::expected_loss as loss_expected;
 use crate::reverse_greedy::{self, Instance, Outcome};
 use crate::space::{DistanceMatrix, Points};
 use wasm_bindgen::prelude::*;
@@ -27,12 +27,18 @@ const MAX_OBSERVATIONS: usize = 5_000;
 /// center iff its distance to every existing center is `> eps`, otherwise it joins its nearest
 /// center (ties to the lowest index).
 #[wasm_bindgen(js_name = epsilonNet, unchecked_return_type = "EpsilonNetResult")]
-pub fn epsilon_net(
-    points: &[f32],
+pub fn epsilon_net_js(
+    #[wasm_bindgen(unchecked_param_type = "Float32Array | number[]")] points: JsValue,
     dim: f64,
     eps: f64,
     #[wasm_bindgen(js_name = distScale)] dist_scale: f64,
 ) -> JsResult<JsValue> {
+    epsilon_net(&f32s("points", &points)?, dim, eps, dist_scale)
+}
+
+/// `epsilonNet` with typed arguments, for Rust callers (the export checks each JS argument's type,
+/// then calls this).
+pub fn epsilon_net(points: &[f32], dim: f64, eps: f64, dist_scale: f64) -> JsResult<JsValue> {
     let p = to_points("points", points, dimension(dim)?, false)?;
     let (net, assignments) = EpsilonNet::build(&p, eps, metric(dist_scale)?).map_err(js_err)?;
     let assignment: Vec<usize> = assignments.iter().map(|a| a.center).collect();
@@ -78,10 +84,29 @@ fn outcome(o: &Outcome) -> JsValue {
 /// the lowest index. At most 4,096 points.
 #[wasm_bindgen(js_name = reverseGreedy, unchecked_return_type = "CacheResult")]
 #[allow(clippy::too_many_arguments)]
+pub fn reverse_greedy_js(
+    #[wasm_bindgen(unchecked_param_type = "Float32Array | number[]")] points: JsValue,
+    dim: f64,
+    #[wasm_bindgen(js_name = distScale)] dist_scale: f64,
+    #[wasm_bindgen(unchecked_param_type = "Float64Array | number[]")] weights: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Float64Array | number[]")] costs: JsValue,
+    k: f64,
+    #[wasm_bindgen(unchecked_optional_param_type = "Phi | null")] phi: Option<JsPhi>,
+    #[wasm_bindgen(unchecked_optional_param_type = "Uint32Array | number[] | null")] incumbent: JsValue,
+) -> JsResult<JsValue> {
+    let (points, weights, costs) =
+        (f32s("points", &points)?, f64s("weights", &weights)?, f64s("costs", &costs)?);
+    let incumbent = optional(incumbent).map(|v| u32s_in("incumbent", &v)).transpose()?;
+    reverse_greedy(&points, dim, dist_scale, &weights, &costs, k, phi, incumbent)
+}
+
+/// `reverseGreedy` with typed arguments, for Rust callers (the export checks each JS argument's type,
+/// then calls this).
+#[allow(clippy::too_many_arguments)]
 pub fn reverse_greedy(
     points: &[f32],
     dim: f64,
-    #[wasm_bindgen(js_name = distScale)] dist_scale: f64,
+    dist_scale: f64,
     weights: &[f64],
     costs: &[f64],
     k: f64,
@@ -98,10 +123,26 @@ pub fn reverse_greedy(
 /// The exact optimum `argmin_{|M| ≤ k} L̂(M)` by enumeration (SPEC §5), for at most 25 points;
 /// ties go to the lexicographically smallest cache. `removed` is empty.
 #[wasm_bindgen(js_name = exactOptimum, unchecked_return_type = "CacheResult")]
+pub fn exact_optimum_js(
+    #[wasm_bindgen(unchecked_param_type = "Float32Array | number[]")] points: JsValue,
+    dim: f64,
+    #[wasm_bindgen(js_name = distScale)] dist_scale: f64,
+    #[wasm_bindgen(unchecked_param_type = "Float64Array | number[]")] weights: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Float64Array | number[]")] costs: JsValue,
+    k: f64,
+    phi: Option<JsPhi>,
+) -> JsResult<JsValue> {
+    let (points, weights, costs) =
+        (f32s("points", &points)?, f64s("weights", &weights)?, f64s("costs", &costs)?);
+    exact_optimum(&points, dim, dist_scale, &weights, &costs, k, phi)
+}
+
+/// `exactOptimum` with typed arguments, for Rust callers (the export checks each JS argument's type,
+/// then calls this).
 pub fn exact_optimum(
     points: &[f32],
     dim: f64,
-    #[wasm_bindgen(js_name = distScale)] dist_scale: f64,
+    dist_scale: f64,
     weights: &[f64],
     costs: &[f64],
     k: f64,
@@ -117,10 +158,27 @@ pub fn exact_optimum(
 /// `L̂ = Σ_i w_i · min(c_i, φ(d(x_i, cache)))`; an empty cache costs `Σ_i w_i·min(c_i, 1)`.
 #[wasm_bindgen(js_name = discretisedLoss)]
 #[allow(clippy::too_many_arguments)]
+pub fn discretised_loss_js(
+    #[wasm_bindgen(unchecked_param_type = "Float32Array | number[]")] points: JsValue,
+    dim: f64,
+    #[wasm_bindgen(js_name = distScale)] dist_scale: f64,
+    #[wasm_bindgen(unchecked_param_type = "Float64Array | number[]")] weights: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Float64Array | number[]")] costs: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Uint32Array | number[]")] cache: JsValue,
+    phi: Option<JsPhi>,
+) -> JsResult<f64> {
+    let (points, weights, costs) =
+        (f32s("points", &points)?, f64s("weights", &weights)?, f64s("costs", &costs)?);
+    discretised_loss(&points, dim, dist_scale, &weights, &costs, &u32s_in("cache", &cache)?, phi)
+}
+
+/// `discretisedLoss` with typed arguments, for Rust callers (the export checks each JS argument's type,
+/// then calls this).
+#[allow(clippy::too_many_arguments)]
 pub fn discretised_loss(
     points: &[f32],
     dim: f64,
-    #[wasm_bindgen(js_name = distScale)] dist_scale: f64,
+    dist_scale: f64,
     weights: &[f64],
     costs: &[f64],
     cache: &[u32],
@@ -136,11 +194,29 @@ pub fn discretised_loss(
 /// `L(M) = (1/|E|) Σ_{x∈E} min(c(x), φ(d(x, M)))`, the cache `M` given as points (it may be empty).
 #[wasm_bindgen(js_name = expectedLoss)]
 pub fn expected_loss_js(
-    #[wasm_bindgen(js_name = evalPoints)] eval_points: &[f32],
-    #[wasm_bindgen(js_name = evalCosts)] eval_costs: &[f64],
-    #[wasm_bindgen(js_name = cachePoints)] cache_points: &[f32],
+    #[wasm_bindgen(js_name = evalPoints, unchecked_param_type = "Float32Array | number[]")]
+    eval_points: JsValue,
+    #[wasm_bindgen(js_name = evalCosts, unchecked_param_type = "Float64Array | number[]")]
+    eval_costs: JsValue,
+    #[wasm_bindgen(js_name = cachePoints, unchecked_param_type = "Float32Array | number[]")]
+    cache_points: JsValue,
     dim: f64,
     #[wasm_bindgen(js_name = distScale)] dist_scale: f64,
+    phi: Option<JsPhi>,
+) -> JsResult<f64> {
+    let eval_points = f32s("evalPoints", &eval_points)?;
+    let eval_costs = f64s("evalCosts", &eval_costs)?;
+    expected_loss(&eval_points, &eval_costs, &f32s("cachePoints", &cache_points)?, dim, dist_scale, phi)
+}
+
+/// `expectedLoss` with typed arguments, for Rust callers (the export checks each JS argument's type,
+/// then calls this).
+pub fn expected_loss(
+    eval_points: &[f32],
+    eval_costs: &[f64],
+    cache_points: &[f32],
+    dim: f64,
+    dist_scale: f64,
     phi: Option<JsPhi>,
 ) -> JsResult<f64> {
     let dim = dimension(dim)?;
@@ -148,7 +224,7 @@ pub fn expected_loss_js(
     per_point("evalCosts", eval_costs, eval.len(), "evalPoints")?;
     unit_costs("evalCosts", eval_costs)?;
     let cache = to_points("cachePoints", cache_points, dim, true)?;
-    Ok(expected_loss(&eval, eval_costs, &cache, &metric(dist_scale)?, &mismatch(phi)?))
+    Ok(loss_expected(&eval, eval_costs, &cache, &metric(dist_scale)?, &mismatch(phi)?))
 }
 
 /// The kernel ridge regression posterior (SPEC §6) of the observations `(obsPoints[j], y[j])`
@@ -161,13 +237,30 @@ pub fn expected_loss_js(
 /// Alg. 4 `r = λ`.) At most 5,000 observations.
 #[wasm_bindgen(js_name = krrPosterior, unchecked_return_type = "KrrPosterior")]
 #[allow(clippy::too_many_arguments)]
-pub fn krr_posterior(
-    #[wasm_bindgen(js_name = obsPoints)] obs_points: &[f32],
-    y: &[f64],
+pub fn krr_posterior_js(
+    #[wasm_bindgen(js_name = obsPoints, unchecked_param_type = "Float32Array | number[]")]
+    obs_points: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Float64Array | number[]")] y: JsValue,
     dim: f64,
     #[wasm_bindgen(js_name = distScale)] dist_scale: f64,
-    query: &[f32],
+    #[wasm_bindgen(unchecked_param_type = "Float32Array | number[]")] query: JsValue,
     #[wasm_bindgen(js_name = lengthScale)] length_scale: f64,
+    ridge: f64,
+) -> JsResult<JsValue> {
+    let (obs_points, y, query) = (f32s("obsPoints", &obs_points)?, f64s("y", &y)?, f32s("query", &query)?);
+    krr_posterior(&obs_points, &y, dim, dist_scale, &query, length_scale, ridge)
+}
+
+/// `krrPosterior` with typed arguments, for Rust callers (the export checks each JS argument's type,
+/// then calls this).
+#[allow(clippy::too_many_arguments)]
+pub fn krr_posterior(
+    obs_points: &[f32],
+    y: &[f64],
+    dim: f64,
+    dist_scale: f64,
+    query: &[f32],
+    length_scale: f64,
     ridge: f64,
 ) -> JsResult<JsValue> {
     let dim = dimension(dim)?;

@@ -1,9 +1,12 @@
 // End-to-end test of the playground (www/) in headless Chromium: serves www/ on a free localhost
 // port, opens the page, plays, steps (and compares with the native engine, run through the `csc`
 // CLI), runs experiments and a paper preset (chart data against the JSON export), round-trips the
-// URL, loads good and bad data, and saves screenshots of every view to artifacts/.
-// Prints "N passed, M failed" and exits non-zero on failure.
-import { readFile, mkdir, mkdtemp } from 'node:fs/promises';
+// URL, loads good and bad data, checks that every failure path ends in a visible message (pkg/
+// missing, a corrupt wasm, workers that fail to start, a trapped instance, a failed export), and
+// saves screenshots of every view to artifacts/.
+// Prints "N passed, M failed" and exits non-zero on failure. `--failures-only` runs only the
+// failure paths.
+import { readFile, writeFile, mkdir, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import { promisify } from 'node:util';
 import { execFile } from 'node:child_process';
@@ -92,7 +95,106 @@ const browser = await chromium.launch({
 });
 await mkdir(artifacts, { recursive: true });
 
+/**
+ * The page's failure paths, each served by its own server whose `extra` files replace parts of
+ * www/: every one must end in a visible message, never "Loading…" or "Running…" forever.
+ * Simulated traps: a wrapper worker patches one engine method to throw the
+ * `WebAssembly.RuntimeError` a trap raises, then loads the real worker.
+ */
+async function failureCases() {
+  const tmp = await mkdtemp(path.join(os.tmpdir(), 'csc-e2e-fail-'));
+  const file = async (name, text) => { const f = path.join(tmp, name); await writeFile(f, text); return f; };
+  const throwing = await file('throwing-worker.js', "throw new Error('worker script failed on purpose');\n");
+  const corrupt = await file('corrupt.wasm', 'this is not a WebAssembly module');
+  const expTrap = await file('exp-worker-trap.js', [
+    "import { ExperimentRun } from '../pkg/csc.js';",
+    "import './exp-worker-real.js';",
+    'const runNext = ExperimentRun.prototype.runNext;',
+    "ExperimentRun.prototype.runNext = function (...a) { if (this.totalUnits === 2) throw new WebAssembly.RuntimeError('unreachable (simulated trap)'); return runNext.apply(this, a); };",
+  ].join('\n'));
+  const liveTrap = await file('worker-trap.js', [
+    "import { OnlineRun } from '../pkg/csc.js';",
+    "import './worker-real.js';",
+    'const step = OnlineRun.prototype.step;',
+    "OnlineRun.prototype.step = function (n) { if (n === 100) throw new WebAssembly.RuntimeError('unreachable (simulated trap)'); return step.call(this, n); };",
+    "OnlineRun.prototype.results = function () { throw new Error('simulated export failure'); };",
+  ].join('\n'));
+  const real = (name) => path.join(www, 'js', name);
+  /** A page of a server with `extra` overrides, and the workers it starts (with their state). */
+  async function failPage(extra, query = '') {
+    const srv = await serveStatic(www, extra);
+    const page = await browser.newPage();
+    const workers = [];
+    page.on('worker', (w) => { const rec = { url: w.url(), closed: false }; workers.push(rec); w.on('close', () => { rec.closed = true; }); });
+    await page.goto(`${srv.origin}/${query}`);
+    page.once('close', () => srv.server.close());
+    return { page, workers };
+  }
+  const text = (page, sel) => page.evaluate((s) => document.querySelector(s).textContent, sel);
+  for (const [what, extra] of [['pkg/ missing', { '/pkg/csc.js': path.join(tmp, 'absent.js') }], ['a corrupt wasm', { '/pkg/csc_bg.wasm': corrupt }]]) {
+    await check(`${what}: the page says the engine could not be loaded (not "Loading…")`, async () => {
+      const { page } = await failPage(extra);
+      await waitFor(page, () => document.body.dataset.ready === 'error', null, { timeout: 30000 });
+      assert(await page.isVisible('#banner'), 'no banner');
+      const msg = await text(page, '#banner');
+      assert(/could not start/.test(msg) && /scripts\/wasm\.sh/.test(msg), msg);
+      assert(!/Loading/.test(await text(page, '#status')), 'status still says Loading');
+      await page.close();
+    });
+  }
+  await check('the experiment worker fails to start: the job ends with an error, determinism says unavailable', async () => {
+    const { page } = await failPage({ '/js/exp-worker.js': throwing }, '?view=regret&seeds=1&horizon=100&policies=greedy');
+    await waitFor(page, () => document.querySelector('[data-job=regret]')?.dataset.status === 'error', null, { timeout: 30000 });
+    const msg = await text(page, '[data-job=regret] .status');
+    assert(/^Error: the engine's worker failed/.test(msg), msg);
+    await waitFor(page, () => document.getElementById('determinism').textContent === 'unavailable', null, { timeout: 30000 });
+    assert(/worker failed/.test(await text(page, '#determinism-note')), 'determinism note');
+    await page.close();
+  });
+  await check('the live worker fails to start: the live view says so', async () => {
+    const { page } = await failPage({ '/js/worker.js': throwing });
+    await waitFor(page, () => /^Error: the engine's worker failed/.test(document.getElementById('status').textContent), null, { timeout: 30000 });
+    await page.close();
+  });
+  await check('a trapped experiment instance: the job fails with a message, its worker is replaced, the next job runs', async () => {
+    const { page, workers } = await failPage({ '/js/exp-worker.js': expTrap, '/js/exp-worker-real.js': real('exp-worker.js') },
+      '?view=regret&seeds=2&horizon=100&policies=greedy');
+    await waitFor(page, () => document.querySelector('[data-job=regret]')?.dataset.status === 'error', null, { timeout: 60000 });
+    const msg = await text(page, '[data-job=regret] .status');
+    assert(/engine stopped \(unreachable \(simulated trap\)\)/.test(msg), msg);
+    await page.waitForTimeout(300);
+    const before = workers.filter((w) => /exp-worker/.test(w.url));
+    await page.fill('#seeds', '1');
+    await page.locator('#seeds').blur();
+    await jobDone(page, 'regret', 60000);
+    assert(before.length > 0 && before.every((w) => w.closed), `workers before the trap still open: ${JSON.stringify(before)}`);
+    await page.close();
+  });
+  await check('live view: a failed export says why; a trapped instance is replaced and Reset starts again', async () => {
+    const { page, workers } = await failPage({ '/js/worker.js': liveTrap, '/js/worker-real.js': real('worker.js') }, '?speed=7');
+    await waitFor(page, () => /^Ready/.test(document.getElementById('status').textContent), null, { timeout: 60000 });
+    await page.click('#export-json');
+    await waitFor(page, () => /^Error: the export failed: simulated export failure/.test(document.getElementById('status').textContent));
+    await page.click('#step');
+    await waitFor(page, () => /engine stopped \(unreachable \(simulated trap\)\); press Reset/.test(document.getElementById('status').textContent));
+    await page.waitForTimeout(300);
+    const live = () => workers.filter((w) => /\/worker\.js/.test(w.url));
+    assert(live().length === 1 && live()[0].closed, `live workers: ${JSON.stringify(live())}`);
+    await page.click('#reset');
+    await waitFor(page, () => /^Ready/.test(document.getElementById('status').textContent), null, { timeout: 60000 });
+    assert(live().length === 2 && !live()[1].closed, 'no fresh worker');
+    await page.click('#play');
+    await waitFor(page, () => Number(document.body.dataset.round) >= 7, null, { timeout: 30000 });
+    await page.close();
+  });
+}
+
+const SKIP_REST = Symbol('--failures-only: the other cases are skipped');
 try {
+  if (process.argv.includes('--failures-only')) {
+    await failureCases();
+    throw SKIP_REST;
+  }
   // Started first: compiling the CLI (if needed) overlaps with the browser checks.
   const native = nativeCounters(7, 100, ['clcb-sc-ls-cont', 'greedy']);
   native.catch(() => {}); // reported by the check that awaits it
@@ -339,6 +441,9 @@ try {
   });
   await check('no console errors', async () => assert(consoleErrors.length === 0, consoleErrors.join(' | ')));
   await check('no request to another origin', async () => assert(foreign.length === 0, foreign.join(' ')));
+  await failureCases();
+} catch (e) {
+  if (e !== SKIP_REST) throw e;
 } finally {
   await browser.close();
   server.close();

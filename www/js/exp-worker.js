@@ -3,10 +3,13 @@
 // its result, while the pool's collector (another instance) receives them with `add` and answers
 // with the aggregated report (`finish`: with the exports). `run` still runs a whole experiment,
 // one unit at a time, in this one worker. Cancelling is terminating the workers. Also computes
-// the engine's determinism report on request.
+// the engine's determinism report on request. Every failure is replied as an `error` message (the
+// engine failing to start included); one from a trapped instance says so (`trapped`), and this
+// worker then closes: the page starts fresh workers for the next job.
 import init, { Dataset, ExperimentRun, determinismReport, nativeDeterminismReport } from '../pkg/csc.js';
 
 const ready = init();
+ready.catch(() => {}); // reported, as an `error` reply, to each request below
 
 function dataset(d) {
   if (d.kind === 'plane') return Dataset.plane();
@@ -56,8 +59,8 @@ function poolMessage(m) {
 
 self.onmessage = async (ev) => {
   const m = ev.data;
-  await ready;
   try {
+    await ready;
     if (['init', 'unit', 'add'].includes(m.type)) { poolMessage(m); return; }
     if (m.type === 'determinism') {
       const r = determinismReport(m.seed);
@@ -90,6 +93,9 @@ self.onmessage = async (ev) => {
     run.free();
     ds.free();
   } catch (e) {
-    self.postMessage({ type: 'error', message: String(e && e.message ? e.message : e) });
+    const trapped = e instanceof WebAssembly.RuntimeError;
+    const message = String(e && e.message ? e.message : e);
+    self.postMessage({ type: 'error', trapped, message: trapped ? `the engine stopped (${message}); a fresh one runs the next job` : message });
+    if (trapped) self.close();
   }
 };

@@ -6,6 +6,9 @@
 // workers or the order in which units finish (tests/e2e/embed.mjs checks 1 against 2 workers).
 // Results are kept per request, so two views showing the same runs share them, and a finished
 // run is not repeated. Cancel terminates the workers; the units finished so far stay shown.
+// Every failure ends the job with a message: a worker failing to load (onerror), the engine
+// failing to start or throwing (an `error` reply, also for a trapped wasm instance). Each job
+// spawns fresh workers, so a trapped instance never runs another job.
 
 const jobs = new Map(); // key → { key, request, status, done, total, frac, report, json, csv, summary, error, workers }
 const listeners = new Set();
@@ -29,6 +32,8 @@ export function workerCount(units = Infinity) {
   const auto = Math.min(navigator.hardwareConcurrency || 1, AUTO_CAP);
   return Math.max(1, Math.min(wanted || auto, units));
 }
+
+const reason = (ev) => ev.message || 'the worker could not be started (is pkg/ built and served?)';
 
 const spawn = () => new Worker(new URL('./exp-worker.js', import.meta.url), { type: 'module' });
 
@@ -63,7 +68,8 @@ export function runJob(key, request) {
     w.postMessage({ type: 'unit', index, perUnit: run.perUnit });
   };
   const startWorker = (w) => {
-    w.onerror = (e) => fail(e.message || 'a worker failed to start');
+    w.onerror = (ev) => { ev.preventDefault(); fail(`the engine's worker failed: ${reason(ev)}`); };
+    w.onmessageerror = () => fail('a message from the engine\'s worker could not be read');
     w.onmessage = (ev) => {
       const m = ev.data;
       if (current !== run) return;
@@ -78,7 +84,8 @@ export function runJob(key, request) {
     };
     w.postMessage({ type: 'init', request });
   };
-  run.collector.onerror = (e) => fail(e.message || 'the collector failed to start');
+  run.collector.onerror = (ev) => { ev.preventDefault(); fail(`the engine's worker failed: ${reason(ev)}`); };
+  run.collector.onmessageerror = () => fail('a message from the engine\'s worker could not be read');
   run.collector.onmessage = (ev) => {
     const m = ev.data;
     if (current !== run) return;
@@ -120,6 +127,8 @@ export function determinism(seed) {
   return new Promise((resolve, reject) => {
     const w = new Worker(new URL('./exp-worker.js', import.meta.url), { type: 'module' });
     w.onmessage = (ev) => { w.terminate(); if (ev.data.type === 'determinism') resolve(ev.data); else reject(new Error(ev.data.message)); };
+    w.onerror = (ev) => { ev.preventDefault(); w.terminate(); reject(new Error(`the engine's worker failed: ${reason(ev)}`)); };
+    w.onmessageerror = () => { w.terminate(); reject(new Error('a message from the engine\'s worker could not be read')); };
     w.postMessage({ type: 'determinism', seed });
   });
 }

@@ -118,7 +118,16 @@ async function showDeterminism() {
   const seed = app.state.params.seed;
   if (seed === detSeed) return;
   detSeed = seed;
-  const { report, native } = await determinism(seed);
+  let report, native;
+  try {
+    ({ report, native } = await determinism(seed));
+  } catch (e) {
+    if (detSeed !== seed) return;
+    detSeed = null; // try again on the next change
+    $('determinism').textContent = 'unavailable';
+    $('determinism-note').textContent = `(${e.message})`;
+    return;
+  }
   if (detSeed !== seed) return;
   $('determinism').textContent = report.checksum;
   const same = native.portable.every((st) => report.stages.find((x) => x.stage === st)?.hash === native.stages.find((x) => x.stage === st)?.hash);

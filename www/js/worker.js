@@ -1,8 +1,12 @@
 // Runs the engine off the main thread: holds one OnlineRun, plays batches on request and sends
-// back what the views draw (arrivals, counters, centers, curves, the plane's KRR heatmap).
+// back what the views draw (arrivals, counters, centers, curves, the plane's KRR heatmap). Every
+// failure is replied as an `error` message carrying the request's `gen` and `id` (the engine
+// failing to start included); one from a trapped instance says so (`trapped`), and this worker
+// then closes: the page starts a fresh one.
 import init, { Dataset, OnlineRun, validateParams } from '../pkg/csc.js';
 
 const ready = init();
+ready.catch(() => {}); // reported, as an `error` reply, to each request below
 let run = null;
 let dataset = null;
 let gen = 0;
@@ -33,8 +37,8 @@ function makeDataset(msg) {
 
 self.onmessage = async (ev) => {
   const msg = ev.data;
-  await ready;
   try {
+    await ready;
     if (msg.type === 'init') {
       gen = msg.gen;
       if (run) { run.free(); run = null; }
@@ -65,6 +69,9 @@ self.onmessage = async (ev) => {
       self.postMessage({ type: 'trace', id: msg.id, json: run.traceJson() });
     }
   } catch (e) {
-    self.postMessage({ type: 'error', gen, message: String(e && e.message ? e.message : e) });
+    const trapped = e instanceof WebAssembly.RuntimeError;
+    const message = String(e && e.message ? e.message : e);
+    self.postMessage({ type: 'error', gen: msg.gen ?? gen, id: msg.id, trapped, message: trapped ? `the engine stopped (${message}); press Reset to start it again` : message });
+    if (trapped) self.close();
   }
 };

@@ -8,7 +8,7 @@ const $ = (id) => document.getElementById(id);
 const HEAT_N = 48;
 
 export function createLiveView(app) {
-  const worker = new Worker(new URL('../worker.js', import.meta.url), { type: 'module' });
+  let worker = null; // the engine's worker (replaced if it fails or its instance traps)
   const panels = [new LivePanel($('panel-0')), new LivePanel($('panel-1'))];
   let gen = 0, ready = false, playing = false, inFlight = false, pendingSteps = 0;
   let info = null, last = null, dirty = true, active = false, started = false, stale = false;
@@ -46,20 +46,42 @@ export function createLiveView(app) {
     setPlaying(false);
     const s = app.state;
     status(s.dataset === 'plane' ? 'Setting up…' : `Computing the oracle M_orc on n_eval = ${s.params.n_eval} samples…`);
+    if (!worker) spawn();
     worker.postMessage({ type: 'init', gen, dataset: s.dataset, upload: app.upload, params: s.params, policies: [s.p1, s.p2], heatN: HEAT_N });
     for (const p of panels) p.reset();
     dirty = true;
   }
 
-  worker.onmessage = (ev) => {
+  /** Every failure ends in a message. A worker that cannot start or whose instance trapped is
+   *  dropped, and a fresh one starts the run again on Reset; every pending export request is
+   *  answered with the error. */
+  function failed(message, replace) {
+    if (replace && worker) { worker.terminate(); worker = null; }
+    inFlight = false; ready = !replace && info !== null; setPlaying(false);
+    for (const w of waiters.values()) w.reject(new Error(message));
+    waiters.clear();
+    status(`Error: ${message}`);
+  }
+
+  function spawn() {
+    worker = new Worker(new URL('../worker.js', import.meta.url), { type: 'module' });
+    worker.onerror = (ev) => { ev.preventDefault(); failed(`the engine's worker failed: ${ev.message || 'it could not be started (is pkg/ built and served?)'}`, true); };
+    worker.onmessageerror = () => failed('a message from the engine\'s worker could not be read', true);
+    worker.onmessage = onMessage;
+  }
+
+  function onMessage(ev) {
     const m = ev.data;
-    if (m.type === 'results' || m.type === 'trace') { const w = waiters.get(m.id); if (w) { waiters.delete(m.id); w(m.json); } return; }
-    if (m.gen !== gen) return;
-    if (m.type === 'error') {
-      inFlight = false; ready = info !== null; setPlaying(false);
-      status(`Error: ${m.message}`);
+    if (m.type === 'results' || m.type === 'trace') { const w = waiters.get(m.id); if (w) { waiters.delete(m.id); w.resolve(m.json); } return; }
+    if (m.type === 'error' && m.id !== undefined) {
+      const w = waiters.get(m.id);
+      if (w) { waiters.delete(m.id); w.reject(new Error(m.message)); }
+      if (m.trapped) failed(m.message, true);
       return;
     }
+    if (m.type === 'error' && m.trapped) { failed(m.message, true); return; }
+    if (m.gen !== gen) return;
+    if (m.type === 'error') { failed(m.message, false); return; }
     const now = performance.now();
     if (m.type === 'ready') {
       info = m;
@@ -91,7 +113,8 @@ export function createLiveView(app) {
       absorb(m);
       if (m.round >= info.horizon) { setPlaying(false); status(`Done: T = ${info.horizon} rounds played.`); }
     }
-  };
+  }
+  spawn();
 
   function absorb(m) {
     last = m;
@@ -145,11 +168,20 @@ export function createLiveView(app) {
   window.addEventListener('resize', () => { dirty = true; });
 
   // Exports.
-  const ask = (type) => new Promise((resolve) => { const id = nextId++; waiters.set(id, resolve); worker.postMessage({ type, id }); });
+  const ask = (type) => new Promise((resolve, reject) => {
+    if (!worker) { reject(new Error('the engine is not running: press Reset')); return; }
+    const id = nextId++; waiters.set(id, { resolve, reject }); worker.postMessage({ type, id });
+  });
+  /** Downloads what `ask(type)` returns; a failure is shown, never waited on forever. */
+  const exportJson = async (type, name) => {
+    if (!ready) return;
+    try { downloadText(`${stem()}-${name}.json`, await ask(type), 'application/json'); }
+    catch (e) { status(`Error: the export failed: ${e.message}`); }
+  };
   const stem = () => `csc-${app.state.dataset}-seed${app.state.params.seed}-t${last ? last.round : 0}`;
   $('export-csv').addEventListener('click', () => { if (last) downloadText(`${stem()}-curves.csv`, curvesCsv(info.policies, last.curves), 'text/csv'); });
-  $('export-json').addEventListener('click', async () => { if (ready) downloadText(`${stem()}-results.json`, await ask('results'), 'application/json'); });
-  $('export-trace').addEventListener('click', async () => { if (ready) downloadText(`${stem()}-trace.json`, await ask('trace'), 'application/json'); });
+  $('export-json').addEventListener('click', () => exportJson('results', 'results'));
+  $('export-trace').addEventListener('click', () => exportJson('trace', 'trace'));
   $('export-png').addEventListener('click', async () => {
     for (const [i, p] of panels.entries()) await downloadCanvas(`${stem()}-${[app.state.p1, app.state.p2][i]}.png`, p.canvas);
   });

@@ -1,0 +1,253 @@
+// Hostile sweep of the package exactly as it ships (www/pkg after scripts/wasm.sh), through its
+// real JS glue: every export — every function, class constructor, static method, method and
+// getter, found by walking the module namespace and the classes' prototypes, so a new export
+// cannot be missed — is called with values of every JS type in every argument position (the
+// other arguments valid), with every position given the same value, and (methods, getters) with
+// each value as `this`. After each call the module must still work (a cheap call gives its known
+// answer), and a throw must be an `Error` with a message. A trap (WebAssembly.RuntimeError) fails
+// the sweep. tests/wasm_hostile.rs checks the same from Rust, where types are already right;
+// this checks the boundary itself (release glue does not check argument types).
+// Usage: node scripts/hostile_pkg.mjs www/pkg
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const dir = resolve(process.argv[2] ?? 'www/pkg');
+const csc = await import(pathToFileURL(`${dir}/csc.js`).href);
+csc.initSync({ module: readFileSync(`${dir}/csc_bg.wasm`) });
+const t0 = performance.now();
+
+// ---- Valid arguments of every export (the baseline each hostile value is swapped into). ----
+const f32 = (...v) => new Float32Array(v);
+const f64 = (...v) => new Float64Array(v);
+const enc = (s) => new TextEncoder().encode(s);
+const emb = (seed) => new Uint8Array(new Float32Array(384).map((_, i) => Math.sin(seed + i * 0.37)).buffer);
+const jsonl = '{"text": "a", "tokens": 3, "embedding": [1, 0]}\n{"text": "b", "tokens": 5, "embedding": [0, 1]}\n';
+const spec = {
+  id: 'hostile', dataset: 'plane', measure: { kind: 'online', policies: ['greedy'] },
+  params: { horizon: 20, n_eval: 50 }, seeds: 1000,
+};
+const small = { horizon: 30, n_eval: 50 };
+const plane = () => csc.Dataset.plane();
+
+// Per function: its valid arguments. Per class: how to make an instance, the constructor's
+// valid arguments (a function: they may hold objects to free) and each method's.
+const FUNCTIONS = {
+  version: () => [],
+  start: () => [], // the panic hook's installer (run once at start-up; idempotent)
+  defaultParams: () => [],
+  validateParams: () => [{ k: 3 }],
+  determinismReport: () => [0],
+  nativeDeterminismReport: () => [],
+  epsilonNet: () => [f32(0, 0.18, 0.3), 1, 0.2, 1],
+  reverseGreedy: () => [f32(0, 0.1, 0.5), 1, 1, f64(0.5, 0.3, 0.2), f64(0.2, 0.05, 0.3), 1, { kind: 'clipped_linear', zeta: 1 }, new Uint32Array([0])],
+  exactOptimum: () => [f32(0, 0.1, 0.5), 1, 1, f64(0.5, 0.3, 0.2), f64(0.2, 0.05, 0.3), 1, undefined],
+  discretisedLoss: () => [f32(0, 0.1, 0.5), 1, 1, f64(0.5, 0.3, 0.2), f64(0.2, 0.05, 0.3), new Uint32Array([0]), undefined],
+  expectedLoss: () => [f32(0, 0.5), f64(0.2, 0.3), f32(0.1), 1, 1, undefined],
+  krrPosterior: () => [f32(0, 0.5), f64(0.2, 0.3), 1, 1, f32(0.25), 0.2, 0.1],
+  decodeUrlState: () => ['?k=3&seed=2'],
+  encodeUrlState: () => [csc.urlStateDefaults('plane')],
+  urlStateDefaults: () => ['plane'],
+  configFingerprint: () => ['synthetic', csc.defaultParams()],
+  // The loader: once initialised, both return the instance whatever they are given.
+  initSync: () => [{ module: new Uint8Array(8) }],
+  default: () => [undefined],
+};
+const CLASSES = {
+  Dataset: {
+    make: () => csc.Dataset.synthetic(),
+    ctor: null, // no constructor: `new Dataset()` is still swept
+    statics: {
+      synthetic: () => [0.02],
+      plane: () => [],
+      fromJsonl: () => ['mine', enc(jsonl), undefined, undefined, 0.01],
+      nqTrivia: () => ['{"text": "q", "tokens": 4}\n', emb(1), '{"text": "r", "tokens": 6}\n', emb(2), 1, 0.01],
+    },
+    methods: { project: () => [new Float32Array(384 * 2).fill(0.1)] },
+  },
+  OnlineRun: {
+    make: () => new csc.OnlineRun(plane(), small, ['clcb-sc-ls-cont', 'greedy']),
+    ctor: () => [plane(), small, ['greedy', 'lru']],
+    methods: { step: () => [3], cache: () => [1], centers: () => [0], curves: () => [0], heatmap: () => [0, 4] },
+  },
+  ExperimentRun: {
+    make: () => new csc.ExperimentRun(spec, plane(), undefined, undefined),
+    ctor: () => [spec, plane(), { k: 2 }, 3],
+    methods: { runNext: () => [() => true] },
+  },
+  BenchOnline: {
+    make: () => new csc.BenchOnline(plane(), { horizon: 20, n_eval: 50 }),
+    ctor: () => [plane(), { horizon: 20, n_eval: 50 }],
+    methods: { run: () => ['greedy'] },
+  },
+  BenchReverseGreedy: {
+    make: () => new csc.BenchReverseGreedy(12),
+    ctor: () => [12],
+    methods: { run: () => [3] },
+  },
+  BenchKrr: {
+    make: () => { const b = new csc.BenchKrr(6, 3); b.prepare(); return b; },
+    ctor: () => [6, 3],
+    methods: {},
+  },
+};
+
+// ---- Values of every JS type. A function, so objects (freed ones included) are fresh. ----
+const HUGE = 'x'.repeat(10 * 2 ** 20);
+const otherClass = new csc.BenchReverseGreedy(2); // a live object of another class than expected
+function hostileValues() {
+  const freed = csc.Dataset.plane();
+  freed.free();
+  const live = csc.Dataset.plane();
+  return [
+    ['undefined', undefined], ['null', null], ['NaN', NaN], ['Infinity', Infinity], ['-Infinity', -Infinity],
+    ['0', 0], ['-0', -0], ['-1', -1], ['1', 1], ['2', 2], ['0.5', 0.5], ['7', 7], ['1e308', 1e308], ['-1e308', -1e308],
+    ['2^32', 2 ** 32], ['2^53', 2 ** 53], ['5e-324', Number.MIN_VALUE],
+    ["''", ''], ["'plane'", 'plane'], ["'greedy'", 'greedy'], ["'12'", '12'], ['lone surrogate', 'a\uD800b'],
+    ['10 MB string', HUGE], ['true', true], ['false', false],
+    ['{}', {}], ['[]', []], ['[1,2,3]', [1, 2, 3]], ['[junk]', ['a', null, {}, [], NaN, undefined, Symbol('s'), 1n]],
+    ['[NaN]', [NaN]], ['sparse array', new Array(5)], ['{length: 2^30}', { length: 2 ** 30 }], ['{length: -1}', { length: -1 }],
+    ['Int8Array', new Int8Array([1, -2, 3])], ['Uint8Array', new Uint8Array([1, 2, 3])],
+    ['Uint8ClampedArray', new Uint8ClampedArray([1, 2, 3])], ['Int16Array', new Int16Array([1, -2, 3])],
+    ['Uint16Array', new Uint16Array([1, 2, 3])], ['Int32Array', new Int32Array([1, -2, 3])],
+    ['Uint32Array', new Uint32Array([1, 2, 3])], ['Float32Array', new Float32Array([0.1, NaN, 3])],
+    ['Float64Array', new Float64Array([0.1, 0.2, Infinity])], ['BigInt64Array', new BigInt64Array([1n, -2n])],
+    ['BigUint64Array', new BigUint64Array([1n, 2n])], ['empty Float32Array', new Float32Array(0)],
+    ['ArrayBuffer', new ArrayBuffer(16)], ['DataView', new DataView(new ArrayBuffer(16))],
+    ['function', () => 1], ['throwing function', () => { throw new Error('boom'); }],
+    ['Symbol', Symbol('s')], ['BigInt', 10n], ['huge BigInt', 2n ** 70n],
+    ['Date', new Date(0)], ['RegExp', /x/], ['Map', new Map([[1, 2]])], ['Promise', Promise.resolve(1)],
+    ['throwing valueOf', { valueOf() { throw new Error('valueOf'); }, toString() { throw new Error('toString'); } }],
+    ['{kind: 1}', { kind: 1, zeta: 'x' }], ['{k: -1}', { k: -1 }], ['freed Dataset', freed], ['live Dataset', live],
+    ['live BenchReverseGreedy', otherClass],
+  ];
+}
+const dispose = (v) => { if (v && typeof v.free === 'function' && v.__wbg_ptr) v.free(); };
+
+// ---- The sweep. ----
+const stats = { calls: 0, traps: 0, threw: 0, returned: 0, badThrows: 0, broken: 0 };
+const problems = [];
+const healthy = () => {
+  const net = csc.epsilonNet(new Float32Array([0, 0.18, 0.3]), 1, 0.2, 1);
+  return csc.version().length > 0 && net.centers.join() === '0,2' && net.cells.join() === '0,1,1';
+};
+function call(what, label, fn) {
+  stats.calls++;
+  let result;
+  try {
+    result = fn();
+    stats.returned++;
+  } catch (e) {
+    if (e instanceof WebAssembly.RuntimeError) {
+      stats.traps++;
+      problems.push(`TRAP ${what} with ${label}: ${e.message}`);
+    } else if (!(e instanceof Error) || !e.message) {
+      stats.badThrows++;
+      problems.push(`threw a non-Error ${what} with ${label}: ${String(e)}`);
+    } else {
+      stats.threw++;
+    }
+  }
+  dispose(result);
+  let ok = false;
+  try { ok = healthy(); } catch { /* counted below */ }
+  if (!ok) {
+    stats.broken++;
+    problems.push(`module no longer works after ${what} with ${label}`);
+    if (stats.broken > 20) finish();
+  }
+}
+/** Positions: each argument in turn (others valid), then all of them at once. */
+function sweepArgs(what, arity, baseline, invoke) {
+  for (let i = 0; i < arity; i++) {
+    for (const [label, v] of hostileValues()) {
+      const args = baseline();
+      const old = args[i];
+      args[i] = v;
+      call(`${what} arg ${i}`, label, () => invoke(args));
+      for (const a of args) if (a !== v) dispose(a);
+      if (old !== v) dispose(old);
+    }
+  }
+  if (arity > 1) {
+    for (const [label, v] of hostileValues()) call(`${what} (all args)`, label, () => invoke(Array(arity).fill(v)));
+  }
+}
+
+// Every baseline must itself succeed (else the sweep would only ever test the first check).
+function baselineOk(what, fn) {
+  try { dispose(fn()); } catch (e) { problems.push(`the valid arguments of ${what} are refused: ${e.message}`); }
+}
+
+const isClass = (v) => typeof v === 'function' && /^class\b/.test(Function.prototype.toString.call(v));
+const missing = [];
+const swept = [];
+for (const [name, value] of Object.entries(csc)) {
+  if (typeof value !== 'function') continue;
+  if (!isClass(value)) {
+    const base = FUNCTIONS[name];
+    if (!base) { missing.push(`function ${name}`); continue; }
+    swept.push(name);
+    baselineOk(name, () => value(...base()));
+    sweepArgs(name, Math.max(value.length, base().length), base, (args) => value(...args));
+    continue;
+  }
+  const def = CLASSES[name];
+  if (!def) { missing.push(`class ${name}`); continue; }
+  swept.push(name);
+  // Constructor.
+  const ctorBase = def.ctor || (() => []);
+  if (def.ctor) baselineOk(`new ${name}`, () => new value(...ctorBase()));
+  sweepArgs(`new ${name}`, Math.max(value.length, ctorBase().length, 1), ctorBase, (args) => new value(...args));
+  // Static methods.
+  for (const s of Object.getOwnPropertyNames(value)) {
+    if (['length', 'name', 'prototype', '__wrap'].includes(s) || typeof value[s] !== 'function') continue;
+    const base = def.statics?.[s];
+    if (!base && value[s].length > 0) { missing.push(`${name}.${s}`); continue; }
+    baselineOk(`${name}.${s}`, () => value[s](...(base ? base() : [])));
+    sweepArgs(`${name}.${s}`, value[s].length, base || (() => []), (args) => value[s](...args));
+  }
+  // Methods and getters, on a live instance, then with every value as `this`.
+  for (const m of Object.getOwnPropertyNames(value.prototype)) {
+    if (m === 'constructor') continue;
+    const d = Object.getOwnPropertyDescriptor(value.prototype, m);
+    const fn = d.get || d.value;
+    if (typeof fn !== 'function') continue;
+    const base = def.methods?.[m];
+    if (!base && fn.length > 0) { missing.push(`${name}.prototype.${m}`); continue; }
+    if (m === 'free' || m === '__destroy_into_raw') {
+      // Freeing twice, or a value that is not a `name`, must not trap either.
+      const inst = def.make();
+      call(`${name}.${m}`, 'a live instance', () => fn.call(inst));
+      call(`${name}.${m}`, 'the same instance again', () => fn.call(inst));
+    } else {
+      const inst = def.make();
+      const b = base || (() => []);
+      baselineOk(`${name}.${m}`, () => { const r = fn.call(inst, ...b()); return r === inst ? undefined : r; });
+      sweepArgs(`${name}.${m}`, fn.length, b, (args) => fn.call(inst, ...args));
+      dispose(inst);
+    }
+    for (const [label, v] of hostileValues()) {
+      if (v && v.__wbg_ptr && !(v instanceof value)) continue; // another class's live object: see below
+      call(`${name}.${m} this`, label, () => fn.call(v, ...(base ? base() : [])));
+    }
+  }
+  // Symbol.dispose, if the glue defines it.
+  if (Symbol.dispose && typeof value.prototype[Symbol.dispose] === 'function') {
+    const inst = def.make();
+    call(`${name}[Symbol.dispose]`, 'twice', () => { inst[Symbol.dispose](); inst[Symbol.dispose](); });
+  }
+}
+
+function finish() {
+  const secs = ((performance.now() - t0) / 1000).toFixed(1);
+  for (const p of problems.slice(0, 40)) console.error(p);
+  if (problems.length > 40) console.error(`… and ${problems.length - 40} more`);
+  for (const m of missing) console.error(`no valid arguments known for ${m}: add them to scripts/hostile_pkg.mjs`);
+  console.log(`hostile sweep of ${swept.length} exports (${swept.join(', ')}): ${stats.calls} calls in ${secs} s — ` +
+    `${stats.returned} returned, ${stats.threw} threw an Error, ${stats.traps} trapped, ` +
+    `${stats.badThrows} threw a non-Error, ${stats.broken} left the module broken`);
+  const ok = !problems.length && !missing.length;
+  process.exit(ok ? 0 : 1);
+}
+finish();
