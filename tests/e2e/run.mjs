@@ -109,8 +109,11 @@ async function failureCases() {
   const expTrap = await file('exp-worker-trap.js', [
     "import { ExperimentRun } from '../pkg/csc.js';",
     "import './exp-worker-real.js';",
-    'const runNext = ExperimentRun.prototype.runNext;',
-    "ExperimentRun.prototype.runNext = function (...a) { if (this.totalUnits === 2) throw new WebAssembly.RuntimeError('unreachable (simulated trap)'); return runNext.apply(this, a); };",
+    // The page's pool runs units with runUnit; a one-worker run uses runNext: trap in both.
+    "for (const name of ['runNext', 'runUnit']) {",
+    '  const real = ExperimentRun.prototype[name];',
+    "  ExperimentRun.prototype[name] = function (...a) { if (this.totalUnits === 2) throw new WebAssembly.RuntimeError('unreachable (simulated trap)'); return real.apply(this, a); };",
+    '}',
   ].join('\n'));
   const liveTrap = await file('worker-trap.js', [
     "import { OnlineRun } from '../pkg/csc.js';",
