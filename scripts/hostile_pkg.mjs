@@ -68,12 +68,17 @@ const CLASSES = {
   OnlineRun: {
     make: () => new csc.OnlineRun(plane(), small, ['clcb-sc-ls-cont', 'greedy']),
     ctor: () => [plane(), small, ['greedy', 'lru']],
-    methods: { step: () => [3], cache: () => [1], centers: () => [0], curves: () => [0], heatmap: () => [0, 4] },
+    methods: { step: () => [3], cache: () => [1], centers: () => [0], curves: () => [0], heatmap: () => [0, 4], ask: () => [new Float32Array([0.3, 0.7]), 12, 'a question'], roundText: () => [0] },
   },
   ExperimentRun: {
     make: () => new csc.ExperimentRun(spec, plane(), undefined, undefined),
     ctor: () => [spec, plane(), { k: 2 }, 3],
-    methods: { runNext: () => [() => true] },
+    methods: {
+      runNext: () => [() => true],
+      runUnit: () => [0, () => true],
+      // A unit's result as another run of the same experiment computes it (the worker pool).
+      addUnit: () => [new csc.ExperimentRun(spec, plane(), undefined, undefined).runUnit(0, undefined)],
+    },
   },
   BenchOnline: {
     make: () => new csc.BenchOnline(plane(), { horizon: 20, n_eval: 50 }),

@@ -524,6 +524,44 @@ fn online_run_errors() {
     );
 }
 
+/// `ask` (issue 14): a given vector is the next round for every policy; its cost is the token
+/// count min-max normalised over the dataset (SPEC §2), clamped; `roundText` names the rounds.
+#[wasm_bindgen_test]
+fn online_run_ask() {
+    let d = JsDataset::synthetic(None).unwrap();
+    let p = params(obj(&[("horizon", 50.into()), ("n_eval", 50.into()), ("seed", 3.into())]));
+    let mut run = JsOnlineRun::new(&d, p, policies(&["clcb-sc-ls-cont", "greedy"])).unwrap();
+    run.step(10.0).unwrap();
+    let pts = d.points();
+    let row3: Vec<f32> = pts[3 * 384..4 * 384].to_vec();
+    let x = JsValue::from(js_sys::Float32Array::from(&row3[..]));
+    // synthetic tokens: min 3, max 39 (data/synthetic/README.md); c_floor 0.01
+    let a = run.ask(x.clone(), 21.0, JsValue::from_str("my question")).unwrap();
+    close(num(&a, "cost"), 0.01 + 0.99 * 18.0 / 36.0, 1e-12);
+    assert_eq!(run.round(), 11);
+    assert_eq!(u32_field(&a, "t"), vec![10]);
+    assert_eq!(f64_field(&a, "realised").len(), 2);
+    let dd = f64_field(&a, "d");
+    let phi = f64_field(&a, "phi");
+    for p in 0..2 {
+        assert!(phi[p] == dd[p].min(1.0), "φ(d) = min(d, 1)");
+    }
+    let uni = field(&a, "universe");
+    assert_eq!(u32_field(&uni, "index")[0], 3, "the nearest universe row to row 3 is itself");
+    assert_eq!(f64_field(&uni, "d")[0], 0.0);
+    assert_eq!(run.round_text(10.0).unwrap().as_deref(), Some("my question"));
+    assert!(run.round_text(0.0).unwrap().is_some());
+    assert_eq!(run.round_text(11.0).unwrap(), None, "unplayed");
+    close(num(&run.ask(x.clone(), 0.0, JsValue::UNDEFINED).unwrap(), "cost"), 0.01, 1e-12);
+    close(num(&run.ask(x.clone(), 1e4, JsValue::UNDEFINED).unwrap(), "cost"), 1.0, 1e-12);
+    assert_msg(
+        run.ask(JsValue::from(js_sys::Float32Array::new_with_length(2)), 5.0, JsValue::NULL),
+        &["`x`", "384"],
+    );
+    assert_msg(run.ask(x.clone(), -1.0, JsValue::NULL), &["tokens"]);
+    assert_msg(run.ask(JsValue::from_str("x"), 5.0, JsValue::NULL), &["Float32Array"]);
+}
+
 #[wasm_bindgen_test]
 fn experiment_run_in_chunks_with_progress_and_cancel() {
     let d = JsDataset::plane().unwrap();

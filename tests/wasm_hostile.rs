@@ -310,6 +310,26 @@ export function runHostile(g) {
   mustThrow('run.heatmap(0, 129)', () => run.heatmap(0, 129));
   mustThrow('run.heatmap(0, 1)', () => run.heatmap(0, 1));
   mustThrow('run.heatmap(1, 8) (no kernel)', () => run.heatmap(1, 8));
+  {
+    // ask (issue 14): a given arrival as the next round, on a run of its own (calls that succeed
+    // play rounds; past the horizon every call must throw readably).
+    const r3 = new g.OnlineRun(plane, { horizon: 120, n_eval: 40, seed: 1, epsilon: 0.2 }, ids);
+    matrix('run.ask', [new Float32Array([0.5, 0.5]), 5, 'a question'], (a) => r3.ask(...a));
+    matrix('run.roundText', [0], (a) => r3.roundText(...a));
+    mustThrow('run.ask wrong dim', () => r3.ask(new Float32Array(3), 5, 'q'));
+    mustThrow('run.ask NaN', () => r3.ask(new Float32Array([NaN, 0.5]), 5, 'q'));
+    mustThrow('run.ask [1,"a"]', () => r3.ask([1, 'a'], 5, 'q'));
+    mustThrow('run.ask tokens -1', () => r3.ask([0.5, 0.5], -1, 'q'));
+    mustThrow('run.ask text 5', () => r3.ask([0.5, 0.5], 3, 5));
+    mustThrow('run.roundText(-1)', () => r3.roundText(-1));
+    probe('run.ask until the horizon, then refused', 'ok', () => {
+      while (r3.round < r3.horizon) r3.ask([0.25, 0.75], 1, 'q');
+      let threw = false;
+      try { r3.ask([0.25, 0.75], 1, 'q'); } catch (e) { threw = e instanceof Error; }
+      if (!threw) throw new Error('ask played past T');
+    });
+    r3.free();
+  }
   probe('run.step(2^32-1) stops at the horizon', 'ok', () => { run.step(2 ** 32 - 1); if (run.round !== 40) throw new Error('round ' + run.round); });
   probe('run.step after the horizon', 'ok', () => { if (run.step(5).t.length !== 0) throw new Error('played past T'); });
   {

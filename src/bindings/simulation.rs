@@ -13,7 +13,7 @@ use crate::experiment::{builtin, run_unit, ExperimentSpec, Report, UnitResult};
 use crate::online::sim::{Environment, Simulation};
 use crate::online::PolicyKind;
 use crate::projection::Projection;
-use crate::stream::{generate_trace, ArrivalModel};
+use crate::stream::{generate_trace, Arrival, ArrivalModel};
 use crate::trace::Trace;
 use std::sync::Arc;
 use wasm_bindgen::prelude::*;
@@ -35,6 +35,20 @@ export interface StepBatch {
   switched: Uint8Array;
   /** What the round cost the policy: `c(x)` for an LLM call, `φ(d(x, M))` for a hit. */
   realised: Float64Array;
+}
+
+/** What `OnlineRun.ask(x, tokens, text)` played (issue 14, "Ask a question"): one round, as a
+ *  `StepBatch`, plus what explains each policy's decision. */
+export interface AskResult extends StepBatch {
+  /** `c(x)`: the token count min-max normalised over the dataset (SPEC §2), clamped to `[c_floor, 1]`. */
+  cost: number;
+  /** Per policy, after the round: the round key of the nearest member of its cache (−1: empty cache). */
+  nearestKey: Int32Array;
+  /** Per policy: `d(x, M)` to that member (`Infinity` for an empty cache) and `φ(d)`. */
+  d: Float64Array;
+  phi: Float64Array;
+  /** The five universe questions nearest to `x`: row, `d`, text. */
+  universe: { index: Uint32Array; d: Float64Array; text: string[] };
 }
 
 /** The metrics of one policy at one point of a run (Rust: `csc::online::sim::Checkpoint`). */
@@ -133,9 +147,28 @@ pub struct JsOnlineRun {
     trace: Trace,
     sims: Vec<Simulation>,
     t: usize,
+    /// Rounds played by `ask` (issue 14): the round, its vector and its text. They replace the
+    /// trace's arrival of that round (the trace, `traceJson` and the oracle keep the planned one).
+    asked: Vec<(usize, Vec<f32>, String)>,
 }
 
 impl JsOnlineRun {
+    /// The arrival vector of a played round (an asked question's, or the trace's).
+    fn x_at(&self, r: usize) -> &[f32] {
+        match self.asked.iter().find(|(k, ..)| *k == r) {
+            Some((_, x, _)) => x,
+            None => self.trace.x(r),
+        }
+    }
+    /// The `k` universe rows nearest to `x` (ties to the lowest row) with their distances.
+    fn nearest_universe(&self, x: &[f32], k: usize) -> Vec<(usize, f64)> {
+        let m = &self.sims[0].environment().metric;
+        let mut all: Vec<(usize, f64)> =
+            self.dataset.points.iter().enumerate().map(|(i, y)| (i, m.dist(x, y))).collect();
+        all.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+        all.truncate(k);
+        all
+    }
     fn xy(&self, x: &[f32]) -> [f64; 2] {
         match &self.projection {
             Some(p) => p.project(x),
@@ -185,7 +218,7 @@ impl JsOnlineRun {
             .map(|&k| Simulation::new(env.clone(), k, &params, 0))
             .collect::<Result<Vec<_>, _>>()
             .map_err(js_err)?;
-        Ok(JsOnlineRun { dataset: d, projection, trace, sims, t: 0 })
+        Ok(JsOnlineRun { dataset: d, projection, trace, sims, t: 0, asked: Vec::new() })
     }
 
     /// The horizon `T`.
@@ -266,6 +299,109 @@ impl JsOnlineRun {
             .build())
     }
 
+    /// Plays the next round with a given arrival instead of the stream's (issue 14, "Ask a
+    /// question"): `x` a Float32Array or array of the dataset's dimension (e.g. an embedded
+    /// question), `tokens` its GPT-2 token count, `text` its text (for `roundText`). Its cost is
+    /// `c = c_floor + (1 − c_floor)·(tokens − min)/(max − min)` over the dataset's token counts
+    /// (SPEC §2), clamped to `[c_floor, 1]`; an LLM call observes it with the round's planned
+    /// noise `η_t`. Returns the round as a `StepBatch` plus, per policy, the nearest cached member
+    /// with `d` and `φ(d)`, and the five nearest universe questions.
+    #[wasm_bindgen(unchecked_return_type = "AskResult")]
+    pub fn ask(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "Float32Array | number[]")] x: JsValue,
+        tokens: f64,
+        #[wasm_bindgen(unchecked_param_type = "string | undefined")] text: JsValue,
+    ) -> JsResult<JsValue> {
+        let r = self.t;
+        if r >= self.trace.horizon() {
+            return Err(js_err(Error::param("round", "the run has reached its horizon: no round is left")));
+        }
+        let dim = self.dataset.points.dim();
+        let x = vector_from_js("x", &x, dim)?;
+        let tokens = super::convert::whole("tokens", tokens, 0)?;
+        let text = if text.is_undefined() || text.is_null() {
+            String::new()
+        } else {
+            text.as_string().ok_or_else(|| js_err(Error::param("text", "must be a string")))?
+        };
+        let cost = cost_of_tokens(&self.dataset, tokens);
+        let eta = self.trace.arrival(r).eta;
+        let a = Arrival { t: r, x: &x, cost, eta, index: None };
+        let p = self.sims.len();
+        let (mut center, mut llm, mut switched, mut realised) =
+            (Vec::with_capacity(p), Vec::with_capacity(p), Vec::with_capacity(p), Vec::with_capacity(p));
+        let (mut nearest, mut d, mut phi) =
+            (Vec::with_capacity(p), Vec::with_capacity(p), Vec::with_capacity(p));
+        for sim in &mut self.sims {
+            let o = sim.step(&a);
+            center.push(sim.policy().current_center().map_or(-1, |c| c as i32));
+            llm.push(o.llm as u8);
+            switched.push(o.switched as u8);
+            realised.push(o.realised);
+            let cache = sim.policy().cache();
+            let env = sim.environment();
+            let (k, dist) = match env.metric.nearest(&x, cache.points()) {
+                Some((j, dj)) => (cache.keys()[j] as i32, dj),
+                None => (-1, f64::INFINITY),
+            };
+            nearest.push(k);
+            d.push(dist);
+            phi.push(env.eval.mismatch.phi(dist));
+        }
+        let xy = self.xy(&x);
+        let near = self.nearest_universe(&x, 5);
+        let texts = js_sys::Array::new();
+        for &(i, _) in &near {
+            texts.push(&JsValue::from_str(&self.dataset.texts.get(i).cloned().unwrap_or_default()));
+        }
+        let idx: Vec<u32> = near.iter().map(|&(i, _)| i as u32).collect();
+        let nd: Vec<f64> = near.iter().map(|&(_, v)| v).collect();
+        let universe = super::convert::Obj::new()
+            .set("index", js_sys::Uint32Array::from(&idx[..]))
+            .set("d", js_sys::Float64Array::from(&nd[..]))
+            .set("text", texts)
+            .build();
+        self.asked.push((r, x, text));
+        self.t += 1;
+        Ok(super::convert::Obj::new()
+            .set("t", js_sys::Uint32Array::from(&[r as u32][..]))
+            .set("xy", js_sys::Float64Array::from(&xy[..]))
+            .set("center", js_sys::Int32Array::from(&center[..]))
+            .set("llm", js_sys::Uint8Array::from(&llm[..]))
+            .set("switched", js_sys::Uint8Array::from(&switched[..]))
+            .set("realised", js_sys::Float64Array::from(&realised[..]))
+            .set("cost", cost)
+            .set("nearestKey", js_sys::Int32Array::from(&nearest[..]))
+            .set("d", js_sys::Float64Array::from(&d[..]))
+            .set("phi", js_sys::Float64Array::from(&phi[..]))
+            .set("universe", universe)
+            .build())
+    }
+
+    /// The question of a played round, for hovering a center or an arrival: an asked question's
+    /// text, the universe text of an exact arrival, else `"≈ "` and the nearest universe text
+    /// (perturbed arrivals); `undefined` for an unplayed round or a dataset without texts.
+    #[wasm_bindgen(js_name = roundText)]
+    pub fn round_text(&self, round: f64) -> JsResult<Option<String>> {
+        let r = super::convert::whole("round", round, 0)?;
+        if r >= self.t {
+            return Ok(None);
+        }
+        if let Some((_, _, text)) = self.asked.iter().find(|(k, ..)| *k == r) {
+            return Ok(Some(text.clone()));
+        }
+        let a = self.trace.arrival(r);
+        let (i, prefix) = match a.index {
+            Some(i) => (i as usize, ""),
+            None => match self.nearest_universe(a.x, 1).first() {
+                Some(&(i, _)) => (i, "≈ "),
+                None => return Ok(None),
+            },
+        };
+        Ok(self.dataset.texts.get(i).filter(|t| !t.is_empty()).map(|t| format!("{prefix}{t}")))
+    }
+
     /// Every policy's metrics now.
     #[wasm_bindgen(unchecked_return_type = "Checkpoint[]")]
     pub fn counters(&mut self) -> JsResult<JsValue> {
@@ -304,7 +440,7 @@ impl JsOnlineRun {
             Vec::with_capacity(n),
         );
         for c in &details {
-            let x = self.trace.x(c.key as usize);
+            let x = self.x_at(c.key as usize);
             keys.push(c.key as u32);
             xy.extend(self.xy(x));
             count.push(c.count as f64);
@@ -395,6 +531,40 @@ impl JsOnlineRun {
 }
 
 /// An experiment of SPEC §10 run one unit (one sweep value × one seed) at a time.
+/// A JS Float32Array or array of numbers as a finite vector of dimension `dim`.
+fn vector_from_js(what: &str, v: &JsValue, dim: usize) -> JsResult<Vec<f32>> {
+    let x: Vec<f32> = if v.is_instance_of::<js_sys::Float32Array>() {
+        js_sys::Float32Array::from(v.clone()).to_vec()
+    } else if js_sys::Array::is_array(v) {
+        js_sys::Array::from(v).iter().map(|e| e.as_f64().map_or(f32::NAN, |f| f as f32)).collect()
+    } else {
+        return Err(js_err(Error::param(what, "must be a Float32Array or an array of numbers")));
+    };
+    if x.len() != dim {
+        return Err(js_err(Error::param(
+            what,
+            format!("has {} numbers but the dataset's vectors have {dim}", x.len()),
+        )));
+    }
+    if x.iter().any(|f| !f.is_finite()) {
+        return Err(js_err(Error::param(what, "has a value that is not a finite number")));
+    }
+    Ok(x)
+}
+
+/// `c(x)` of a query with `tokens` GPT-2 tokens on `d` (SPEC §2): the dataset's min-max
+/// normalisation, clamped to `[c_floor, 1]`. `c_floor` is the smallest cost of the universe (the
+/// cost of its shortest query); if every query has the same length every cost is 1.
+pub(crate) fn cost_of_tokens(d: &Dataset, tokens: usize) -> f64 {
+    let (min, max) = d.tokens.iter().fold((u32::MAX, 0u32), |(lo, hi), &t| (lo.min(t), hi.max(t)));
+    if d.tokens.is_empty() || max == min {
+        return 1.0;
+    }
+    let floor = d.costs.iter().copied().fold(1.0, f64::min);
+    let c = floor + (1.0 - floor) * (tokens as f64 - min as f64) / (max - min) as f64;
+    c.clamp(floor, 1.0)
+}
+
 #[wasm_bindgen(js_name = ExperimentRun)]
 pub struct JsExperimentRun {
     spec: ExperimentSpec,
@@ -530,9 +700,13 @@ impl JsExperimentRun {
     /// Adds a unit's result computed by `runUnit` on another run of the same experiment. The
     /// report is the same whatever the order of the units added (it is sorted by unit index).
     #[wasm_bindgen(js_name = addUnit)]
-    pub fn add_unit(&mut self, json: &str) -> JsResult<()> {
+    pub fn add_unit(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] json: JsValue,
+    ) -> JsResult<()> {
+        let json = super::convert::string("json", &json)?;
         let r: UnitResult =
-            serde_json::from_str(json).map_err(|e| js_err(Error::parse(format!("unit result: {e}"))))?;
+            serde_json::from_str(&json).map_err(|e| js_err(Error::parse(format!("unit result: {e}"))))?;
         if r.experiment != self.spec.id || self.units.get(r.unit.index) != Some(&r.unit) {
             return Err(js_err(Error::data(format!(
                 "unit {} of `{}` is not a unit of this run of `{}`",
