@@ -530,7 +530,6 @@ impl JsOnlineRun {
     }
 }
 
-/// An experiment of SPEC §10 run one unit (one sweep value × one seed) at a time.
 /// A JS Float32Array or array of numbers as a finite vector of dimension `dim`.
 fn vector_from_js(what: &str, v: &JsValue, dim: usize) -> JsResult<Vec<f32>> {
     let x: Vec<f32> = if v.is_instance_of::<js_sys::Float32Array>() {
@@ -565,6 +564,7 @@ pub(crate) fn cost_of_tokens(d: &Dataset, tokens: usize) -> f64 {
     c.clamp(floor, 1.0)
 }
 
+/// An experiment of SPEC §10 run one unit (one sweep value × one seed) at a time.
 #[wasm_bindgen(js_name = ExperimentRun)]
 pub struct JsExperimentRun {
     spec: ExperimentSpec,
