@@ -274,18 +274,26 @@ try {
     assert(await page.inputValue('#k') === '5', 'the field keeps the invalid value');
   });
   await check('URL round-trip: every control restores the same state', async () => {
+    // Each change is committed (the URL shows it) before the next one is made, and the URL is
+    // read from the page itself (page.url() follows history.replaceState asynchronously).
+    const committed = (key) => waitFor(page, (k) => new URLSearchParams(location.search).has(k), key, { timeout: 15000 });
     await page.selectOption('#p2', 'lru');
+    await committed('p2');
     await page.fill('#speed', '7');
     await page.locator('#speed').blur();
-    await page.click('#more-params summary');
+    await committed('speed');
+    if (!(await page.evaluate(() => document.getElementById('more-params').open))) await page.click('#more-params summary');
     await page.fill('#kernel_length', '0.3');
     await page.locator('#kernel_length').blur();
+    await committed('kernel_length');
     await page.fill('#k', '3');
     await page.locator('#k').blur();
-    const url = page.url();
+    await committed('k');
+    const url = await page.evaluate(() => location.href);
     assert(url.includes('p2=lru') && url.includes('speed=7') && url.includes('k=3') && url.includes('kernel_length=0.3'), url);
     const again = await openPage(url.slice(origin.length + 1));
-    assert(again.url() === url, `canonical URL ${again.url()} differs from ${url}`);
+    const canonical = await again.evaluate(() => location.href);
+    assert(canonical === url, `canonical URL ${canonical} differs from ${url}`);
     for (const [sel, v] of [['#p2', 'lru'], ['#speed', '7'], ['#k', '3'], ['#kernel_length', '0.3']]) {
       assert(await again.inputValue(sel) === v, `${sel} not restored`);
     }
