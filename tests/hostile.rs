@@ -14,25 +14,16 @@ use csc::krr::{Krr, RbfKernel};
 use csc::space::{Metric, Points};
 use csc::trace::Trace;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 // ---- helpers ------------------------------------------------------------------------------------
 
-/// A fresh scratch folder for one test (removed at the start of the next run).
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("csc-hostile-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+#[path = "support/cli.rs"]
+mod cli;
+use cli::csc;
 
-fn csc(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_csc"))
-        .args(args)
-        .current_dir(cwd)
-        .env("CSC_DATA", cwd.join("no-such-data"))
-        .output()
-        .expect("the csc binary runs")
+/// A fresh scratch folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    cli::scratch("hostile", name)
 }
 
 /// Runs `csc args` and asserts a clean failure: a non-zero exit code (not a signal), no panic,

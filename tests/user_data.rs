@@ -8,26 +8,18 @@ use csc::dataset::nq_trivia;
 use csc::experiment::{DatasetId, DatasetSpec, ExperimentSpec, Report};
 use csc::stream::ArrivalSpec;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 const DIM: usize = 384;
 /// Questions taken from each shared source.
 const PER: usize = 60;
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("csc-user-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+#[path = "support/cli.rs"]
+mod cli;
+use cli::csc;
 
-fn csc(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_csc"))
-        .args(args)
-        .current_dir(cwd)
-        .env("CSC_DATA", cwd.join("no-such-data"))
-        .output()
-        .expect("the csc binary runs")
+/// A fresh scratch folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    cli::scratch("user", name)
 }
 
 #[track_caller]

@@ -564,6 +564,18 @@ pub(crate) fn cost_of_tokens(d: &Dataset, tokens: usize) -> f64 {
     c.clamp(floor, 1.0)
 }
 
+/// `onProgress(roundsDone)` as the engine's progress callback: `false` (or a throw) cancels.
+fn progress_callback(on_progress: Option<JsProgress>) -> impl FnMut(usize) -> bool {
+    let f: Option<js_sys::Function> = on_progress.map(|p| JsValue::from(p).into());
+    move |n: usize| match &f {
+        Some(f) => f
+            .call1(&JsValue::NULL, &JsValue::from(n as f64))
+            .map(|v| v.as_bool() != Some(false))
+            .unwrap_or(false),
+        None => true,
+    }
+}
+
 /// An experiment of SPEC §10 run one unit (one sweep value × one seed) at a time.
 #[wasm_bindgen(js_name = ExperimentRun)]
 pub struct JsExperimentRun {
@@ -659,16 +671,7 @@ impl JsExperimentRun {
     #[wasm_bindgen(js_name = runNext)]
     pub fn run_next(&mut self, on_progress: Option<JsProgress>) -> JsResult<bool> {
         let Some(unit) = self.units.get(self.done.len()).cloned() else { return Ok(false) };
-        let f: Option<js_sys::Function> = on_progress.map(|p| JsValue::from(p).into());
-        let mut cb = |n: usize| -> bool {
-            match &f {
-                Some(f) => f
-                    .call1(&JsValue::NULL, &JsValue::from(n as f64))
-                    .map(|v| v.as_bool() != Some(false))
-                    .unwrap_or(false),
-                None => true,
-            }
-        };
+        let mut cb = progress_callback(on_progress);
         let r = run_unit(&self.spec, &unit, &self.dataset, &mut cb).map_err(js_err)?;
         self.done.push(r);
         Ok(self.done.len() < self.units.len())
@@ -683,16 +686,7 @@ impl JsExperimentRun {
         let unit = self.units.get(i).cloned().ok_or_else(|| {
             js_err(Error::param("index", format!("must be below {}, got {i}", self.units.len())))
         })?;
-        let f: Option<js_sys::Function> = on_progress.map(|p| JsValue::from(p).into());
-        let mut cb = |n: usize| -> bool {
-            match &f {
-                Some(f) => f
-                    .call1(&JsValue::NULL, &JsValue::from(n as f64))
-                    .map(|v| v.as_bool() != Some(false))
-                    .unwrap_or(false),
-                None => true,
-            }
-        };
+        let mut cb = progress_callback(on_progress);
         let r = run_unit(&self.spec, &unit, &self.dataset, &mut cb).map_err(js_err)?;
         serde_json::to_string(&r).map_err(|e| js_err(Error::data(format!("unit result: {e}"))))
     }
