@@ -394,6 +394,13 @@ impl JsOnlineRun {
     }
 }
 
+/// The definition of the built-in experiment `id` (SPEC §10), without building its dataset: the
+/// page runs a built-in on uploaded data by replacing its `dataset` with a dataset object.
+#[wasm_bindgen(js_name = experimentDefinition, unchecked_return_type = "ExperimentSpec")]
+pub fn experiment_definition(id: &str) -> JsResult<JsValue> {
+    to_js(&builtin(id).map_err(js_err)?)
+}
+
 /// An experiment of SPEC §10 run one unit (one sweep value × one seed) at a time.
 #[wasm_bindgen(js_name = ExperimentRun)]
 pub struct JsExperimentRun {

@@ -84,9 +84,10 @@ function show() {
   // view only needs the file picker, for nq-trivia).
   const slot = document.querySelector(`.slot[data-for="${s.view}"]`);
   if (slot && $('settings').parentElement !== slot) slot.append($('settings'));
-  $('settings').hidden = !slot || (s.view === 'paper' && s.preset !== 'fig-e');
+  $('settings').hidden = !slot || (s.view === 'paper' && s.preset !== 'fig-e' && s.dataset !== 'upload');
   $('settings').classList.toggle('upload-only', s.view === 'paper');
-  $('settings').classList.toggle('no-upload', s.view === 'regret' || s.view === 'efficiency');
+  // The arrival model applies to uploaded data in the experiment views (the live view plays uniform).
+  $('arrival-row').hidden = s.dataset !== 'upload' || s.view === 'live';
 }
 
 // Shared settings: the dataset and every parameter.

@@ -49,16 +49,38 @@ async function load(files, app) {
   const name = jsonl[0].name.replace(/\.[^.]*$/, '') || 'upload';
   const d = Dataset.fromJsonl(name, new Uint8Array(bytes), emb ? new Uint8Array(emb) : undefined, dim || undefined);
   const info = `${d.size} queries, ${d.dim}-d`;
+  const checksum = d.checksum;
   d.free();
-  app.upload = { name, jsonl: bytes, emb, dim };
+  app.upload = { name, file: jsonl[0].name, embFile: bin.length ? bin[0].name : null, checksum, jsonl: bytes, emb, dim };
   const opt = document.querySelector('#dataset option[value=upload]');
   opt.disabled = false;
   opt.textContent = `${name} (your data, ${info})`;
   app.set((s) => { s.dataset = 'upload'; s.view = 'live'; }, { restart: true });
-  return `Loaded ${jsonl[0].name}${bin.length ? ` with ${bin[0].name}` : ''}: ${info}. It plays in the Live view and stays in this browser.`;
+  return `Loaded ${jsonl[0].name}${bin.length ? ` with ${bin[0].name}` : ''}: ${info}. Every view runs on it (the experiment views with the arrival model chosen here); it stays in this browser.`;
+}
+
+/** The arrival model chosen for uploaded data (SPEC §7, §8; README "Your own data"). */
+export function arrivalChoice() {
+  const model = document.getElementById('arrival').value;
+  const group = document.getElementById('group-by').value.trim();
+  return model === 'bursty' && group ? { model, group_by: group } : { model };
+}
+
+/**
+ * The uploaded data for an experiment request, or null: `dataset` is what exp-worker.js builds
+ * the engine's dataset from (the bytes), `upload` the experiment's dataset object, which names
+ * the user's files and their checksum (so every export does) and carries the arrival model.
+ */
+export function uploadedData(app) {
+  const u = app.upload;
+  if (app.state.dataset !== 'upload' || !u) return null;
+  const spec = { jsonl: u.file, checksum: u.checksum, arrival: arrivalChoice() };
+  if (u.embFile) Object.assign(spec, { embeddings: u.embFile, dim: u.dim });
+  return { dataset: { kind: 'upload', name: u.name, jsonl: u.jsonl, emb: u.emb, dim: u.dim }, upload: spec };
 }
 
 export function setupUpload(app) {
+  for (const id of ['arrival', 'group-by']) document.getElementById(id).addEventListener('change', () => app.emit('change'));
   const handle = async (files) => {
     try { show(await load([...files], app), true); } catch (e) { show(`Could not load your data: ${e.message}`, false); }
   };
