@@ -442,7 +442,15 @@ try {
       `units' datasets ${JSON.stringify(rep.units.map((u) => u.dataset))}`);
     assert(rep.experiment.title.includes('mine-queries.jsonl') && !/synthetic|nq-trivia/.test(rep.experiment.title), rep.experiment.title);
     assert(/mine-queries/.test(res.name), res.name);
+    const link = new URL(p.url());
+    assert(link.hash.includes('data=mine-queries.jsonl') && link.hash.includes(`checksum=${checksum}`) && link.hash.includes('arrival=bursty'), `link ${link}`);
     await p.close();
+    const q = await openPage(link.search + link.hash, undefined, { ready: false });
+    await waitFor(q, () => document.body.dataset.ready === 'true');
+    const note = await q.textContent('#banner');
+    assert(note.includes('mine-queries.jsonl') && note.includes(checksum), `banner: ${note}`);
+    assert(await q.inputValue('#arrival') === 'bursty' && await q.inputValue('#group-by') === 'kind', 'the link\'s arrival model');
+    await q.close();
   });
   for (const [name, viewport] of [['phone', { width: 390, height: 844 }], ['narrow', { width: 360, height: 740 }]]) {
     await check(`${name} layout (${viewport.width} px) has no horizontal overflow`, async () => {

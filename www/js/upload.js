@@ -56,7 +56,9 @@ async function load(files, app) {
   opt.disabled = false;
   opt.textContent = `${name} (your data, ${info})`;
   app.set((s) => { s.dataset = 'upload'; s.view = 'live'; }, { restart: true });
-  return `Loaded ${jsonl[0].name}${bin.length ? ` with ${bin[0].name}` : ''}: ${info}. Every view runs on it (the experiment views with the arrival model chosen here); it stays in this browser.`;
+  const l = app.linked;
+  const differs = l && l.checksum && l.checksum !== checksum ? ` The link was made with ${l.file}, checksum ${l.checksum}; this file's checksum is ${checksum}.` : '';
+  return `${differs ? `${differs.trim()} ` : ''}Loaded ${jsonl[0].name}${bin.length ? ` with ${bin[0].name}` : ''}: ${info}. Every view runs on it (the experiment views with the arrival model chosen here); it stays in this browser.`;
 }
 
 /** The arrival model chosen for uploaded data (SPEC §7, §8; README "Your own data"). */
@@ -80,7 +82,7 @@ export function uploadedData(app) {
 }
 
 export function setupUpload(app) {
-  for (const id of ['arrival', 'group-by']) document.getElementById(id).addEventListener('change', () => app.emit('change'));
+  for (const id of ['arrival', 'group-by']) document.getElementById(id).addEventListener('change', () => app.set(() => {}));
   const handle = async (files) => {
     try { show(await load([...files], app), true); } catch (e) { show(`Could not load your data: ${e.message}`, false); }
   };
