@@ -1,6 +1,7 @@
 // Your own data, by file picker or drag and drop: a JSONL of {"text", "tokens", "embedding"}, or
 // a JSONL with a raw little-endian float32 embedding file, or the four files of the shared
-// nq-trivia data. Files are read here and parsed by the engine in this tab; nothing is sent.
+// nq-trivia data. Files are read here; a worker (upload-worker.js) parses and checks a JSONL with
+// the engine, a progress bar showing meanwhile. Nothing is sent.
 import { Dataset } from '../pkg/csc.js';
 
 const MAX_BYTES = 256 * 1024 * 1024;
@@ -12,6 +13,20 @@ function show(text, ok) {
   el.textContent = text;
   el.classList.toggle('error', !ok);
   el.scrollIntoView({ block: 'nearest' });
+}
+
+/** Parses and checks the data in a worker (upload-worker.js), with a progress bar meanwhile. */
+function check(u, file) {
+  const el = document.getElementById('upload-msg');
+  el.hidden = false;
+  el.classList.remove('error');
+  el.replaceChildren(`Checking ${file}… `, Object.assign(document.createElement('progress'), { ariaLabel: `Checking ${file}` }));
+  return new Promise((resolve, reject) => {
+    const w = new Worker(new URL('./upload-worker.js', import.meta.url), { type: 'module' });
+    w.onmessage = ({ data }) => { w.terminate(); if (data.ok) resolve(data); else reject(new Error(data.message)); };
+    w.onerror = (ev) => { ev.preventDefault(); w.terminate(); reject(new Error(`the checking worker failed: ${ev.message || 'it could not be started'}`)); };
+    w.postMessage(u);
+  });
 }
 
 const isJsonl = (f) => /\.(jsonl|json|ndjson|txt)$/i.test(f.name);
@@ -47,10 +62,9 @@ async function load(files, app) {
     }
   }
   const name = jsonl[0].name.replace(/\.[^.]*$/, '') || 'upload';
-  const d = Dataset.fromJsonl(name, new Uint8Array(bytes), emb ? new Uint8Array(emb) : undefined, dim || undefined);
+  const d = await check({ name, jsonl: bytes, emb, dim }, jsonl[0].name);
   const info = `${d.size} queries, ${d.dim}-d`;
   const checksum = d.checksum;
-  d.free();
   app.upload = { name, file: jsonl[0].name, embFile: bin.length ? bin[0].name : null, checksum, jsonl: bytes, emb, dim };
   const opt = document.querySelector('#dataset option[value=upload]');
   opt.disabled = false;
