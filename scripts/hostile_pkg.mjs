@@ -52,6 +52,7 @@ const FUNCTIONS = {
   // The loader: once initialised, both return the instance whatever they are given.
   initSync: () => [{ module: new Uint8Array(8) }],
   default: () => [undefined],
+  experimentDefinition: () => ['fig-c'],
 };
 const CLASSES = {
   Dataset: {

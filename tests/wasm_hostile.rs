@@ -405,7 +405,9 @@ export function runHostile(g) {
   }
 
   // ---- ExperimentRun --------------------------------------------------------------------------
-  cover('ExperimentRun');
+  cover('ExperimentRun', 'experimentDefinition');
+  fn('experimentDefinition', ['fig-c']);
+  mustThrow('experimentDefinition fig-zz', () => g.experimentDefinition('fig-zz'));
   const spec = { id: 'mini', dataset: 'plane', measure: { kind: 'online', policies: ['greedy'] },
                  params: { horizon: 30, n_eval: 30 }, seeds: 1 };
   matrix('new ExperimentRun', [spec, plane, { k: 2 }, 1], (a) => new g.ExperimentRun(...a));

@@ -576,6 +576,16 @@ fn progress_callback(on_progress: Option<JsProgress>) -> impl FnMut(usize) -> bo
     }
 }
 
+/// The definition of the built-in experiment `id` (SPEC §10), without building its dataset: the
+/// page runs a built-in on uploaded data by replacing its `dataset` with a dataset object.
+#[wasm_bindgen(js_name = experimentDefinition, unchecked_return_type = "ExperimentSpec")]
+pub fn experiment_definition(
+    #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
+) -> JsResult<JsValue> {
+    let id = super::convert::string("id", &id)?;
+    to_js(&builtin(&id).map_err(js_err)?)
+}
+
 /// An experiment of SPEC §10 run one unit (one sweep value × one seed) at a time.
 #[wasm_bindgen(js_name = ExperimentRun)]
 pub struct JsExperimentRun {

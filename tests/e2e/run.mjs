@@ -405,7 +405,8 @@ try {
   await check('your data: a malformed file shows an error and the page keeps working; a good one plays', async () => {
     const p = await openPage();
     await p.setInputFiles('#file', { name: 'bad.jsonl', mimeType: 'application/json', buffer: Buffer.from('{"text": "a", "tokens": 3, "embedding": [1, 0]}\nnot json\n') });
-    await waitFor(p, () => !document.getElementById('upload-msg').hidden);
+    // "Checking bad.jsonl…" with a progress bar while the worker parses, then the verdict.
+    await waitFor(p, () => { const m = document.getElementById('upload-msg'); return !m.hidden && !/^Checking/.test(m.textContent); });
     const msg = await p.textContent('#upload-msg');
     assert(/^Could not load your data/.test(msg) && /line 2|json/i.test(msg), msg);
     await p.click('#step');
@@ -417,6 +418,48 @@ try {
     await p.click('#step');
     await waitFor(p, () => document.body.dataset.round === '100', null, { timeout: 30000 });
     await p.close();
+  });
+  await check('your data in the regret view: bursty arrivals by a field, and the JSON export names the file and its checksum', async () => {
+    // 60 rows of the shared data (30 NQ, 30 TriviaQA) with inline embeddings, in the user's layout.
+    const data = process.env.CSC_DATA || path.join(root, '../shared/data');
+    const rows = [];
+    for (const [src, group] of [['nq', 'natural'], ['triviaqa', 'trivia']]) {
+      const lines = (await readFile(path.join(data, `${src}.jsonl`), 'utf8')).split('\n').filter((l) => l.trim()).slice(0, 30);
+      const emb = await readFile(path.join(data, `${src}.emb.f32`));
+      const f = new Float32Array(emb.buffer, emb.byteOffset, 30 * 384);
+      lines.forEach((l, i) => {
+        const r = JSON.parse(l);
+        rows.push(JSON.stringify({ id: r.id, text: r.text, tokens: r.tokens, kind: group, embedding: Array.from(f.subarray(i * 384, (i + 1) * 384)) }));
+      });
+    }
+    const p = await openPage('?seeds=2&horizon=300&policies=clcb-sc-ls-cont,greedy');
+    await p.setInputFiles('#file', { name: 'mine-queries.jsonl', mimeType: 'application/json', buffer: Buffer.from(rows.join('\n')) });
+    await waitFor(p, () => /^Ready: 60 queries/.test(document.getElementById('status').textContent), null, { timeout: 60000 });
+    const checksum = await p.textContent('#dataset-checksum');
+    assert(/^[0-9a-f]{8,}$/.test(checksum), `checksum ${checksum}`);
+    await p.click('.tabs [data-view=regret]');
+    assert(await p.isVisible('#arrival'), 'the arrival model is not offered for uploaded data');
+    await p.fill('#group-by', 'kind');
+    await p.selectOption('#arrival', 'bursty');
+    await jobDone(p, 'regret');
+    const [res] = await grab(p, '[data-job=regret] .export-json');
+    const rep = JSON.parse(res.body.toString());
+    const ds = rep.experiment.dataset;
+    assert(ds.jsonl === 'mine-queries.jsonl' && ds.checksum === checksum, `experiment.dataset ${JSON.stringify(ds)}, page checksum ${checksum}`);
+    assert(ds.arrival?.model === 'bursty' && ds.arrival.group_by === 'kind', `arrival ${JSON.stringify(ds.arrival)}`);
+    assert(rep.units.length === 2 && rep.units.every((u) => u.dataset.checksum === checksum && u.dataset.size === 60 && u.dataset.name === 'mine-queries'),
+      `units' datasets ${JSON.stringify(rep.units.map((u) => u.dataset))}`);
+    assert(rep.experiment.title.includes('mine-queries.jsonl') && !/synthetic|nq-trivia/.test(rep.experiment.title), rep.experiment.title);
+    assert(/mine-queries/.test(res.name), res.name);
+    const link = new URL(p.url());
+    assert(link.hash.includes('data=mine-queries.jsonl') && link.hash.includes(`checksum=${checksum}`) && link.hash.includes('arrival=bursty'), `link ${link}`);
+    await p.close();
+    const q = await openPage(link.search + link.hash, undefined, { ready: false });
+    await waitFor(q, () => document.body.dataset.ready === 'true');
+    const note = await q.textContent('#banner');
+    assert(note.includes('mine-queries.jsonl') && note.includes(checksum), `banner: ${note}`);
+    assert(await q.inputValue('#arrival') === 'bursty' && await q.inputValue('#group-by') === 'kind', 'the link\'s arrival model');
+    await q.close();
   });
   for (const [name, viewport] of [['phone', { width: 390, height: 844 }], ['narrow', { width: 360, height: 740 }]]) {
     await check(`${name} layout (${viewport.width} px) has no horizontal overflow`, async () => {

@@ -6,13 +6,14 @@
 // the engine's determinism report on request. Every failure is replied as an `error` message (the
 // engine failing to start included); one from a trapped instance says so (`trapped`), and this
 // worker then closes: the page starts fresh workers for the next job.
-import init, { Dataset, ExperimentRun, determinismReport, nativeDeterminismReport } from '../pkg/csc.js';
+import init, { Dataset, ExperimentRun, determinismReport, experimentDefinition, nativeDeterminismReport } from '../pkg/csc.js';
 
 const ready = init();
 ready.catch(() => {}); // reported, as an `error` reply, to each request below
 
 function dataset(d) {
   if (d.kind === 'plane') return Dataset.plane();
+  if (d.kind === 'upload') return Dataset.fromJsonl(d.name, new Uint8Array(d.jsonl), d.emb ? new Uint8Array(d.emb) : undefined, d.dim || undefined);
   if (d.kind === 'nq-trivia') {
     const text = (b) => new TextDecoder().decode(b);
     return Dataset.nqTrivia(text(d.nq), new Uint8Array(d.nqEmb), text(d.tq), new Uint8Array(d.tqEmb));
@@ -20,12 +21,25 @@ function dataset(d) {
   return Dataset.synthetic();
 }
 
-/** The experiment: a built-in id, optionally with its sweep values replaced (quick settings). */
+/**
+ * The experiment: a built-in id, optionally with its sweep values replaced (quick settings). With
+ * uploaded data (`m.upload`, a dataset object naming the user's file) it runs on that data.
+ */
 function experiment(m, ds) {
-  if (!m.sweepValues && !m.drop) return m.experiment;
-  const probe = new ExperimentRun(m.experiment, ds, undefined, 1);
-  const spec = probe.spec();
-  probe.free();
+  if (!m.sweepValues && !m.drop && !m.upload) return m.experiment;
+  let spec;
+  if (m.upload) {
+    spec = typeof m.experiment === 'string' ? experimentDefinition(m.experiment) : structuredClone(m.experiment);
+    spec.dataset = m.upload;
+    // Named after the user's file, never a built-in (as the CLI's rename_for does).
+    const file = m.upload.jsonl;
+    for (const b of ['nq-trivia', 'synthetic', 'plane']) spec.title = spec.title.replaceAll(b, file);
+    if (!spec.title.includes(file)) spec.title = `${spec.title} (${file})`;
+  } else {
+    const probe = new ExperimentRun(m.experiment, ds, undefined, 1);
+    spec = probe.spec();
+    probe.free();
+  }
   if (m.sweepValues && spec.sweep) spec.sweep.values = m.sweepValues;
   if (m.drop && spec.measure.policies) spec.measure.policies = spec.measure.policies.filter((p) => !m.drop.includes(p));
   return spec;

@@ -1,13 +1,13 @@
 // The playground: reads the state from the URL (through the engine), wires the shared controls
 // and the tabs, and hands each view its part of the page. Views live in js/views/.
 import init, { Dataset } from '../pkg/csc.js';
-import { loadState, saveState, defaultsFor, fingerprint } from './state.js';
+import { loadState, saveState, defaultsFor, fingerprint, uploadHash, linkedUpload } from './state.js';
 import { createLiveView } from './views/live.js';
 import { createRegretView } from './views/regret.js';
 import { createOfflineView } from './views/offline.js';
 import { createEfficiencyView } from './views/efficiency.js';
 import { createPaperView } from './views/paper.js';
-import { setupUpload } from './upload.js';
+import { setupUpload, arrivalChoice } from './upload.js';
 import { determinism } from './jobs.js';
 
 const $ = (id) => document.getElementById(id);
@@ -23,23 +23,29 @@ await init();
 const { state, errors } = loadState();
 const notes = [];
 if (errors.length) notes.push(`Parts of this link could not be used, so their defaults stand: ${errors.join('; ')}.`);
+const linked = linkedUpload();
 if (state.dataset === 'upload') {
-  notes.push('This link used data loaded from a file, which never leaves the browser it was loaded in: load it again, or use the synthetic data meanwhile.');
+  const named = linked ? ` (${linked.file}, checksum ${linked.checksum})` : '';
+  notes.push(`This link used data loaded from a file${named}, which never leaves the browser it was loaded in: load it again with “Load your data…”, or use the synthetic data meanwhile.`);
   state.dataset = 'synthetic';
+}
+if (linked) {
+  if (['uniform', 'bursty', 'popularity', 'replay'].includes(linked.arrival)) $('arrival').value = linked.arrival;
+  $('group-by').value = linked.groupBy;
 }
 banner(notes);
 if (state.embed) document.body.classList.add('embed');
 
 const listeners = {};
 const app = {
-  state, upload: null, nqFiles: null,
+  state, upload: null, nqFiles: null, linked,
   on(name, fn) { (listeners[name] ||= []).push(fn); },
   emit(name, data) { for (const fn of listeners[name] || []) fn(data); },
   /** Changes the state through `fn` if the engine accepts the result; else shows why. */
   set(fn, { restart = false } = {}) {
     const next = structuredClone(app.state);
     fn(next);
-    const err = saveState(next);
+    const err = saveState(next, hash(next));
     if (err) { banner([err]); show(); return false; }
     banner([]);
     Object.assign(app.state, next);
@@ -49,6 +55,9 @@ const app = {
     return true;
   },
 };
+
+/** The URL fragment naming the uploaded data in use, so a link made with it says which. */
+const hash = (s) => (s.dataset === 'upload' ? uploadHash(app.upload, arrivalChoice()) : '');
 
 const live = createLiveView(app);
 const views = {
@@ -84,9 +93,10 @@ function show() {
   // view only needs the file picker, for nq-trivia).
   const slot = document.querySelector(`.slot[data-for="${s.view}"]`);
   if (slot && $('settings').parentElement !== slot) slot.append($('settings'));
-  $('settings').hidden = !slot || (s.view === 'paper' && s.preset !== 'fig-e');
+  $('settings').hidden = !slot || (s.view === 'paper' && s.preset !== 'fig-e' && s.dataset !== 'upload');
   $('settings').classList.toggle('upload-only', s.view === 'paper');
-  $('settings').classList.toggle('no-upload', s.view === 'regret' || s.view === 'efficiency');
+  // The arrival model applies to uploaded data in the experiment views (the live view plays uniform).
+  $('arrival-row').hidden = s.dataset !== 'upload' || s.view === 'live';
 }
 
 // Shared settings: the dataset and every parameter.
@@ -137,7 +147,7 @@ async function showDeterminism() {
 }
 app.on('change', showDeterminism);
 
-saveState(app.state);
+saveState(app.state, hash(app.state));
 show();
 // The wasm module is initialised and every control is wired (tests/e2e/bench.mjs times this mark
 // from navigation start; the live view's Play works once its status reads "Ready").

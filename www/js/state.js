@@ -19,15 +19,32 @@ export function loadState(search = location.search) {
   return decodeUrlState(search);
 }
 
-/** Writes the state into the URL; returns an error message if the state is invalid. */
-export function saveState(state) {
+/**
+ * Writes the state into the URL; returns an error message if the state is invalid. `hash`: the
+ * fragment naming uploaded data (`uploadHash`), which the engine's link format does not carry.
+ */
+export function saveState(state, hash = '') {
   try {
     const q = encodeUrlState(state);
-    history.replaceState(null, '', q ? `?${q}` : location.pathname);
+    history.replaceState(null, '', `${q ? `?${q}` : location.pathname}${hash ? `#${hash}` : ''}`);
     return null;
   } catch (e) {
     return e.message;
   }
+}
+
+/** The fragment of a link made with uploaded data: its file, checksum and arrival model. */
+export function uploadHash(upload, arrival) {
+  if (!upload) return '';
+  const h = new URLSearchParams({ data: upload.file, checksum: upload.checksum, arrival: arrival.model });
+  if (arrival.group_by) h.set('group_by', arrival.group_by);
+  return h.toString();
+}
+
+/** The uploaded data a link names (`uploadHash`), or null. */
+export function linkedUpload(hash = location.hash) {
+  const h = new URLSearchParams(hash.replace(/^#/, ''));
+  return h.get('data') ? { file: h.get('data'), checksum: h.get('checksum') || '', arrival: h.get('arrival') || 'uniform', groupBy: h.get('group_by') || '' } : null;
 }
 
 export const defaultsFor = (dataset) => urlStateDefaults(dataset);

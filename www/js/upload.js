@@ -1,6 +1,7 @@
 // Your own data, by file picker or drag and drop: a JSONL of {"text", "tokens", "embedding"}, or
 // a JSONL with a raw little-endian float32 embedding file, or the four files of the shared
-// nq-trivia data. Files are read here and parsed by the engine in this tab; nothing is sent.
+// nq-trivia data. Files are read here; a worker (upload-worker.js) parses and checks a JSONL with
+// the engine, a progress bar showing meanwhile. Nothing is sent.
 import { Dataset } from '../pkg/csc.js';
 
 const MAX_BYTES = 256 * 1024 * 1024;
@@ -12,6 +13,20 @@ function show(text, ok) {
   el.textContent = text;
   el.classList.toggle('error', !ok);
   el.scrollIntoView({ block: 'nearest' });
+}
+
+/** Parses and checks the data in a worker (upload-worker.js), with a progress bar meanwhile. */
+function check(u, file) {
+  const el = document.getElementById('upload-msg');
+  el.hidden = false;
+  el.classList.remove('error');
+  el.replaceChildren(`Checking ${file}… `, Object.assign(document.createElement('progress'), { ariaLabel: `Checking ${file}` }));
+  return new Promise((resolve, reject) => {
+    const w = new Worker(new URL('./upload-worker.js', import.meta.url), { type: 'module' });
+    w.onmessage = ({ data }) => { w.terminate(); if (data.ok) resolve(data); else reject(new Error(data.message)); };
+    w.onerror = (ev) => { ev.preventDefault(); w.terminate(); reject(new Error(`the checking worker failed: ${ev.message || 'it could not be started'}`)); };
+    w.postMessage(u);
+  });
 }
 
 const isJsonl = (f) => /\.(jsonl|json|ndjson|txt)$/i.test(f.name);
@@ -47,18 +62,41 @@ async function load(files, app) {
     }
   }
   const name = jsonl[0].name.replace(/\.[^.]*$/, '') || 'upload';
-  const d = Dataset.fromJsonl(name, new Uint8Array(bytes), emb ? new Uint8Array(emb) : undefined, dim || undefined);
+  const d = await check({ name, jsonl: bytes, emb, dim }, jsonl[0].name);
   const info = `${d.size} queries, ${d.dim}-d`;
-  d.free();
-  app.upload = { name, jsonl: bytes, emb, dim };
+  const checksum = d.checksum;
+  app.upload = { name, file: jsonl[0].name, embFile: bin.length ? bin[0].name : null, checksum, jsonl: bytes, emb, dim };
   const opt = document.querySelector('#dataset option[value=upload]');
   opt.disabled = false;
   opt.textContent = `${name} (your data, ${info})`;
   app.set((s) => { s.dataset = 'upload'; s.view = 'live'; }, { restart: true });
-  return `Loaded ${jsonl[0].name}${bin.length ? ` with ${bin[0].name}` : ''}: ${info}. It plays in the Live view and stays in this browser.`;
+  const l = app.linked;
+  const differs = l && l.checksum && l.checksum !== checksum ? ` The link was made with ${l.file}, checksum ${l.checksum}; this file's checksum is ${checksum}.` : '';
+  return `${differs ? `${differs.trim()} ` : ''}Loaded ${jsonl[0].name}${bin.length ? ` with ${bin[0].name}` : ''}: ${info}. Every view runs on it (the experiment views with the arrival model chosen here); it stays in this browser.`;
+}
+
+/** The arrival model chosen for uploaded data (SPEC §7, §8; README "Your own data"). */
+export function arrivalChoice() {
+  const model = document.getElementById('arrival').value;
+  const group = document.getElementById('group-by').value.trim();
+  return model === 'bursty' && group ? { model, group_by: group } : { model };
+}
+
+/**
+ * The uploaded data for an experiment request, or null: `dataset` is what exp-worker.js builds
+ * the engine's dataset from (the bytes), `upload` the experiment's dataset object, which names
+ * the user's files and their checksum (so every export does) and carries the arrival model.
+ */
+export function uploadedData(app) {
+  const u = app.upload;
+  if (app.state.dataset !== 'upload' || !u) return null;
+  const spec = { jsonl: u.file, checksum: u.checksum, arrival: arrivalChoice() };
+  if (u.embFile) Object.assign(spec, { embeddings: u.embFile, dim: u.dim });
+  return { dataset: { kind: 'upload', name: u.name, jsonl: u.jsonl, emb: u.emb, dim: u.dim }, upload: spec };
 }
 
 export function setupUpload(app) {
+  for (const id of ['arrival', 'group-by']) document.getElementById(id).addEventListener('change', () => app.set(() => {}));
   const handle = async (files) => {
     try { show(await load([...files], app), true); } catch (e) { show(`Could not load your data: ${e.message}`, false); }
   };

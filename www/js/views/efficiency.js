@@ -2,6 +2,7 @@
 // runs as the regret view, with a table of the numbers.
 import { JobPanel } from './job-panel.js';
 import { onlineRequest } from './regret.js';
+import { uploadedData } from '../upload.js';
 import { efficiencyChart, final, sizedLabel, SWITCH_MEANING } from '../report.js';
 
 function table(report) {
@@ -19,9 +20,9 @@ export function createEfficiencyView(app) {
   const tableEl = document.createElement('table');
   tableEl.className = 'numbers';
   const panel = new JobPanel(root, {
-    request: () => onlineRequest(app.state),
+    request: () => onlineRequest(app),
     charts: (report) => [efficiencyChart(report)],
-    stem: () => `efficiency-${app.state.dataset}`,
+    stem: () => `efficiency-${uploadedData(app)?.dataset.name || app.state.dataset}`,
     onReport: (job) => {
       const rows = job && job.report ? table(job.report) : [];
       tableEl.hidden = !rows.length;

@@ -2,6 +2,7 @@
 // ablation) at quick settings for a browser tab; the paper view runs the full ones.
 import { JobPanel } from './job-panel.js';
 import { offlineCharts } from '../report.js';
+import { uploadedData } from '../upload.js';
 
 /** Quick settings per offline experiment (the page's; the paper's are in its §10 definition). */
 export const QUICK_OFFLINE = {
@@ -10,14 +11,18 @@ export const QUICK_OFFLINE = {
   'abl-k': { overrides: { n_eval: 2000 }, sweepValues: [3, 5, 8, 12, 20] },
 };
 
-export function offlineRequest(id, seeds, quick = QUICK_OFFLINE[id]) {
-  const request = { type: 'run', experiment: id, dataset: { kind: 'synthetic' }, seeds, ...quick };
-  return { key: JSON.stringify(request), request };
+/** `up`: uploaded data (upload.js `uploadedData`), which the experiment then runs on. */
+export function offlineRequest(id, seeds, quick = QUICK_OFFLINE[id], up = null) {
+  const request = { type: 'run', experiment: id, dataset: up ? up.dataset : { kind: 'synthetic' }, seeds, ...quick, ...(up ? { upload: up.upload } : {}) };
+  return { key: JSON.stringify({ ...request, dataset: up ? up.upload : request.dataset }), request };
 }
 
 export function createOfflineView(app) {
   const panel = new JobPanel(document.querySelector('[data-job=offline]'), {
-    request: () => offlineRequest(app.state.offline, app.state.seeds),
+    request: () => {
+      if (app.state.dataset === 'upload' && !app.upload) return { message: 'Load your data first (“Load your data…” in the settings).' };
+      return offlineRequest(app.state.offline, app.state.seeds, undefined, uploadedData(app));
+    },
     charts: (report) => offlineCharts(report),
     stem: () => `${app.state.offline}-quick-${app.state.seeds}seeds`,
   });

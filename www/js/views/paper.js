@@ -9,6 +9,7 @@ import { JobPanel } from './job-panel.js';
 import { setWorkers, workerCount, AUTO_CAP } from '../jobs.js';
 import { offlineCharts, onlineCharts, series, at, final } from '../report.js';
 import { QUICK_OFFLINE } from './offline.js';
+import { uploadedData } from '../upload.js';
 
 /** The reproduction report shipped with the page, at its "Where we differ" section. */
 const DIFFER = new URL('../../docs/REPRODUCTION.html#where-we-differ-and-why', import.meta.url).href;
@@ -117,6 +118,12 @@ export function createPaperView(app) {
   let active = false;
   const presetRequest = () => {
     const s = app.state, p = PRESETS[s.preset];
+    const up = uploadedData(app);
+    if (up) {
+      const experiment = s.tuned && TUNED.has(s.preset) ? `${s.preset}-tuned` : s.preset;
+      const request = { type: 'run', experiment, ...(s.full ? {} : p.quick), dataset: up.dataset, upload: up.upload };
+      return { key: `${experiment}|${s.full}|${JSON.stringify(up.upload)}`, request };
+    }
     const kind = p.dataset || 'synthetic';
     const files = kind === 'nq-trivia' ? (app.nqFiles || (data && !data.error ? data : null)) : null;
     if (kind === 'nq-trivia' && !files) {

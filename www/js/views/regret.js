@@ -3,16 +3,22 @@
 import { POLICIES } from '../state.js';
 import { JobPanel } from './job-panel.js';
 import { onlineCharts } from '../report.js';
+import { uploadedData } from '../upload.js';
 
-/** The online experiment of the page's settings (shared with the efficiency view). */
-export function onlineRequest(s) {
-  if (s.dataset === 'upload') return { message: 'Runs over seeds use the built-in datasets; your data plays in the Live view.' };
+/**
+ * The online experiment of the page's settings (shared with the efficiency view); on uploaded
+ * data its dataset is the object naming the user's file, checksum and arrival model.
+ */
+export function onlineRequest(app) {
+  const s = app.state, up = uploadedData(app);
+  if (s.dataset === 'upload' && !up) return { message: 'Load your data first (“Load your data…” in the settings).' };
+  const name = up ? up.upload.jsonl : s.dataset;
   const experiment = {
-    id: 'online', title: `Online: ${s.policies.length} policies on ${s.dataset} (page settings)`, dataset: s.dataset,
+    id: 'online', title: `Online: ${s.policies.length} policies on ${name} (page settings)`, dataset: up ? up.upload : s.dataset,
     measure: { kind: 'online', policies: s.policies }, params: s.params, seeds: s.seeds, first_seed: s.params.seed,
   };
-  const request = { type: 'run', experiment, dataset: { kind: s.dataset } };
-  return { key: JSON.stringify(request), request };
+  const request = { type: 'run', experiment, dataset: up ? up.dataset : { kind: s.dataset } };
+  return { key: JSON.stringify({ experiment }), request };
 }
 
 export function createRegretView(app) {
@@ -30,9 +36,9 @@ export function createRegretView(app) {
     });
   }
   const panel = new JobPanel(document.querySelector('[data-job=regret]'), {
-    request: () => onlineRequest(app.state),
+    request: () => onlineRequest(app),
     charts: (report) => onlineCharts(report),
-    stem: () => `online-${app.state.dataset}-${app.state.seeds}seeds`,
+    stem: () => `online-${uploadedData(app)?.dataset.name || app.state.dataset}-${app.state.seeds}seeds`,
   });
   return {
     show() { for (const cb of box.querySelectorAll('input')) cb.checked = app.state.policies.includes(cb.value); },
