@@ -112,7 +112,7 @@ try {
   clearInterval(timer);
   const status = await page.textContent(`[data-job=${view}] .status`);
   console.log(`${mode}: ${view} view finished in ${((Date.now() - t) / 1000).toFixed(1)} s: ${status}`);
-  console.log(`title: ${await page.evaluate((j) => document.querySelector(`[data-job=${j}]`).textContent.match(/[^\n]*(policies|u60|my60|my5k)[^\n]*/)?.[0]?.trim().slice(0, 160), view)}`);
+  console.log(await page.evaluate((j) => document.querySelector(`[data-job=${j}] .summary pre`).textContent, view));
   console.log(`threads: navigator.hardwareConcurrency = ${await page.evaluate(() => navigator.hardwareConcurrency)}`);
 } finally {
   await browser.close();
