@@ -37,7 +37,13 @@ export class JobPanel {
     this.csvBtn.addEventListener('click', () => this.export('csv'));
     this.jsonBtn.addEventListener('click', () => this.export('json'));
     this.pngBtn.addEventListener('click', () => this.export('png'));
-    onJob((job) => { if (this.active && job.key === this.key) this.render(); });
+    // A hidden panel still shows when its job ends (e.g. cancelled because loading data switched
+    // views), so it never says "Running…" for a job that no longer runs; charts wait until shown.
+    onJob((job) => {
+      if (job.key !== this.key) return;
+      if (this.active) this.render();
+      else if (job.status !== 'running') this.renderStatus();
+    });
     window.addEventListener('resize', () => { if (this.active) this.drawCharts(); });
   }
 
@@ -64,6 +70,16 @@ export class JobPanel {
   job() { return this.key ? getJob(this.key) : null; }
 
   render() {
+    const job = this.renderStatus();
+    const done = job && job.status === 'done';
+    this.summary.hidden = !done;
+    if (done) this.summary.querySelector('pre').textContent = job.summary;
+    if (this.opts.onReport) this.opts.onReport(job);
+    this.drawCharts();
+  }
+
+  /** The status line, progress and buttons of the panel's job (returned). */
+  renderStatus() {
     const job = this.job();
     const running = job && job.status === 'running';
     this.runBtn.disabled = running || !!this.message;
@@ -81,10 +97,7 @@ export class JobPanel {
     const done = job && job.status === 'done';
     this.csvBtn.disabled = this.jsonBtn.disabled = !done;
     this.pngBtn.disabled = !(job && job.report);
-    this.summary.hidden = !done;
-    if (done) this.summary.querySelector('pre').textContent = job.summary;
-    if (this.opts.onReport) this.opts.onReport(job);
-    this.drawCharts();
+    return job;
   }
 
   drawCharts() {
