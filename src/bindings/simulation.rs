@@ -532,13 +532,7 @@ impl JsOnlineRun {
 
 /// A JS Float32Array or array of numbers as a finite vector of dimension `dim`.
 fn vector_from_js(what: &str, v: &JsValue, dim: usize) -> JsResult<Vec<f32>> {
-    let x: Vec<f32> = if v.is_instance_of::<js_sys::Float32Array>() {
-        js_sys::Float32Array::from(v.clone()).to_vec()
-    } else if js_sys::Array::is_array(v) {
-        js_sys::Array::from(v).iter().map(|e| e.as_f64().map_or(f32::NAN, |f| f as f32)).collect()
-    } else {
-        return Err(js_err(Error::param(what, "must be a Float32Array or an array of numbers")));
-    };
+    let x = super::convert::f32s(what, v)?;
     if x.len() != dim {
         return Err(js_err(Error::param(
             what,
