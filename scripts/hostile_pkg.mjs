@@ -61,14 +61,14 @@ const CLASSES = {
     statics: {
       synthetic: () => [0.02],
       plane: () => [],
-      fromJsonl: () => ['mine', enc(jsonl), undefined, undefined, 0.01],
-      nqTrivia: () => ['{"text": "q", "tokens": 4}\n', emb(1), '{"text": "r", "tokens": 6}\n', emb(2), 1, 0.01],
+      fromJsonl: () => ['mine', enc(jsonl), undefined, undefined, 0.01, { replayIndex: enc('1\n0\n1\n'), replayIndexName: 'log.txt', onProgress: () => {} }],
+      nqTrivia: () => ['{"text": "q", "tokens": 4}\n', emb(1), '{"text": "r", "tokens": 6}\n', emb(2), 1, 0.01, { onProgress: () => {} }],
     },
     methods: { project: () => [new Float32Array(384 * 2).fill(0.1)] },
   },
   OnlineRun: {
     make: () => new csc.OnlineRun(plane(), small, ['clcb-sc-ls-cont', 'greedy']),
-    ctor: () => [plane(), small, ['greedy', 'lru']],
+    ctor: () => [plane(), small, ['greedy', 'lru'], { model: 'plane' }],
     methods: { step: () => [3], cache: () => [1], centers: () => [0], curves: () => [0], heatmap: () => [0, 4], ask: () => [new Float32Array([0.3, 0.7]), 12, 'a question'], roundText: () => [0] },
   },
   ExperimentRun: {

@@ -72,6 +72,23 @@ pub struct UserFiles<'a> {
     pub replay_index: Option<(&'a str, &'a [u8])>,
 }
 
+/// How far the datasets built under [`with_progress`] are (set only for its duration).
+type Progress = Box<dyn FnMut(usize, usize)>;
+thread_local! {
+    static PROGRESS: std::cell::RefCell<Option<Progress>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `body` (which builds a dataset) with `progress(rows_done, rows)` called as the distance
+/// scale `D` is measured — the O(n²·d) part of loading a dataset — so a page can show a
+/// determinate progress bar. The callback is taken out while it runs (a dataset built from
+/// inside it gets none).
+pub fn with_progress<T>(progress: Progress, body: impl FnOnce() -> T) -> T {
+    let before = PROGRESS.with(|p| p.borrow_mut().replace(progress));
+    let out = body();
+    PROGRESS.with(|p| *p.borrow_mut() = before);
+    out
+}
+
 /// What a result reports about its dataset.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DatasetInfo {
@@ -135,7 +152,14 @@ impl Dataset {
         if !(c_floor > 0.0 && c_floor <= 1.0) {
             return Err(Error::param("c_floor", format!("must lie in (0, 1], got {c_floor}")));
         }
-        let mut dist_scale = diameter(&points);
+        let mut dist_scale = match PROGRESS.with(|p| p.borrow_mut().take()) {
+            Some(mut f) => {
+                let d = crate::space::diameter_with_progress(&points, &mut *f);
+                PROGRESS.with(|p| *p.borrow_mut() = Some(f));
+                d
+            }
+            None => diameter(&points),
+        };
         if dist_scale <= 0.0 {
             // A single query (or identical ones): every distance is 0; any positive D will do.
             dist_scale = 1.0;
