@@ -435,7 +435,7 @@ try {
         }
       }).observe(document.getElementById('upload-msg'), { subtree: true, childList: true, attributes: true, characterData: true });
     });
-    const rows = Array.from({ length: 30 }, (_, i) => JSON.stringify({ text: `q${i}`, tokens: 5 + (i % 7), embedding: Array.from({ length: 8 }, (_, j) => Math.sin(i * 0.7 + j * 1.3)) }));
+    const rows = Array.from({ length: 30 }, (_, i) => JSON.stringify({ text: `q${i}`, tokens: 5 + (i % 7), kind: i < 15 ? 'a' : 'b', embedding: Array.from({ length: 8 }, (_, j) => Math.sin(i * 0.7 + j * 1.3)) }));
     await p.setInputFiles('#file', { name: 'mine.jsonl', mimeType: 'application/json', buffer: Buffer.from(rows.join('\n')) });
     await waitFor(p, () => /^Ready: 30 queries, T = 200, uniform arrivals/.test(document.getElementById('status').textContent), null, { timeout: 60000 });
     const bars = await p.evaluate(() => window.__bars);
@@ -454,6 +454,17 @@ try {
     await play(100);
     let t = await traceOf();
     assert(!t.arrival_idx && t.meta.arrival_model.model === 'jittered', `uniform: ${JSON.stringify(t.meta.arrival_model)}`);
+    // bursty by a field: bursts start in the first group (rows 0–14) and stay in one group
+    await p.selectOption('#arrival', 'bursty'); // without its field: the live view says what is missing
+    await waitFor(p, () => /^Error: .*group/.test(document.getElementById('status').textContent), null, { timeout: 60000 });
+    await p.fill('#group-by', 'kind');
+    await p.locator('#group-by').blur();
+    await waitFor(p, () => /^Ready: 30 queries, T = 200, bursty arrivals grouped by kind/.test(document.getElementById('status').textContent), null, { timeout: 60000 });
+    await play(100);
+    t = await traceOf();
+    const firstB = t.arrival_idx.findIndex((v) => v >= 15);
+    assert(t.meta.arrival_model.model === 'bursty' && t.arrival_idx[0] < 15 && (firstB < 0 || t.arrival_idx.slice(firstB, firstB + 5).every((v) => v >= 15 || firstB + 5 > 200)),
+      `bursty ${JSON.stringify(t.arrival_idx.slice(0, 12))}, first of group b at ${firstB}`);
     // replay: the file is the stream, T its length
     await p.selectOption('#arrival', 'replay');
     await waitFor(p, () => /^Ready: 30 queries, T = 30, replay arrivals/.test(document.getElementById('status').textContent), null, { timeout: 60000 });
