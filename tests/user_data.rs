@@ -365,7 +365,9 @@ fn replay_follows_an_index_file_of_arrivals() {
     );
     assert_eq!(
         run("plain.jsonl", "plain.f32", "word.txt"),
-        format!("word.txt, line 3: expected a row number, found \"three\"; expected {rows_msg} — fix or remove this line")
+        format!(
+            "word.txt, line 3: \"three\" is not a row number; expected {rows_msg} — fix or remove this line"
+        )
     );
     assert_eq!(
         run("plain.jsonl", "plain.f32", "far.txt"),

@@ -307,7 +307,12 @@ impl Dataset {
                 })?
             } else {
                 let i: u64 = line.parse().map_err(|_| {
-                    Error::at(&at, format!("expected a row number, found \"{line}\"; expected {expected} — fix or remove this line"))
+                    Error::at(
+                        &at,
+                        format!(
+                            "\"{line}\" is not a row number; expected {expected} — fix or remove this line"
+                        ),
+                    )
                 })?;
                 if i >= n as u64 {
                     return Err(Error::at(

@@ -405,8 +405,8 @@ try {
   await check('your data: a malformed file shows an error and the page keeps working; a good one plays', async () => {
     const p = await openPage();
     await p.setInputFiles('#file', { name: 'bad.jsonl', mimeType: 'application/json', buffer: Buffer.from('{"text": "a", "tokens": 3, "embedding": [1, 0]}\nnot json\n') });
-    // "Checking bad.jsonl…" with a progress bar while the worker parses, then the verdict.
-    await waitFor(p, () => { const m = document.getElementById('upload-msg'); return !m.hidden && !/^Checking/.test(m.textContent); });
+    // "Reading bad.jsonl…", "Checking bad.jsonl…" with a progress bar while the worker parses, then the verdict.
+    await waitFor(p, () => { const m = document.getElementById('upload-msg'); return !m.hidden && !m.querySelector('progress'); });
     const msg = await p.textContent('#upload-msg');
     assert(/^Could not load your data/.test(msg) && /line 2|json/i.test(msg), msg);
     await p.click('#step');
