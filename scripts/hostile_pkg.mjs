@@ -245,6 +245,21 @@ for (const [name, value] of Object.entries(csc)) {
   }
 }
 
+// Fields of the object arguments (issue 13): every value in each field of fromJsonl's and
+// nqTrivia's `options` and of OnlineRun's `arrival`, the other fields valid.
+for (const [label, v] of hostileValues()) {
+  for (const key of ['groupBy', 'replayIndex', 'replayIndexName', 'onProgress']) {
+    const options = { replayIndex: enc('1\n0\n'), replayIndexName: 'log.txt', [key]: v };
+    call(`Dataset.fromJsonl options.${key}`, label, () => csc.Dataset.fromJsonl('mine', enc(jsonl), undefined, undefined, 0.01, options));
+  }
+  call('Dataset.nqTrivia options.onProgress', label, () => csc.Dataset.nqTrivia('{"text": "q", "tokens": 4}\n', emb(1), '{"text": "r", "tokens": 6}\n', emb(2), 1, 0.01, { onProgress: v }));
+  for (const arrival of [{ model: v }, { model: 'bursty', group_by: v }, { model: 'replay', index: v }, { model: 'plane', extra: v }]) {
+    call(`new OnlineRun arrival ${Object.keys(arrival).join('+')}`, label, () => new csc.OnlineRun(plane(), small, ['greedy'], arrival));
+  }
+}
+// a progress callback that re-enters the module
+call('Dataset.fromJsonl options.onProgress', 're-entering', () => csc.Dataset.fromJsonl('mine', enc(jsonl), undefined, undefined, 0.01, { onProgress: () => csc.Dataset.synthetic().free() }));
+
 function finish() {
   const secs = ((performance.now() - t0) / 1000).toFixed(1);
   for (const p of problems.slice(0, 40)) console.error(p);
