@@ -10,9 +10,9 @@
 //!
 //! Round trip: `decode(&encode(&s)) == Ok(s)` for every valid state `s`.
 
+use crate::config::with_param;
 use crate::config::Params;
 use crate::error::{Error, Result};
-use crate::experiment::with_param;
 use crate::online::PolicyKind;
 use serde::{Deserialize, Serialize};
 

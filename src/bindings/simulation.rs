@@ -616,14 +616,14 @@ impl JsExperimentRun {
                 js_err(Error::parse(format!("overrides: expected an object of parameters, got {o}")))
             })?;
             for (k, val) in map {
-                spec.params = crate::experiment::with_param(&spec.params, k, val).map_err(js_err)?;
+                spec.params = crate::config::with_param(&spec.params, k, val).map_err(js_err)?;
             }
         }
         if let Some(s) = seeds {
             spec.seeds = super::convert::whole("seeds", s, 1)?;
         }
         spec.validate().map_err(js_err)?;
-        crate::config::check_experiment_size(&spec).map_err(js_err)?;
+        crate::experiment::check_experiment_size(&spec).map_err(js_err)?;
         // Every sweep point's stream must fit in the browser's memory (a failed allocation traps).
         for point in 0..spec.sweep.as_ref().map_or(1, |s| s.values.len()) {
             let unit = crate::experiment::Unit { index: 0, point, seed: spec.first_seed };
