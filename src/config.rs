@@ -234,27 +234,6 @@ pub fn with_param(params: &Params, name: &str, value: &serde_json::Value) -> Res
     Ok(p)
 }
 
-/// The serde name of a unit enum variant (`"clcb-sc-ls-cont"`, …): the id used in JSON, the CLI
-/// and the JS API.
-pub(crate) fn serde_id<T: Serialize>(v: &T) -> String {
-    serde_json::to_value(v).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
-}
-
-/// The variant of `all` whose serde id or paper `label` is `s` (case-insensitive); `what` names
-/// the kind in the error, which lists the known ids.
-pub(crate) fn parse_named<T: Copy + Serialize>(
-    all: &[T],
-    label: fn(&T) -> &'static str,
-    s: &str,
-    what: &str,
-) -> Result<T> {
-    let t = s.trim().to_ascii_lowercase();
-    all.iter().copied().find(|k| serde_id(k) == t || label(k).to_ascii_lowercase() == t).ok_or_else(|| {
-        let ids: Vec<String> = all.iter().map(serde_id).collect();
-        Error::unsupported(format!("unknown {what} `{s}`; known: {}", ids.join(", ")))
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -17,6 +17,7 @@
 //!   low-switching stage mechanism (SPEC §11.2): [`stages`]
 //! - configuration with the SPEC defaults: [`config`]
 
+pub mod algorithms;
 #[cfg(target_arch = "wasm32")]
 pub mod bindings;
 pub mod checksum;

@@ -379,7 +379,7 @@ trait ErasedId {
 }
 impl<T: Serialize> ErasedId for T {
     fn id(&self) -> String {
-        crate::config::serde_id(self)
+        serde_json::to_value(self).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
     }
 }
 

@@ -11,11 +11,12 @@ pub mod low_switch;
 pub mod sim;
 pub mod threshold;
 
+pub use crate::algorithms::PolicyKind;
 use crate::config::Params;
 use crate::error::Result;
 use crate::mismatch::Mismatch;
 use crate::space::{Metric, Points};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// What a policy sees of round `t`.
 #[derive(Clone, Copy, Debug)]
@@ -195,65 +196,6 @@ pub(crate) fn center_details(
             }
         })
         .collect()
-}
-
-/// Every online algorithm of SPEC §9.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum PolicyKind {
-    /// Algs. 3–5.
-    ClcbScLsCont,
-    /// Appendix Algs. 6–8.
-    ClcbFrozenCont,
-    /// The discrete predecessor: per-cell means and Hoeffding LCBs, same stages.
-    ClcbScLs,
-    Greedy,
-    EpsilonGreedy,
-    Lfu,
-    Lru,
-    /// Production semantic cache: hit iff `d ≤ τ`, admit every miss, LRU eviction.
-    Threshold,
-    /// The evaluation oracle's cache `M_orc`, served by eq. 1 with true costs (reference).
-    Oracle,
-}
-
-impl PolicyKind {
-    pub const ALL: [PolicyKind; 9] = [
-        PolicyKind::ClcbScLsCont,
-        PolicyKind::ClcbFrozenCont,
-        PolicyKind::ClcbScLs,
-        PolicyKind::Greedy,
-        PolicyKind::EpsilonGreedy,
-        PolicyKind::Lfu,
-        PolicyKind::Lru,
-        PolicyKind::Threshold,
-        PolicyKind::Oracle,
-    ];
-
-    /// The paper's name.
-    pub fn label(&self) -> &'static str {
-        match self {
-            PolicyKind::ClcbScLsCont => "CLCB-SC-LS-Cont",
-            PolicyKind::ClcbFrozenCont => "CLCB-Frozen-Cont",
-            PolicyKind::ClcbScLs => "CLCB-SC-LS",
-            PolicyKind::Greedy => "Greedy",
-            PolicyKind::EpsilonGreedy => "Epsilon-Greedy",
-            PolicyKind::Lfu => "LFU",
-            PolicyKind::Lru => "LRU",
-            PolicyKind::Threshold => "Threshold",
-            PolicyKind::Oracle => "Oracle",
-        }
-    }
-
-    /// The serde id (`clcb-sc-ls-cont`, …).
-    pub fn id(&self) -> String {
-        crate::config::serde_id(self)
-    }
-
-    /// Parses an id or a paper name, case-insensitively.
-    pub fn parse(s: &str) -> Result<Self> {
-        crate::config::parse_named(&PolicyKind::ALL, PolicyKind::label, s, "online algorithm")
-    }
 }
 
 /// Builds a policy. `oracle` is the evaluation oracle's cache as `(key, vector)` pairs (used by
