@@ -1,4 +1,5 @@
-//! The one parameter set of every run, with the SPEC defaults, validated with readable messages.
+//! The one parameter set of every run, with the SPEC defaults, validated with readable messages
+//! (the symbols of SPEC §2–§9 and §13; the paper's settings of §6).
 //!
 //! Every result carries the resolved `Params` (SPEC preamble: "Every run must print or return its
 //! fully resolved configuration"). Unknown keys are rejected so a typo never silently falls back

@@ -18,7 +18,6 @@
 //! - configuration with the SPEC defaults: [`config`]
 
 pub mod algorithms;
-#[cfg(target_arch = "wasm32")]
 pub mod bindings;
 pub mod checksum;
 pub mod config;
@@ -40,7 +39,6 @@ pub mod space;
 pub mod stages;
 pub mod stream;
 pub mod trace;
-pub mod url_state;
 pub mod vector_ops;
 pub mod workloads;
 

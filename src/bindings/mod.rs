@@ -1,5 +1,7 @@
-//! The JavaScript API: a thin, typed layer over the engine, compiled only for `wasm32` and the
-//! only place in the crate that uses `#[wasm_bindgen]`.
+//! The page layer: the JavaScript API, a thin, typed layer over the engine, compiled only for
+//! `wasm32` and the only place in the crate that uses `#[wasm_bindgen]`, and the page's view
+//! state ([`url_state`], plain Rust, also compiled natively so that it is tested there). Nothing
+//! in the engine uses this module.
 //!
 //! Conventions of every export:
 //! - long-lived objects are classes ([`dataset::JsDataset`] is `Dataset` in JS); primitives are
@@ -22,26 +24,39 @@
 //! determinism report). The online-simulation and chunked-experiment classes are added as further
 //! submodules here.
 
+#[cfg(target_arch = "wasm32")]
 pub mod bench;
+#[cfg(target_arch = "wasm32")]
 mod convert;
+#[cfg(target_arch = "wasm32")]
 pub mod dataset;
+#[cfg(target_arch = "wasm32")]
 pub mod page;
+#[cfg(target_arch = "wasm32")]
 pub mod params;
+#[cfg(target_arch = "wasm32")]
 pub mod primitives;
+#[cfg(target_arch = "wasm32")]
 pub mod simulation;
+#[cfg(target_arch = "wasm32")]
 pub mod types;
+/// The page's view state as a URL (plain Rust, tested natively; exported by [`page`]).
+pub mod url_state;
 
+#[cfg(target_arch = "wasm32")]
 use wasm_bindgen::prelude::*;
 
 /// Installs the panic hook (a panic, which would be an engine bug, is printed to the console
 /// with its message instead of an opaque `unreachable` trap). Runs once, when the module is
 /// initialised (not part of the typed API).
+#[cfg(target_arch = "wasm32")]
 #[wasm_bindgen(start, skip_typescript)]
 pub fn start() {
     console_error_panic_hook::set_once();
 }
 
 /// The version of the engine (the crate version), e.g. `"0.1.0"`.
+#[cfg(target_arch = "wasm32")]
 #[wasm_bindgen]
 pub fn version() -> String {
     env!("CARGO_PKG_VERSION").to_string()

@@ -1,4 +1,4 @@
-// The page state lives in the URL. The engine reads and writes it (csc::url_state, through
+// The page state lives in the URL. The engine reads and writes it (csc::bindings::url_state, through
 // decodeUrlState / encodeUrlState), so a link means exactly what the CLI would run.
 import { decodeUrlState, encodeUrlState, urlStateDefaults, configFingerprint } from '../pkg/csc.js';
 
