@@ -27,6 +27,8 @@
 #[cfg(target_arch = "wasm32")]
 pub mod bench;
 #[cfg(target_arch = "wasm32")]
+pub mod catalog;
+#[cfg(target_arch = "wasm32")]
 mod convert;
 #[cfg(target_arch = "wasm32")]
 pub mod dataset;

@@ -95,7 +95,7 @@ export interface RunResult {
   diagnostics: Record<string, number> | null;
 }
 
-/** Online algorithm ids. */
+/** Online algorithm ids: the ids of `policies()` (checked against `csc::algorithms` by tests/catalog.rs). */
 export type PolicyId = "clcb-sc-ls-cont" | "clcb-frozen-cont" | "clcb-sc-ls" | "greedy" | "epsilon-greedy" | "lfu" | "lru" | "threshold" | "oracle";
 
 /** An experiment definition (Rust: `csc::experiment::ExperimentSpec`). */
@@ -107,7 +107,7 @@ export interface ExperimentSpec {
 }
 
 /** One aggregated point: mean, standard deviation and 95% CI half-width over seeds. */
-export interface Stat { algorithm: string; metric: string; x: number | null; n: number; mean: number | null; std: number | null; ci95: number | null; }
+export interface Stat { algorithm: string; algorithm_id?: string; metric: string; x: number | null; n: number; mean: number | null; std: number | null; ci95: number | null; }
 
 /** A finished experiment (Rust: `csc::experiment::Report`); `units` holds every seed's raw result. */
 export interface Report { experiment: ExperimentSpec; engine: string; stats: Stat[]; units: unknown[]; }

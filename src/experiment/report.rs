@@ -3,9 +3,19 @@
 
 use super::stats::aggregate;
 use super::{ExperimentSpec, Measure, Stat, UnitResult};
+use crate::algorithms::AlgorithmInfo;
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+
+/// The algorithms an experiment measures (their observations are recorded under the display name).
+fn algorithm_ids(measure: &Measure) -> Vec<AlgorithmInfo> {
+    match measure {
+        Measure::Offline { algorithms } => algorithms.iter().map(|a| a.info()).collect(),
+        Measure::Online { policies } => policies.iter().map(|p| p.info()).collect(),
+        Measure::Geometry { .. } => Vec::new(),
+    }
+}
 
 /// A finished experiment: definition, aggregated statistics and every unit's raw result.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -19,10 +29,15 @@ pub struct Report {
 impl Report {
     pub fn new(spec: &ExperimentSpec, mut units: Vec<UnitResult>) -> Report {
         units.sort_by_key(|u| u.unit.index);
+        let mut stats = aggregate(&units);
+        let ids = algorithm_ids(&spec.measure);
+        for s in &mut stats {
+            s.algorithm_id = ids.iter().find(|i| i.name == s.algorithm).map(|i| i.id.to_string());
+        }
         Report {
             experiment: spec.clone(),
             engine: concat!("csc ", env!("CARGO_PKG_VERSION")).into(),
-            stats: aggregate(&units),
+            stats,
             units,
         }
     }

@@ -23,7 +23,13 @@ pub(super) mod nan_as_null {
 /// Mean, spread and 95% confidence interval of one point.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Stat {
+    /// The algorithm's display name (a series name for the geometry measure).
     pub algorithm: String,
+    /// The algorithm's id (`"clcb-sc-ls-cont"`, …; [`crate::algorithms`]), by which a reader
+    /// should look results up; `None` for series that are not algorithms (geometry) and in
+    /// reports written before it was recorded. Filled by [`super::Report::new`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub algorithm_id: Option<String>,
     pub metric: String,
     #[serde(with = "nan_as_null")]
     pub x: f64,
@@ -77,7 +83,16 @@ pub fn aggregate(results: &[UnitResult]) -> Vec<Stat> {
                 0.0
             };
             let ci95 = if n > 1 { t_quantile(n - 1) * std / (n as f64).sqrt() } else { f64::NAN };
-            Stat { algorithm: order[ai].clone(), metric, x: f64::from_bits(xb), n, mean, std, ci95 }
+            Stat {
+                algorithm: order[ai].clone(),
+                algorithm_id: None,
+                metric,
+                x: f64::from_bits(xb),
+                n,
+                mean,
+                std,
+                ci95,
+            }
         })
         .collect();
     stats.sort_by(|a, b| {
