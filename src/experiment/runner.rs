@@ -115,15 +115,13 @@ pub fn run_unit(
                 obs(&mut out, name, "final_hit_rate", x, l.hit_rate);
                 obs(&mut out, name, "final_avg_realised_cost", x, l.avg_realised_cost);
                 obs(&mut out, name, "final_cache_size", x, l.cache_size as f64);
-                // Stage counters of the low-switching policies (SPEC §11.2) and the net's size.
-                for (key, metric) in [
-                    ("centers", "final_centers"),
-                    ("global_stage", "final_global_stage"),
-                    ("stage_advances", "final_stage_advances"),
-                ] {
-                    if let Some(v) = r.diagnostics.get(key).and_then(serde_json::Value::as_f64) {
-                        obs(&mut out, name, metric, x, v);
-                    }
+                // The net's size and the stage counters of the low-switching policies (SPEC §11.2).
+                if let Some(m) = r.counters.centers() {
+                    obs(&mut out, name, "final_centers", x, m as f64);
+                }
+                if let Some((stage, advances)) = r.counters.stages() {
+                    obs(&mut out, name, "final_global_stage", x, stage as f64);
+                    obs(&mut out, name, "final_stage_advances", x, advances as f64);
                 }
                 d.insert(name.into(), r.diagnostics.clone());
             }
