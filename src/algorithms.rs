@@ -3,7 +3,7 @@
 //! description and paper reference, and the enums [`PolicyKind`] and [`OfflineKind`] generated
 //! from it with their naming (`id`, `label`, `parse`).
 //!
-//! Adding an algorithm is one line in [`catalog!`]'s invocation below (plus its implementation in
+//! Adding an algorithm is one entry in a `catalog!` invocation below (plus its implementation in
 //! `online` or `offline`); the bindings export the list (`policies()`, `offlineAlgorithms()`), the
 //! TypeScript `PolicyId` type is checked against it (scripts/check_dts.py) and the page reads it.
 
