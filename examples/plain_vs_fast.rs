@@ -314,8 +314,8 @@ fn run_fast_counting(env: &Arc<Environment>, kind: PolicyKind, params: &Params, 
         sim.step(&trace.arrival(t));
         if counts {
             let d = sim.policy().diagnostics();
-            let c = d["centers"].as_u64().expect("centers");
-            let a = d["stage_advances"].as_u64().expect("stage advances");
+            let c = d.centers().expect("centers") as u64;
+            let (_, a) = d.stages().expect("stage advances");
             if c != centers || a != advances {
                 units += plain_online::rg_units(c as usize, params.k);
             }

@@ -20,6 +20,7 @@ INTERFACES = [
     "export interface StageHash {",
     "export interface DeterminismReport {",
     "export interface NativeDeterminismReport extends DeterminismReport {",
+    "export interface AlgorithmInfo<Id extends string = string> {",
 ]
 
 # Signatures that must appear verbatim (typed arrays may also be given as plain number arrays).
@@ -65,6 +66,8 @@ SIGNATURES = [
     "export function determinismReport(seed?: number | null): DeterminismReport;",
     "export function nativeDeterminismReport(): NativeDeterminismReport;",
     "export function version(): string;",
+    "export function policies(): AlgorithmInfo<PolicyId>[];",
+    "export function offlineAlgorithms(): AlgorithmInfo[];",
 ]
 
 

@@ -1,7 +1,8 @@
-//! Cross-platform determinism: a fixed workload through the engine's main paths whose results
-//! are hashed bit for bit, so that the WebAssembly build can be shown to compute exactly what the
-//! native build computes (the same committed constant is asserted by a native test and by the
-//! browser tests in `tests/wasm_api.rs`).
+//! Cross-platform determinism (SPEC §11–§12: two faithful implementations agree exactly): a fixed
+//! workload through the engine's main paths whose results are hashed bit for bit, so that the
+//! WebAssembly build can be shown to compute exactly what the native build computes (the same
+//! committed constant is asserted by a native test and by the browser tests in
+//! `tests/wasm_api.rs`).
 //!
 //! The workload for a seed, on the built-in `synthetic` universe:
 //! 1. `stream`: the calibrated `σ_e` and a generated trace ([`generate_trace`]: 300 jittered

@@ -305,7 +305,7 @@ fn run(
     }
     spec.params = apply_sets(spec.params.clone(), set)?;
     spec.validate().map_err(err)?;
-    csc::config::check_experiment_size(&spec).map_err(err)?;
+    csc::experiment::check_experiment_size(&spec).map_err(err)?;
     let (units, stem) = match shard {
         Some(s) => {
             let bad = |e: &dyn std::fmt::Display| format!("--shard expects I/N, e.g. 0/4, got `{s}` ({e})");
@@ -388,7 +388,7 @@ pub fn main() -> Res<()> {
                 .collect::<Res<Vec<_>>>()?;
             let report = Report::merge(parts).map_err(err)?;
             report.experiment.validate().map_err(err)?;
-            csc::config::check_experiment_size(&report.experiment).map_err(err)?;
+            csc::experiment::check_experiment_size(&report.experiment).map_err(err)?;
             let missing = report.missing_units();
             if !missing.is_empty() {
                 eprintln!(

@@ -1,4 +1,5 @@
-//! The one parameter set of every run, with the SPEC defaults, validated with readable messages.
+//! The one parameter set of every run, with the SPEC defaults, validated with readable messages
+//! (the symbols of SPEC §2–§9 and §13; the paper's settings of §6).
 //!
 //! Every result carries the resolved `Params` (SPEC preamble: "Every run must print or return its
 //! fully resolved configuration"). Unknown keys are rejected so a typo never silently falls back
@@ -129,7 +130,7 @@ fn in_range(name: &str, v: f64, lo: f64, hi: f64, what: &str) -> Result<()> {
     }
 }
 
-fn count(name: &str, v: usize, lo: usize, what: &str) -> Result<()> {
+pub(crate) fn count(name: &str, v: usize, lo: usize, what: &str) -> Result<()> {
     if v < lo {
         Err(Error::param(name, format!("{what} must be at least {lo}, got {v}")))
     } else if v > MAX_ROUNDS {
@@ -169,7 +170,7 @@ impl Params {
         }
         let value: serde_json::Value =
             serde_json::from_str(v).unwrap_or_else(|_| serde_json::Value::String(v.into()));
-        crate::experiment::with_param(self, key, &value)
+        with_param(self, key, &value)
     }
 
     /// The full configuration as pretty JSON (printed with every result).
@@ -221,59 +222,17 @@ impl Params {
     }
 }
 
-/// Largest number of units (sweep values × seeds) one experiment may list: the unit list is
-/// allocated up front, so an absurd `seeds` must be refused, not attempted.
-pub const MAX_UNITS: usize = 1_000_000;
-
-/// Size checks of an experiment definition that its own validation leaves open, shared by every
-/// entry point (`csc run`, the JS API's `ExperimentRun`): at most [`MAX_UNITS`] units, seeds
-/// `first_seed .. first_seed + seeds` representable, and a geometry stream of 1 to
-/// [`MAX_ROUNDS`] arrivals.
-pub fn check_experiment_size(spec: &crate::experiment::ExperimentSpec) -> Result<()> {
-    let points = spec.sweep.as_ref().map_or(1, |s| s.values.len());
-    match points.checked_mul(spec.seeds) {
-        Some(n) if n <= MAX_UNITS => {}
-        _ => {
-            return Err(Error::param(
-                "seeds",
-                format!(
-                    "{} seeds × {points} sweep values is too many units (at most {MAX_UNITS})",
-                    spec.seeds
-                ),
-            ))
-        }
+/// `params` with one field set from JSON (validated; unknown names rejected).
+pub fn with_param(params: &Params, name: &str, value: &serde_json::Value) -> Result<Params> {
+    let mut v = serde_json::to_value(params).expect("Params serialises");
+    let obj = v.as_object_mut().expect("Params is an object");
+    if !obj.contains_key(name) {
+        return Err(Error::param(name, "no such parameter"));
     }
-    if spec.first_seed.checked_add(spec.seeds as u64).is_none() {
-        return Err(Error::param(
-            "first_seed",
-            format!("seeds {} + {} overflow a 64-bit seed", spec.first_seed, spec.seeds),
-        ));
-    }
-    if let crate::experiment::Measure::Geometry { stream } = spec.measure {
-        count("stream", stream, 1, "the geometry stream length")?;
-    }
-    Ok(())
-}
-
-/// The serde name of a unit enum variant (`"clcb-sc-ls-cont"`, …): the id used in JSON, the CLI
-/// and the JS API.
-pub(crate) fn serde_id<T: Serialize>(v: &T) -> String {
-    serde_json::to_value(v).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
-}
-
-/// The variant of `all` whose serde id or paper `label` is `s` (case-insensitive); `what` names
-/// the kind in the error, which lists the known ids.
-pub(crate) fn parse_named<T: Copy + Serialize>(
-    all: &[T],
-    label: fn(&T) -> &'static str,
-    s: &str,
-    what: &str,
-) -> Result<T> {
-    let t = s.trim().to_ascii_lowercase();
-    all.iter().copied().find(|k| serde_id(k) == t || label(k).to_ascii_lowercase() == t).ok_or_else(|| {
-        let ids: Vec<String> = all.iter().map(serde_id).collect();
-        Error::unsupported(format!("unknown {what} `{s}`; known: {}", ids.join(", ")))
-    })
+    obj.insert(name.to_string(), value.clone());
+    let p: Params = serde_json::from_value(v).map_err(|e| Error::param(name, e.to_string()))?;
+    p.validate()?;
+    Ok(p)
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
-//! The one error type of the engine. Every message is written for a person: it names the input,
-//! what was wrong with it and, where it helps, what would be accepted.
+//! The one error type of the engine (no paper section: engineering). Every message is written for a
+//! person: it names the input, what was wrong with it and, where it helps, what would be accepted.
 
 use std::fmt;
 

@@ -17,7 +17,7 @@
 //!   low-switching stage mechanism (SPEC §11.2): [`stages`]
 //! - configuration with the SPEC defaults: [`config`]
 
-#[cfg(target_arch = "wasm32")]
+pub mod algorithms;
 pub mod bindings;
 pub mod checksum;
 pub mod config;
@@ -39,7 +39,6 @@ pub mod space;
 pub mod stages;
 pub mod stream;
 pub mod trace;
-pub mod url_state;
 pub mod vector_ops;
 pub mod workloads;
 

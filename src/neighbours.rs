@@ -1,11 +1,12 @@
-//! Exact nearest-neighbour and range search over a fixed point set, by a ball partition: a few
-//! pivots chosen by farthest-point sampling, every point in the ball of its nearest pivot, and
-//! the triangle inequality to skip whole balls and single points (`d(x, j) ≥ |d(x, p) − d(j, p)|`,
-//! `d(x, j) ≥ d(x, p) − r_p`). Answers are exactly those of a full scan — the same distances
-//! (computed by [`Metric::dist`]), the same lowest-index tie rule (SPEC §1) — because a point is
-//! skipped only when its lower bound exceeds the bar by [`MARGIN`], far above the rounding of
-//! the bounds. On clustered data (the synthetic stream's 50 prompt clusters) a query computes a
-//! few dozen distances instead of thousands; on spread-out data it degrades to a scan.
+//! Exact nearest-neighbour and range search (for the oracle and `L(M)`, SPEC §5) over a fixed point
+//! set, by a ball partition: a few pivots chosen by farthest-point sampling, every point in the
+//! ball of its nearest pivot, and the triangle inequality to skip whole balls and single points
+//! (`d(x, j) ≥ |d(x, p) − d(j, p)|`, `d(x, j) ≥ d(x, p) − r_p`). Answers are exactly those of a
+//! full scan — the same distances (computed by [`Metric::dist`]), the same lowest-index tie rule
+//! (SPEC §1) — because a point is skipped only when its lower bound exceeds the bar by [`MARGIN`],
+//! far above the rounding of the bounds. On clustered data (the synthetic stream's 50 prompt
+//! clusters) a query computes a few dozen distances instead of thousands; on spread-out data it
+//! degrades to a scan.
 
 use crate::space::{Distances, Metric, Points};
 

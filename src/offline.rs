@@ -14,6 +14,7 @@
 //! - LFU: top-k cells by count.
 //! - Oracle: `M_orc` itself (gap 0 by construction).
 
+pub use crate::algorithms::OfflineKind;
 use crate::config::Params;
 use crate::epsilon_net::EpsilonNet;
 use crate::error::{Error, Result};
@@ -24,50 +25,7 @@ use crate::space::{Metric, Points};
 use crate::stream::{rng, Purpose};
 use crate::trace::Trace;
 use rand::Rng;
-use serde::{Deserialize, Serialize};
-
-/// The offline algorithms of SPEC §8.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum OfflineKind {
-    CucbScCont,
-    CucbSc,
-    Greedy,
-    EpsilonGreedy,
-    Lfu,
-    Oracle,
-}
-
-impl OfflineKind {
-    pub const ALL: [OfflineKind; 6] = [
-        OfflineKind::CucbScCont,
-        OfflineKind::CucbSc,
-        OfflineKind::Greedy,
-        OfflineKind::EpsilonGreedy,
-        OfflineKind::Lfu,
-        OfflineKind::Oracle,
-    ];
-
-    pub fn label(&self) -> &'static str {
-        match self {
-            OfflineKind::CucbScCont => "CUCB-SC-Cont",
-            OfflineKind::CucbSc => "CUCB-SC",
-            OfflineKind::Greedy => "Greedy",
-            OfflineKind::EpsilonGreedy => "Epsilon-Greedy",
-            OfflineKind::Lfu => "LFU",
-            OfflineKind::Oracle => "Oracle",
-        }
-    }
-
-    pub fn id(&self) -> String {
-        crate::config::serde_id(self)
-    }
-
-    /// Parses an id or a paper name, case-insensitively.
-    pub fn parse(s: &str) -> Result<Self> {
-        crate::config::parse_named(&OfflineKind::ALL, OfflineKind::label, s, "offline algorithm")
-    }
-}
+use serde::Serialize;
 
 /// One algorithm's result on one log.
 #[derive(Clone, Debug, Serialize)]

@@ -1,5 +1,6 @@
-//! Portable numerics: every transcendental function and every non-uniform random draw of the
-//! engine goes through here, so results are bit-identical natively and in WebAssembly.
+//! Portable numerics (SPEC §11, §12 conventions): every transcendental function and every
+//! non-uniform random draw of the engine goes through here, so results are bit-identical natively
+//! and in WebAssembly.
 //!
 //! Why: natively `f64::exp`/`ln`/`sin` come from the platform's C library, in WebAssembly from
 //! Rust's port of musl's `libm`; they round differently on ~8% of arguments (measured). `rand_distr`'s

@@ -1,5 +1,6 @@
-//! The seeded benchmark instances shared by the native benchmarks (`benches/engine.rs`) and the
-//! browser benchmark (`src/bindings/bench.rs`), so that both time exactly the same work.
+//! The seeded benchmark instances (docs/PERFORMANCE.md; no paper section) shared by the native
+//! benchmarks (`benches/engine.rs`) and the browser benchmark (`src/bindings/bench.rs`), so that
+//! both time exactly the same work.
 //!
 //! Data: 384-dimensional unit vectors clustered like sentence embeddings — 50 random unit
 //! "prompt" directions, each point one of them plus N(0, 0.01²) noise per coordinate,

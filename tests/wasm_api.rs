@@ -861,3 +861,25 @@ fn online_run_follows_the_arrival_model() {
         &["log.txt, line 2: unknown id \"zz\""],
     );
 }
+
+/// The page's list of algorithms is the engine's (`csc::algorithms`), in its order, with every
+/// field a page shows.
+#[wasm_bindgen_test]
+fn the_algorithm_lists_are_the_engines() {
+    use csc::algorithms::{AlgorithmInfo, OfflineKind, PolicyKind};
+    use csc::bindings::catalog::{offline_algorithms, policies};
+    let check = |got: JsValue, want: Vec<AlgorithmInfo>| {
+        let got = got.dyn_into::<js_sys::Array>().expect("an array");
+        assert_eq!(got.length() as usize, want.len());
+        for (i, w) in want.iter().enumerate() {
+            let o = got.get(i as u32);
+            let s = |k: &str| Reflect::get(&o, &k.into()).unwrap().as_string().unwrap();
+            assert_eq!(
+                (s("id"), s("name"), s("description"), s("paper")),
+                (w.id.into(), w.name.into(), w.description.into(), w.paper.into())
+            );
+        }
+    };
+    check(policies().unwrap(), PolicyKind::catalog());
+    check(offline_algorithms().unwrap(), OfflineKind::catalog());
+}

@@ -111,7 +111,8 @@ export function runHostile(g) {
 
   // ---- plain functions ------------------------------------------------------------------------
   cover('epsilonNet', 'reverseGreedy', 'exactOptimum', 'discretisedLoss', 'expectedLoss', 'krrPosterior',
-        'defaultParams', 'validateParams', 'determinismReport', 'nativeDeterminismReport', 'version');
+        'defaultParams', 'validateParams', 'determinismReport', 'nativeDeterminismReport', 'version',
+        'policies', 'offlineAlgorithms');
   fn('epsilonNet', [pts, 2, 0.4, D]);
   fn('reverseGreedy', [pts, 2, D, w, c, 2, phi, new Uint32Array([0])]);
   fn('exactOptimum', [pts, 2, D, w, c, 2, phi]);
@@ -122,6 +123,8 @@ export function runHostile(g) {
   fn('validateParams', [{ k: 3 }]);
   fn('nativeDeterminismReport', []);
   fn('version', []);
+  fn('policies', []);
+  fn('offlineAlgorithms', []);
   // determinismReport takes about a second per valid call: a few hostile seeds only.
   for (const s of [NaN, -1, 0.5, 2 ** 53, 1e300, 'abc', {}, Symbol('s'), 10n]) {
     probe(`determinismReport(${describe(s)})`, 'any', () => g.determinismReport(s));

@@ -1,14 +1,16 @@
-//! The JavaScript API: a thin, typed layer over the engine, compiled only for `wasm32` and the
-//! only place in the crate that uses `#[wasm_bindgen]`.
+//! The page layer: the JavaScript API, a thin, typed layer over the engine, compiled only for
+//! `wasm32` and the only place in the crate that uses `#[wasm_bindgen]`, and the page's view
+//! state (`url_state`, plain Rust, also compiled natively so that it is tested there). Nothing
+//! in the engine uses this module.
 //!
 //! Conventions of every export:
-//! - long-lived objects are classes ([`dataset::JsDataset`] is `Dataset` in JS); primitives are
+//! - long-lived objects are classes (`dataset::JsDataset` is `Dataset` in JS); primitives are
 //!   plain functions (`epsilonNet`, `reverseGreedy`, …);
 //! - bulk data goes in and out as typed arrays (points as a flat row-major `Float32Array` with its
 //!   dimension, indices as `Uint32Array`, weights and costs as `Float64Array`), always copied, so a
 //!   returned array stays valid after the wasm memory grows;
 //! - configuration and small results are plain objects with TypeScript interfaces
-//!   ([`types`]), converted with serde-wasm-bindgen;
+//!   (`types`), converted with serde-wasm-bindgen;
 //! - string and array parameters are taken as `JsValue` and checked in `convert` (`string`,
 //!   `f32s`, …): the release JS glue passes any value on unchecked, and a number where a `&str`
 //!   was declared would trap the module. Each such export (`*_js` in Rust) checks its arguments,
@@ -17,31 +19,46 @@
 //!   panics across the boundary (inputs are validated before any indexing); a panic hook logs
 //!   the unexpected to the console.
 //!
-//! Submodules: [`dataset`] (the `Dataset` class), [`primitives`] (ε-net, Reverse Greedy, exact
-//! optimum, losses, KRR posterior), [`params`] (defaults and validation of `Params`, the
+//! Submodules: `dataset` (the `Dataset` class), `primitives` (ε-net, Reverse Greedy, exact
+//! optimum, losses, KRR posterior), `params` (defaults and validation of `Params`, the
 //! determinism report). The online-simulation and chunked-experiment classes are added as further
 //! submodules here.
 
+#[cfg(target_arch = "wasm32")]
 pub mod bench;
+#[cfg(target_arch = "wasm32")]
+pub mod catalog;
+#[cfg(target_arch = "wasm32")]
 mod convert;
+#[cfg(target_arch = "wasm32")]
 pub mod dataset;
+#[cfg(target_arch = "wasm32")]
 pub mod page;
+#[cfg(target_arch = "wasm32")]
 pub mod params;
+#[cfg(target_arch = "wasm32")]
 pub mod primitives;
+#[cfg(target_arch = "wasm32")]
 pub mod simulation;
+#[cfg(target_arch = "wasm32")]
 pub mod types;
+// The page's view state as a URL (plain Rust, tested natively; exported by `page`).
+pub mod url_state;
 
+#[cfg(target_arch = "wasm32")]
 use wasm_bindgen::prelude::*;
 
 /// Installs the panic hook (a panic, which would be an engine bug, is printed to the console
 /// with its message instead of an opaque `unreachable` trap). Runs once, when the module is
 /// initialised (not part of the typed API).
+#[cfg(target_arch = "wasm32")]
 #[wasm_bindgen(start, skip_typescript)]
 pub fn start() {
     console_error_panic_hook::set_once();
 }
 
 /// The version of the engine (the crate version), e.g. `"0.1.0"`.
+#[cfg(target_arch = "wasm32")]
 #[wasm_bindgen]
 pub fn version() -> String {
     env!("CARGO_PKG_VERSION").to_string()

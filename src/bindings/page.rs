@@ -1,16 +1,16 @@
 //! The playground page's state as a URL: `decodeUrlState`, `encodeUrlState`, the per-dataset
-//! defaults and the configuration fingerprint (`csc::url_state` does the work; this is the
+//! defaults and the configuration fingerprint (`csc::bindings::url_state` does the work; this is the
 //! boundary).
 
 use super::convert::{js_err, string, to_js, JsResult};
+use super::url_state::{self, PageDataset, UrlState};
 use crate::config::Params;
 use crate::error::Error;
-use crate::url_state::{self, PageDataset, UrlState};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_PAGE: &'static str = r#"
-/** The playground's state (Rust: `csc::url_state::UrlState`). */
+/** The playground's state (Rust: `csc::bindings::url_state::UrlState`). */
 export interface UrlState {
   view: "live" | "regret" | "offline" | "efficiency" | "paper";
   dataset: "synthetic" | "plane" | "upload";
@@ -95,7 +95,7 @@ pub fn url_state_defaults(dataset: &str) -> JsResult<JsValue> {
 }
 
 /// A 16-hex-digit fingerprint of a configuration: the dataset name and checksum and the fully
-/// resolved parameters (see `csc::url_state::fingerprint`).
+/// resolved parameters (see `csc::bindings::url_state::fingerprint`).
 #[wasm_bindgen(js_name = configFingerprint)]
 pub fn config_fingerprint_js(
     #[wasm_bindgen(unchecked_param_type = "string")] dataset: JsValue,

@@ -95,7 +95,7 @@ export interface RunResult {
   diagnostics: Record<string, number> | null;
 }
 
-/** Online algorithm ids. */
+/** Online algorithm ids: the ids of `policies()` (checked against `csc::algorithms` by tests/catalog.rs). */
 export type PolicyId = "clcb-sc-ls-cont" | "clcb-frozen-cont" | "clcb-sc-ls" | "greedy" | "epsilon-greedy" | "lfu" | "lru" | "threshold" | "oracle";
 
 /** An experiment definition (Rust: `csc::experiment::ExperimentSpec`). */
@@ -125,7 +125,7 @@ export type ArrivalSpec =
   | { model: "replay"; index?: string; index_checksum?: string };
 
 /** One aggregated point: mean, standard deviation and 95% CI half-width over seeds. */
-export interface Stat { algorithm: string; metric: string; x: number | null; n: number; mean: number | null; std: number | null; ci95: number | null; }
+export interface Stat { algorithm: string; algorithm_id?: string; metric: string; x: number | null; n: number; mean: number | null; std: number | null; ci95: number | null; }
 
 /** A finished experiment (Rust: `csc::experiment::Report`); `units` holds every seed's raw result. */
 export interface Report { experiment: ExperimentSpec; engine: string; stats: Stat[]; units: unknown[]; }
@@ -665,14 +665,14 @@ impl JsExperimentRun {
                 js_err(Error::parse(format!("overrides: expected an object of parameters, got {o}")))
             })?;
             for (k, val) in map {
-                spec.params = crate::experiment::with_param(&spec.params, k, val).map_err(js_err)?;
+                spec.params = crate::config::with_param(&spec.params, k, val).map_err(js_err)?;
             }
         }
         if let Some(s) = seeds {
             spec.seeds = super::convert::whole("seeds", s, 1)?;
         }
         spec.validate().map_err(js_err)?;
-        crate::config::check_experiment_size(&spec).map_err(js_err)?;
+        crate::experiment::check_experiment_size(&spec).map_err(js_err)?;
         // Every sweep point's stream must fit in the browser's memory (a failed allocation traps).
         for point in 0..spec.sweep.as_ref().map_or(1, |s| s.values.len()) {
             let unit = crate::experiment::Unit { index: 0, point, seed: spec.first_seed };

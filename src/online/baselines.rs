@@ -6,7 +6,8 @@
 //! round t uses what was seen in rounds 1…t−1 (SPEC §11.8, as §11.4 and Alg. 5 for the learners):
 //! `x_t` enters its cell's count and its last-request round after the cache for round t is chosen.
 
-use super::{CacheSet, Context, Policy, PolicyKind, Round};
+use super::diagnostics::{CellDiagnostics, Diagnostics};
+use super::{CacheSet, Context, Inspect, Policy, PolicyKind, Round};
 use crate::epsilon_net::EpsilonNet;
 use crate::error::Result;
 use crate::stream::{rng, Purpose};
@@ -138,25 +139,32 @@ impl Policy for CellPolicy {
         Some(self.net.origin().iter().enumerate().map(|(u, &o)| (o as u64, self.mean(u))).collect())
     }
 
+    fn diagnostics(&self) -> Diagnostics {
+        Diagnostics::Cells(CellDiagnostics {
+            centers: self.net.len(),
+            observations: self.n_c.iter().sum::<u64>(),
+        })
+    }
+}
+
+impl Inspect for CellPolicy {
     fn centers(&self) -> Option<&[usize]> {
         Some(self.net.origin())
     }
-
     fn center_details(&mut self) -> Option<Vec<super::CenterInfo>> {
         let means: Vec<f64> = (0..self.net.len()).map(|u| self.mean(u)).collect();
         let sds = vec![f64::NAN; means.len()];
-        Some(super::center_details(&self.net, &self.cache_centers, &means, &sds, &means, self.ctx.mismatch))
+        Some(super::inspect::center_details(
+            &self.net,
+            &self.cache_centers,
+            &means,
+            &sds,
+            &means,
+            self.ctx.mismatch,
+        ))
     }
-
     fn current_center(&self) -> Option<usize> {
         (!self.net.is_empty()).then_some(self.center)
-    }
-
-    fn diagnostics(&self) -> serde_json::Value {
-        serde_json::json!({
-            "centers": self.net.len(),
-            "observations": self.n_c.iter().sum::<u64>(),
-        })
     }
 }
 
@@ -195,3 +203,5 @@ impl Policy for OracleCache {
         Vec::new()
     }
 }
+
+impl Inspect for OracleCache {}

@@ -14,7 +14,8 @@
 //! previous pool — when they are all zero (the first switch) each distinct arrival is weighted
 //! by its frequency so far.
 
-use super::{CacheSet, Context, Policy, PolicyKind, Round};
+use super::diagnostics::{Diagnostics, FrozenDiagnostics};
+use super::{CacheSet, Context, Inspect, Policy, PolicyKind, Round};
 use crate::error::Result;
 use crate::krr::merged::{OnlineKrr, OnlineSolved};
 use crate::krr::{Posterior, RbfKernel};
@@ -231,16 +232,18 @@ impl Policy for Frozen {
         std::mem::take(&mut self.fetched)
     }
 
+    fn diagnostics(&self) -> Diagnostics {
+        Diagnostics::Frozen(FrozenDiagnostics {
+            distinct_arrivals: self.distinct.len(),
+            pool: self.pool,
+            observations: self.krr.n_obs(),
+            stage: self.stage,
+        })
+    }
+}
+
+impl Inspect for Frozen {
     fn posterior_at(&self, x: &[f32]) -> Option<Posterior> {
         Some(self.krr.posterior_at(x))
-    }
-
-    fn diagnostics(&self) -> serde_json::Value {
-        serde_json::json!({
-            "distinct_arrivals": self.distinct.len(),
-            "pool": self.pool,
-            "observations": self.krr.n_obs(),
-            "stage": self.stage,
-        })
     }
 }

@@ -3,7 +3,8 @@
 //! [`StageClock`] (lines 12–18), rebuild the cache by Reverse Greedy on optimistic costs at a
 //! switch (Alg. 4) and serve by comparing the LCB at the arrival's center with `φ` (Alg. 5).
 
-use super::{CacheSet, Context, Policy, PolicyKind, Round};
+use super::diagnostics::{Diagnostics, LowSwitchDiagnostics};
+use super::{CacheSet, Context, Inspect, Policy, PolicyKind, Round};
 use crate::epsilon_net::EpsilonNet;
 use crate::error::Result;
 use crate::krr::merged::OnlineKrr;
@@ -254,31 +255,37 @@ impl<C: CostLearner> Policy for LowSwitch<C> {
         Some(self.net.origin().iter().zip(est).map(|(&o, e)| (o as u64, e)).collect())
     }
 
+    fn diagnostics(&self) -> Diagnostics {
+        Diagnostics::LowSwitch(LowSwitchDiagnostics {
+            centers: self.net.len(),
+            observations: self.learner.n_obs(),
+            stage_advances: self.stages.advances,
+            global_stage: self.stages.global().index,
+        })
+    }
+}
+
+impl<C: CostLearner> Inspect for LowSwitch<C> {
     fn centers(&self) -> Option<&[usize]> {
         Some(self.net.origin())
     }
-
     fn center_details(&mut self) -> Option<Vec<super::CenterInfo>> {
         let est = self.learner.estimates();
         let sds = self.learner.sds();
         let acting = self.learner.lcb_all();
-        Some(super::center_details(&self.net, &self.cache_centers, &est, &sds, &acting, self.ctx.mismatch))
+        Some(super::inspect::center_details(
+            &self.net,
+            &self.cache_centers,
+            &est,
+            &sds,
+            &acting,
+            self.ctx.mismatch,
+        ))
     }
-
     fn current_center(&self) -> Option<usize> {
         (!self.net.is_empty()).then_some(self.center)
     }
-
     fn posterior_at(&self, x: &[f32]) -> Option<crate::krr::Posterior> {
         self.learner.posterior_at(x)
-    }
-
-    fn diagnostics(&self) -> serde_json::Value {
-        serde_json::json!({
-            "centers": self.net.len(),
-            "observations": self.learner.n_obs(),
-            "stage_advances": self.stages.advances,
-            "global_stage": self.stages.global().index,
-        })
     }
 }

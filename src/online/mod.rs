@@ -6,16 +6,20 @@
 //! costs, the noise and the evaluation sample; a learning policy never sees true costs.
 
 pub mod baselines;
+pub mod diagnostics;
 pub mod frozen;
+pub mod inspect;
 pub mod low_switch;
 pub mod sim;
 pub mod threshold;
 
+pub use crate::algorithms::PolicyKind;
 use crate::config::Params;
 use crate::error::Result;
 use crate::mismatch::Mismatch;
 use crate::space::{Metric, Points};
-use serde::{Deserialize, Serialize};
+pub use diagnostics::Diagnostics;
+pub use inspect::{CenterInfo, Inspect, InspectablePolicy};
 
 /// What a policy sees of round `t`.
 #[derive(Clone, Copy, Debug)]
@@ -98,7 +102,8 @@ impl CacheSet {
     }
 }
 
-/// An online caching policy.
+/// An online caching policy: the algorithm's interface to the simulator (inspection for the page
+/// is the separate [`Inspect`]).
 pub trait Policy {
     fn kind(&self) -> PolicyKind;
     /// Round `t`: sees the arrival, may switch its cache, returns whether it calls the LLM.
@@ -115,150 +120,19 @@ pub trait Policy {
     fn estimates(&mut self) -> Option<Vec<(u64, f64)>> {
         None
     }
-    /// The ε-net centers as keys (for drawing), if the policy keeps a net.
-    fn centers(&self) -> Option<&[usize]> {
-        None
-    }
-    /// Policy-specific counters (centers, observations, stage advances, …).
-    fn diagnostics(&self) -> serde_json::Value {
-        serde_json::Value::Null
-    }
-    /// What the policy believes at each of its ε-net centers (for inspection); `None` for
-    /// policies without a net.
-    fn center_details(&mut self) -> Option<Vec<CenterInfo>> {
-        None
-    }
-    /// The ε-net center of the current round's arrival, if the policy keeps a net.
-    fn current_center(&self) -> Option<usize> {
-        None
-    }
-    /// The policy's KRR posterior of the cost at any point (for drawing the cost surface);
-    /// `None` for policies without a kernel model.
-    fn posterior_at(&self, _x: &[f32]) -> Option<crate::krr::Posterior> {
-        None
-    }
-}
-
-/// One ε-net center as a policy sees it.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct CenterInfo {
-    /// The round whose arrival created the center.
-    pub key: u64,
-    /// Arrivals assigned to it so far (`N_f`).
-    pub count: u64,
-    /// `ŵ = N_f / t`.
-    pub weight: f64,
-    /// The point estimate of its cost (KRR mean or empirical mean).
-    pub estimate: f64,
-    /// The posterior standard deviation of that estimate (KRR learners; NaN otherwise).
-    pub sd: f64,
-    /// The cost the policy acts on (the LCB for the CLCB family, the mean for the baselines).
-    pub acting_cost: f64,
-    pub cached: bool,
-    /// For a cached center, how much `L̂` under the acting costs would rise without it — why it
-    /// is kept (0 for centers not cached).
-    pub contribution: f64,
-}
-
-/// [`CenterInfo`] for every center of `net` given the cache (as center indices) and costs.
-pub(crate) fn center_details(
-    net: &crate::epsilon_net::EpsilonNet,
-    cache: &[usize],
-    estimates: &[f64],
-    sds: &[f64],
-    acting: &[f64],
-    mismatch: Mismatch,
-) -> Vec<CenterInfo> {
-    let t = net.inserted().max(1) as f64;
-    let weights: Vec<f64> = net.counts().iter().map(|&n| n as f64 / t).collect();
-    let inst = crate::reverse_greedy::Instance::new(net.center_distances(), &weights, acting, mismatch).ok();
-    let base = inst.as_ref().map_or(0.0, |i| i.loss(cache));
-    (0..net.len())
-        .map(|u| {
-            let cached = cache.contains(&u);
-            let contribution = match (&inst, cached) {
-                (Some(i), true) => {
-                    let rest: Vec<usize> = cache.iter().copied().filter(|&c| c != u).collect();
-                    i.loss(&rest) - base
-                }
-                _ => 0.0,
-            };
-            CenterInfo {
-                key: net.origin()[u] as u64,
-                count: net.counts()[u],
-                weight: weights[u],
-                estimate: estimates[u],
-                sd: sds[u],
-                acting_cost: acting[u],
-                cached,
-                contribution,
-            }
-        })
-        .collect()
-}
-
-/// Every online algorithm of SPEC §9.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum PolicyKind {
-    /// Algs. 3–5.
-    ClcbScLsCont,
-    /// Appendix Algs. 6–8.
-    ClcbFrozenCont,
-    /// The discrete predecessor: per-cell means and Hoeffding LCBs, same stages.
-    ClcbScLs,
-    Greedy,
-    EpsilonGreedy,
-    Lfu,
-    Lru,
-    /// Production semantic cache: hit iff `d ≤ τ`, admit every miss, LRU eviction.
-    Threshold,
-    /// The evaluation oracle's cache `M_orc`, served by eq. 1 with true costs (reference).
-    Oracle,
-}
-
-impl PolicyKind {
-    pub const ALL: [PolicyKind; 9] = [
-        PolicyKind::ClcbScLsCont,
-        PolicyKind::ClcbFrozenCont,
-        PolicyKind::ClcbScLs,
-        PolicyKind::Greedy,
-        PolicyKind::EpsilonGreedy,
-        PolicyKind::Lfu,
-        PolicyKind::Lru,
-        PolicyKind::Threshold,
-        PolicyKind::Oracle,
-    ];
-
-    /// The paper's name.
-    pub fn label(&self) -> &'static str {
-        match self {
-            PolicyKind::ClcbScLsCont => "CLCB-SC-LS-Cont",
-            PolicyKind::ClcbFrozenCont => "CLCB-Frozen-Cont",
-            PolicyKind::ClcbScLs => "CLCB-SC-LS",
-            PolicyKind::Greedy => "Greedy",
-            PolicyKind::EpsilonGreedy => "Epsilon-Greedy",
-            PolicyKind::Lfu => "LFU",
-            PolicyKind::Lru => "LRU",
-            PolicyKind::Threshold => "Threshold",
-            PolicyKind::Oracle => "Oracle",
-        }
-    }
-
-    /// The serde id (`clcb-sc-ls-cont`, …).
-    pub fn id(&self) -> String {
-        crate::config::serde_id(self)
-    }
-
-    /// Parses an id or a paper name, case-insensitively.
-    pub fn parse(s: &str) -> Result<Self> {
-        crate::config::parse_named(&PolicyKind::ALL, PolicyKind::label, s, "online algorithm")
+    /// The policy's counters (centers, observations, stage advances, …).
+    fn diagnostics(&self) -> Diagnostics {
+        Diagnostics::None
     }
 }
 
 /// Builds a policy. `oracle` is the evaluation oracle's cache as `(key, vector)` pairs (used by
 /// [`PolicyKind::Oracle`] only).
-pub fn make_policy(kind: PolicyKind, ctx: &Context, oracle: &[(u64, Vec<f32>)]) -> Result<Box<dyn Policy>> {
+pub fn make_policy(
+    kind: PolicyKind,
+    ctx: &Context,
+    oracle: &[(u64, Vec<f32>)],
+) -> Result<Box<dyn InspectablePolicy>> {
     use baselines::{CellPolicy, Score};
     Ok(match kind {
         PolicyKind::ClcbScLsCont => Box::new(low_switch::LowSwitch::kernel(ctx)?),

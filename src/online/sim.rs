@@ -14,7 +14,7 @@
 //! cache) does not (docs/SPEC-NOTES.md). The cache's version is only a hint that the set may have
 //! changed; the sets themselves are compared.
 
-use super::{make_policy, Context, Policy, PolicyKind, Round};
+use super::{make_policy, Context, Diagnostics, InspectablePolicy, PolicyKind, Round};
 use crate::config::Params;
 use crate::error::{Error, Result};
 use crate::oracle::{evaluation_oracle, EvalSample, LossTracker, Oracle};
@@ -108,13 +108,17 @@ pub struct RunResult {
     pub oracle_loss: f64,
     pub checkpoints: Vec<Checkpoint>,
     pub last: Checkpoint,
+    /// The policy's counters in their JSON form, as reports record them.
     pub diagnostics: serde_json::Value,
+    /// The same counters, typed.
+    #[serde(skip)]
+    pub counters: Diagnostics,
 }
 
 /// One policy running in an environment.
 pub struct Simulation {
     env: Arc<Environment>,
-    policy: Box<dyn Policy>,
+    policy: Box<dyn InspectablePolicy>,
     cost_by_round: Vec<f64>,
     tracker: LossTracker,
     version: u64,
@@ -226,10 +230,11 @@ impl Simulation {
         c
     }
 
-    pub fn policy(&self) -> &dyn Policy {
+    /// The policy, with its page-inspection hooks ([`super::Inspect`]).
+    pub fn policy(&self) -> &dyn InspectablePolicy {
         self.policy.as_ref()
     }
-    pub fn policy_mut(&mut self) -> &mut dyn Policy {
+    pub fn policy_mut(&mut self) -> &mut dyn InspectablePolicy {
         self.policy.as_mut()
     }
     pub fn rounds(&self) -> usize {
@@ -251,7 +256,8 @@ impl Simulation {
             oracle_loss: self.env.oracle.loss,
             checkpoints: self.checkpoints.clone(),
             last,
-            diagnostics: self.policy.diagnostics(),
+            diagnostics: self.policy.diagnostics().to_json(),
+            counters: self.policy.diagnostics(),
         }
     }
 }

@@ -5,7 +5,7 @@
 //! Admission stores the response the miss just paid for, so it fetches nothing extra: no
 //! switching cost is charged for it (docs/SPEC-NOTES.md), though each admission is a cache change.
 
-use super::{CacheSet, Context, Policy, PolicyKind, Round};
+use super::{CacheSet, Context, Inspect, Policy, PolicyKind, Round};
 use crate::space::Points;
 
 pub struct ThresholdCache {
@@ -63,3 +63,5 @@ impl Policy for ThresholdCache {
         Vec::new()
     }
 }
+
+impl Inspect for ThresholdCache {}

@@ -1,55 +1,64 @@
 // Reading an experiment report (csc::experiment::Report): statistics as chart series, and one
 // colour per algorithm everywhere on the page.
+// Results are looked up by algorithm id (`Stat.algorithm_id`, csc::algorithms); the display name
+// (`Stat.algorithm`) is only shown. Series that are not algorithms (geometry) have no id.
 import { SERIES_COLOURS } from './charts.js';
 
+/** The key of a stat: its algorithm's id, or its series name when it is not an algorithm. */
+export const keyOf = (s) => s.algorithm_id ?? s.algorithm;
+
+/** Colour preferences by id (the online method shares its offline counterpart's); any other: by position. */
 const ORDER = [
-  ['CLCB-SC-LS-Cont', 'CUCB-SC-Cont'], ['CLCB-SC-LS', 'CUCB-SC'], ['Greedy'], ['Epsilon-Greedy'], ['LFU'],
-  ['CLCB-Frozen-Cont'], ['LRU'], ['Threshold'], ['Oracle'],
+  ['clcb-sc-ls-cont', 'cucb-sc-cont'], ['clcb-sc-ls', 'cucb-sc'], ['greedy'], ['epsilon-greedy'], ['lfu'],
+  ['clcb-frozen-cont'], ['lru'], ['threshold'], ['oracle'],
 ];
 
-export function colourFor(label, i = 0) {
-  const j = ORDER.findIndex((names) => names.includes(label));
+export function colourFor(key, i = 0) {
+  const j = ORDER.findIndex((ids) => ids.includes(key));
   return SERIES_COLOURS[(j >= 0 ? j : i) % SERIES_COLOURS.length];
 }
 
 /** The 95% half-width of a stat, drawn from 3 seeds up (with 2 its t-quantile, 12.7, swamps the figure). */
 const ciOf = (s) => (s && s.ci95 != null && s.n >= 3 ? s.ci95 : 0);
 
-/** Mean ± 95% interval of `metric` per algorithm, as chart series (x ascending). */
+/** Mean ± 95% interval of `metric` per algorithm, as chart series (x ascending); `keep(key)`. */
 export function series(stats, metric, keep = () => true) {
   const by = new Map();
   for (const s of stats) {
-    if (s.metric !== metric || s.x == null || s.mean == null || !keep(s.algorithm)) continue;
-    if (!by.has(s.algorithm)) by.set(s.algorithm, []);
+    const key = keyOf(s);
+    if (s.metric !== metric || s.x == null || s.mean == null || !keep(key)) continue;
+    if (!by.has(key)) by.set(key, { label: s.algorithm, points: [] });
     const ci = ciOf(s);
-    by.get(s.algorithm).push({ x: s.x, y: s.mean, lo: s.mean - ci, hi: s.mean + ci, n: s.n });
+    by.get(key).points.push({ x: s.x, y: s.mean, lo: s.mean - ci, hi: s.mean + ci, n: s.n });
   }
-  return [...by].map(([label, points], i) => ({ label, colour: colourFor(label, i), points: points.sort((a, b) => a.x - b.x) }));
+  return [...by].map(([key, { label, points }], i) => ({ key, label, colour: colourFor(key, i), points: points.sort((a, b) => a.x - b.x) }));
 }
 
-/** The stat of `metric` for `algorithm` at the largest x. */
-export function final(stats, algorithm, metric) {
+/** The stat of `metric` for the algorithm `key` (its id) at the largest x. */
+export function final(stats, key, metric) {
   let best = null;
-  for (const s of stats) if (s.algorithm === algorithm && s.metric === metric && (!best || s.x > best.x)) best = s;
+  for (const s of stats) if (keyOf(s) === key && s.metric === metric && (!best || s.x > best.x)) best = s;
   return best;
 }
 
 /** The stat at x (nearest). */
-export function at(stats, algorithm, metric, x) {
+export function at(stats, key, metric, x) {
   let best = null;
   for (const s of stats) {
-    if (s.algorithm === algorithm && s.metric === metric && (!best || Math.abs(s.x - x) < Math.abs(best.x - x))) best = s;
+    if (keyOf(s) === key && s.metric === metric && (!best || Math.abs(s.x - x) < Math.abs(best.x - x))) best = s;
   }
   return best;
 }
 
+/** The algorithms (keys) with a final average regret, in the report's order. */
+export const onlineKeys = (stats) => [...new Set(stats.filter((s) => s.metric === 'final_avg_regret').map(keyOf))];
+
 /** Runtime (x) against final average regret (y) per policy, with 95% intervals both ways. */
 export function efficiencySeries(stats) {
-  const algs = [...new Set(stats.filter((s) => s.metric === 'final_avg_regret').map((s) => s.algorithm))];
-  return algs.map((a, i) => {
+  return onlineKeys(stats).map((a, i) => {
     const r = final(stats, a, 'final_avg_regret'), t = final(stats, a, 'runtime_ms');
     return {
-      label: a, colour: colourFor(a, i),
+      key: a, label: r.algorithm, colour: colourFor(a, i),
       points: [{ x: t.mean, y: r.mean, lo: r.mean - ciOf(r), hi: r.mean + ciOf(r), xlo: t.mean - ciOf(t), xhi: t.mean + ciOf(t) }],
     };
   });
@@ -63,7 +72,7 @@ export function offlineCharts(report) {
   const x = PARAM_LABEL[param] || param;
   const logX = param === 'log_len';
   const charts = [{ title: `Suboptimality gap L(M̂) − L(M_orc) vs ${x}`, xLabel: x, yLabel: 'gap', logX, zeroLine: true,
-    series: series(report.stats, 'gap', (a) => a !== 'Oracle') }];
+    series: series(report.stats, 'gap', (a) => a !== 'oracle') }];
   if (param === 'k') charts.push({ title: `Loss L(M̂) vs ${x}`, xLabel: x, yLabel: 'loss L(M̂)', logX, series: series(report.stats, 'loss') });
   return charts;
 }
@@ -73,13 +82,14 @@ export function offlineCharts(report) {
  * "CLCB-Frozen-Cont (1 item)", so a policy that never filled its cache is not read as a k-item one
  * (csc::online::sim::sized_label).
  */
-export function sizedLabel(report, algorithm) {
-  const s = final(report.stats, algorithm, 'final_cache_size'), k = report.experiment.params.k;
-  if (!s || s.mean == null || !(s.mean < k)) return algorithm;
+export function sizedLabel(report, key) {
+  const s = final(report.stats, key, 'final_cache_size'), k = report.experiment.params.k;
+  const name = s ? s.algorithm : key;
+  if (!s || s.mean == null || !(s.mean < k)) return name;
   const n = Number.isInteger(s.mean) ? String(s.mean) : s.mean.toFixed(1);
-  return `${algorithm} (${n} item${s.mean === 1 ? '' : 's'})`;
+  return `${name} (${n} item${s.mean === 1 ? '' : 's'})`;
 }
-const sized = (report, list) => list.map((s) => ({ ...s, label: sizedLabel(report, s.label) }));
+const sized = (report, list) => list.map((s) => ({ ...s, label: sizedLabel(report, s.key) }));
 
 /** What a switch is, for chart titles and tooltips (docs/SPEC-NOTES.md). */
 export const SWITCH_MEANING = 'a switch = a round whose cache set differs from the previous round\'s (the first fill and every insertion into a non-full cache count; a rebuild to the same set does not)';

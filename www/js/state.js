@@ -1,21 +1,17 @@
-// The page state lives in the URL. The engine reads and writes it (csc::url_state, through
+// The page state lives in the URL. The engine reads and writes it (csc::bindings::url_state, through
 // decodeUrlState / encodeUrlState), so a link means exactly what the CLI would run.
-import { decodeUrlState, encodeUrlState, urlStateDefaults, configFingerprint } from '../pkg/csc.js';
+import { decodeUrlState, encodeUrlState, urlStateDefaults, configFingerprint, policies } from '../pkg/csc.js';
 
-export const POLICIES = {
-  'clcb-sc-ls-cont': 'CLCB-SC-LS-Cont',
-  'clcb-frozen-cont': 'CLCB-Frozen-Cont',
-  'clcb-sc-ls': 'CLCB-SC-LS',
-  greedy: 'Greedy',
-  'epsilon-greedy': 'Epsilon-Greedy',
-  lfu: 'LFU',
-  lru: 'LRU',
-  threshold: 'Threshold',
-  oracle: 'Oracle',
-};
+/**
+ * The engine's online policies, id → display name, in the engine's order (csc::algorithms through
+ * `policies()`): the page keeps no list of its own. Filled when the state is first read (after the
+ * wasm module is initialised).
+ */
+export const POLICIES = {};
 
 /** Reads the URL: `{ state, errors }` (each unusable key of the link is an error message). */
 export function loadState(search = location.search) {
+  if (!Object.keys(POLICIES).length) for (const p of policies()) POLICIES[p.id] = p.name;
   return decodeUrlState(search);
 }
 

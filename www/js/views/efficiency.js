@@ -3,11 +3,11 @@
 import { JobPanel } from './job-panel.js';
 import { onlineRequest } from './regret.js';
 import { uploadedData } from '../upload.js';
-import { efficiencyChart, final, sizedLabel, SWITCH_MEANING } from '../report.js';
+import { efficiencyChart, final, onlineKeys, sizedLabel, SWITCH_MEANING } from '../report.js';
 
 function table(report) {
   const st = report.stats;
-  const algs = [...new Set(st.filter((s) => s.metric === 'final_avg_regret').map((s) => s.algorithm))];
+  const algs = onlineKeys(st);
   const f = (s, d) => (s ? `${s.mean.toFixed(d)}${s.ci95 != null ? ` ± ${s.ci95.toFixed(d)}` : ''}` : '–');
   const rows = algs.map((a) => [sizedLabel(report, a), f(final(st, a, 'final_avg_regret'), 4), f(final(st, a, 'runtime_ms'), 0),
     f(final(st, a, 'final_switches'), 0), f(final(st, a, 'final_hit_rate'), 3)]);

@@ -7,7 +7,8 @@
 // the nq-trivia universe bundled by scripts/dist.sh (data/), or on the files the reader loaded.
 import { JobPanel } from './job-panel.js';
 import { setWorkers, workerCount, AUTO_CAP } from '../jobs.js';
-import { offlineCharts, onlineCharts, series, at, final } from '../report.js';
+import { offlineCharts, onlineCharts, series, at, final, keyOf } from '../report.js';
+import { policies, offlineAlgorithms } from '../../pkg/csc.js';
 import { QUICK_OFFLINE } from './offline.js';
 import { uploadedData } from '../upload.js';
 
@@ -29,19 +30,24 @@ const below = (stats, metric, ours, them, x) => pct(
   x == null ? final(stats, ours, metric) : at(stats, ours, metric, x),
   x == null ? final(stats, them, metric) : at(stats, them, metric, x));
 
-/** The lowest mean of `metric` at x among algorithms (except the oracle). */
+/** The display name of an algorithm id (the engine's lists: csc::algorithms). */
+let algorithmNames;
+const nameOf = (id) => (algorithmNames ??= new Map([...offlineAlgorithms(), ...policies()].map((a) => [a.id, a.name]))).get(id) ?? id;
+
+/** The algorithm (display name) with the lowest mean of `metric` at x (the oracle excepted). */
 function lowest(stats, metric, x) {
-  const c = stats.filter((s) => s.metric === metric && s.algorithm !== 'Oracle' && s.mean != null && (x == null || s.x === x));
+  const c = stats.filter((s) => s.metric === metric && keyOf(s) !== 'oracle' && s.mean != null && (x == null || s.x === x));
   const xs = x == null ? Math.max(...c.map((s) => s.x)) : x;
-  return c.filter((s) => s.x === xs).sort((a, b) => a.mean - b.mean)[0]?.algorithm || '–';
+  const best = c.filter((s) => s.x === xs).sort((a, b) => a.mean - b.mean)[0];
+  return best ? nameOf(keyOf(best)) : '–';
 }
 
 /** An offline figure whose headline is CUCB-SC-Cont's gap relative to CUCB-SC at one x. */
 const offlinePreset = (id, full, x, where, paper) => ({
   quick: { seeds: 3, ...QUICK_OFFLINE[id] }, full, charts: offlineCharts,
   headline: (st, tuned) => [
-    [`CUCB-SC-Cont gap below CUCB-SC at ${where}`, paper, below(st, 'gap', 'CUCB-SC-Cont', 'CUCB-SC', x), '%', tuned ? WHY.offTuned : WHY.offTheory],
-    [`lowest gap at ${where}`, 'CUCB-SC-Cont', lowest(st, 'gap', x), '', WHY.offLowest],
+    [`CUCB-SC-Cont gap below CUCB-SC at ${where}`, paper, below(st, 'gap', 'cucb-sc-cont', 'cucb-sc', x), '%', tuned ? WHY.offTuned : WHY.offTheory],
+    [`lowest gap at ${where}`, nameOf('cucb-sc-cont'), lowest(st, 'gap', x), '', WHY.offLowest],
   ],
 });
 
@@ -52,9 +58,9 @@ const PRESETS = {
     quick: QUICK_ONLINE, full: 'synthetic, T = 5,000, n_eval = 10,000, six policies with CLCB-Frozen-Cont, 10 seeds',
     charts: (r) => onlineCharts(r, { efficiency: true }),
     headline: (st) => [
-      ['CLCB-SC-LS-Cont final average regret', '0.0083', final(st, 'CLCB-SC-LS-Cont', 'final_avg_regret')?.mean, '', WHY.online],
-      ['… below CLCB-SC-LS', '72.41 %', below(st, 'final_avg_regret', 'CLCB-SC-LS-Cont', 'CLCB-SC-LS'), '%', WHY.online],
-      ['lowest final average regret', 'CLCB-SC-LS-Cont', lowest(st, 'final_avg_regret'), '', WHY.online],
+      ['CLCB-SC-LS-Cont final average regret', '0.0083', final(st, 'clcb-sc-ls-cont', 'final_avg_regret')?.mean, '', WHY.online],
+      ['… below CLCB-SC-LS', '72.41 %', below(st, 'final_avg_regret', 'clcb-sc-ls-cont', 'clcb-sc-ls'), '%', WHY.online],
+      ['lowest final average regret', nameOf('clcb-sc-ls-cont'), lowest(st, 'final_avg_regret'), '', WHY.online],
     ],
   },
   'fig-e': {
@@ -62,9 +68,9 @@ const PRESETS = {
     full: 'nq-trivia (2,500 + 2,500 questions), T = 5,000, n_eval = 10,000, 10 seeds',
     charts: (r) => onlineCharts(r, { efficiency: true }),
     headline: (st) => [
-      ['CLCB-SC-LS-Cont final average regret', '0.0061', final(st, 'CLCB-SC-LS-Cont', 'final_avg_regret')?.mean, '', WHY.nq],
-      ['… below Greedy', '63.27 %', below(st, 'final_avg_regret', 'CLCB-SC-LS-Cont', 'Greedy'), '%', WHY.nq],
-      ['… below CLCB-SC-LS', '43.14 %', below(st, 'final_avg_regret', 'CLCB-SC-LS-Cont', 'CLCB-SC-LS'), '%', WHY.nq],
+      ['CLCB-SC-LS-Cont final average regret', '0.0061', final(st, 'clcb-sc-ls-cont', 'final_avg_regret')?.mean, '', WHY.nq],
+      ['… below Greedy', '63.27 %', below(st, 'final_avg_regret', 'clcb-sc-ls-cont', 'greedy'), '%', WHY.nq],
+      ['… below CLCB-SC-LS', '43.14 %', below(st, 'final_avg_regret', 'clcb-sc-ls-cont', 'clcb-sc-ls'), '%', WHY.nq],
     ],
   },
   'abl-k': { quick: { seeds: 3, ...QUICK_OFFLINE['abl-k'] }, full: 'synthetic, stream length 500, k = 3 … 20, 20 seeds', charts: offlineCharts },

@@ -10,9 +10,9 @@
 //!
 //! Round trip: `decode(&encode(&s)) == Ok(s)` for every valid state `s`.
 
+use crate::config::with_param;
 use crate::config::Params;
 use crate::error::{Error, Result};
-use crate::experiment::with_param;
 use crate::online::PolicyKind;
 use serde::{Deserialize, Serialize};
 
@@ -379,7 +379,7 @@ trait ErasedId {
 }
 impl<T: Serialize> ErasedId for T {
     fn id(&self) -> String {
-        crate::config::serde_id(self)
+        serde_json::to_value(self).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
     }
 }
 

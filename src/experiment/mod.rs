@@ -1,0 +1,28 @@
+//! Experiments of SPEC §10 (the paper's §6 figures and appendix) and their aggregation over seeds.
+//!
+//! An experiment is a list of independent *units* (one sweep value × one seed), each a pure
+//! function of (dataset, parameters, seed) producing observations `(algorithm, metric, x, value)`;
+//! aggregation groups them into mean, standard deviation and 95% confidence interval per point.
+//! No threads, clocks or files here: the native CLI runs units in parallel and writes files, the
+//! browser runs them one at a time in a worker — the same code.
+//!
+//! - [`registry`]: the built-in experiments by id (the only list of ids);
+//! - [`spec`]: a definition, its validation and its units; [`dataset`]: which data it runs on;
+//! - [`runner`]: one unit; [`geometry`]: the geometry measure;
+//! - [`stats`]: aggregation over seeds; [`report`]: the finished report, CSV and summary table.
+
+pub mod dataset;
+pub mod geometry;
+pub mod registry;
+pub mod report;
+pub mod runner;
+pub mod spec;
+pub mod stats;
+
+pub use crate::config::with_param;
+pub use dataset::{DatasetId, DatasetSpec};
+pub use registry::{builtin, paper_policies, tuned_offline, BUILTIN_IDS, TUNED_BETA_OFF, TUNED_LAMBDA};
+pub use report::Report;
+pub use runner::{run_unit, Observation, UnitResult};
+pub use spec::{check_experiment_size, ExperimentSpec, Measure, Sweep, Unit, MAX_UNITS};
+pub use stats::{aggregate, t_quantile, Stat};

@@ -1,0 +1,141 @@
+//! The unit runner (SPEC §10): one unit — one sweep value × one seed — as a pure function of
+//! (dataset, parameters, seed), producing observations `(algorithm, metric, x, value)`.
+
+use super::geometry::geometry;
+use super::stats::nan_as_null;
+use super::{ExperimentSpec, Measure, Unit};
+use crate::config::Params;
+use crate::dataset::{Dataset, DatasetInfo};
+use crate::error::{Error, Result};
+use crate::offline::OfflineProblem;
+use crate::online::sim::{Environment, Simulation};
+use crate::stream::{generate_trace, resolve_arrival};
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// One measured number.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Observation {
+    pub algorithm: String,
+    pub metric: String,
+    #[serde(with = "nan_as_null")]
+    pub x: f64,
+    #[serde(with = "nan_as_null")]
+    pub value: f64,
+}
+
+/// What one unit produced, with its resolved configuration.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct UnitResult {
+    pub experiment: String,
+    pub unit: Unit,
+    pub params: Params,
+    pub dataset: DatasetInfo,
+    pub observations: Vec<Observation>,
+    /// Per-algorithm extra detail (caches, diagnostics).
+    pub detail: serde_json::Value,
+}
+
+pub(super) fn obs(out: &mut Vec<Observation>, algorithm: &str, metric: &str, x: f64, value: f64) {
+    out.push(Observation { algorithm: algorithm.into(), metric: metric.into(), x, value });
+}
+
+/// Runs one unit. `on_round` is called with the number of rounds done (online) so a caller can
+/// show progress; return `false` from it to cancel (the unit then returns an error).
+pub fn run_unit(
+    spec: &ExperimentSpec,
+    unit: &Unit,
+    dataset: &Arc<Dataset>,
+    on_round: &mut dyn FnMut(usize) -> bool,
+) -> Result<UnitResult> {
+    let mut params = spec.unit_params(unit)?;
+    if let Measure::Geometry { stream } = spec.measure {
+        params.horizon = stream;
+    }
+    spec.dataset.check_loaded(dataset)?;
+    let model = resolve_arrival(spec.dataset.arrival(), dataset, &mut params)?;
+    let trace = generate_trace(dataset.clone(), model, &params)?;
+    let mut out = Vec::new();
+    let detail = match &spec.measure {
+        Measure::Offline { algorithms } => {
+            let prob = OfflineProblem::from_trace(&trace, &params)?;
+            let x = spec.unit_x(unit);
+            let mut d = serde_json::Map::new();
+            for &a in algorithms {
+                let r = prob.run(a)?;
+                obs(&mut out, &r.algorithm, "gap", x, r.gap);
+                obs(&mut out, &r.algorithm, "loss", x, r.loss);
+                d.insert(
+                    r.algorithm.clone(),
+                    serde_json::json!({ "cache": r.cache, "believed_costs": r.believed_costs }),
+                );
+            }
+            d.insert("centers".into(), prob.m().into());
+            d.insert("observed_costs".into(), prob.observed.len().into());
+            d.insert("oracle_loss".into(), prob.oracle.loss.into());
+            serde_json::Value::Object(d)
+        }
+        Measure::Online { policies } => {
+            let env = Arc::new(Environment::from_trace(&trace, &params)?);
+            let total = policies.len() * trace.horizon();
+            let mut done = 0usize;
+            let mut d = serde_json::Map::new();
+            d.insert("oracle_loss".into(), env.oracle.loss.into());
+            for &k in policies {
+                let mut sim = Simulation::new(env.clone(), k, &params, 0)?;
+                for t in 0..trace.horizon() {
+                    sim.step(&trace.arrival(t));
+                    done += 1;
+                    if done.is_multiple_of(256) && !on_round(done) {
+                        return Err(Error::unsupported("cancelled"));
+                    }
+                }
+                let r = sim.result();
+                let name = r.policy.as_str();
+                // With a sweep, the curves of different sweep values would be averaged together:
+                // only the final metrics are recorded, at x = the sweep value.
+                let checkpoints = if spec.sweep.is_some() { &[][..] } else { &r.checkpoints[..] };
+                for c in checkpoints {
+                    let x = c.t as f64;
+                    obs(&mut out, name, "avg_regret", x, c.avg_regret);
+                    obs(&mut out, name, "switches", x, c.switches as f64);
+                    obs(&mut out, name, "avg_realised_cost", x, c.avg_realised_cost);
+                    if let (Some(a), Some(b), Some(m)) = (c.est_rmse, c.est_mae, c.est_max) {
+                        obs(&mut out, name, "est_rmse", x, a);
+                        obs(&mut out, name, "est_mae", x, b);
+                        obs(&mut out, name, "est_max", x, m);
+                    }
+                }
+                let l = &r.last;
+                let x = if spec.sweep.is_some() { spec.unit_x(unit) } else { l.t as f64 };
+                obs(&mut out, name, "final_avg_regret", x, l.avg_regret);
+                obs(&mut out, name, "runtime_ms", x, l.wall_ms);
+                obs(&mut out, name, "final_switches", x, l.switches as f64);
+                obs(&mut out, name, "final_switch_cost", x, l.switch_cost);
+                obs(&mut out, name, "final_hit_rate", x, l.hit_rate);
+                obs(&mut out, name, "final_avg_realised_cost", x, l.avg_realised_cost);
+                obs(&mut out, name, "final_cache_size", x, l.cache_size as f64);
+                // The net's size and the stage counters of the low-switching policies (SPEC §11.2).
+                if let Some(m) = r.counters.centers() {
+                    obs(&mut out, name, "final_centers", x, m as f64);
+                }
+                if let Some((stage, advances)) = r.counters.stages() {
+                    obs(&mut out, name, "final_global_stage", x, stage as f64);
+                    obs(&mut out, name, "final_stage_advances", x, advances as f64);
+                }
+                d.insert(name.into(), r.diagnostics.clone());
+            }
+            on_round(total);
+            serde_json::Value::Object(d)
+        }
+        Measure::Geometry { stream } => geometry(dataset, &trace, *stream, &mut out)?,
+    };
+    Ok(UnitResult {
+        experiment: spec.id.clone(),
+        unit: unit.clone(),
+        params,
+        dataset: dataset.info(),
+        observations: out,
+        detail,
+    })
+}

@@ -1,0 +1,161 @@
+//! An experiment definition (SPEC §10): what it measures, over which sweep and seeds, and its
+//! list of independent units.
+
+use super::DatasetId;
+use crate::config::{count, with_param, Params};
+use crate::error::{Error, Result};
+use crate::offline::OfflineKind;
+use crate::online::PolicyKind;
+use serde::{Deserialize, Serialize};
+
+/// What an experiment measures.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Measure {
+    /// Offline gap and loss of `algorithms` for each value of the swept parameter.
+    Offline { algorithms: Vec<OfflineKind> },
+    /// Online curves and final metrics of `policies` over the horizon.
+    Online { policies: Vec<PolicyKind> },
+    /// Geometry of the data (paper appendix): distance distributions, token-length CDFs and a
+    /// 2-D projection of the stream, over the first `stream` arrivals.
+    Geometry { stream: usize },
+}
+
+/// A parameter swept over values (any `Params` field, e.g. `log_len`, `epsilon`, `k`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Sweep {
+    pub param: String,
+    pub values: Vec<serde_json::Value>,
+}
+
+/// A complete experiment definition (also readable from JSON).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExperimentSpec {
+    pub id: String,
+    #[serde(default)]
+    pub title: String,
+    pub dataset: DatasetId,
+    pub measure: Measure,
+    #[serde(default)]
+    pub sweep: Option<Sweep>,
+    /// Base parameters (SPEC defaults for anything not given).
+    #[serde(default)]
+    pub params: Params,
+    pub seeds: usize,
+    /// First seed (seeds are `first_seed .. first_seed + seeds`).
+    #[serde(default)]
+    pub first_seed: u64,
+}
+
+/// One independent piece of work.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Unit {
+    /// Position in the experiment's unit list (stable: shards are slices of it).
+    pub index: usize,
+    /// Index into the sweep's values (0 without a sweep).
+    pub point: usize,
+    pub seed: u64,
+}
+
+impl ExperimentSpec {
+    /// Parses a JSON definition and validates it.
+    pub fn from_json(text: &str) -> Result<Self> {
+        let s: ExperimentSpec =
+            serde_json::from_str(text).map_err(|e| Error::parse(format!("experiment JSON: {e}")))?;
+        s.validate()?;
+        Ok(s)
+    }
+
+    pub fn validate(&self) -> Result<()> {
+        self.params.validate()?;
+        self.dataset.validate()?;
+        if self.seeds == 0 {
+            return Err(Error::param("seeds", "run at least one seed"));
+        }
+        if let Some(s) = &self.sweep {
+            if s.values.is_empty() {
+                return Err(Error::param("sweep", "give at least one value"));
+            }
+            for v in &s.values {
+                with_param(&self.params, &s.param, v)?;
+            }
+        }
+        match &self.measure {
+            Measure::Offline { algorithms } if algorithms.is_empty() => {
+                Err(Error::param("algorithms", "name at least one"))
+            }
+            Measure::Online { policies } if policies.is_empty() => {
+                Err(Error::param("policies", "name at least one"))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// All units in a fixed order: sweep point major, seed minor.
+    pub fn units(&self) -> Vec<Unit> {
+        let points = self.sweep.as_ref().map_or(1, |s| s.values.len());
+        (0..points)
+            .flat_map(|p| (0..self.seeds as u64).map(move |s| (p, s)))
+            .enumerate()
+            .map(|(index, (point, s))| Unit { index, point, seed: self.first_seed + s })
+            .collect()
+    }
+
+    /// The units of shard `i` of `n` (0-based `i`): every n-th unit — a deterministic slice.
+    pub fn shard(&self, i: usize, n: usize) -> Result<Vec<Unit>> {
+        if n == 0 || i >= n {
+            return Err(Error::param("shard", format!("shard {i}/{n}: need 0 ≤ i < n")));
+        }
+        Ok(self.units().into_iter().filter(|u| u.index % n == i).collect())
+    }
+
+    /// The fully resolved parameters of a unit.
+    pub fn unit_params(&self, unit: &Unit) -> Result<Params> {
+        let mut p = self.params.clone();
+        if let Some(s) = &self.sweep {
+            p = with_param(&p, &s.param, &s.values[unit.point])?;
+        }
+        p.seed = unit.seed;
+        Ok(p)
+    }
+
+    /// The x value of a unit's sweep point (NaN without a sweep).
+    pub(super) fn unit_x(&self, unit: &Unit) -> f64 {
+        self.sweep.as_ref().and_then(|s| s.values[unit.point].as_f64()).unwrap_or(f64::NAN)
+    }
+}
+
+/// Largest number of units (sweep values × seeds) one experiment may list: the unit list is
+/// allocated up front, so an absurd `seeds` must be refused, not attempted.
+pub const MAX_UNITS: usize = 1_000_000;
+
+/// Size checks of an experiment definition that its own validation leaves open, shared by every
+/// entry point (`csc run`, the JS API's `ExperimentRun`): at most [`MAX_UNITS`] units, seeds
+/// `first_seed .. first_seed + seeds` representable, and a geometry stream of 1 to
+/// [`MAX_ROUNDS`](crate::config::MAX_ROUNDS) arrivals.
+pub fn check_experiment_size(spec: &ExperimentSpec) -> Result<()> {
+    let points = spec.sweep.as_ref().map_or(1, |s| s.values.len());
+    match points.checked_mul(spec.seeds) {
+        Some(n) if n <= MAX_UNITS => {}
+        _ => {
+            return Err(Error::param(
+                "seeds",
+                format!(
+                    "{} seeds × {points} sweep values is too many units (at most {MAX_UNITS})",
+                    spec.seeds
+                ),
+            ))
+        }
+    }
+    if spec.first_seed.checked_add(spec.seeds as u64).is_none() {
+        return Err(Error::param(
+            "first_seed",
+            format!("seeds {} + {} overflow a 64-bit seed", spec.first_seed, spec.seeds),
+        ));
+    }
+    if let Measure::Geometry { stream } = spec.measure {
+        count("stream", stream, 1, "the geometry stream length")?;
+    }
+    Ok(())
+}

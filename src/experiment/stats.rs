@@ -1,0 +1,104 @@
+//! Aggregation over seeds (SPEC §10): mean, standard deviation and the 95% Student-t interval of
+//! every (algorithm, metric, x) point.
+
+use super::UnitResult;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// JSON has no NaN: non-finite numbers are written as `null` and read back as NaN.
+pub(super) mod nan_as_null {
+    use serde::{Deserialize, Deserializer, Serializer};
+    pub fn serialize<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+        if v.is_finite() {
+            s.serialize_f64(*v)
+        } else {
+            s.serialize_none()
+        }
+    }
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
+    }
+}
+
+/// Mean, spread and 95% confidence interval of one point.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Stat {
+    /// The algorithm's display name (a series name for the geometry measure).
+    pub algorithm: String,
+    /// The algorithm's id (`"clcb-sc-ls-cont"`, …; [`crate::algorithms`]), by which a reader
+    /// should look results up; `None` for series that are not algorithms (geometry) and in
+    /// reports written before it was recorded. Filled by [`super::Report::new`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub algorithm_id: Option<String>,
+    pub metric: String,
+    #[serde(with = "nan_as_null")]
+    pub x: f64,
+    pub n: usize,
+    #[serde(with = "nan_as_null")]
+    pub mean: f64,
+    #[serde(with = "nan_as_null")]
+    pub std: f64,
+    /// Half-width of the 95% interval (Student t; NaN for a single seed).
+    #[serde(with = "nan_as_null")]
+    pub ci95: f64,
+}
+
+/// Two-sided 97.5% quantile of Student's t with `df` degrees of freedom.
+pub fn t_quantile(df: usize) -> f64 {
+    const T: [f64; 30] = [
+        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
+        2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
+        2.045, 2.042,
+    ];
+    match df {
+        0 => f64::NAN,
+        1..=30 => T[df - 1],
+        31..=60 => 2.000,
+        61..=120 => 1.980,
+        _ => 1.960,
+    }
+}
+
+/// Groups observations by (algorithm, metric, x) in first-seen order of algorithms.
+pub fn aggregate(results: &[UnitResult]) -> Vec<Stat> {
+    let mut order: Vec<String> = Vec::new();
+    let mut groups: BTreeMap<(usize, String, u64), Vec<f64>> = BTreeMap::new();
+    for r in results {
+        for o in &r.observations {
+            let ai = order.iter().position(|a| *a == o.algorithm).unwrap_or_else(|| {
+                order.push(o.algorithm.clone());
+                order.len() - 1
+            });
+            groups.entry((ai, o.metric.clone(), o.x.to_bits())).or_default().push(o.value);
+        }
+    }
+    let mut stats: Vec<Stat> = groups
+        .into_iter()
+        .map(|((ai, metric, xb), v)| {
+            let n = v.len();
+            let mean = v.iter().sum::<f64>() / n as f64;
+            let std = if n > 1 {
+                (v.iter().map(|a| (a - mean) * (a - mean)).sum::<f64>() / (n - 1) as f64).sqrt()
+            } else {
+                0.0
+            };
+            let ci95 = if n > 1 { t_quantile(n - 1) * std / (n as f64).sqrt() } else { f64::NAN };
+            Stat {
+                algorithm: order[ai].clone(),
+                algorithm_id: None,
+                metric,
+                x: f64::from_bits(xb),
+                n,
+                mean,
+                std,
+                ci95,
+            }
+        })
+        .collect();
+    stats.sort_by(|a, b| {
+        let ia = order.iter().position(|x| *x == a.algorithm);
+        let ib = order.iter().position(|x| *x == b.algorithm);
+        ia.cmp(&ib).then(a.metric.cmp(&b.metric)).then(a.x.total_cmp(&b.x))
+    });
+    stats
+}

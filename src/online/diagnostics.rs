@@ -1,0 +1,90 @@
+//! What a policy reports about itself at the end of a run (SPEC §9 metrics, §11.2 stage
+//! counters): typed counters, one struct per learner family. The unit runner records them as
+//! metrics (`final_centers`, `final_global_stage`, `final_stage_advances`) and reports keep their
+//! JSON form (the same keys).
+
+use serde::Serialize;
+
+/// The counters of one policy.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Diagnostics {
+    /// A policy without counters (Threshold, Oracle); JSON `null`.
+    #[default]
+    None,
+    /// The low-switching learners (CLCB-SC-LS-Cont, CLCB-SC-LS; Algs. 3–5).
+    LowSwitch(LowSwitchDiagnostics),
+    /// The cell baselines (Greedy, Epsilon-Greedy, LFU, LRU).
+    Cells(CellDiagnostics),
+    /// CLCB-Frozen-Cont (appendix Algs. 6–8).
+    Frozen(FrozenDiagnostics),
+}
+
+/// Counters of the low-switching learners.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct LowSwitchDiagnostics {
+    /// ε-net centers `m`.
+    pub centers: usize,
+    /// Costs observed (LLM calls).
+    pub observations: usize,
+    /// Per-center stage advances (SPEC §11.2; Lemma 5 bounds them by `O(m log log T)`).
+    pub stage_advances: u64,
+    /// The index of the current global stage.
+    pub global_stage: u32,
+}
+
+/// Counters of the cell baselines.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct CellDiagnostics {
+    /// ε-net centers.
+    pub centers: usize,
+    /// Costs observed (LLM calls).
+    pub observations: u64,
+}
+
+/// Counters of CLCB-Frozen-Cont.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct FrozenDiagnostics {
+    /// Distinct arrivals seen.
+    pub distinct_arrivals: usize,
+    /// The candidate pool of the current stage.
+    pub pool: usize,
+    /// Costs observed (LLM calls).
+    pub observations: usize,
+    /// The current stage `s`.
+    pub stage: u32,
+}
+
+impl Diagnostics {
+    /// ε-net centers, for the policies that keep a net.
+    pub fn centers(&self) -> Option<usize> {
+        match self {
+            Diagnostics::LowSwitch(d) => Some(d.centers),
+            Diagnostics::Cells(d) => Some(d.centers),
+            _ => None,
+        }
+    }
+
+    /// Costs observed, for the learning policies.
+    pub fn observations(&self) -> Option<u64> {
+        match self {
+            Diagnostics::LowSwitch(d) => Some(d.observations as u64),
+            Diagnostics::Cells(d) => Some(d.observations),
+            Diagnostics::Frozen(d) => Some(d.observations as u64),
+            Diagnostics::None => None,
+        }
+    }
+
+    /// The low-switching learners' stage counters: `(global stage, stage advances)`.
+    pub fn stages(&self) -> Option<(u32, u64)> {
+        match self {
+            Diagnostics::LowSwitch(d) => Some((d.global_stage, d.stage_advances)),
+            _ => None,
+        }
+    }
+
+    /// The JSON form (an object of the counters, `null` for none), as reports record it.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::to_value(self).expect("diagnostics serialise")
+    }
+}
