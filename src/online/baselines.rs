@@ -121,6 +121,10 @@ impl Policy for CellPolicy {
         self.mean(self.center) <= self.ctx.mismatch.phi(self.cache.dist(&self.ctx.metric, r.x))
     }
 
+    fn acting_cost(&self) -> Option<f64> {
+        Some(self.mean(self.center))
+    }
+
     fn observe(&mut self, _r: &Round, cost: f64) {
         self.n_c[self.center] += 1;
         self.sum_c[self.center] += cost;

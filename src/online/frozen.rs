@@ -54,6 +54,8 @@ pub struct Frozen {
     current: usize,
     /// The solve behind this round's LCB at an untracked `x_t`, reused if the LLM is called.
     pending: Option<(usize, OnlineSolved)>,
+    /// `ĉ^LCB(x_t)` of the last decision ([`Policy::acting_cost`]).
+    acted: f64,
 }
 
 impl Frozen {
@@ -77,6 +79,7 @@ impl Frozen {
             fetched: Vec::new(),
             current: 0,
             pending: None,
+            acted: f64::NAN,
             tracked: Vec::new(),
             ctx: ctx.clone(),
         })
@@ -210,7 +213,12 @@ impl Policy for Frozen {
                 post
             }
         };
-        self.lcb(&post, t1) <= self.ctx.mismatch.phi(self.cache.dist(&self.ctx.metric, r.x))
+        self.acted = self.lcb(&post, t1);
+        self.acted <= self.ctx.mismatch.phi(self.cache.dist(&self.ctx.metric, r.x))
+    }
+
+    fn acting_cost(&self) -> Option<f64> {
+        Some(self.acted)
     }
 
     fn observe(&mut self, r: &Round, cost: f64) {

@@ -151,6 +151,8 @@ pub struct LowSwitch<C: CostLearner> {
     fetched: Vec<u64>,
     /// `u_t` of the current round.
     center: usize,
+    /// `c̲(u_t)` of the last decision ([`Policy::acting_cost`]).
+    acted: f64,
 }
 
 impl LowSwitch<KernelCosts> {
@@ -178,6 +180,7 @@ impl<C: CostLearner> LowSwitch<C> {
             cache_centers: Vec::new(),
             fetched: Vec::new(),
             center: 0,
+            acted: f64::NAN,
             ctx: ctx.clone(),
         })
     }
@@ -232,7 +235,12 @@ impl<C: CostLearner> Policy for LowSwitch<C> {
         self.stages.record_round();
         // Alg. 5 lines 4–6: call the LLM iff c̲(u_t) ≤ φ(d(x_t, M_t)).
         let lcb = self.learner.lcb_at(self.center);
+        self.acted = lcb;
         lcb <= self.ctx.mismatch.phi(self.cache.dist(&self.ctx.metric, r.x))
+    }
+
+    fn acting_cost(&self) -> Option<f64> {
+        Some(self.acted)
     }
 
     fn observe(&mut self, r: &Round, cost: f64) {

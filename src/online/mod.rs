@@ -132,6 +132,15 @@ pub trait Policy {
     fn current_center(&self) -> Option<usize> {
         None
     }
+    /// The cost estimate the last [`decide`](Policy::decide) compared with `φ(d(x_t, M_t))`
+    /// (it called the LLM iff this ≤ φ): `c̲` at the round's center for CLCB-SC-LS-Cont
+    /// (Alg. 5 lines 4–6), `ĉ^LCB(x_t)` for CLCB-Frozen-Cont (Alg. 7), the center's acting
+    /// mean for the count-based baselines; `None` for policies that decide otherwise (the
+    /// threshold cache, the oracle). Read between `decide` and `observe` (the page's "Ask a
+    /// question" explains a decision with it).
+    fn acting_cost(&self) -> Option<f64> {
+        None
+    }
     /// The policy's KRR posterior of the cost at any point (for drawing the cost surface);
     /// `None` for policies without a kernel model.
     fn posterior_at(&self, _x: &[f32]) -> Option<crate::krr::Posterior> {
