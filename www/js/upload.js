@@ -44,8 +44,9 @@ async function load(files, app) {
     const size = d.size;
     d.free();
     app.nqFiles = { ...parts, id: `${files.map((f) => f.size).join('-')}` };
-    app.emit('nq-loaded');
-    return `Loaded nq-trivia (${size} questions) for the Paper view's figs. e, f. It stays in this browser.`;
+    if (app.state.dataset === 'nq-trivia') app.emit('nq-loaded', { loaded: true });
+    else app.set((st) => { st.dataset = 'nq-trivia'; }, { restart: true });
+    return `Loaded nq-trivia (${size} questions): every view and the Paper view's figs. e, f run on it. It stays in this browser.`;
   }
   const jsonl = files.filter(isJsonl), bin = files.filter((f) => !isJsonl(f));
   if (jsonl.length !== 1 || bin.length > 1) {

@@ -28,6 +28,10 @@ function snapshot(heatN) {
 
 function makeDataset(msg) {
   if (msg.dataset === 'plane') return Dataset.plane();
+  if (msg.dataset === 'nq-trivia' && msg.nq) {
+    const f = msg.nq, text = (b) => new TextDecoder().decode(b);
+    return Dataset.nqTrivia(text(f.nq), new Uint8Array(f.nqEmb), text(f.tq), new Uint8Array(f.tqEmb));
+  }
   if (msg.dataset === 'upload' && msg.upload) {
     const u = msg.upload;
     return Dataset.fromJsonl(u.name, new Uint8Array(u.jsonl), u.emb ? new Uint8Array(u.emb) : undefined, u.dim || undefined);

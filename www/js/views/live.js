@@ -2,6 +2,7 @@
 // worker (worker.js); each animation frame asks for a batch of rounds and draws what came back.
 import { POLICIES } from '../state.js';
 import { LivePanel } from './live-panel.js';
+import { nqTriviaFiles } from '../nq-trivia.js';
 import { curvesCsv, downloadText, downloadCanvas } from '../export.js';
 
 const $ = (id) => document.getElementById(id);
@@ -47,7 +48,16 @@ export function createLiveView(app) {
     const s = app.state;
     status(s.dataset === 'plane' ? 'Setting up…' : `Computing the oracle M_orc on n_eval = ${s.params.n_eval} samples…`);
     if (!worker) spawn();
-    worker.postMessage({ type: 'init', gen, dataset: s.dataset, upload: app.upload, params: s.params, policies: [s.p1, s.p2], heatN: HEAT_N });
+    const init = { type: 'init', gen, dataset: s.dataset, upload: app.upload, params: s.params, policies: [s.p1, s.p2], heatN: HEAT_N };
+    if (s.dataset === 'nq-trivia') {
+      status('Loading the nq-trivia data…');
+      const g = gen;
+      nqTriviaFiles(app).then((nq) => {
+        if (g !== gen) return;
+        status(`Computing the oracle M_orc on n_eval = ${s.params.n_eval} samples…`);
+        worker.postMessage({ ...init, nq });
+      }, (e) => { if (g === gen) failed(e.message, false); });
+    } else worker.postMessage(init);
     for (const p of panels) p.reset();
     dirty = true;
   }
