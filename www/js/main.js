@@ -3,6 +3,7 @@
 import init, { Dataset } from '../pkg/csc.js';
 import { loadState, saveState, defaultsFor, fingerprint, uploadHash, linkedUpload } from './state.js';
 import { createLiveView } from './views/live.js';
+import { createAskView } from './views/ask.js';
 import { createRegretView } from './views/regret.js';
 import { createOfflineView } from './views/offline.js';
 import { createEfficiencyView } from './views/efficiency.js';
@@ -60,6 +61,7 @@ const app = {
 const hash = (s) => (s.dataset === 'upload' ? uploadHash(app.upload, arrivalChoice()) : '');
 
 const live = createLiveView(app);
+createAskView(app, live);
 const views = {
   live, regret: createRegretView(app), offline: createOfflineView(app),
   efficiency: createEfficiencyView(app), paper: createPaperView(app),
