@@ -31,9 +31,11 @@ SIGNATURES = [
     "static synthetic(cFloor?: number | null): Dataset;",
     "static plane(): Dataset;",
     "static fromJsonl(name: string, bytes: Uint8Array | number[], embeddings?: Uint8Array | number[] | null,"
-    " dim?: number | null, cFloor?: number | null): Dataset;",
+    " dim?: number | null, cFloor?: number | null, options?: LoadOptions | null): Dataset;",
     "static nqTrivia(nqJsonl: string, nqEmb: Uint8Array | number[], tqJsonl: string,"
-    " tqEmb: Uint8Array | number[], perSource?: number | null, cFloor?: number | null): Dataset;",
+    " tqEmb: Uint8Array | number[], perSource?: number | null, cFloor?: number | null,"
+    " options?: LoadOptions | null): Dataset;",
+    "readonly replayLength: number | undefined;",
     "readonly name: string;",
     "readonly size: number;",
     "readonly dim: number;",

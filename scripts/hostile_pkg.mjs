@@ -67,14 +67,14 @@ const CLASSES = {
     statics: {
       synthetic: () => [0.02],
       plane: () => [],
-      fromJsonl: () => ['mine', enc(jsonl), undefined, undefined, 0.01],
-      nqTrivia: () => ['{"text": "q", "tokens": 4}\n', emb(1), '{"text": "r", "tokens": 6}\n', emb(2), 1, 0.01],
+      fromJsonl: () => ['mine', enc(jsonl), undefined, undefined, 0.01, { replayIndex: enc('1\n0\n1\n'), replayIndexName: 'log.txt', onProgress: () => {} }],
+      nqTrivia: () => ['{"text": "q", "tokens": 4}\n', emb(1), '{"text": "r", "tokens": 6}\n', emb(2), 1, 0.01, { onProgress: () => {} }],
     },
     methods: { project: () => [new Float32Array(384 * 2).fill(0.1)] },
   },
   OnlineRun: {
     make: () => new csc.OnlineRun(plane(), small, ['clcb-sc-ls-cont', 'greedy']),
-    ctor: () => [plane(), small, ['greedy', 'lru']],
+    ctor: () => [plane(), small, ['greedy', 'lru'], { model: 'plane' }],
     methods: { step: () => [3], cache: () => [1], centers: () => [0], curves: () => [0], heatmap: () => [0, 4], ask: () => [new Float32Array([0.3, 0.7]), 12, 'a question'], roundText: () => [0] },
   },
   ExperimentRun: {
@@ -275,6 +275,21 @@ for (const [name, value] of Object.entries(target)) {
     call(`${name}[Symbol.dispose]`, 'twice', () => { inst[Symbol.dispose](); inst[Symbol.dispose](); });
   }
 }
+
+// Fields of the object arguments (issue 13): every value in each field of fromJsonl's and
+// nqTrivia's `options` and of OnlineRun's `arrival`, the other fields valid.
+for (const [label, v] of hostileValues()) {
+  for (const key of ['groupBy', 'replayIndex', 'replayIndexName', 'onProgress']) {
+    const options = { replayIndex: enc('1\n0\n'), replayIndexName: 'log.txt', [key]: v };
+    call(`Dataset.fromJsonl options.${key}`, label, () => csc.Dataset.fromJsonl('mine', enc(jsonl), undefined, undefined, 0.01, options));
+  }
+  call('Dataset.nqTrivia options.onProgress', label, () => csc.Dataset.nqTrivia('{"text": "q", "tokens": 4}\n', emb(1), '{"text": "r", "tokens": 6}\n', emb(2), 1, 0.01, { onProgress: v }));
+  for (const arrival of [{ model: v }, { model: 'bursty', group_by: v }, { model: 'replay', index: v }, { model: 'plane', extra: v }]) {
+    call(`new OnlineRun arrival ${Object.keys(arrival).join('+')}`, label, () => new csc.OnlineRun(plane(), small, ['greedy'], arrival));
+  }
+}
+// a progress callback that re-enters the module
+call('Dataset.fromJsonl options.onProgress', 're-entering', () => csc.Dataset.fromJsonl('mine', enc(jsonl), undefined, undefined, 0.01, { onProgress: () => csc.Dataset.synthetic().free() }));
 
 function finish() {
   const secs = ((performance.now() - t0) / 1000).toFixed(1);

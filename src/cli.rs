@@ -40,6 +40,10 @@ struct DataArgs {
     /// The record field whose values are the groups of `--arrival bursty` (e.g. source).
     #[arg(long, value_name = "FIELD")]
     group_by: Option<String>,
+    /// An index file of arrivals for `--arrival replay`: one record id (or row number from 0,
+    /// when the JSONL has no ids) per line, in arrival order; T is its number of lines.
+    #[arg(long, value_name = "FILE")]
+    replay_index: Option<PathBuf>,
     /// Folder of the shared NQ/TriviaQA data (default: $CSC_DATA, else ../shared/data from the
     /// working directory).
     #[arg(long)]
@@ -49,11 +53,19 @@ struct DataArgs {
 impl DataArgs {
     /// The dataset these flags select, or `None` to keep the experiment's own.
     fn dataset_id(&self) -> Res<Option<DatasetId>> {
-        let arrival = match &self.arrival {
+        let mut arrival = match &self.arrival {
             Some(a) => Some(ArrivalSpec::parse(a, self.group_by.as_deref()).map_err(err)?),
             None if self.group_by.is_some() => return Err("--group-by goes with --arrival bursty".into()),
             None => None,
         };
+        if let Some(p) = &self.replay_index {
+            let Some(ArrivalSpec::Replay { index, .. }) = &mut arrival else {
+                return Err("--replay-index goes with --arrival replay".into());
+            };
+            // read from the working directory, whatever folder the experiment's files are in
+            let p = if self.dataset.is_none() { std::path::absolute(p).map_err(err)? } else { p.clone() };
+            *index = Some(p.display().to_string());
+        }
         let Some(name) = &self.dataset else {
             if self.embeddings.is_some() || self.dim.is_some() {
                 return Err("--embeddings and --dim go with --dataset FILE.jsonl".into());
@@ -170,10 +182,28 @@ fn apply_sets(mut p: Params, sets: &[String]) -> Res<Params> {
     Ok(p)
 }
 
-/// Reads `id` (files relative to `base`) and records its checksum in `id`.
+/// Reads `id` (files relative to `base`) with the index file of arrivals its `replay` model
+/// names, and records their checksums in `id`.
 fn load_dataset(id: &mut DatasetId, base: &Path, data: Option<&Path>, c_floor: f64) -> Res<Arc<Dataset>> {
-    let d = id.load(base, data, c_floor).map_err(err)?;
+    let mut d = id.load(base, data, c_floor).map_err(err)?;
     id.record_checksum(&d);
+    if let Some(p) = id.arrival().and_then(ArrivalSpec::replay_index) {
+        let path = base.join(p);
+        let bytes = std::fs::read(&path).map_err(|e| {
+            format!("cannot read the replay index {} ({e}); check the path (--replay-index FILE, \"index\" in JSON)", path.display())
+        })?;
+        let name = path.file_name().map_or(p.to_string(), |n| n.to_string_lossy().into_owned());
+        d.set_replay_index(&name, &bytes).map_err(err)?;
+        if let DatasetId::Spec(s) = id {
+            if let Some(ArrivalSpec::Replay { index_checksum, .. }) = &mut s.arrival {
+                if index_checksum.is_none() {
+                    *index_checksum = d.replay.as_ref().map(|r| r.checksum.clone());
+                }
+            }
+        }
+        // a recorded index checksum that no longer matches fails here, before any work
+        resolve_arrival(id.arrival(), &d, &mut Params::default()).map_err(err)?;
+    }
     Ok(Arc::new(d))
 }
 
@@ -255,8 +285,14 @@ fn run(
     };
     if flags.dataset.is_some() || flags.arrival.is_some() {
         override_dataset(&mut spec, flags)?;
-    } else if flags.embeddings.is_some() || flags.dim.is_some() || flags.group_by.is_some() {
-        return Err("--embeddings, --dim and --group-by go with --dataset FILE / --arrival".into());
+    } else if flags.embeddings.is_some()
+        || flags.dim.is_some()
+        || flags.group_by.is_some()
+        || flags.replay_index.is_some()
+    {
+        return Err(
+            "--embeddings, --dim, --group-by and --replay-index go with --dataset FILE / --arrival".into()
+        );
     }
     let base = if flags.dataset.is_some() { PathBuf::new() } else { base };
     let dataset = load_dataset(&mut spec.dataset, &base, flags.data.as_deref(), spec.params.c_floor)?;

@@ -159,6 +159,12 @@ pub fn bit_key(x: &[f32]) -> Vec<u32> {
 /// `f32` underflow (coordinates below ~1e-19) is covered by an absolute slack; should the
 /// screen keep too many pairs (points almost all at one distance), the plain pass is taken.
 pub fn diameter(points: &Points) -> f64 {
+    diameter_with_progress(points, &mut |_, _| {})
+}
+
+/// [`diameter`], calling `progress(rows_done, rows)` after each tile of rows has been compared
+/// with every later row (a page shows it while a large upload is checked).
+pub fn diameter_with_progress(points: &Points, progress: &mut dyn FnMut(usize, usize)) -> f64 {
     let n = points.len();
     let keep = {
         let g = crate::vector_ops::sq_euclidean_f32_error(points.dim());
@@ -182,6 +188,7 @@ pub fn diameter(points: &Points) -> f64 {
                 return diameter_plain(points);
             }
         }
+        progress((i0 + tile).min(n), n);
     }
     candidates
         .iter()

@@ -13,7 +13,9 @@
 //!   over the whole universe, no bursts; arrivals, `E` and the log are i.i.d. exact queries.
 //! - `Replay` (any dataset): the file's order is the stream, arrival t = row t, `T` at most the
 //!   number of rows (repeated queries are repeated lines); `E` and the log are i.i.d. from the
-//!   file's empirical distribution (each row equally likely).
+//!   file's empirical distribution (each row equally likely). With an index file of arrivals
+//!   ([`crate::dataset::ReplayIndex`]) arrival t is row `order[t]`, `T` at most its length, and
+//!   `E` and the log are i.i.d. from the index's empirical distribution (each line equally likely).
 //!
 //! [`ArrivalSpec`] is how a user names one of them (`uniform`, `bursty`, `popularity`,
 //! `replay`, `plane`), for any dataset.
@@ -59,8 +61,15 @@ pub enum ArrivalSpec {
     },
     /// Log-normal popularity over all queries, no bursts.
     Popularity,
-    /// The file's order is the stream; `T` is its length.
-    Replay,
+    /// The file's order is the stream; `T` is its length. With `index`, the stream is that index
+    /// file of arrivals instead (one record id or row number per line; read with the dataset,
+    /// [`crate::dataset::Dataset::set_replay_index`]); `index_checksum`, when given, must match it.
+    Replay {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        index: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        index_checksum: Option<String>,
+    },
     /// The `plane` blob mixture (the plane dataset only).
     Plane,
 }
@@ -72,7 +81,7 @@ impl ArrivalSpec {
             "uniform" => ArrivalSpec::Uniform,
             "bursty" => ArrivalSpec::Bursty { group_by: group_by.map(str::to_string) },
             "popularity" => ArrivalSpec::Popularity,
-            "replay" => ArrivalSpec::Replay,
+            "replay" => ArrivalSpec::Replay { index: None, index_checksum: None },
             "plane" => ArrivalSpec::Plane,
             _ => {
                 return Err(Error::param(
@@ -97,8 +106,16 @@ impl ArrivalSpec {
         }
     }
 
+    /// The index file of arrivals a `replay` model names, if any.
+    pub fn replay_index(&self) -> Option<&str> {
+        match self {
+            ArrivalSpec::Replay { index, .. } => index.as_deref(),
+            _ => None,
+        }
+    }
+
     /// The model for `dataset` under `params`; `replay` sets `params.horizon` to the number of
-    /// rows (SPEC: `T` is the log's length).
+    /// rows, or of lines of its index file (SPEC: `T` is the log's length).
     pub fn resolve(&self, dataset: &Dataset, params: &mut Params) -> Result<ArrivalModel> {
         Ok(match self {
             ArrivalSpec::Uniform => ArrivalModel::Jittered {
@@ -122,8 +139,38 @@ impl ArrivalSpec {
                 ArrivalModel::Bursty { burst_mean: params.burst_mean }
             }
             ArrivalSpec::Popularity => ArrivalModel::Popularity,
-            ArrivalSpec::Replay => {
-                params.horizon = dataset.len();
+            ArrivalSpec::Replay { index, index_checksum } => {
+                params.horizon = match (index, &dataset.replay) {
+                    (None, None) => dataset.len(),
+                    (Some(f), Some(r)) => {
+                        if let Some(c) = index_checksum.as_ref().filter(|c| **c != r.checksum) {
+                            return Err(Error::at(
+                                "",
+                                format!(
+                                    "its arrivals have checksum {} but the experiment was defined with an index of checksum {c}; the file changed (drop \"index_checksum\" to accept it)",
+                                    r.checksum
+                                ),
+                            )
+                            .in_file(f));
+                        }
+                        r.order.len()
+                    }
+                    (Some(f), None) => {
+                        return Err(Error::param(
+                            "arrival",
+                            format!("the replay index `{f}` was not read with the dataset; load it with the data"),
+                        ))
+                    }
+                    (None, Some(r)) => {
+                        return Err(Error::param(
+                            "arrival",
+                            format!(
+                                "the dataset was read with the replay index `{}`; name it (\"index\") or read the data without it",
+                                r.file
+                            ),
+                        ))
+                    }
+                };
                 ArrivalModel::Replay
             }
             ArrivalSpec::Plane => {
@@ -337,8 +384,12 @@ impl Sampler {
                 Drawn { cost: self.dataset.costs[i], source: Some(i as u32), exact: true }
             }
             ArrivalModel::Replay => {
-                // the empirical distribution of the file (the online stream is the file itself)
-                let i = rng.random_range(0..self.dataset.len());
+                // the empirical distribution of the file (the online stream is the file itself),
+                // or of its index file of arrivals
+                let i = match &self.dataset.replay {
+                    Some(r) => r.order[rng.random_range(0..r.order.len())] as usize,
+                    None => rng.random_range(0..self.dataset.len()),
+                };
                 out.copy_from_slice(self.dataset.points.row(i));
                 Drawn { cost: self.dataset.costs[i], source: Some(i as u32), exact: true }
             }
@@ -419,14 +470,19 @@ impl OnlineStream {
         if !(noise_r.is_finite() && noise_r >= 0.0) {
             return Err(Error::param("noise_r", format!("must be finite and ≥ 0, got {noise_r}")));
         }
-        if sampler.model() == ArrivalModel::Replay && horizon > sampler.dataset().len() {
-            return Err(Error::param(
-                "horizon",
-                format!(
-                    "a replayed file is its own stream: T = {horizon} but the file has {} rows; T is at most its length",
-                    sampler.dataset().len()
-                ),
-            ));
+        if sampler.model() == ArrivalModel::Replay {
+            let (len, what) = match &sampler.dataset().replay {
+                Some(r) => {
+                    (r.order.len(), format!("its index file {} has {} arrivals", r.file, r.order.len()))
+                }
+                None => (sampler.dataset().len(), format!("the file has {} rows", sampler.dataset().len())),
+            };
+            if horizon > len {
+                return Err(Error::param(
+                    "horizon",
+                    format!("a replayed file is its own stream: T = {horizon} but {what}; T is at most its length"),
+                ));
+            }
         }
         let dim = sampler.dim();
         Ok(OnlineStream {
@@ -470,7 +526,10 @@ impl ArrivalSource for OnlineStream {
             None => None,
         };
         let d = if self.sampler.model() == ArrivalModel::Replay {
-            let i = self.t;
+            let i = match &self.sampler.dataset().replay {
+                Some(r) => r.order[self.t] as usize,
+                None => self.t,
+            };
             self.buf.copy_from_slice(self.sampler.dataset().points.row(i));
             Drawn { cost: self.sampler.dataset().costs[i], source: Some(i as u32), exact: true }
         } else {

@@ -269,3 +269,116 @@ fn each_bad_file_gets_one_exact_message() {
         "{m}"
     );
 }
+
+/// `replay` with an index file of arrivals (issue 13): the index is the stream (T = its lines,
+/// repeated queries repeated lines), by record id or, without ids, by row number; the JSON form
+/// names it and records its checksum; each bad index file gets one exact message.
+#[test]
+fn replay_follows_an_index_file_of_arrivals() {
+    let d = scratch("index");
+    user_files(&d);
+    // by id: a log that repeats questions, in its own order
+    let rows = [5usize, 61, 5, 0, 119, 61, 5, 30];
+    let id = |r: usize| if r < PER { format!("open-domain/{r}") } else { format!("trivia/{}", r - PER) };
+    let idx: String = rows.iter().map(|&r| id(r) + "\n").collect();
+    std::fs::write(d.join("log.txt"), format!("{idx}\n")).unwrap();
+    let base = ["--dataset", "questions.ndjson", "--embeddings", "vectors.bin", "--dim", "384"];
+    let mut args = vec!["trace", "--out", "t.json", "--arrival", "replay", "--replay-index", "log.txt"];
+    args.extend_from_slice(&base);
+    args.extend_from_slice(&["--set", "n_eval=40", "--set", "log_len=40"]);
+    ok(&args, &d);
+    let t: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("t.json")).unwrap()).unwrap();
+    let got: Vec<usize> =
+        t["arrival_idx"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as usize).collect();
+    assert_eq!(got, rows, "the index file is the stream");
+    // E and the log are drawn from the index's rows
+    for key in ["eval_idx", "log_idx"] {
+        if let Some(a) = t[key].as_array() {
+            assert!(a.iter().all(|v| rows.contains(&(v.as_u64().unwrap() as usize))), "{key}");
+        }
+    }
+    // an experiment on it: T is the index's length, and the definition names the index + checksum
+    let mut args = vec!["run", "fig-e", "--out", "res", "--arrival", "replay", "--replay-index", "log.txt"];
+    args.extend_from_slice(&base);
+    args.extend_from_slice(&["--seeds", "1", "--set", "n_eval=100", "--quiet"]);
+    ok(&args, &d);
+    let r = report(&d.join("res/fig-e-questions.json"));
+    assert!(r.units.iter().all(|u| u.params.horizon == rows.len()), "T = the index's length");
+    let a = serde_json::to_value(r.experiment.dataset.arrival().unwrap()).unwrap();
+    assert_eq!((a["model"].as_str(), a["index"].as_str()), (Some("replay"), Some("log.txt")));
+    assert_eq!(a["index_checksum"].as_str().map(str::len), Some(16));
+    // the JSON definition form, read from the definition's folder, runs again to the same numbers
+    std::fs::write(d.join("again.json"), serde_json::to_string(&r.experiment).unwrap()).unwrap();
+    ok(&["run", "again.json", "--out", "res2", "--quiet"], &d);
+    let regrets = |r: &Report| -> Vec<(String, f64, f64)> {
+        let f = r.stats.iter().filter(|s| s.metric == "avg_regret");
+        f.map(|s| (s.algorithm.clone(), s.x, s.mean)).collect()
+    };
+    let again = report(&d.join("res2/fig-e-questions.json"));
+    assert!(!regrets(&r).is_empty() && regrets(&again) == regrets(&r), "the same numbers again");
+    let mut v = serde_json::to_value(&r.experiment).unwrap();
+    v["dataset"]["arrival"]["index_checksum"] = "0000000000000000".into();
+    std::fs::write(d.join("stale.json"), v.to_string()).unwrap();
+    assert_eq!(
+        message(&["run", "stale.json", "--quiet"], &d),
+        format!(
+            "log.txt: its arrivals have checksum {} but the experiment was defined with an index of checksum 0000000000000000; the file changed (drop \"index_checksum\" to accept it)",
+            a["index_checksum"].as_str().unwrap()
+        )
+    );
+    // by row number, when the JSONL has no ids
+    let text = std::fs::read_to_string(d.join("questions.ndjson")).unwrap();
+    let no_ids: String = text
+        .lines()
+        .take(4)
+        .map(|l| {
+            let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v.as_object_mut().unwrap().remove("id");
+            format!("{v}\n")
+        })
+        .collect();
+    std::fs::write(d.join("plain.jsonl"), no_ids).unwrap();
+    std::fs::write(d.join("plain.f32"), &std::fs::read(d.join("vectors.bin")).unwrap()[..4 * DIM * 4])
+        .unwrap();
+    let w = |name: &str, text: &str| std::fs::write(d.join(name), text).unwrap();
+    w("rows.txt", "3\n3\n0\n2\n");
+    w("empty.txt", "\n  \n");
+    w("word.txt", "1\n2\nthree\n");
+    w("far.txt", "0\n1\n\n4\n");
+    w("unknown.txt", "open-domain/1\nopen-domain/99\n");
+    let args = |jsonl: &'static str, emb: &'static str, index: &'static str| {
+        let mut a = vec!["trace", "--out", "t.json", "--dataset", jsonl, "--embeddings", emb];
+        a.extend_from_slice(&["--arrival", "replay", "--replay-index", index]);
+        a.extend_from_slice(&["--set", "n_eval=10", "--set", "log_len=10"]);
+        a
+    };
+    let run = |jsonl, emb, index| message(&args(jsonl, emb, index), &d);
+    ok(&args("plain.jsonl", "plain.f32", "rows.txt"), &d);
+    let t: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("t.json")).unwrap()).unwrap();
+    assert_eq!(t["arrival_idx"], serde_json::json!([3, 3, 0, 2]));
+    let rows_msg = "one row number of plain.jsonl per line (0 to 3; row i is its i-th record, counted from 0), in arrival order";
+    assert_eq!(
+        run("plain.jsonl", "plain.f32", "empty.txt"),
+        format!("empty.txt: the file is empty: it holds no arrivals; expected {rows_msg}")
+    );
+    assert_eq!(
+        run("plain.jsonl", "plain.f32", "word.txt"),
+        format!(
+            "word.txt, line 3: \"three\" is not a row number; expected {rows_msg} — fix or remove this line"
+        )
+    );
+    assert_eq!(
+        run("plain.jsonl", "plain.f32", "far.txt"),
+        "far.txt, line 4: row 4 is out of range: plain.jsonl has 4 records (rows 0 to 3) — fix or remove this line"
+    );
+    assert_eq!(
+        run("questions.ndjson", "vectors.bin", "unknown.txt"),
+        "unknown.txt, line 2: unknown id \"open-domain/99\": no record of questions.ndjson has it; expected one record `id` of questions.ndjson per line, in arrival order — fix or remove this line"
+    );
+    assert_eq!(
+        message(&["trace", "--out", "t.json", "--arrival", "uniform", "--replay-index", "rows.txt"], &d),
+        "--replay-index goes with --arrival replay"
+    );
+}

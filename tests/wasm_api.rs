@@ -468,7 +468,7 @@ fn plane_run(ids: &[&str]) -> JsOnlineRun {
         ("seed", 7.into()),
         ("epsilon", JsValue::from_f64(0.2)),
     ]));
-    JsOnlineRun::new(&d, p, policies(ids)).unwrap()
+    JsOnlineRun::new(&d, p, policies(ids), JsValue::UNDEFINED).unwrap()
 }
 
 /// Stepping in the browser reproduces the native engine bit for bit: the regrets after 100
@@ -512,14 +512,27 @@ fn online_run_matches_native() {
 #[wasm_bindgen_test]
 fn online_run_errors() {
     let d = JsDataset::plane().unwrap();
-    assert_msg(JsOnlineRun::new(&d, None, policies(&["nope"])), &["unknown online algorithm", "nope"]);
-    assert_msg(JsOnlineRun::new(&d, None, policies(&[])), &["policies"]);
     assert_msg(
-        JsOnlineRun::new(&d, params(obj(&[("horizon", 0.into())])), policies(&["greedy"])),
+        JsOnlineRun::new(&d, None, policies(&["nope"]), JsValue::UNDEFINED),
+        &["unknown online algorithm", "nope"],
+    );
+    assert_msg(JsOnlineRun::new(&d, None, policies(&[]), JsValue::UNDEFINED), &["policies"]);
+    assert_msg(
+        JsOnlineRun::new(
+            &d,
+            params(obj(&[("horizon", 0.into())])),
+            policies(&["greedy"]),
+            JsValue::UNDEFINED,
+        ),
         &["horizon"],
     );
     assert_msg(
-        JsOnlineRun::new(&d, params(obj(&[("horizon", JsValue::from_f64(2e6))])), policies(&["greedy"])),
+        JsOnlineRun::new(
+            &d,
+            params(obj(&[("horizon", JsValue::from_f64(2e6))])),
+            policies(&["greedy"]),
+            JsValue::UNDEFINED,
+        ),
         &["horizon", "at most"],
     );
 }
@@ -530,7 +543,8 @@ fn online_run_errors() {
 fn online_run_ask() {
     let d = JsDataset::synthetic(None).unwrap();
     let p = params(obj(&[("horizon", 50.into()), ("n_eval", 50.into()), ("seed", 3.into())]));
-    let mut run = JsOnlineRun::new(&d, p, policies(&["clcb-sc-ls-cont", "greedy"])).unwrap();
+    let mut run =
+        JsOnlineRun::new(&d, p, policies(&["clcb-sc-ls-cont", "greedy"]), JsValue::UNDEFINED).unwrap();
     run.step(10.0).unwrap();
     let pts = d.points();
     let row3: Vec<f32> = pts[3 * 384..4 * 384].to_vec();
@@ -662,11 +676,188 @@ fn js_entry_points_check_argument_types() {
     let p: csc::bindings::page::JsParams = default_params().unwrap().unchecked_into();
     assert_msg(config_fingerprint_js(JsValue::from(7.0), p), &["`dataset`", "must be a string"]);
     assert_msg(
-        JsDataset::from_jsonl_js(JsValue::NULL, nums(&[]), JsValue::UNDEFINED, None, None),
+        JsDataset::from_jsonl_js(
+            JsValue::NULL,
+            nums(&[]),
+            JsValue::UNDEFINED,
+            None,
+            None,
+            JsValue::UNDEFINED,
+        ),
         &["`name`"],
     );
     assert_msg(
-        JsDataset::from_jsonl_js("x".into(), nums(&[300.0]), JsValue::UNDEFINED, None, None),
+        JsDataset::from_jsonl_js(
+            "x".into(),
+            nums(&[300.0]),
+            JsValue::UNDEFINED,
+            None,
+            None,
+            JsValue::UNDEFINED,
+        ),
         &["`bytes`", "element 0 must be a whole number in [0, 255]"],
+    );
+    let jsonl = || JsValue::from(js_sys::Uint8Array::from(&user_jsonl()[..]));
+    let load = |o: JsValue| JsDataset::from_jsonl_js("x".into(), jsonl(), JsValue::UNDEFINED, None, None, o);
+    assert_msg(load(JsValue::from(3.0)), &["`options`", "must be an object"]);
+    assert_msg(load(obj(&[("groupBy", 3.into())])), &["`options.groupBy`", "must be a string"]);
+    assert_msg(
+        load(obj(&[("replayIndexName", JsValue::TRUE), ("replayIndex", nums(&[97.0]))])),
+        &["`options.replayIndexName`", "must be a string"],
+    );
+    assert_msg(load(obj(&[("replayIndex", "a".into())])), &["`options.replayIndex`"]);
+    assert_msg(load(obj(&[("onProgress", "a".into())])), &["`options.onProgress`", "function"]);
+    let ok = load(obj(&[
+        ("groupBy", "src".into()),
+        ("replayIndexName", "i.txt".into()),
+        ("replayIndex", nums(&[97.0])),
+    ]));
+    assert_eq!(ok.unwrap().group_names().len(), 2);
+    // onProgress sees the rows compared, up to all of them
+    let seen = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    let s2 = seen.clone();
+    let cb = Closure::<dyn FnMut(f64, f64)>::new(move |d: f64, n: f64| s2.borrow_mut().push((d, n)));
+    load(obj(&[("onProgress", cb.as_ref().clone())])).unwrap();
+    assert_eq!(seen.borrow().last(), Some(&(6.0, 6.0)));
+}
+
+// ---- uploaded data: experimentDefinition and the live view's arrival model (issue 13) ----------
+
+/// Six records with ids `a`…`f`, texts `q0`…`q5`, inline 3-d embeddings and a `src` field.
+fn user_jsonl() -> Vec<u8> {
+    let mut s = String::new();
+    for (i, id) in ["a", "b", "c", "d", "e", "f"].iter().enumerate() {
+        let mut e = [0.1f32; 3];
+        e[i % 3] = 1.0 + i as f32;
+        s.push_str(&format!(
+            "{{\"id\":\"{id}\",\"text\":\"q{i}\",\"tokens\":{},\"src\":\"{}\",\"embedding\":[{},{},{}]}}\n",
+            3 + 2 * i,
+            if i < 3 { "left" } else { "right" },
+            e[0],
+            e[1],
+            e[2]
+        ));
+    }
+    s.into_bytes()
+}
+
+/// `experimentDefinition(id)` returns a definition that round-trips (JSON → the engine's
+/// `ExperimentSpec`, equal to the built-in) and, with its dataset replaced by the page's dataset
+/// object for an upload, runs on the uploaded data: the report names the user's file and
+/// checksum, never a built-in dataset.
+#[wasm_bindgen_test]
+fn experiment_definition_round_trips_and_runs_on_uploaded_data() {
+    use csc::bindings::simulation::experiment_definition;
+    let def = experiment_definition(JsValue::from_str("fig-e")).unwrap();
+    let json = js_sys::JSON::stringify(&def).unwrap().as_string().unwrap();
+    let spec = csc::experiment::ExperimentSpec::from_json(&json).unwrap();
+    assert_eq!(spec, csc::experiment::builtin("fig-e").unwrap(), "the definition round-trips");
+    assert_eq!(text(&def, "dataset"), "nq-trivia");
+    assert_msg(experiment_definition(JsValue::from_str("fig-zz")), &["unknown experiment"]);
+    assert_msg(experiment_definition(JsValue::from_f64(5.0)), &["`id`", "string"]);
+    // the page's form for uploaded data: the definition with a dataset object
+    let d = JsDataset::from_jsonl("mine", &user_jsonl(), None, None, None).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    v["dataset"] = serde_json::json!({
+        "jsonl": "mine.jsonl", "checksum": d.checksum(), "arrival": {"model": "popularity"}
+    });
+    // as www/js/exp-worker.js does: the title names the user's file, not the built-in's data
+    v["title"] = v["title"].as_str().unwrap().replace("nq-trivia", "mine.jsonl").into();
+    let js = js_sys::JSON::parse(&v.to_string()).unwrap();
+    let o = params(obj(&[("horizon", 40.into()), ("n_eval", 30.into())]));
+    let mut run = JsExperimentRun::new(js.unchecked_into(), &d, o, Some(1.0)).unwrap();
+    while run.run_next(None).unwrap() {}
+    let report: serde_json::Value = serde_json::from_str(&run.report_json()).unwrap();
+    assert_eq!(report["experiment"]["dataset"]["jsonl"], "mine.jsonl");
+    assert_eq!(report["experiment"]["dataset"]["checksum"], d.checksum().as_str());
+    assert_eq!(report["units"][0]["dataset"]["name"], "mine");
+    assert_eq!(report["units"][0]["dataset"]["checksum"], d.checksum().as_str());
+    assert!(!report.to_string().contains("nq-trivia"), "the report names a built-in dataset");
+    // the report's definition parses again (an exported definition is runnable)
+    let again = csc::experiment::ExperimentSpec::from_json(&report["experiment"].to_string()).unwrap();
+    assert_eq!(
+        again.dataset.arrival().map(|a| serde_json::to_value(a).unwrap()["model"].clone()),
+        Some("popularity".into())
+    );
+    // a stale checksum is refused
+    v["dataset"]["checksum"] = "0000000000000000".into();
+    let js = js_sys::JSON::parse(&v.to_string()).unwrap();
+    assert_msg(JsExperimentRun::new(js.unchecked_into(), &d, None, Some(1.0)), &["the file changed"]);
+}
+
+/// `OnlineRun`'s `arrival` (issue 13): `replay` plays the file's order (or its index file's),
+/// `T` its length; `bursty` needs the dataset read with its group field; bad values are refused
+/// with a message, never a trap.
+#[wasm_bindgen_test]
+fn online_run_follows_the_arrival_model() {
+    let d = JsDataset::from_jsonl("mine", &user_jsonl(), None, None, None).unwrap();
+    let p = || params(obj(&[("horizon", 5.into()), ("n_eval", 20.into()), ("seed", 1.into())]));
+    let texts = |run: &JsOnlineRun, n: usize| -> Vec<String> {
+        (0..n).map(|r| run.round_text(r as f64).unwrap().unwrap()).collect()
+    };
+    let mut run = JsOnlineRun::new(&d, p(), policies(&["greedy"]), JsValue::from_str("replay")).unwrap();
+    assert_eq!(run.horizon(), 6, "replay: T is the file's length");
+    run.step(6.0).unwrap();
+    assert_eq!(texts(&run, 6), ["q0", "q1", "q2", "q3", "q4", "q5"]);
+    // an index file of arrivals, by id
+    let idx = JsDataset::from_user_files(
+        "mine",
+        &user_jsonl(),
+        None,
+        None,
+        None,
+        None,
+        Some(("log.txt", b"f\nb\nb\na\n")),
+    )
+    .unwrap();
+    let replay = obj(&[("model", "replay".into()), ("index", "log.txt".into())]);
+    let mut run = JsOnlineRun::new(&idx, p(), policies(&["greedy"]), replay).unwrap();
+    assert_eq!(run.horizon(), 4);
+    run.step(4.0).unwrap();
+    assert_eq!(texts(&run, 4), ["q5", "q1", "q1", "q0"]);
+    // uniform jitters (texts are "≈ nearest"); popularity plays exact rows
+    let mut run = JsOnlineRun::new(&d, p(), policies(&["greedy"]), JsValue::UNDEFINED).unwrap();
+    run.step(5.0).unwrap();
+    assert!(texts(&run, 5).iter().all(|t| t.starts_with("≈ ")));
+    let pop = obj(&[("model", "popularity".into())]);
+    let mut run = JsOnlineRun::new(&d, p(), policies(&["greedy"]), pop).unwrap();
+    run.step(5.0).unwrap();
+    assert!(texts(&run, 5).iter().all(|t| t.starts_with('q')));
+    // bursty: groups from the field the dataset was read with; bursts stay in one group
+    assert_msg(JsOnlineRun::new(&d, p(), policies(&["greedy"]), JsValue::from_str("bursty")), &["group_by"]);
+    let g = JsDataset::from_user_files("mine", &user_jsonl(), None, None, None, Some("src"), None).unwrap();
+    assert_eq!(g.group_names(), vec!["left".to_string(), "right".to_string()]);
+    let bursty = obj(&[("model", "bursty".into()), ("group_by", "src".into())]);
+    let mut run = JsOnlineRun::new(&g, p(), policies(&["greedy"]), bursty).unwrap();
+    run.step(5.0).unwrap();
+    assert!(texts(&run, 1)[0].as_str() < "q3", "bursts start with the first group");
+    // refused values
+    for bad in [JsValue::from_f64(3.0), JsValue::TRUE, js_sys::Array::new().into()] {
+        assert_msg(JsOnlineRun::new(&d, p(), policies(&["greedy"]), bad), &["`arrival`"]);
+    }
+    assert_msg(
+        JsOnlineRun::new(&d, p(), policies(&["greedy"]), JsValue::from_str("zipf")),
+        &["unknown arrival model"],
+    );
+    assert_msg(
+        JsOnlineRun::new(
+            &d,
+            p(),
+            policies(&["greedy"]),
+            obj(&[("model", "replay".into()), ("index", "x".into())]),
+        ),
+        &["not read with the dataset"],
+    );
+    assert_msg(
+        JsDataset::from_user_files(
+            "mine",
+            &user_jsonl(),
+            None,
+            None,
+            None,
+            None,
+            Some(("log.txt", b"a\nzz\n")),
+        ),
+        &["log.txt, line 2: unknown id \"zz\""],
     );
 }

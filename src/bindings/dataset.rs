@@ -2,12 +2,13 @@
 //! projection for drawing it.
 
 use super::convert::{bytes, dimension, f32s, js_err, optional, string, to_js, to_points, whole, JsResult};
-use crate::dataset::{nq_trivia, plane, synthetic, Dataset};
+use crate::dataset::{nq_trivia, plane, synthetic, Dataset, UserFiles};
 use crate::error::Error;
 use crate::projection::{Projection, DEFAULT_FIT_POINTS};
 use std::cell::OnceCell;
 use std::sync::Arc;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 /// Default cost floor `c_floor` (SPEC §2).
 const C_FLOOR: f64 = 0.01;
@@ -49,16 +50,36 @@ impl JsDataset {
         dim: Option<f64>,
         c_floor: Option<f64>,
     ) -> JsResult<JsDataset> {
-        let binary = match (&embeddings, dim) {
-            (Some(b), Some(d)) => Some((&b[..], dimension(d)?)),
+        JsDataset::from_user_files(name, bytes, embeddings, dim, c_floor, None, None)
+    }
+
+    /// [`JsDataset::from_jsonl`] with the group field of the `bursty` model and an index file of
+    /// arrivals (name, bytes) for `replay` (issue 13).
+    pub fn from_user_files(
+        name: &str,
+        bytes: &[u8],
+        embeddings: Option<Vec<u8>>,
+        dim: Option<f64>,
+        c_floor: Option<f64>,
+        group_by: Option<&str>,
+        replay_index: Option<(&str, &[u8])>,
+    ) -> JsResult<JsDataset> {
+        let dim = match (&embeddings, dim) {
+            (Some(_), Some(d)) => Some(dimension(d)?),
             (Some(_), None) => {
                 return Err(js_err(Error::param("dim", "is required when `embeddings` are given")));
             }
             (None, _) => None,
         };
-        Ok(JsDataset::wrap(
-            Dataset::from_jsonl(name, bytes, binary, resolve_c_floor(c_floor)?).map_err(js_err)?,
-        ))
+        let files = UserFiles {
+            jsonl_name: name,
+            jsonl: bytes,
+            embeddings: embeddings.as_deref().map(|b| ("the embedding file", b)),
+            dim,
+            group_by,
+            replay_index,
+        };
+        Ok(JsDataset::wrap(Dataset::from_user_files(&files, resolve_c_floor(c_floor)?).map_err(js_err)?))
     }
 
     /// `Dataset.nqTrivia` with typed arguments, for Rust callers (the export checks each JS argument's type,
@@ -98,6 +119,70 @@ impl JsDataset {
     }
 }
 
+/// The `options` of `Dataset.fromJsonl` / `Dataset.nqTrivia`, each field checked (any JS value
+/// may arrive: a wrong one is refused with a message naming it).
+#[derive(Default)]
+struct LoadOptions {
+    group_by: Option<String>,
+    index: Option<(String, Vec<u8>)>,
+    progress: Option<js_sys::Function>,
+}
+
+impl LoadOptions {
+    fn from_js(v: JsValue) -> JsResult<LoadOptions> {
+        let Some(v) = optional(v) else { return Ok(LoadOptions::default()) };
+        if !v.is_object() || js_sys::Array::is_array(&v) {
+            return Err(js_err(Error::param(
+                "options",
+                "must be an object such as {groupBy, replayIndex, replayIndexName, onProgress}",
+            )));
+        }
+        let get = |key: &str| -> JsResult<Option<JsValue>> {
+            js_sys::Reflect::get(&v, &JsValue::from_str(key))
+                .map(optional)
+                .map_err(|_| js_err(Error::param("options", format!("`{key}` could not be read"))))
+        };
+        let group_by = get("groupBy")?.map(|g| string("options.groupBy", &g)).transpose()?;
+        let index = get("replayIndex")?.map(|b| bytes("options.replayIndex", &b)).transpose()?;
+        let index_name =
+            get("replayIndexName")?.map(|n| string("options.replayIndexName", &n)).transpose()?;
+        let progress = match get("onProgress")? {
+            None => None,
+            Some(f) => Some(f.dyn_into::<js_sys::Function>().map_err(|_| {
+                js_err(Error::param("options.onProgress", "must be a function (rowsDone, rows) => void"))
+            })?),
+        };
+        if index_name.is_some() && index.is_none() {
+            return Err(js_err(Error::param(
+                "options.replayIndexName",
+                "names `replayIndex`; give that too",
+            )));
+        }
+        let index = index.map(|b| (index_name.unwrap_or_else(|| "the replay index".into()), b));
+        Ok(LoadOptions { group_by, index, progress })
+    }
+
+    /// Runs `build` with the progress callback installed (its throws are ignored).
+    fn run<T>(&self, build: impl FnOnce() -> T) -> T {
+        match &self.progress {
+            None => build(),
+            Some(f) => {
+                let f = f.clone();
+                crate::dataset::with_progress(
+                    Box::new(move |done, total| {
+                        let _ = f.call2(
+                            &JsValue::NULL,
+                            &JsValue::from(done as f64),
+                            &JsValue::from(total as f64),
+                        );
+                    }),
+                    build,
+                )
+            }
+        }
+    }
+}
+
 fn resolve_c_floor(v: Option<f64>) -> JsResult<f64> {
     let c = v.unwrap_or(C_FLOOR);
     if c.is_finite() && c > 0.0 && c <= 1.0 {
@@ -124,7 +209,12 @@ impl JsDataset {
     /// A user dataset from JSONL bytes, one `{"text", "tokens", "embedding"?}` object per line
     /// (SPEC §7). Without `embeddings` every line must carry its `embedding`; with them,
     /// `embeddings` holds the rows as little-endian `f32` (the binary layout of the shared data)
-    /// and `dim` is required. Throws on wrong dimensions, NaN, empty input, bad JSON.
+    /// and `dim` is required. `options` (issue 13): `groupBy`, the record field whose values are
+    /// the groups of the `bursty` arrival model; `replayIndex` (bytes) and `replayIndexName`, an
+    /// index file of arrivals for `replay` (one record id, or row number from 0 when the records
+    /// have no ids, per line); `onProgress(rowsDone, rows)`, called as the distances are measured
+    /// (the slow part of a large file). Throws on wrong dimensions, NaN, empty input, bad JSON, a
+    /// bad index file.
     #[wasm_bindgen(js_name = fromJsonl)]
     pub fn from_jsonl_js(
         #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
@@ -134,15 +224,22 @@ impl JsDataset {
         #[wasm_bindgen(js_name = cFloor, unchecked_optional_param_type = "number | null")] c_floor: Option<
             f64,
         >,
+        #[wasm_bindgen(unchecked_optional_param_type = "LoadOptions | null")] options: JsValue,
     ) -> JsResult<JsDataset> {
         let embeddings = optional(embeddings).map(|e| self::bytes("embeddings", &e)).transpose()?;
-        JsDataset::from_jsonl(
-            &string("name", &name)?,
-            &self::bytes("bytes", &bytes)?,
-            embeddings,
-            dim,
-            c_floor,
-        )
+        let o = LoadOptions::from_js(options)?;
+        let (name, bytes) = (string("name", &name)?, self::bytes("bytes", &bytes)?);
+        o.run(|| {
+            JsDataset::from_user_files(
+                &name,
+                &bytes,
+                embeddings,
+                dim,
+                c_floor,
+                o.group_by.as_deref(),
+                o.index.as_ref().map(|(n, b)| (n.as_str(), &b[..])),
+            )
+        })
     }
 
     /// The `nq-trivia` universe (SPEC §7) from the four files of the shared data: the first
@@ -153,12 +250,23 @@ impl JsDataset {
         #[wasm_bindgen(js_name = nqEmb, unchecked_param_type = "Uint8Array | number[]")] nq_emb: JsValue,
         #[wasm_bindgen(js_name = tqJsonl, unchecked_param_type = "string")] tq_jsonl: JsValue,
         #[wasm_bindgen(js_name = tqEmb, unchecked_param_type = "Uint8Array | number[]")] tq_emb: JsValue,
-        #[wasm_bindgen(js_name = perSource)] per_source: Option<f64>,
-        #[wasm_bindgen(js_name = cFloor)] c_floor: Option<f64>,
+        #[wasm_bindgen(js_name = perSource, unchecked_optional_param_type = "number | null")]
+        per_source: Option<f64>,
+        #[wasm_bindgen(js_name = cFloor, unchecked_optional_param_type = "number | null")] c_floor: Option<
+            f64,
+        >,
+        #[wasm_bindgen(unchecked_optional_param_type = "LoadOptions | null")] options: JsValue,
     ) -> JsResult<JsDataset> {
         let (nq_jsonl, nq_emb) = (string("nqJsonl", &nq_jsonl)?, bytes("nqEmb", &nq_emb)?);
         let (tq_jsonl, tq_emb) = (string("tqJsonl", &tq_jsonl)?, bytes("tqEmb", &tq_emb)?);
-        JsDataset::nq_trivia(&nq_jsonl, &nq_emb, &tq_jsonl, &tq_emb, per_source, c_floor)
+        let o = LoadOptions::from_js(options)?;
+        if o.group_by.is_some() || o.index.is_some() {
+            return Err(js_err(Error::param(
+                "options",
+                "nq-trivia has its own groups; only `onProgress` applies to it",
+            )));
+        }
+        o.run(|| JsDataset::nq_trivia(&nq_jsonl, &nq_emb, &tq_jsonl, &tq_emb, per_source, c_floor))
     }
 
     /// The dataset's name (`"synthetic"`, `"plane"`, `"nq-trivia"` or the user's).
@@ -171,6 +279,13 @@ impl JsDataset {
     #[wasm_bindgen(getter)]
     pub fn size(&self) -> usize {
         self.inner.len()
+    }
+
+    /// Number of arrivals of the index file of arrivals read with the dataset (`replay`'s `T`),
+    /// or `undefined` without one.
+    #[wasm_bindgen(getter, js_name = replayLength)]
+    pub fn replay_length(&self) -> Option<usize> {
+        self.inner.replay.as_ref().map(|r| r.order.len())
     }
 
     /// Dimension of the embeddings.

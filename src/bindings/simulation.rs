@@ -13,7 +13,7 @@ use crate::experiment::{builtin, run_unit, ExperimentSpec, Report, UnitResult};
 use crate::online::sim::{Environment, Simulation};
 use crate::online::PolicyKind;
 use crate::projection::Projection;
-use crate::stream::{generate_trace, Arrival, ArrivalModel};
+use crate::stream::{generate_trace, resolve_arrival, Arrival, ArrivalSpec};
 use crate::trace::Trace;
 use std::sync::Arc;
 use wasm_bindgen::prelude::*;
@@ -109,6 +109,24 @@ export interface ExperimentSpec {
   params?: Partial<Params>; seeds: number; first_seed?: number;
 }
 
+/** Options of `Dataset.fromJsonl` (all but `onProgress` for user data only) and `Dataset.nqTrivia`. */
+export interface LoadOptions {
+  /** The record field whose values are the groups of the `bursty` arrival model. */
+  groupBy?: string | null;
+  /** An index file of arrivals for `replay`: one record id (or row number from 0) per line. */
+  replayIndex?: Uint8Array | number[] | null;
+  /** The index file's name, for messages. */
+  replayIndexName?: string | null;
+  /** Called as the distance scale is measured: rows compared so far, of all rows. */
+  onProgress?: ((rowsDone: number, rows: number) => void) | null;
+}
+
+/** An arrival model by name with its parameters (Rust: `csc::stream::ArrivalSpec`; SPEC §7). */
+export type ArrivalSpec =
+  | { model: "uniform" | "popularity" | "plane" }
+  | { model: "bursty"; group_by?: string }
+  | { model: "replay"; index?: string; index_checksum?: string };
+
 /** One aggregated point: mean, standard deviation and 95% CI half-width over seeds. */
 export interface Stat { algorithm: string; metric: string; x: number | null; n: number; mean: number | null; std: number | null; ci95: number | null; }
 
@@ -140,6 +158,28 @@ pub(crate) fn live_run_fits(params: &crate::config::Params, dim: usize) -> JsRes
         )));
     }
     super::convert::stream_fits(params, dim)
+}
+
+/// The `arrival` argument of `OnlineRun`: a model name or an [`ArrivalSpec`] object; `None` when
+/// left out (`undefined`/`null`).
+fn arrival_from_js(v: JsValue) -> JsResult<Option<ArrivalSpec>> {
+    let Some(v) = super::convert::optional(v) else { return Ok(None) };
+    if let Some(name) = v.as_string() {
+        return ArrivalSpec::parse(&name, None).map(Some).map_err(js_err);
+    }
+    let bad = |e: &dyn std::fmt::Display| {
+        js_err(Error::param(
+            "arrival",
+            format!(
+                "must be a model name or an object such as {{model: \"bursty\", group_by: \"source\"}} ({e})"
+            ),
+        ))
+    };
+    if !v.is_object() || js_sys::Array::is_array(&v) {
+        return Err(bad(&"got neither a string nor an object"));
+    }
+    let j: serde_json::Value = serde_wasm_bindgen::from_value(v).map_err(|e| bad(&e))?;
+    serde_json::from_value(j).map(Some).map_err(|e| bad(&e))
 }
 
 /// One seeded stream, its evaluation sample and oracle, and policies playing it side by side.
@@ -196,13 +236,24 @@ impl JsOnlineRun {
     /// sample and the oracle `M_orc`, and sets up each policy in `policies` (ids such as
     /// `"clcb-sc-ls-cont"`). The oracle costs O(T·n_eval) distance evaluations: keep `n_eval`
     /// moderate for a live view.
+    ///
+    /// `arrival` chooses the arrival model (SPEC §7; README "Your own data"): a name
+    /// (`"uniform"`, `"bursty"`, `"popularity"`, `"replay"`) or an object such as
+    /// `{model: "bursty", group_by: "source"}` or `{model: "replay", index: "log.txt"}`; left out,
+    /// the dataset's own SPEC §7 model. `bursty` on uploaded data needs the dataset read with its
+    /// `groupBy` field, a replay index the dataset read with it (`Dataset.fromJsonl`); `replay`
+    /// sets `T` to the length of the file (or index).
     #[wasm_bindgen(constructor)]
     pub fn new(
         dataset: &JsDataset,
         params: Option<JsPartialParams>,
         policies: JsPolicyIds,
+        #[wasm_bindgen(unchecked_optional_param_type = "ArrivalSpec | string | null")] arrival: JsValue,
     ) -> JsResult<JsOnlineRun> {
-        let params = params_from_js(params.map(JsValue::from))?;
+        let mut params = params_from_js(params.map(JsValue::from))?;
+        let arrival = arrival_from_js(arrival)?;
+        let d = dataset.inner().clone();
+        let model = resolve_arrival(arrival.as_ref(), &d, &mut params).map_err(js_err)?;
         live_run_fits(&params, dataset.inner().points.dim())?;
         let ids: Vec<String> = serde_wasm_bindgen::from_value(policies.into())
             .map_err(|e| js_err(Error::parse(format!("policies must be an array of ids: {e}"))))?;
@@ -211,10 +262,8 @@ impl JsOnlineRun {
         }
         let kinds =
             ids.iter().map(|s| PolicyKind::parse(s)).collect::<Result<Vec<_>, _>>().map_err(js_err)?;
-        let d = dataset.inner().clone();
         let projection = if d.points.dim() == 2 { None } else { Some(dataset.fitted_projection()?.clone()) };
-        let trace =
-            generate_trace(d.clone(), ArrivalModel::default_for(&d, &params), &params).map_err(js_err)?;
+        let trace = generate_trace(d.clone(), model, &params).map_err(js_err)?;
         let env = Arc::new(Environment::from_trace(&trace, &params).map_err(js_err)?);
         let sims = kinds
             .iter()

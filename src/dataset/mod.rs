@@ -35,6 +35,25 @@ pub struct Dataset {
     /// A dataset read from the user's files (named after them): never given a built-in's
     /// arrival model by name.
     pub user: bool,
+    /// The records' `id`s (user data whose JSONL has them; empty otherwise): what the lines of a
+    /// replay index file name.
+    pub ids: Vec<Option<String>>,
+    /// The order of a `replay` stream read from an index file of arrivals (issue 13), if one
+    /// was given: arrival t is row `order[t]`.
+    pub replay: Option<ReplayIndex>,
+}
+
+/// An index file of arrivals for the `replay` model: one record per line, in arrival order
+/// (the record's `id` when the JSONL has ids, else its row number counted from 0); repeated
+/// queries are repeated lines and `T` is the number of lines.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReplayIndex {
+    /// The index file's name (as reported).
+    pub file: String,
+    /// sha256 (hex, first 16 digits) of the rows in order, as little-endian `u32`.
+    pub checksum: String,
+    /// Row of each arrival.
+    pub order: Vec<u32>,
 }
 
 /// A user dataset's files as bytes, with the names they are reported under (SPEC §7 "User data").
@@ -49,6 +68,25 @@ pub struct UserFiles<'a> {
     pub dim: Option<usize>,
     /// The record field whose values are the groups of the `bursty` arrival model.
     pub group_by: Option<&'a str>,
+    /// An index file of arrivals (name, bytes) for the `replay` model ([`ReplayIndex`]).
+    pub replay_index: Option<(&'a str, &'a [u8])>,
+}
+
+/// How far the datasets built under [`with_progress`] are (set only for its duration).
+type Progress = Box<dyn FnMut(usize, usize)>;
+thread_local! {
+    static PROGRESS: std::cell::RefCell<Option<Progress>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `body` (which builds a dataset) with `progress(rows_done, rows)` called as the distance
+/// scale `D` is measured — the O(n²·d) part of loading a dataset — so a page can show a
+/// determinate progress bar. The callback is taken out while it runs (a dataset built from
+/// inside it gets none).
+pub fn with_progress<T>(progress: Progress, body: impl FnOnce() -> T) -> T {
+    let before = PROGRESS.with(|p| p.borrow_mut().replace(progress));
+    let out = body();
+    PROGRESS.with(|p| *p.borrow_mut() = before);
+    out
 }
 
 /// What a result reports about its dataset.
@@ -114,7 +152,14 @@ impl Dataset {
         if !(c_floor > 0.0 && c_floor <= 1.0) {
             return Err(Error::param("c_floor", format!("must lie in (0, 1], got {c_floor}")));
         }
-        let mut dist_scale = diameter(&points);
+        let mut dist_scale = match PROGRESS.with(|p| p.borrow_mut().take()) {
+            Some(mut f) => {
+                let d = crate::space::diameter_with_progress(&points, &mut *f);
+                PROGRESS.with(|p| *p.borrow_mut() = Some(f));
+                d
+            }
+            None => diameter(&points),
+        };
         if dist_scale <= 0.0 {
             // A single query (or identical ones): every distance is 0; any positive D will do.
             dist_scale = 1.0;
@@ -130,6 +175,8 @@ impl Dataset {
             group_names,
             dist_scale,
             user: false,
+            ids: Vec::new(),
+            replay: None,
         })
     }
 
@@ -178,9 +225,18 @@ impl Dataset {
             }
         };
         let tokens = records.iter().map(|r| r.tokens).collect();
+        let ids = if records.iter().any(|r| r.id.is_some()) {
+            records.iter().map(|r| r.id.clone()).collect()
+        } else {
+            Vec::new()
+        };
         let texts = records.into_iter().map(|r| r.text).collect::<Vec<_>>();
         let mut d = Dataset::new(f.jsonl_name, points, tokens, texts, groups, group_names, c_floor)?;
         d.user = true;
+        d.ids = ids;
+        if let Some((name, bytes)) = f.replay_index {
+            d.set_replay_index(name, bytes)?;
+        }
         Ok(d)
     }
 
@@ -198,8 +254,83 @@ impl Dataset {
             embeddings: binary.map(|(b, _)| ("the embedding file", b)),
             dim: binary.map(|(_, d)| d),
             group_by: None,
+            replay_index: None,
         };
         Dataset::from_user_files(&f, c_floor)
+    }
+
+    /// Reads an index file of arrivals (`file` names it in messages) as this dataset's `replay`
+    /// order: one arrival per non-blank line, the record's `id` if the JSONL has ids, else its row
+    /// number from 0. Every problem is one [`Error::File`] naming the file and its 1-based line.
+    pub fn set_replay_index(&mut self, file: &str, bytes: &[u8]) -> Result<()> {
+        let order = self.parse_replay_index(bytes).map_err(|e| e.in_file(file))?;
+        let mut h = Sha256::new();
+        for i in &order {
+            h.update(i.to_le_bytes());
+        }
+        let checksum = h.finalize().iter().take(8).map(|b| format!("{b:02x}")).collect();
+        self.replay = Some(ReplayIndex { file: file.to_string(), checksum, order });
+        Ok(())
+    }
+
+    fn parse_replay_index(&self, bytes: &[u8]) -> Result<Vec<u32>> {
+        let n = self.len();
+        let by_id = !self.ids.is_empty();
+        let expected = if by_id {
+            format!("one record `id` of {} per line, in arrival order", self.name)
+        } else {
+            format!("one row number of {} per line (0 to {}; row i is its i-th record, counted from 0), in arrival order", self.name, n - 1)
+        };
+        let text = std::str::from_utf8(bytes).map_err(|e| {
+            let line = bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() + 1;
+            Error::at(format!("line {line}"), "the file is not valid UTF-8; save it as UTF-8 text")
+        })?;
+        let ids: std::collections::HashMap<&str, u32> = self
+            .ids
+            .iter()
+            .enumerate()
+            .filter_map(|(i, id)| id.as_deref().map(|id| (id, i as u32)))
+            .collect();
+        let mut order = Vec::new();
+        for (no, line) in text.lines().enumerate() {
+            let (no, line) = (no + 1, line.trim());
+            if line.is_empty() {
+                continue;
+            }
+            let at = format!("line {no}");
+            let row = if by_id {
+                *ids.get(line).ok_or_else(|| {
+                    Error::at(
+                        &at,
+                        format!("unknown id \"{line}\": no record of {} has it; expected {expected} — fix or remove this line", self.name),
+                    )
+                })?
+            } else {
+                let i: u64 = line.parse().map_err(|_| {
+                    Error::at(
+                        &at,
+                        format!(
+                            "\"{line}\" is not a row number; expected {expected} — fix or remove this line"
+                        ),
+                    )
+                })?;
+                if i >= n as u64 {
+                    return Err(Error::at(
+                        &at,
+                        format!("row {i} is out of range: {} has {n} records (rows 0 to {}) — fix or remove this line", self.name, n - 1),
+                    ));
+                }
+                i as u32
+            };
+            order.push(row);
+        }
+        if order.is_empty() {
+            return Err(Error::at(
+                "",
+                format!("the file is empty: it holds no arrivals; expected {expected}"),
+            ));
+        }
+        Ok(order)
     }
 
     pub fn len(&self) -> usize {

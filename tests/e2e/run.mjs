@@ -405,8 +405,8 @@ try {
   await check('your data: a malformed file shows an error and the page keeps working; a good one plays', async () => {
     const p = await openPage();
     await p.setInputFiles('#file', { name: 'bad.jsonl', mimeType: 'application/json', buffer: Buffer.from('{"text": "a", "tokens": 3, "embedding": [1, 0]}\nnot json\n') });
-    // "Checking bad.jsonl…" with a progress bar while the worker parses, then the verdict.
-    await waitFor(p, () => { const m = document.getElementById('upload-msg'); return !m.hidden && !/^Checking/.test(m.textContent); });
+    // "Reading bad.jsonl…", "Checking bad.jsonl…" with a progress bar while the worker parses, then the verdict.
+    await waitFor(p, () => { const m = document.getElementById('upload-msg'); return !m.hidden && !m.querySelector('progress'); });
     const msg = await p.textContent('#upload-msg');
     assert(/^Could not load your data/.test(msg) && /line 2|json/i.test(msg), msg);
     await p.click('#step');
@@ -417,6 +417,118 @@ try {
     assert(p.url().includes('dataset=upload'), p.url());
     await p.click('#step');
     await waitFor(p, () => document.body.dataset.round === '100', null, { timeout: 30000 });
+    await p.close();
+  });
+  await check('your data in the live view: the arrival model (only offered for uploaded data) changes the stream; an index file of arrivals replays in its order; the paper preset labels its numbers not applicable', async () => {
+    const p = await openPage('?horizon=200&n_eval=200&seeds=1');
+    // built-in data keeps its SPEC model: no arrival choice, in the live view or elsewhere
+    assert(await p.isHidden('#arrival-row'), 'the arrival choice shows for the synthetic dataset (live view)');
+    await p.click('.tabs [data-view=regret]');
+    assert(await p.isHidden('#arrival-row'), 'the arrival choice shows for the synthetic dataset (regret view)');
+    await p.click('.tabs [data-view=live]');
+    // every progress bar of a check is determinate (value of max)
+    await p.evaluate(() => {
+      window.__bars = [];
+      new MutationObserver(() => {
+        for (const b of document.querySelectorAll('#upload-msg progress')) {
+          window.__bars.push({ label: b.ariaLabel, value: b.getAttribute('value'), max: b.getAttribute('max') });
+        }
+      }).observe(document.getElementById('upload-msg'), { subtree: true, childList: true, attributes: true, characterData: true });
+    });
+    const rows = Array.from({ length: 30 }, (_, i) => JSON.stringify({ text: `q${i}`, tokens: 5 + (i % 7), kind: i < 15 ? 'a' : 'b', embedding: Array.from({ length: 8 }, (_, j) => Math.sin(i * 0.7 + j * 1.3)) }));
+    await p.setInputFiles('#file', { name: 'mine.jsonl', mimeType: 'application/json', buffer: Buffer.from(rows.join('\n')) });
+    await waitFor(p, () => /^Ready: 30 queries, T = 200, uniform arrivals/.test(document.getElementById('status').textContent), null, { timeout: 60000 });
+    const bars = await p.evaluate(() => window.__bars);
+    assert(bars.length && bars.every((b) => b.value !== null && Number(b.max) >= 1), `indeterminate progress: ${JSON.stringify(bars.slice(0, 3))}`);
+    assert(bars.some((b) => /^Reading mine\.jsonl: .* MB$/.test(b.label)) && bars.some((b) => /^Checking mine\.jsonl: distances measured for 30 \/ 30 rows$/.test(b.label)),
+      `progress labels ${JSON.stringify([...new Set(bars.map((b) => b.label))])}`);
+    assert(await p.isVisible('#arrival'), 'the arrival choice is not offered for uploaded data in the live view');
+    const traceOf = async () => {
+      const [t] = await grab(p, '#export-trace');
+      return JSON.parse(t.body.toString());
+    };
+    const play = async (n) => {
+      await p.click('#step');
+      await waitFor(p, (n) => document.body.dataset.round === String(n), n, { timeout: 30000 });
+    };
+    await play(100);
+    let t = await traceOf();
+    assert(!t.arrival_idx && t.meta.arrival_model.model === 'jittered', `uniform: ${JSON.stringify(t.meta.arrival_model)}`);
+    // bursty by a field: bursts start in the first group (rows 0–14) and stay in one group
+    await p.selectOption('#arrival', 'bursty'); // without its field: the live view says what is missing
+    await waitFor(p, () => /^Error: .*group/.test(document.getElementById('status').textContent), null, { timeout: 60000 });
+    await p.fill('#group-by', 'kind');
+    await p.locator('#group-by').blur();
+    await waitFor(p, () => /^Ready: 30 queries, T = 200, bursty arrivals grouped by kind/.test(document.getElementById('status').textContent), null, { timeout: 60000 });
+    await play(100);
+    t = await traceOf();
+    const firstB = t.arrival_idx.findIndex((v) => v >= 15);
+    assert(t.meta.arrival_model.model === 'bursty' && t.arrival_idx[0] < 15 && (firstB < 0 || t.arrival_idx.slice(firstB, firstB + 5).every((v) => v >= 15 || firstB + 5 > 200)),
+      `bursty ${JSON.stringify(t.arrival_idx.slice(0, 12))}, first of group b at ${firstB}`);
+    // replay: the file is the stream, T its length
+    await p.selectOption('#arrival', 'replay');
+    await waitFor(p, () => /^Ready: 30 queries, T = 30, replay arrivals/.test(document.getElementById('status').textContent), null, { timeout: 60000 });
+    await play(30);
+    t = await traceOf();
+    assert(JSON.stringify(t.arrival_idx) === JSON.stringify([...Array(30).keys()]), `replay order ${JSON.stringify(t.arrival_idx)}`);
+    // popularity: exact rows, not in file order
+    await p.selectOption('#arrival', 'popularity');
+    await waitFor(p, () => /^Ready: 30 queries, T = 200, popularity arrivals/.test(document.getElementById('status').textContent), null, { timeout: 60000 });
+    await play(100);
+    t = await traceOf();
+    assert(t.arrival_idx?.length === 200 && t.arrival_idx.slice(0, 30).some((v, i) => v !== i), `popularity ${JSON.stringify(t.arrival_idx?.slice(0, 10))}`);
+    // an index file of arrivals: a bad one gets its one message; a good one is the stream
+    await p.selectOption('#arrival', 'replay');
+    assert(await p.isVisible('#replay-row'), 'the index file picker');
+    await p.setInputFiles('#replay-file', { name: 'bad-log.txt', mimeType: 'text/plain', buffer: Buffer.from('3\n31\n') });
+    await waitFor(p, () => /^Could not load/.test(document.getElementById('upload-msg').textContent));
+    const bad = await p.textContent('#upload-msg');
+    assert(bad === 'Could not load the index file: bad-log.txt, line 2: row 31 is out of range: mine has 30 records (rows 0 to 29) — fix or remove this line', bad);
+    await p.setInputFiles('#replay-file', { name: 'log.txt', mimeType: 'text/plain', buffer: Buffer.from('5\n3\n3\n0\n29\n') });
+    await waitFor(p, () => /^Ready: 30 queries, T = 5, replay arrivals in the order of log\.txt/.test(document.getElementById('status').textContent), null, { timeout: 60000 });
+    assert(/^Loaded log\.txt: 5 arrivals/.test(await p.textContent('#upload-msg')), await p.textContent('#upload-msg'));
+    await play(5);
+    t = await traceOf();
+    assert(JSON.stringify(t.arrival_idx) === '[5,3,3,0,29]', `index order ${JSON.stringify(t.arrival_idx)}`);
+    assert(new URL(p.url()).hash.includes('index=log.txt'), p.url());
+    await shot(p, 'desktop-upload-replay');
+    await p.setViewportSize({ width: 390, height: 844 });
+    await p.waitForTimeout(300);
+    await shot(p, 'phone-upload-replay');
+    const sw = await p.evaluate(() => document.documentElement.scrollWidth);
+    assert(sw <= 390, `phone, uploaded data: scrollWidth ${sw}`);
+    await p.setViewportSize({ width: 1280, height: 800 });
+    // a paper preset on uploaded data: the paper's numbers are labelled not applicable
+    await p.click('.tabs [data-view=paper]');
+    await p.selectOption('#preset', 'fig-c');
+    await jobDone(p, 'paper');
+    const head = await p.textContent('#headline');
+    assert(/not applicable/.test(head) && /do not apply/.test(head) && !/0\.0083|72\.41/.test(head), head);
+    await shot(p, 'desktop-upload-paper');
+    // back to a built-in: the choice goes away, the stream is the SPEC model again
+    await p.click('.tabs [data-view=live]');
+    await p.selectOption('#dataset', 'synthetic');
+    await waitFor(p, () => /^Ready: 50 queries, T = 200 \(/.test(document.getElementById('status').textContent), null, { timeout: 60000 });
+    assert(await p.isHidden('#arrival-row'), 'the arrival choice stays for a built-in dataset');
+    await p.close();
+  });
+  await check('the nq-trivia files load through the checking worker with a determinate progress bar', async () => {
+    const data = process.env.CSC_DATA || path.join(root, '../shared/data');
+    const p = await openPage();
+    await p.click('.tabs [data-view=paper]');
+    await p.evaluate(() => {
+      window.__bars = [];
+      new MutationObserver(() => {
+        for (const b of document.querySelectorAll('#upload-msg progress')) window.__bars.push({ label: b.ariaLabel, value: b.getAttribute('value'), max: b.getAttribute('max') });
+      }).observe(document.getElementById('upload-msg'), { subtree: true, childList: true, attributes: true });
+    });
+    const files = await Promise.all(['nq.jsonl', 'nq.emb.f32', 'triviaqa.jsonl', 'triviaqa.emb.f32'].map(async (name) => ({ name, mimeType: 'application/octet-stream', buffer: await readFile(path.join(data, name)) })));
+    await p.setInputFiles('#file', files);
+    await waitFor(p, () => /^Loaded nq-trivia \(5000 questions\)/.test(document.getElementById('upload-msg').textContent), null, { timeout: 120000 });
+    const bars = await p.evaluate(() => window.__bars);
+    const labels = [...new Set(bars.map((b) => b.label))];
+    assert(bars.every((b) => b.value !== null), 'an indeterminate bar');
+    assert(labels.some((l) => /^Reading .*: [\d.]+ \/ [\d.]+ MB$/.test(l)) && labels.some((l) => /^Checking nq-trivia: distances measured for [\d,]+ \/ 5,000 rows$/.test(l)), JSON.stringify(labels.slice(-4)));
     await p.close();
   });
   await check('your data in the regret view: bursty arrivals by a field, and the JSON export names the file and its checksum', async () => {

@@ -26,12 +26,13 @@ function linearTicks(lo, hi, count) {
   const mag = 10 ** Math.floor(Math.log10(step0));
   const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= step0);
   const ticks = [];
-  for (let v = Math.ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) ticks.push(+v.toPrecision(12));
+  for (let v = Math.ceil(lo / step) * step; v <= hi + step * 1e-9 && ticks.length < 1000; v += step) ticks.push(+v.toPrecision(12));
   return ticks;
 }
 
 function logTicks(lo, hi) {
   const ticks = [];
+  if (!(lo > 0 && hi >= lo && Number.isFinite(hi))) return ticks; // no decades to mark (and no endless loop)
   for (let e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++) {
     for (const m of [1, 2, 5]) { const v = m * 10 ** e; if (v >= lo * 0.999 && v <= hi * 1.001) ticks.push(v); }
   }
@@ -74,6 +75,8 @@ export function drawChart(canvas, opts) {
   const ys = (yPts.length ? yPts : all).map((p) => p.y);
   let y0 = Math.min(...ys), y1 = Math.max(...ys);
   if (!opts.logY) { y0 = Math.min(0, y0); }
+  // A log axis starts at the smallest positive value (a run too short to time reads 0 ms).
+  if (opts.logX && !(x0 > 0)) { const pos = all.map((p) => p.x).filter((x) => x > 0); x0 = pos.length ? Math.min(...pos) : 1e-3; }
   if (x1 <= x0) { x1 = x0 + 1; if (!opts.logX) x0 -= 1; }
   if (opts.kind === 'scatter') {
     if (opts.logX) { x0 /= 1.4; x1 *= 1.4; } else { const px = (x1 - x0) * 0.06; x0 -= px; x1 += px; }

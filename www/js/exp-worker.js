@@ -13,7 +13,11 @@ ready.catch(() => {}); // reported, as an `error` reply, to each request below
 
 function dataset(d) {
   if (d.kind === 'plane') return Dataset.plane();
-  if (d.kind === 'upload') return Dataset.fromJsonl(d.name, new Uint8Array(d.jsonl), d.emb ? new Uint8Array(d.emb) : undefined, d.dim || undefined);
+  if (d.kind === 'upload') {
+    // with the group field of `bursty` and the index file of `replay` (upload.js uploadedData)
+    const options = { groupBy: d.groupBy, replayIndex: d.index ? new Uint8Array(d.index) : undefined, replayIndexName: d.indexName };
+    return Dataset.fromJsonl(d.name, new Uint8Array(d.jsonl), d.emb ? new Uint8Array(d.emb) : undefined, d.dim || undefined, undefined, options);
+  }
   if (d.kind === 'nq-trivia') {
     const text = (b) => new TextDecoder().decode(b);
     return Dataset.nqTrivia(text(d.nq), new Uint8Array(d.nqEmb), text(d.tq), new Uint8Array(d.tqEmb));

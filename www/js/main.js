@@ -26,7 +26,7 @@ const notes = [];
 if (errors.length) notes.push(`Parts of this link could not be used, so their defaults stand: ${errors.join('; ')}.`);
 const linked = linkedUpload();
 if (state.dataset === 'upload') {
-  const named = linked ? ` (${linked.file}, checksum ${linked.checksum})` : '';
+  const named = linked ? ` (${linked.file}, checksum ${linked.checksum}${linked.index ? `, replayed in the order of ${linked.index}` : ''})` : '';
   notes.push(`This link used data loaded from a file${named}, which never leaves the browser it was loaded in: load it again with “Load your data…”, or use the synthetic data meanwhile.`);
   state.dataset = 'synthetic';
 }
@@ -58,7 +58,7 @@ const app = {
 };
 
 /** The URL fragment naming the uploaded data in use, so a link made with it says which. */
-const hash = (s) => (s.dataset === 'upload' ? uploadHash(app.upload, arrivalChoice()) : '');
+const hash = (s) => (s.dataset === 'upload' ? uploadHash(app.upload, arrivalChoice(app)) : '');
 
 const live = createLiveView(app);
 createAskView(app, live);
@@ -98,8 +98,8 @@ function show() {
   if (slot && $('settings').parentElement !== slot) slot.append($('settings'));
   $('settings').hidden = !slot || (s.view === 'paper' && s.preset !== 'fig-e' && s.dataset !== 'upload');
   $('settings').classList.toggle('upload-only', s.view === 'paper');
-  // The arrival model applies to uploaded data in the experiment views (the live view plays uniform).
-  $('arrival-row').hidden = s.dataset !== 'upload' || s.view === 'live';
+  // The arrival model applies to uploaded data, in every view; built-in datasets keep their SPEC §7 models.
+  $('arrival-row').hidden = s.dataset !== 'upload';
 }
 
 // Shared settings: the dataset and every parameter.

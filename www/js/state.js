@@ -38,13 +38,14 @@ export function uploadHash(upload, arrival) {
   if (!upload) return '';
   const h = new URLSearchParams({ data: upload.file, checksum: upload.checksum, arrival: arrival.model });
   if (arrival.group_by) h.set('group_by', arrival.group_by);
+  if (arrival.index) h.set('index', arrival.index);
   return h.toString();
 }
 
 /** The uploaded data a link names (`uploadHash`), or null. */
 export function linkedUpload(hash = location.hash) {
   const h = new URLSearchParams(hash.replace(/^#/, ''));
-  return h.get('data') ? { file: h.get('data'), checksum: h.get('checksum') || '', arrival: h.get('arrival') || 'uniform', groupBy: h.get('group_by') || '' } : null;
+  return h.get('data') ? { file: h.get('data'), checksum: h.get('checksum') || '', arrival: h.get('arrival') || 'uniform', groupBy: h.get('group_by') || '', index: h.get('index') || '' } : null;
 }
 
 export const defaultsFor = (dataset) => urlStateDefaults(dataset);

@@ -1,6 +1,8 @@
-// Parses and checks an uploaded dataset off the main thread (Dataset.fromJsonl builds the whole
-// dataset, O(n²·d) for its distances), so the page stays responsive while a large file is read.
-// Replies { ok, size, dim, checksum } or { ok: false, message } with the engine's message.
+// Parses and checks uploaded data off the main thread (building a dataset measures its distance
+// scale, O(n²·d)), so the page stays responsive while a large file is read: a user's JSONL (with
+// its embedding file, and the index file of arrivals of `replay`), or the four nq-trivia files.
+// Posts { progress: [rowsDone, rows] } as the distances are measured, then replies
+// { ok, size, dim, checksum, arrivals } or { ok: false, message } with the engine's message.
 import init, { Dataset } from '../pkg/csc.js';
 
 const ready = init();
@@ -9,8 +11,20 @@ ready.catch(() => {}); // reported as a reply below
 self.onmessage = async ({ data: u }) => {
   try {
     await ready;
-    const d = Dataset.fromJsonl(u.name, new Uint8Array(u.jsonl), u.emb ? new Uint8Array(u.emb) : undefined, u.dim || undefined);
-    const reply = { ok: true, size: d.size, dim: d.dim, checksum: d.checksum };
+    let last = 0;
+    const onProgress = (done, total) => {
+      const now = performance.now();
+      if (now - last > 100 || done === total) { last = now; self.postMessage({ progress: [done, total] }); }
+    };
+    let d;
+    if (u.kind === 'nq') {
+      const text = (b) => new TextDecoder().decode(b);
+      d = Dataset.nqTrivia(text(u.nq), new Uint8Array(u.nqEmb), text(u.tq), new Uint8Array(u.tqEmb), undefined, undefined, { onProgress });
+    } else {
+      const options = { onProgress, replayIndex: u.index ? new Uint8Array(u.index) : undefined, replayIndexName: u.indexName };
+      d = Dataset.fromJsonl(u.name, new Uint8Array(u.jsonl), u.emb ? new Uint8Array(u.emb) : undefined, u.dim || undefined, undefined, options);
+    }
+    const reply = { ok: true, size: d.size, dim: d.dim, checksum: d.checksum, arrivals: u.index ? d.replayLength : undefined };
     d.free();
     self.postMessage(reply);
   } catch (e) {

@@ -33,8 +33,10 @@ function makeDataset(msg) {
     return Dataset.nqTrivia(text(f.nq), new Uint8Array(f.nqEmb), text(f.tq), new Uint8Array(f.tqEmb));
   }
   if (msg.dataset === 'upload' && msg.upload) {
+    // with the group field of `bursty` and the index file of `replay` (upload.js uploadedData)
     const u = msg.upload;
-    return Dataset.fromJsonl(u.name, new Uint8Array(u.jsonl), u.emb ? new Uint8Array(u.emb) : undefined, u.dim || undefined);
+    const options = { groupBy: u.groupBy, replayIndex: u.index ? new Uint8Array(u.index) : undefined, replayIndexName: u.indexName };
+    return Dataset.fromJsonl(u.name, new Uint8Array(u.jsonl), u.emb ? new Uint8Array(u.emb) : undefined, u.dim || undefined, undefined, options);
   }
   return Dataset.synthetic();
 }
@@ -50,12 +52,12 @@ self.onmessage = async (ev) => {
       const t0 = performance.now();
       dataset = makeDataset(msg);
       const params = validateParams(msg.params);
-      run = new OnlineRun(dataset, params, msg.policies);
+      run = new OnlineRun(dataset, params, msg.policies, msg.arrival || undefined);
       const ev2 = dataset.dim === 2 ? null : Array.from(dataset.explainedVariance());
       self.postMessage({
         type: 'ready', gen, universe: run.universe(), policies: run.policies, horizon: run.horizon,
         oracleLoss: run.oracleLoss, dim: dataset.dim, size: dataset.size, explained: ev2, checksum: dataset.checksum,
-        initMs: performance.now() - t0, ...snapshot(dataset.dim === 2 ? msg.heatN : 0),
+        initMs: performance.now() - t0, arrival: msg.arrival || null, ...snapshot(dataset.dim === 2 ? msg.heatN : 0),
       });
     } else if (msg.type === 'step') {
       if (!run || msg.gen !== gen) return;

@@ -4,6 +4,7 @@ import { POLICIES } from '../state.js';
 import { LivePanel } from './live-panel.js';
 import { nqTriviaFiles } from '../nq-trivia.js';
 import { curvesCsv, downloadText, downloadCanvas } from '../export.js';
+import { uploadedData } from '../upload.js';
 
 const $ = (id) => document.getElementById(id);
 const HEAT_N = 48;
@@ -61,7 +62,9 @@ export function createLiveView(app) {
     const s = app.state;
     status(s.dataset === 'plane' ? 'Setting up…' : `Computing the oracle M_orc on n_eval = ${s.params.n_eval} samples…`);
     if (!worker) spawn();
-    const init = { type: 'init', gen, dataset: s.dataset, upload: app.upload, params: s.params, policies: [s.p1, s.p2], heatN: HEAT_N };
+    // Uploaded data plays the arrival model chosen for it (built-ins: their SPEC §7 models).
+    const up = uploadedData(app);
+    const init = { type: 'init', gen, dataset: s.dataset, upload: up && up.dataset, arrival: up && up.upload.arrival, params: s.params, policies: [s.p1, s.p2], heatN: HEAT_N };
     if (s.dataset === 'nq-trivia') {
       status('Loading the nq-trivia data…');
       const g = gen;
@@ -121,7 +124,10 @@ export function createLiveView(app) {
       ready = true;
       absorb(m);
       showLegend();
-      status(`Ready: ${m.size} queries, T = ${m.horizon} (set up in ${(m.initMs / 1000).toFixed(1)} s).`);
+      const a = m.arrival;
+      const model = a ? `, ${a.model} arrivals${a.group_by ? ` grouped by ${a.group_by}` : ''}${a.index ? ` in the order of ${a.index}` : ''}` : '';
+      status(`Ready: ${m.size} queries, T = ${m.horizon}${model} (set up in ${(m.initMs / 1000).toFixed(1)} s).`);
+      document.body.dataset.arrival = a ? a.model : '';
       if (app.state.embed) setPlaying(true); // an embedded view has no Play button: it plays
       return;
     }

@@ -128,17 +128,32 @@ export function createPaperView(app) {
     const tuned = app.state.tuned && TUNED.has(app.state.preset);
     const rows = p.headline && job && job.report ? p.headline(job.report.stats, tuned) : [];
     headline.hidden = !p.headline;
+    // On uploaded data the paper's numbers (measured on its own datasets) do not apply: each is
+    // labelled so, with no comparison drawn.
+    const up = uploadedData(app);
+    const own = p.dataset || 'synthetic';
     const fmt = (v, unit) => (typeof v === 'string' ? v : Number.isFinite(v) ? (unit === '%' ? `${v.toFixed(2)} %` : v.toFixed(4)) : '–');
-    headline.innerHTML = `<table class="numbers"><caption>The paper (§10) and this run${app.state.full ? '' : ' (quick settings: fewer seeds and rounds than the paper)'}</caption><thead><tr><th scope="col">headline</th><th scope="col">paper</th><th scope="col">measured here</th><th scope="col">why it differs</th></tr></thead><tbody></tbody></table>`;
+    const caption = up
+      ? `This run on your data (${up.upload.jsonl}); the paper’s headline numbers are for ${own} and do not apply${app.state.full ? '' : ' (quick settings)'}`
+      : `The paper (§10) and this run${app.state.full ? '' : ' (quick settings: fewer seeds and rounds than the paper)'}`;
+    headline.innerHTML = `<table class="numbers"><caption></caption><thead><tr><th scope="col">headline</th><th scope="col">paper</th><th scope="col">measured here</th><th scope="col">${up ? 'note' : 'why it differs'}</th></tr></thead><tbody></tbody></table>`;
+    headline.querySelector('caption').textContent = caption;
+    headline.dataset.upload = up ? 'true' : 'false';
     const body = headline.querySelector('tbody');
     for (const [what, paper, v, unit, why] of rows.length ? rows : (p.headline ? p.headline([], tuned) : [])) {
       const tr = body.insertRow();
       tr.appendChild(Object.assign(document.createElement('th'), { scope: 'row', textContent: what }));
-      tr.insertCell().textContent = paper;
+      const paperCell = tr.insertCell();
+      paperCell.textContent = up ? 'not applicable' : paper;
+      if (up) paperCell.className = 'na';
       const measured = rows.length ? fmt(v, unit) : '…';
       tr.insertCell().textContent = measured;
       const cell = tr.insertCell();
       cell.className = 'why';
+      if (up) {
+        cell.textContent = `The paper measured this on ${own}, not on your data.`;
+        continue;
+      }
       if (rows.length && measured !== paper) {
         const reason = app.state.full || !why ? (why || '') : `${why} ${WHY.quick}`;
         cell.append(`${reason} `, Object.assign(document.createElement('a'), { href: DIFFER, target: '_blank', rel: 'noopener', textContent: 'Where we differ' }));
@@ -152,7 +167,9 @@ export function createPaperView(app) {
       q.sweepValues && `sweep ${q.sweepValues.join(', ')}`, q.drop && 'without CLCB-Frozen-Cont'].filter(Boolean).join(', ');
     const widths = TUNED.has(s.preset) ? (s.tuned ? ' Tuned widths (β_off = 0.03, λ = 0.001, chosen on held-out seeds; docs/REPRODUCTION.md).' : ' Theoretical widths (the analysis’; SPEC).')
       : ' This figure has no tuned variant (the theoretical widths were the best on held-out seeds, or robust).';
-    document.getElementById('preset-settings').textContent = (s.full ? `Full paper settings: ${p.full}.` : `Quick settings (labelled as such in the export): ${quick}. Full: ${p.full}.`) + widths;
+    const up = uploadedData(app);
+    const mine = up ? ` Runs on your data (${up.upload.jsonl}, ${up.upload.arrival.model} arrivals) in place of ${p.dataset || 'synthetic'}.` : '';
+    document.getElementById('preset-settings').textContent = (s.full ? `Full paper settings: ${p.full}.` : `Quick settings (labelled as such in the export): ${quick}. Full: ${p.full}.`) + widths + mine;
     tunedBox.checked = s.tuned && TUNED.has(s.preset);
     tunedBox.disabled = !TUNED.has(s.preset);
     workersIn.value = s.workers ? String(s.workers) : '';
