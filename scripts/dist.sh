@@ -8,6 +8,10 @@
 #                                    wasm-opt BEFORE wasm-bindgen (binaryen 108 run after
 #                                    wasm-bindgen breaks its externref table, binaryen #4711),
 #                                    then wasm-bindgen --target web;
+#   pkg-embed/, model/               "Ask a question" (issue 14): the sentence-embedding package
+#                                    (scripts/wasm-embed.sh) and all-MiniLM-L6-v2 as f16 with its
+#                                    licence (scripts/fetch-model.sh, from PyPI; never committed),
+#                                    loaded only when a reader asks a question;
 #   data/                            the nq-trivia universe of SPEC §7 (first 2,500 rows of nq and
 #                                    of triviaqa; embeddings float32, as the shared data has them),
 #                                    which the Paper view's figs. e, f load; never committed;
@@ -40,6 +44,10 @@ rm -rf "$out"
 mkdir -p "$out"
 step "wasm-bindgen" wasm-bindgen --target web --out-dir "$out/pkg" --out-name csc "$tmp/csc.wasm"
 python3 scripts/check_wasm.py "$out/pkg/csc_bg.wasm"
+
+# "Ask a question": the model (downloaded once, then kept in www/model) and the embedding package.
+step "model (fetch-model.sh)" bash scripts/fetch-model.sh
+step "embedding package (wasm-embed.sh)" bash scripts/wasm-embed.sh
 
 # The page, without a locally built www/pkg (dist/pkg replaces it).
 tar -C www --exclude=./pkg -cf - . | tar -C "$out" -xf -
@@ -103,6 +111,8 @@ Compression (gzip/brotli) of .wasm, .js, .jsonl and .f32 helps: the bundle shrin
 Embed it in a page with an iframe, e.g.
   <iframe src="https://host/lab/csc/?embed=1" width="100%" height="720" style="border:0"></iframe>
 data/ holds question data under their own licences: see DATA-LICENSES.
+model/ holds all-MiniLM-L6-v2 (Apache-2.0, model/MODEL_CARD.md; wrapper MIT, model/LICENSE), which
+the page downloads only when a reader asks a question, and keeps in the browser's Cache Storage.
 docs/REPRODUCTION.md is the reproduction report the Paper view links to.
 TXT
 
@@ -110,4 +120,5 @@ size() { du -sb "$1" | cut -f1; }
 gz=0
 while IFS= read -r -d '' f; do gz=$((gz + $(gzip -9 -c "$f" | wc -c))); done < <(find "$out" -type f -print0)
 echo "dist/: $(find "$out" -type f | wc -l) files, $(size "$out") bytes on disk, $gz bytes gzipped" \
-    "(wasm $(stat -c %s "$out/pkg/csc_bg.wasm") bytes, $(gzip -9 -c "$out/pkg/csc_bg.wasm" | wc -c) gzipped)"
+    "(wasm $(stat -c %s "$out/pkg/csc_bg.wasm") bytes, $(gzip -9 -c "$out/pkg/csc_bg.wasm" | wc -c) gzipped;" \
+    "embedding wasm $(stat -c %s "$out/pkg-embed/csc_embed_bg.wasm") bytes, model $(stat -c %s "$out/model/model.f16.safetensors") bytes)"

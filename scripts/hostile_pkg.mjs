@@ -7,14 +7,20 @@
 // answer), and a throw must be an `Error` with a message. A trap (WebAssembly.RuntimeError) fails
 // the sweep. tests/wasm_hostile.rs checks the same from Rust, where types are already right;
 // this checks the boundary itself (release glue does not check argument types).
+// The embedding package (www/pkg-embed, scripts/wasm-embed.sh) is swept the same way, with the
+// model of scripts/fetch-model.sh (www/model) loaded once.
 // Usage: node scripts/hostile_pkg.mjs www/pkg
-import { readFileSync } from 'node:fs';
+//        node scripts/hostile_pkg.mjs www/pkg-embed [www/model]
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const dir = resolve(process.argv[2] ?? 'www/pkg');
-const csc = await import(pathToFileURL(`${dir}/csc.js`).href);
-csc.initSync({ module: readFileSync(`${dir}/csc_bg.wasm`) });
+const EMBED = existsSync(`${dir}/csc_embed.js`);
+// The engine (for its sweep, and for live objects of a foreign class in the embedding's).
+const engineDir = EMBED ? resolve(dir, '../pkg') : dir;
+const csc = await import(pathToFileURL(`${engineDir}/csc.js`).href);
+csc.initSync({ module: readFileSync(`${engineDir}/csc_bg.wasm`) });
 const t0 = performance.now();
 
 // ---- Valid arguments of every export (the baseline each hostile value is swapped into). ----
@@ -100,6 +106,30 @@ const CLASSES = {
   },
 };
 
+// ---- The embedding package: its exports, valid arguments and health check. ----
+let target = csc, healthy0 = null;
+if (EMBED) {
+  const emb = await import(pathToFileURL(`${dir}/csc_embed.js`).href);
+  emb.initSync({ module: readFileSync(`${dir}/csc_embed_bg.wasm`) });
+  const model = resolve(process.argv[3] ?? resolve(dir, '../model'));
+  const files = [readFileSync(`${model}/model.f16.safetensors`), readFileSync(`${model}/tokenizer.json`), readFileSync(`${model}/config.json`, 'utf8')];
+  const shared = emb.Embedder.load(...files); // one instance for the methods (loading takes a second)
+  for (const k of Object.keys(FUNCTIONS)) delete FUNCTIONS[k];
+  for (const k of Object.keys(CLASSES)) delete CLASSES[k];
+  Object.assign(FUNCTIONS, { gpt2Tokens: () => ['who wrote the declaration of independence'], initSync: () => [{ module: new Uint8Array(8) }], default: () => [undefined] });
+  Object.assign(CLASSES, {
+    Embedder: {
+      make: () => shared, keep: true, // not freed between methods
+      fresh: () => emb.Embedder.load(...files), // for free and Symbol.dispose
+      ctor: null,
+      statics: { load: () => [...files] }, // a fresh array: the sweep writes into it
+      methods: { embed: () => [['a question', 'another']] },
+    },
+  });
+  healthy0 = () => emb.gpt2Tokens('Hello world') === 2 && shared.embed(['ok']).length === 384;
+  target = emb;
+}
+
 // ---- Values of every JS type. A function, so objects (freed ones included) are fresh. ----
 const HUGE = 'x'.repeat(10 * 2 ** 20);
 const otherClass = new csc.BenchReverseGreedy(2); // a live object of another class than expected
@@ -136,6 +166,7 @@ const dispose = (v) => { if (v && typeof v.free === 'function' && v.__wbg_ptr) v
 const stats = { calls: 0, traps: 0, threw: 0, returned: 0, badThrows: 0, broken: 0 };
 const problems = [];
 const healthy = () => {
+  if (healthy0) return healthy0();
   const net = csc.epsilonNet(new Float32Array([0, 0.18, 0.3]), 1, 0.2, 1);
   return csc.version().length > 0 && net.centers.join() === '0,2' && net.cells.join() === '0,1,1';
 };
@@ -190,7 +221,7 @@ function baselineOk(what, fn) {
 const isClass = (v) => typeof v === 'function' && /^class\b/.test(Function.prototype.toString.call(v));
 const missing = [];
 const swept = [];
-for (const [name, value] of Object.entries(csc)) {
+for (const [name, value] of Object.entries(target)) {
   if (typeof value !== 'function') continue;
   if (!isClass(value)) {
     const base = FUNCTIONS[name];
@@ -225,7 +256,7 @@ for (const [name, value] of Object.entries(csc)) {
     if (!base && fn.length > 0) { missing.push(`${name}.prototype.${m}`); continue; }
     if (m === 'free' || m === '__destroy_into_raw') {
       // Freeing twice, or a value that is not a `name`, must not trap either.
-      const inst = def.make();
+      const inst = (def.fresh || def.make)();
       call(`${name}.${m}`, 'a live instance', () => fn.call(inst));
       call(`${name}.${m}`, 'the same instance again', () => fn.call(inst));
     } else {
@@ -233,7 +264,7 @@ for (const [name, value] of Object.entries(csc)) {
       const b = base || (() => []);
       baselineOk(`${name}.${m}`, () => { const r = fn.call(inst, ...b()); return r === inst ? undefined : r; });
       sweepArgs(`${name}.${m}`, fn.length, b, (args) => fn.call(inst, ...args));
-      dispose(inst);
+      if (!def.keep) dispose(inst);
     }
     for (const [label, v] of hostileValues()) {
       if (v && v.__wbg_ptr && !(v instanceof value)) continue; // another class's live object: see below
@@ -242,7 +273,7 @@ for (const [name, value] of Object.entries(csc)) {
   }
   // Symbol.dispose, if the glue defines it.
   if (Symbol.dispose && typeof value.prototype[Symbol.dispose] === 'function') {
-    const inst = def.make();
+    const inst = (def.fresh || def.make)();
     call(`${name}[Symbol.dispose]`, 'twice', () => { inst[Symbol.dispose](); inst[Symbol.dispose](); });
   }
 }

@@ -68,3 +68,12 @@ step "playground e2e" node tests/e2e/run.mjs
 # (tests/e2e/embed.mjs), with the worker pool's report checked against one worker's.
 step "bundle" bash scripts/dist.sh
 step "embedding e2e" node tests/e2e/embed.mjs
+
+# "Ask a question" (issue 14). The sentence-embedding package dist.sh built (pkg-embed/, with the
+# model of scripts/fetch-model.sh in model/): every export swept with hostile JS values in Node,
+# as the engine's; in headless Chrome and Firefox against ../shared/data (min cosine ≥ 0.99999 over
+# 200 NQ questions, edge texts, 2,000 GPT-2 token counts; tests/e2e/embed_browsers.mjs); and the
+# live view's question box end to end on the bundle's nq-trivia (tests/e2e/ask.mjs).
+step "hostile sweep of the embedding package (node)" node scripts/hostile_pkg.mjs dist/pkg-embed dist/model
+step "embedding package (Chrome, Firefox)" node tests/e2e/embed_browsers.mjs
+step "ask a question e2e" node tests/e2e/ask.mjs

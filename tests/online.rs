@@ -375,3 +375,59 @@ fn a_short_cache_is_labelled_with_its_size() {
     let (_, mut sim) = play(PolicyKind::Oracle, 30, 3, |_| {});
     assert_eq!(sim.result().last.cache_size, sim.policy().cache().len());
 }
+
+/// `step_explained` (the page's "Ask a question") plays every round exactly as `step` does, and
+/// what it reports is what the decision compared: `φ` of the nearest cached member's distance,
+/// and for the CLCB-SC-LS-Cont/Frozen policies the rule of Alg. 5 lines 4–6 (call the LLM iff
+/// `c̲(u_t) ≤ φ(d(x_t, M_t))`) holds on the reported numbers in every round.
+#[test]
+fn step_explained_plays_as_step_and_explains_the_decision() {
+    let d = Arc::new(csc::dataset::plane::universe().unwrap());
+    let p = Params { horizon: 300, n_eval: 300, seed: 3, epsilon: 0.2, ..Params::default() };
+    let trace = generate_trace(d.clone(), ArrivalModel::default_for(&d, &p), &p).unwrap();
+    let env = Arc::new(Environment::from_trace(&trace, &p).unwrap());
+    for kind in PolicyKind::ALL {
+        let mut plain = Simulation::new(env.clone(), kind, &p, 0).unwrap();
+        let mut told = Simulation::new(env.clone(), kind, &p, 0).unwrap();
+        let (mut served, mut called) = (0, 0);
+        for t in 0..300 {
+            let a = trace.arrival(t);
+            let o = plain.step(&a);
+            let (e, why) = told.step_explained(&a);
+            assert_eq!(
+                (o.llm, o.switched, o.phi.to_bits(), o.realised.to_bits()),
+                (e.llm, e.switched, e.phi.to_bits(), e.realised.to_bits()),
+                "{kind:?} round {t}"
+            );
+            match why.nearest {
+                Some((key, dist)) => {
+                    // A switch at round t may cache the center this arrival founds (key t).
+                    // (The oracle's cache M_orc is keyed by evaluation rows, not rounds.)
+                    let played = kind == PolicyKind::Oracle || key as usize <= t;
+                    assert!(played, "{kind:?} round {t}: cached key {key} not yet played");
+                    assert_eq!(env.eval.mismatch.phi(dist).to_bits(), e.phi.to_bits(), "{kind:?} round {t}");
+                }
+                None => assert_eq!(e.phi, 1.0, "{kind:?} round {t}: empty cache, φ = 1"),
+            }
+            // Every policy that decides on a cost estimate calls the LLM iff it is ≤ φ (Alg. 5
+            // lines 4–6, Alg. 7; the baselines' acting means, SPEC §11.8).
+            match (kind, why.acting_cost) {
+                (PolicyKind::Threshold | PolicyKind::Oracle, c) => assert_eq!(c, None, "{kind:?}"),
+                (_, Some(c)) => assert_eq!(e.llm, c <= e.phi, "{kind:?} round {t}: c̲ = {c}, φ = {}", e.phi),
+                (_, None) => panic!("{kind:?} round {t}: no acting cost"),
+            }
+            assert_eq!(
+                why.center.is_some(),
+                !matches!(kind, PolicyKind::Threshold | PolicyKind::Oracle | PolicyKind::ClcbFrozenCont),
+                "{kind:?}"
+            );
+            if e.llm {
+                called += 1
+            } else {
+                served += 1
+            }
+        }
+        assert_eq!(plain.snapshot().regret.to_bits(), told.snapshot().regret.to_bits(), "{kind:?}");
+        println!("{kind:?}: {served} served, {called} LLM calls");
+    }
+}

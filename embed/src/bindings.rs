@@ -55,6 +55,13 @@ impl JsEmbedder {
             return Err(JsError::new("embed: texts must be an array of strings"));
         }
         let arr = Array::from(&texts);
+        if arr.length() as usize > crate::MAX_TEXTS {
+            return Err(JsError::new(&format!(
+                "embed: {} texts in one call; give at most {} per call",
+                arr.length(),
+                crate::MAX_TEXTS
+            )));
+        }
         let mut v = Vec::with_capacity(arr.length() as usize);
         for (i, t) in arr.iter().enumerate() {
             match t.as_string() {
@@ -71,5 +78,5 @@ impl JsEmbedder {
 #[wasm_bindgen(js_name = gpt2Tokens)]
 pub fn gpt2_tokens(text: JsValue) -> Result<u32, JsError> {
     let s = text.as_string().ok_or_else(|| JsError::new("gpt2Tokens: text must be a string"))?;
-    Ok(crate::gpt2_tokens(&s) as u32)
+    crate::gpt2_tokens(&s).map(|n| n as u32).map_err(|e| JsError::new(&e))
 }

@@ -62,10 +62,26 @@ impl Embedder {
 
     /// Embeds `texts` as one batch: `texts.len() × dim()` floats, row-major, each row of norm 1.
     /// An empty list gives an empty vector.
+    /// At most [`MAX_TEXTS`] texts of at most [`MAX_TEXT_CHARS`] characters each; the batch is
+    /// run [`CHUNK`] rows at a time, which bounds the memory of one call.
     pub fn embed<S: AsRef<str>>(&self, texts: &[S]) -> Result<Vec<f32>, String> {
-        if texts.is_empty() {
-            return Ok(Vec::new());
+        if texts.len() > MAX_TEXTS {
+            return Err(format!(
+                "embed: {} texts in one call; give at most {MAX_TEXTS} per call",
+                texts.len()
+            ));
         }
+        for (i, t) in texts.iter().enumerate() {
+            check_length(t.as_ref(), &format!("embed: texts[{i}]"))?;
+        }
+        let mut out = Vec::with_capacity(texts.len() * self.hidden);
+        for chunk in texts.chunks(CHUNK) {
+            out.extend(self.embed_chunk(chunk)?);
+        }
+        Ok(out)
+    }
+
+    fn embed_chunk<S: AsRef<str>>(&self, texts: &[S]) -> Result<Vec<f32>, String> {
         let inputs: Vec<&str> = texts.iter().map(|t| t.as_ref()).collect();
         let encodings =
             self.tokenizer.encode_batch(inputs, true).map_err(|e| format!("tokenizing failed: {e}"))?;
@@ -108,6 +124,25 @@ impl Embedder {
 
 /// GPT-2 token count of `text`: r50k_base, `encode_ordinary` (no special tokens, no prefix
 /// space), as the shared data's `tokens` field.
-pub fn gpt2_tokens(text: &str) -> usize {
-    tiktoken_rs::r50k_base_singleton().encode_ordinary(text).len()
+/// At most [`MAX_TEXT_CHARS`] characters: byte-pair encoding of one long word takes time
+/// quadratic in its length (about 0.4 s for 40,000 letters in WebAssembly, so hours for 10 MB).
+pub fn gpt2_tokens(text: &str) -> Result<usize, String> {
+    check_length(text, "gpt2Tokens: text")?;
+    Ok(tiktoken_rs::r50k_base_singleton().encode_ordinary(text).len())
+}
+
+/// Longest text [`Embedder::embed`] and [`gpt2_tokens`] take, in characters (a question or a
+/// paragraph, not a document).
+pub const MAX_TEXT_CHARS: usize = 50_000;
+/// Most texts one [`Embedder::embed`] call takes.
+pub const MAX_TEXTS: usize = 10_000;
+/// Rows run through the model at once.
+const CHUNK: usize = 16;
+
+fn check_length(text: &str, what: &str) -> Result<(), String> {
+    let n = text.chars().count();
+    if n > MAX_TEXT_CHARS {
+        return Err(format!("{what} is {n} characters long; at most {MAX_TEXT_CHARS} are taken (cut it, or count a long document in parts)"));
+    }
+    Ok(())
 }

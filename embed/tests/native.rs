@@ -123,9 +123,16 @@ fn gpt2_counts_match_the_tokens_field() {
         let qs = questions(file, 1000);
         assert_eq!(qs.len(), 1000);
         for (i, (text, tokens)) in qs.iter().enumerate() {
-            assert_eq!(gpt2_tokens(text), *tokens, "{file} line {i}: {text:?}");
+            assert_eq!(gpt2_tokens(text).unwrap(), *tokens, "{file} line {i}: {text:?}");
         }
     }
-    assert_eq!(gpt2_tokens("Hello world"), 2); // ../shared/data/README.md: [15496, 995]
-    assert_eq!(gpt2_tokens(""), 0);
+    assert_eq!(gpt2_tokens("Hello world").unwrap(), 2); // ../shared/data/README.md: [15496, 995]
+    assert_eq!(gpt2_tokens("").unwrap(), 0);
+    // Longer texts are refused with one message (BPE of one long word is quadratic).
+    let long = "x".repeat(csc_embed::MAX_TEXT_CHARS + 1);
+    assert_eq!(
+        gpt2_tokens(&long).unwrap_err(),
+        "gpt2Tokens: text is 50001 characters long; at most 50000 are taken (cut it, or count a long document in parts)"
+    );
+    assert_eq!(gpt2_tokens(&long[1..]).unwrap(), 6250);
 }

@@ -13,7 +13,7 @@ const TS_PAGE: &'static str = r#"
 /** The playground's state (Rust: `csc::bindings::url_state::UrlState`). */
 export interface UrlState {
   view: "live" | "regret" | "offline" | "efficiency" | "paper";
-  dataset: "synthetic" | "plane" | "upload";
+  dataset: "synthetic" | "plane" | "nq-trivia" | "upload";
   /** Every parameter of the run, the seed included. */
   params: Params;
   p1: PolicyId; p2: PolicyId;
@@ -77,7 +77,7 @@ pub fn encode_url_state(state: JsUrlState) -> JsResult<String> {
     url_state::encode(&s).map_err(js_err)
 }
 
-/// The state of a plain link to the page with `dataset` (`"synthetic"`, `"plane"`, `"upload"`).
+/// The state of a plain link to the page with `dataset` (`"synthetic"`, `"plane"`, `"nq-trivia"`, `"upload"`).
 #[wasm_bindgen(js_name = urlStateDefaults, unchecked_return_type = "UrlState")]
 pub fn url_state_defaults_js(
     #[wasm_bindgen(unchecked_param_type = "string")] dataset: JsValue,
@@ -89,7 +89,10 @@ pub fn url_state_defaults_js(
 /// then calls this).
 pub fn url_state_defaults(dataset: &str) -> JsResult<JsValue> {
     let d: PageDataset = serde_json::from_value(serde_json::Value::String(dataset.into())).map_err(|_| {
-        js_err(Error::param("dataset", format!("unknown `{dataset}`; known: synthetic, plane, upload")))
+        js_err(Error::param(
+            "dataset",
+            format!("unknown `{dataset}`; known: synthetic, plane, nq-trivia, upload"),
+        ))
     })?;
     to_js(&UrlState::defaults(d))
 }

@@ -42,11 +42,14 @@ export interface StepBatch {
 export interface AskResult extends StepBatch {
   /** `c(x)`: the token count min-max normalised over the dataset (SPEC §2), clamped to `[c_floor, 1]`. */
   cost: number;
-  /** Per policy, after the round: the round key of the nearest member of its cache (−1: empty cache). */
+  /** Per policy, as it decided: the round key of the nearest member of its cache (−1: empty cache). */
   nearestKey: Int32Array;
   /** Per policy: `d(x, M)` to that member (`Infinity` for an empty cache) and `φ(d)`. */
   d: Float64Array;
   phi: Float64Array;
+  /** Per policy: the acting cost at the round's center when it decided (`c̲` for the CLCB
+   *  policies; it calls the LLM iff `c̲ ≤ φ`, Alg. 5), `NaN` for policies without an ε-net. */
+  acting: Float64Array;
   /** The five universe questions nearest to `x`: row, `d`, text. */
   universe: { index: Uint32Array; d: Float64Array; text: string[] };
 }
@@ -380,23 +383,21 @@ impl JsOnlineRun {
         let p = self.sims.len();
         let (mut center, mut llm, mut switched, mut realised) =
             (Vec::with_capacity(p), Vec::with_capacity(p), Vec::with_capacity(p), Vec::with_capacity(p));
-        let (mut nearest, mut d, mut phi) =
-            (Vec::with_capacity(p), Vec::with_capacity(p), Vec::with_capacity(p));
+        let (mut nearest, mut d, mut phi, mut acting) =
+            (Vec::with_capacity(p), Vec::with_capacity(p), Vec::with_capacity(p), Vec::with_capacity(p));
         for sim in &mut self.sims {
-            let o = sim.step(&a);
-            center.push(sim.policy().current_center().map_or(-1, |c| c as i32));
+            // What the decision compared (Alg. 5 lines 4–6): taken before the policy observes the
+            // LLM's answer, which may add this very question to its cache.
+            let (o, why) = sim.step_explained(&a);
+            center.push(why.center.map_or(-1, |c| c as i32));
             llm.push(o.llm as u8);
             switched.push(o.switched as u8);
             realised.push(o.realised);
-            let cache = sim.policy().cache();
-            let env = sim.environment();
-            let (k, dist) = match env.metric.nearest(&x, cache.points()) {
-                Some((j, dj)) => (cache.keys()[j] as i32, dj),
-                None => (-1, f64::INFINITY),
-            };
+            let (k, dist) = why.nearest.map_or((-1, f64::INFINITY), |(k, dk)| (k as i32, dk));
             nearest.push(k);
             d.push(dist);
-            phi.push(env.eval.mismatch.phi(dist));
+            phi.push(o.phi);
+            acting.push(why.acting_cost.unwrap_or(f64::NAN));
         }
         let xy = self.xy(&x);
         let near = self.nearest_universe(&x, 5);
@@ -424,6 +425,7 @@ impl JsOnlineRun {
             .set("nearestKey", js_sys::Int32Array::from(&nearest[..]))
             .set("d", js_sys::Float64Array::from(&d[..]))
             .set("phi", js_sys::Float64Array::from(&phi[..]))
+            .set("acting", js_sys::Float64Array::from(&acting[..]))
             .set("universe", universe)
             .build())
     }

@@ -33,14 +33,16 @@ pub enum View {
     Paper,
 }
 
-/// The datasets the page can play: the two built in, or data the user loaded (which never leaves
-/// the browser, so a link can only say that it was used).
+/// The datasets the page can play: the two built in, the nq-trivia universe of SPEC §7 (bundled
+/// with the page by scripts/dist.sh, or loaded from the shared data's four files), or data the
+/// user loaded (which never leaves the browser, so a link can only say that it was used).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "kebab-case")]
 pub enum PageDataset {
     #[default]
     Synthetic,
     Plane,
+    NqTrivia,
     Upload,
 }
 
@@ -294,7 +296,7 @@ pub fn decode_lossy(query: &str) -> (UrlState, Vec<String>) {
     }
     // The dataset first: it sets the defaults the other keys are applied to.
     let dataset = match kv.iter().find(|(k, _)| k == "dataset") {
-        Some((k, v)) => from_id(k, v, "synthetic, plane, upload").unwrap_or_else(|e: Error| {
+        Some((k, v)) => from_id(k, v, "synthetic, plane, nq-trivia, upload").unwrap_or_else(|e: Error| {
             errors.push(e.to_string());
             PageDataset::default()
         }),
@@ -389,7 +391,7 @@ mod tests {
 
     #[test]
     fn defaults_encode_to_nothing_and_back() {
-        for d in [PageDataset::Synthetic, PageDataset::Plane, PageDataset::Upload] {
+        for d in [PageDataset::Synthetic, PageDataset::Plane, PageDataset::NqTrivia, PageDataset::Upload] {
             let s = UrlState::defaults(d);
             let q = encode(&s).unwrap();
             assert_eq!(decode(&q).unwrap(), s, "{q}");
@@ -502,7 +504,7 @@ mod tests {
             beta in 0.0f64..100.0, horizon in 1usize..1_000_000, sigma in proptest::option::of(0.0f64..10.0),
         ) {
             let views = [View::Live, View::Regret, View::Offline, View::Efficiency, View::Paper];
-            let sets = [PageDataset::Synthetic, PageDataset::Plane, PageDataset::Upload];
+            let sets = [PageDataset::Synthetic, PageDataset::Plane, PageDataset::NqTrivia, PageDataset::Upload];
             let mut s = UrlState::defaults(sets[ds]);
             s.view = views[view];
             s.p1 = PolicyKind::ALL[p1];

@@ -173,6 +173,7 @@ impl DatasetId {
                     embeddings: emb.as_ref().map(|(n, b)| (n.as_str(), &b[..])),
                     dim: s.dim,
                     group_by: s.arrival.as_ref().and_then(ArrivalSpec::group_by),
+                    replay_index: None, // read by the caller (`Dataset::set_replay_index`)
                 };
                 Dataset::from_user_files(&files, c_floor)?
             }

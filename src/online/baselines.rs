@@ -148,6 +148,10 @@ impl Policy for CellPolicy {
 }
 
 impl Inspect for CellPolicy {
+    fn acting_cost(&self) -> Option<f64> {
+        Some(self.mean(self.center))
+    }
+
     fn centers(&self) -> Option<&[usize]> {
         Some(self.net.origin())
     }

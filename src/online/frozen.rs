@@ -55,6 +55,8 @@ pub struct Frozen {
     current: usize,
     /// The solve behind this round's LCB at an untracked `x_t`, reused if the LLM is called.
     pending: Option<(usize, OnlineSolved)>,
+    /// `ĉ^LCB(x_t)` of the last decision ([`Inspect::acting_cost`]).
+    acted: f64,
 }
 
 impl Frozen {
@@ -78,6 +80,7 @@ impl Frozen {
             fetched: Vec::new(),
             current: 0,
             pending: None,
+            acted: f64::NAN,
             tracked: Vec::new(),
             ctx: ctx.clone(),
         })
@@ -211,7 +214,8 @@ impl Policy for Frozen {
                 post
             }
         };
-        self.lcb(&post, t1) <= self.ctx.mismatch.phi(self.cache.dist(&self.ctx.metric, r.x))
+        self.acted = self.lcb(&post, t1);
+        self.acted <= self.ctx.mismatch.phi(self.cache.dist(&self.ctx.metric, r.x))
     }
 
     fn observe(&mut self, r: &Round, cost: f64) {
@@ -243,6 +247,10 @@ impl Policy for Frozen {
 }
 
 impl Inspect for Frozen {
+    fn acting_cost(&self) -> Option<f64> {
+        Some(self.acted)
+    }
+
     fn posterior_at(&self, x: &[f32]) -> Option<Posterior> {
         Some(self.krr.posterior_at(x))
     }

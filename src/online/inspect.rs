@@ -26,6 +26,15 @@ pub trait Inspect {
     fn posterior_at(&self, _x: &[f32]) -> Option<crate::krr::Posterior> {
         None
     }
+    /// The cost estimate the last `decide` compared with `φ(d(x_t, M_t))` (it called the LLM
+    /// iff this ≤ φ): `c̲` at the round's center for CLCB-SC-LS-Cont (Alg. 5 lines 4–6),
+    /// `ĉ^LCB(x_t)` for CLCB-Frozen-Cont (Alg. 7), the center's acting mean for the count-based
+    /// baselines (SPEC §11.8); `None` for policies that decide otherwise (the threshold cache,
+    /// the oracle). Read between `decide` and `observe` (the page's "Ask a question" explains a
+    /// decision with it, through `Simulation::step_explained`).
+    fn acting_cost(&self) -> Option<f64> {
+        None
+    }
 }
 
 /// A policy the simulator can also inspect (every policy [`super::make_policy`] builds).

@@ -152,6 +152,8 @@ pub struct LowSwitch<C: CostLearner> {
     fetched: Vec<u64>,
     /// `u_t` of the current round.
     center: usize,
+    /// `c̲(u_t)` of the last decision ([`Inspect::acting_cost`]).
+    acted: f64,
 }
 
 impl LowSwitch<KernelCosts> {
@@ -179,6 +181,7 @@ impl<C: CostLearner> LowSwitch<C> {
             cache_centers: Vec::new(),
             fetched: Vec::new(),
             center: 0,
+            acted: f64::NAN,
             ctx: ctx.clone(),
         })
     }
@@ -233,6 +236,7 @@ impl<C: CostLearner> Policy for LowSwitch<C> {
         self.stages.record_round();
         // Alg. 5 lines 4–6: call the LLM iff c̲(u_t) ≤ φ(d(x_t, M_t)).
         let lcb = self.learner.lcb_at(self.center);
+        self.acted = lcb;
         lcb <= self.ctx.mismatch.phi(self.cache.dist(&self.ctx.metric, r.x))
     }
 
@@ -266,6 +270,10 @@ impl<C: CostLearner> Policy for LowSwitch<C> {
 }
 
 impl<C: CostLearner> Inspect for LowSwitch<C> {
+    fn acting_cost(&self) -> Option<f64> {
+        Some(self.acted)
+    }
+
     fn centers(&self) -> Option<&[usize]> {
         Some(self.net.origin())
     }

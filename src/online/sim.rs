@@ -100,6 +100,17 @@ pub struct StepOutcome {
     pub realised: f64,
 }
 
+/// What one round's decision saw ([`Sim::step_explained`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Explanation {
+    /// The nearest member of the cache that served the round: its key and `d(x_t, M_t)`.
+    pub nearest: Option<(u64, f64)>,
+    /// The round's ε-net center (index into the policy's centers), for policies with a net.
+    pub center: Option<usize>,
+    /// The cost estimate the decision compared with `φ` ([`Inspect::acting_cost`](super::Inspect::acting_cost)).
+    pub acting_cost: Option<f64>,
+}
+
 /// A finished (or paused) run.
 #[derive(Clone, Debug, Serialize)]
 pub struct RunResult {
@@ -164,6 +175,21 @@ impl Simulation {
 
     /// Plays one round.
     pub fn step(&mut self, a: &Arrival) -> StepOutcome {
+        self.step_with(a, None)
+    }
+
+    /// [`step`](Self::step), also saying what the decision saw (for the page's "Ask a question",
+    /// issue 14): the nearest cached member and its distance, and the acting cost at the round's
+    /// center, both taken after the policy's decision and before it observes the LLM's answer —
+    /// the values the decision rule compared (Alg. 5 lines 4–6). The round is played exactly as
+    /// [`step`](Self::step) plays it.
+    pub fn step_explained(&mut self, a: &Arrival) -> (StepOutcome, Explanation) {
+        let mut why = Explanation::default();
+        let o = self.step_with(a, Some(&mut why));
+        (o, why)
+    }
+
+    fn step_with(&mut self, a: &Arrival, explain: Option<&mut Explanation>) -> StepOutcome {
         let t = self.state.t;
         self.cost_by_round.push(a.cost);
         let round = Round { t, x: a.x, index: a.index, true_cost: a.cost };
@@ -188,6 +214,12 @@ impl Simulation {
         self.state.cache_size = cache.len();
         let phi = self.env.eval.mismatch.phi(cache.dist(&self.env.metric, a.x));
         let realised = if llm { a.cost } else { phi };
+        if let Some(why) = explain {
+            let cache = self.policy.cache();
+            why.nearest = self.env.metric.nearest(a.x, cache.points()).map(|(j, d)| (cache.keys()[j], d));
+            why.center = self.policy.current_center();
+            why.acting_cost = self.policy.acting_cost();
+        }
         if llm {
             self.state.llm_calls += 1;
             let t0 = Instant::now();

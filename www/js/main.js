@@ -3,6 +3,7 @@
 import init, { Dataset } from '../pkg/csc.js';
 import { loadState, saveState, defaultsFor, fingerprint, uploadHash, linkedUpload } from './state.js';
 import { createLiveView } from './views/live.js';
+import { createAskView } from './views/ask.js';
 import { createRegretView } from './views/regret.js';
 import { createOfflineView } from './views/offline.js';
 import { createEfficiencyView } from './views/efficiency.js';
@@ -60,6 +61,7 @@ const app = {
 const hash = (s) => (s.dataset === 'upload' ? uploadHash(app.upload, arrivalChoice(app)) : '');
 
 const live = createLiveView(app);
+createAskView(app, live);
 const views = {
   live, regret: createRegretView(app), offline: createOfflineView(app),
   efficiency: createEfficiencyView(app), paper: createPaperView(app),
@@ -79,8 +81,9 @@ function show() {
   for (const k of ['p1', 'p2', 'speed', 'seeds']) $(k).value = String(s[k]);
   $('seeds-offline').value = String(s.seeds);
   $('offline').value = s.offline;
-  if (s.dataset !== 'upload') $('dataset-checksum').textContent = checksum(s.dataset);
-  $('fingerprint').textContent = fingerprint(s.dataset === 'upload' ? `upload:${$('dataset-checksum').textContent}` : s.dataset, s.params);
+  // (uploaded data and nq-trivia: the live run reports theirs once it has read the files)
+  if (s.dataset === 'synthetic' || s.dataset === 'plane') $('dataset-checksum').textContent = checksum(s.dataset);
+  $('fingerprint').textContent = fingerprint(s.dataset === 'upload' || s.dataset === 'nq-trivia' ? `${s.dataset}:${$('dataset-checksum').textContent}` : s.dataset, s.params);
   for (const v of Object.values(views)) if (v.show) v.show();
   if (current !== s.view) {
     if (current) views[current].deactivate();
@@ -118,7 +121,8 @@ $('full').addEventListener('change', () => app.set((s) => { s.full = $('full').c
 document.querySelectorAll('.tabs button').forEach((b) => b.addEventListener('click', () => app.set((s) => { s.view = b.dataset.view; })));
 // A changed setting re-runs the experiment the open view shows (finished runs are kept per setting).
 app.on('change', () => { if (current !== 'live') views[current].activate(); });
-app.on('nq-loaded', () => { if (current === 'paper') views.paper.activate(); });
+// The nq-trivia files arrived (bundle downloaded or loaded by the reader): the open view uses them.
+app.on('nq-loaded', (e) => { if (current !== 'live') views[current].activate(); else if (e?.loaded && app.state.dataset === 'nq-trivia') live.restart(); });
 app.on('checksum', () => show());
 setupUpload(app);
 

@@ -87,8 +87,9 @@ async function load(files, app) {
     // checked off the main thread; the worker gets copies, the page keeps these for the paper view
     const d = await check({ kind: 'nq', ...Object.fromEntries(Object.entries(parts).map(([k, b]) => [k, b.slice(0)])) }, 'nq-trivia');
     app.nqFiles = { ...parts, id: `${files.map((f) => f.size).join('-')}` };
-    app.emit('nq-loaded');
-    return `Loaded nq-trivia (${d.size} questions) for the Paper view's figs. e, f. It stays in this browser.`;
+    if (app.state.dataset === 'nq-trivia') app.emit('nq-loaded', { loaded: true });
+    else app.set((st) => { st.dataset = 'nq-trivia'; }, { restart: true });
+    return `Loaded nq-trivia (${d.size} questions): every view and the Paper view's figs. e, f run on it. It stays in this browser.`;
   }
   const jsonl = files.filter(isJsonl), bin = files.filter((f) => !isJsonl(f));
   if (jsonl.length !== 1 || bin.length > 1) {

@@ -28,6 +28,10 @@ function snapshot(heatN) {
 
 function makeDataset(msg) {
   if (msg.dataset === 'plane') return Dataset.plane();
+  if (msg.dataset === 'nq-trivia' && msg.nq) {
+    const f = msg.nq, text = (b) => new TextDecoder().decode(b);
+    return Dataset.nqTrivia(text(f.nq), new Uint8Array(f.nqEmb), text(f.tq), new Uint8Array(f.tqEmb));
+  }
   if (msg.dataset === 'upload' && msg.upload) {
     // with the group field of `bursty` and the index file of `replay` (upload.js uploadedData)
     const u = msg.upload;
@@ -63,6 +67,25 @@ self.onmessage = async (ev) => {
       const t1 = performance.now();
       const snap = snapshot(msg.heatN || 0);
       self.postMessage({ type: 'batch', gen, batch, stepMs, heatMs: msg.heatN ? performance.now() - t1 : 0, ...snap });
+    } else if (msg.type === 'ask') {
+      // A typed question as the next arrival (views/ask.js): the round, and what explains it.
+      if (!run || msg.gen !== gen) return;
+      const batch = run.ask(msg.x, msg.tokens, msg.text);
+      const snap = snapshot(0);
+      const text = (k) => (k >= 0 ? run.roundText(k) : undefined);
+      const ask = { centerText: [], nearestText: [], founded: [] };
+      snap.centers.forEach((cs, p) => {
+        const c = batch.center[p];
+        ask.centerText.push(c >= 0 && c < cs.keys.length ? text(cs.keys[c]) : undefined);
+        ask.founded.push(c >= 0 && cs.keys[c] === batch.t[0]);
+        ask.nearestText.push(text(batch.nearestKey[p]));
+      });
+      self.postMessage({ type: 'batch', gen, batch, ask, stepMs: 0, heatMs: 0, ...snap });
+    } else if (msg.type === 'text') {
+      // The question of played rounds, for hovering a center or an arrival (views/live-panel.js).
+      if (!run) return;
+      const texts = msg.rounds.map((r) => run.roundText(r) ?? null);
+      self.postMessage({ type: 'text', id: msg.id, texts });
     } else if (msg.type === 'results') {
       if (!run) return;
       self.postMessage({ type: 'results', id: msg.id, json: JSON.stringify(run.results(), null, 1) });

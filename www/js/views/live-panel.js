@@ -2,7 +2,8 @@
 // Voronoi cells (d3-delaunay), its cache, the recent arrivals marked by decision (dot = served
 // from the cache, square = sent to the LLM) and coloured by decision or by true ε-net cell, and
 // on the 2-D plane the KRR cost estimate with its uncertainty. Hover, tap or arrow keys show a
-// center's details.
+// center's details and its question; hovering a recent arrival shows its round, decision and
+// question (texts come from the worker's `roundText`, through `textsOf`).
 import { Delaunay } from '../../vendor/d3-delaunay/d3-delaunay.min.mjs';
 import { fitCanvas } from '../charts.js';
 import { SWITCH_MEANING } from '../report.js';
@@ -25,8 +26,10 @@ function heatColour(mean, sd) {
 }
 
 export class LivePanel {
-  constructor(root) {
+  /** `textsOf(rounds)`: a promise of the played rounds' questions (null where there is none). */
+  constructor(root, textsOf = async (rounds) => rounds.map(() => null)) {
     this.root = root;
+    this.textsOf = textsOf;
     this.canvas = root.querySelector('canvas');
     this.tip = root.querySelector('.tip');
     this.title = root.querySelector('h3');
@@ -42,6 +45,7 @@ export class LivePanel {
   reset() {
     this.arrX = new Float64Array(TRAIL); this.arrY = new Float64Array(TRAIL);
     this.arrLlm = new Uint8Array(TRAIL); this.arrCell = new Int32Array(TRAIL); this.arrAt = new Float64Array(TRAIL);
+    this.arrT = new Int32Array(TRAIL);
     this.arrN = 0; this.arrHead = 0;
     this.centers = null; this.heatImg = null; this.universe = null; this.voronoi = null; this.bounds = null;
   }
@@ -68,6 +72,7 @@ export class LivePanel {
       this.arrLlm[i] = batch.llm[r * nPol + p];
       this.arrCell[i] = batch.center[r * nPol + p];
       this.arrAt[i] = now;
+      this.arrT[i] = batch.t[r];
       this.arrHead = (i + 1) % TRAIL;
       this.arrN = Math.min(TRAIL, this.arrN + 1);
     }
@@ -236,22 +241,54 @@ export class LivePanel {
     }
   }
 
+  /** What is under the pointer: `{ center: j }` within 16 px, else `{ arrival: i }` (a slot of
+   *  the recent arrivals' ring) within 8 px, else null. */
   nearest(mx, my) {
     const c = this.centers;
-    let best = -1, bestD = 16 * 16;
+    let best = null, bestD = 1;
     for (let j = 0; c && j < c.keys.length; j++) {
       const [x, y] = this.toScreen(c.xy[2 * j], c.xy[2 * j + 1]);
-      const d = (x - mx) ** 2 + (y - my) ** 2;
-      if (d < bestD) { bestD = d; best = j; }
+      const d = ((x - mx) ** 2 + (y - my) ** 2) / (16 * 16);
+      if (d < bestD) { bestD = d; best = { center: j }; }
+    }
+    if (best) return best;
+    for (let i = 0; this.bounds && i < this.arrN; i++) {
+      const [x, y] = this.toScreen(this.arrX[i], this.arrY[i]);
+      const d = ((x - mx) ** 2 + (y - my) ** 2) / (8 * 8);
+      if (d < bestD) { bestD = d; best = { arrival: i }; }
     }
     return best;
   }
 
   hover(e) {
     const rect = this.canvas.getBoundingClientRect();
-    const best = this.nearest(e.clientX - rect.left, e.clientY - rect.top);
-    if (best < 0) { this.tip.hidden = true; return; }
-    this.showTip(best);
+    const hit = this.nearest(e.clientX - rect.left, e.clientY - rect.top);
+    if (!hit) { this.tip.hidden = true; return; }
+    if (hit.center !== undefined) this.showTip(hit.center);
+    else this.showArrivalTip(hit.arrival);
+  }
+
+  /** Places the tip beside screen point (x, y) and shows `lines`; then adds the question of
+   *  round `round` when the worker has it (if the tip still shows the same thing). */
+  place(x, y, lines, round) {
+    const token = (this.tipToken = (this.tipToken || 0) + 1);
+    this.tip.textContent = lines.join('\n');
+    this.tip.hidden = false;
+    const rect = this.canvas.getBoundingClientRect();
+    this.tip.style.left = `${Math.max(0, Math.min(x + 12, rect.width - 250))}px`;
+    this.tip.style.top = `${y + (y > rect.height * 0.6 ? -130 : 14)}px`;
+    this.textsOf([round]).then(([q]) => {
+      if (!q || token !== this.tipToken || this.tip.hidden) return; // (the plane and synthetic have no texts)
+      this.tip.textContent = [lines[0], `“${q}”`, ...lines.slice(1)].join('\n');
+    });
+  }
+
+  showArrivalTip(i) {
+    this.selected = -1;
+    const [x, y] = this.toScreen(this.arrX[i], this.arrY[i]);
+    const cell = this.arrCell[i];
+    this.place(x, y, [`arrival of round ${this.arrT[i]}`, this.arrLlm[i] ? 'sent to the LLM' : 'served from the cache',
+      ...(cell >= 0 ? [`in the cell of center #${cell}`] : [])], this.arrT[i]);
   }
 
   key(e) {
@@ -273,17 +310,13 @@ export class LivePanel {
     const why = c.cached[j]
       ? `cached: yes — without it L̂ rises by ${f(c.contribution[j])}`
       : 'cached: no — Reverse Greedy (Alg. 1) keeps k others that lower L̂ more';
-    this.tip.textContent = [
+    const [x, y] = this.toScreen(c.xy[2 * j], c.xy[2 * j + 1]);
+    this.place(x, y, [
       `center #${j} (from round ${c.keys[j]})`,
       `weight ŵ = ${f(c.weight[j])} (N = ${c.count[j]} arrivals)`,
       `estimate ĉ = ${f(c.estimate[j])}${Number.isFinite(sd) ? ` ± ${f(sd)} (σ)` : ''}`,
       `acting cost = ${f(c.actingCost[j])}${Number.isFinite(sd) ? ' (LCB)' : ''}`,
       why,
-    ].join('\n');
-    this.tip.hidden = false;
-    const rect = this.canvas.getBoundingClientRect();
-    const [x, y] = this.toScreen(c.xy[2 * j], c.xy[2 * j + 1]);
-    this.tip.style.left = `${Math.max(0, Math.min(x + 12, rect.width - 250))}px`;
-    this.tip.style.top = `${y + (y > rect.height * 0.6 ? -110 : 14)}px`;
+    ], c.keys[j]);
   }
 }

@@ -2,6 +2,7 @@
 // worker (worker.js); each animation frame asks for a batch of rounds and draws what came back.
 import { POLICIES } from '../state.js';
 import { LivePanel } from './live-panel.js';
+import { nqTriviaFiles } from '../nq-trivia.js';
 import { curvesCsv, downloadText, downloadCanvas } from '../export.js';
 import { uploadedData } from '../upload.js';
 
@@ -10,7 +11,20 @@ const HEAT_N = 48;
 
 export function createLiveView(app) {
   let worker = null; // the engine's worker (replaced if it fails or its instance traps)
-  const panels = [new LivePanel($('panel-0')), new LivePanel($('panel-1'))];
+  const texts = new Map(); // round → its question (null: none), for hovering
+  /** The questions of played rounds (`roundText`), fetched from the worker once each. */
+  async function textsOf(rounds) {
+    const want = rounds.filter((r) => !texts.has(r));
+    if (want.length && worker) {
+      const g = gen;
+      const got = await new Promise((resolve, reject) => {
+        const id = nextId++; waiters.set(id, { resolve, reject }); worker.postMessage({ type: 'text', id, rounds: want });
+      }).catch(() => null);
+      if (got && g === gen) want.forEach((r, i) => texts.set(r, got[i]));
+    }
+    return rounds.map((r) => texts.get(r) ?? null);
+  }
+  const panels = [new LivePanel($('panel-0'), textsOf), new LivePanel($('panel-1'), textsOf)];
   let gen = 0, ready = false, playing = false, inFlight = false, pendingSteps = 0;
   let info = null, last = null, dirty = true, active = false, started = false, stale = false;
   let lastHeatAt = 0, heatInterval = 500, heatN = HEAT_N, heatRound = -1, heatRes = 0;
@@ -50,7 +64,16 @@ export function createLiveView(app) {
     if (!worker) spawn();
     // Uploaded data plays the arrival model chosen for it (built-ins: their SPEC §7 models).
     const up = uploadedData(app);
-    worker.postMessage({ type: 'init', gen, dataset: s.dataset, upload: up && up.dataset, arrival: up && up.upload.arrival, params: s.params, policies: [s.p1, s.p2], heatN: HEAT_N });
+    const init = { type: 'init', gen, dataset: s.dataset, upload: up && up.dataset, arrival: up && up.upload.arrival, params: s.params, policies: [s.p1, s.p2], heatN: HEAT_N };
+    if (s.dataset === 'nq-trivia') {
+      status('Loading the nq-trivia data…');
+      const g = gen;
+      nqTriviaFiles(app).then((nq) => {
+        if (g !== gen) return;
+        status(`Computing the oracle M_orc on n_eval = ${s.params.n_eval} samples…`);
+        worker.postMessage({ ...init, nq });
+      }, (e) => { if (g === gen) failed(e.message, false); });
+    } else worker.postMessage(init);
     for (const p of panels) p.reset();
     dirty = true;
   }
@@ -76,6 +99,7 @@ export function createLiveView(app) {
   function onMessage(ev) {
     const m = ev.data;
     if (m.type === 'results' || m.type === 'trace') { const w = waiters.get(m.id); if (w) { waiters.delete(m.id); w.resolve(m.json); } return; }
+    if (m.type === 'text') { const w = waiters.get(m.id); if (w) { waiters.delete(m.id); w.resolve(m.texts); } return; }
     if (m.type === 'error' && m.id !== undefined) {
       const w = waiters.get(m.id);
       if (w) { waiters.delete(m.id); w.reject(new Error(m.message)); }
@@ -88,6 +112,7 @@ export function createLiveView(app) {
     const now = performance.now();
     if (m.type === 'ready') {
       info = m;
+      texts.clear();
       const plane = m.dim === 2;
       panels.forEach((p, i) => p.setup({ name: m.policies[i], universe: m.universe, plane }));
       $('proj-note').textContent = plane
@@ -117,6 +142,7 @@ export function createLiveView(app) {
         heatInterval = Math.max(400, 4 * m.heatMs);
       }
       absorb(m);
+      if (m.ask) app.emit('asked', m); // views/ask.js
       if (m.round >= info.horizon) { setPlaying(false); status(`Done: T = ${info.horizon} rounds played.`); }
     }
   }
@@ -198,5 +224,17 @@ export function createLiveView(app) {
     restart() { if (active) start(); else stale = true; },
     activate() { active = true; dirty = true; if (!started || stale) start(); },
     deactivate() { active = false; setPlaying(false); },
+    /** The run's setup (`dim`, `policies`, `horizon`, …) once it is ready, else null (views/ask.js). */
+    info: () => (ready ? info : null),
+    /** Plays a typed question (its vector, GPT-2 tokens and text) as the next round in both
+     *  panels (views/ask.js); false when the run cannot take it now. */
+    ask(x, tokens, text) {
+      if (!ready || !worker || (last && last.round >= info.horizon)) return false;
+      setPlaying(false);
+      pendingSteps = 0;
+      const send = () => { if (inFlight) { setTimeout(send, 20); return; } inFlight = true; worker.postMessage({ type: 'ask', gen, x, tokens, text }); };
+      send();
+      return true;
+    },
   };
 }

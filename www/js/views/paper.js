@@ -11,6 +11,7 @@ import { offlineCharts, onlineCharts, series, at, final, keyOf } from '../report
 import { policies, offlineAlgorithms } from '../../pkg/csc.js';
 import { QUICK_OFFLINE } from './offline.js';
 import { uploadedData } from '../upload.js';
+import { nqTriviaNow } from '../nq-trivia.js';
 
 /** The reproduction report shipped with the page, at its "Where we differ" section. */
 const DIFFER = new URL('../../docs/REPRODUCTION.html#where-we-differ-and-why', import.meta.url).href;
@@ -99,28 +100,8 @@ function geomCharts(r) {
   ];
 }
 
-/** The nq-trivia universe bundled with the page (scripts/dist.sh: data/), fetched once. */
-const BUNDLE = new URL('../../data/', import.meta.url);
-const BUNDLE_FILES = { nq: 'nq.jsonl', nqEmb: 'nq.emb.f32', tq: 'triviaqa.jsonl', tqEmb: 'triviaqa.emb.f32' };
-let bundled; // undefined: not asked; a promise; then the files or null (not bundled)
-function loadBundled() {
-  bundled ??= (async () => {
-    const m = await fetch(new URL('manifest.json', BUNDLE));
-    if (!m.ok) return null;
-    const parts = { id: 'bundled' };
-    await Promise.all(Object.entries(BUNDLE_FILES).map(async ([k, name]) => {
-      const r = await fetch(new URL(name, BUNDLE));
-      if (!r.ok) throw new Error(`${name}: HTTP ${r.status}`);
-      parts[k] = await r.arrayBuffer();
-    }));
-    return parts;
-  })().catch((e) => ({ error: e.message }));
-  return bundled;
-}
-
 export function createPaperView(app) {
   const headline = document.getElementById('headline');
-  let data; // the bundled files once fetched (undefined: not yet; null: not bundled; { error })
   let active = false;
   const presetRequest = () => {
     const s = app.state, p = PRESETS[s.preset];
@@ -131,13 +112,11 @@ export function createPaperView(app) {
       return { key: `${experiment}|${s.full}|${JSON.stringify(up.upload)}`, request };
     }
     const kind = p.dataset || 'synthetic';
-    const files = kind === 'nq-trivia' ? (app.nqFiles || (data && !data.error ? data : null)) : null;
-    if (kind === 'nq-trivia' && !files) {
-      if (data === undefined) {
-        if (bundled === undefined) loadBundled().then((d) => { data = d; if (active && app.state.view === 'paper') panel.activate(); });
-        return { message: 'Loading the bundled nq-trivia data…' };
-      }
-      return { message: `${data?.error ? `The bundled nq-trivia data could not be loaded (${data.error}); ` : 'nq-trivia is not bundled with this copy of the page: '}load the four files of the shared data (nq.jsonl, nq.emb.f32, triviaqa.jsonl, triviaqa.emb.f32) with “Load your data…”.` };
+    let files = null;
+    if (kind === 'nq-trivia') {
+      const nq = nqTriviaNow(app, () => app.emit('nq-loaded'));
+      if (!nq.files) return { message: nq.message };
+      files = nq.files;
     }
     const tuned = s.tuned && TUNED.has(s.preset);
     const experiment = tuned ? `${s.preset}-tuned` : s.preset;

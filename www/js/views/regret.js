@@ -4,6 +4,7 @@ import { POLICIES } from '../state.js';
 import { JobPanel } from './job-panel.js';
 import { onlineCharts } from '../report.js';
 import { uploadedData } from '../upload.js';
+import { nqTriviaNow } from '../nq-trivia.js';
 
 /**
  * The online experiment of the page's settings (shared with the efficiency view); on uploaded
@@ -12,13 +13,19 @@ import { uploadedData } from '../upload.js';
 export function onlineRequest(app) {
   const s = app.state, up = uploadedData(app);
   if (s.dataset === 'upload' && !up) return { message: 'Load your data first (“Load your data…” in the settings).' };
+  let files = null;
+  if (s.dataset === 'nq-trivia') {
+    const nq = nqTriviaNow(app, () => app.emit('nq-loaded'));
+    if (!nq.files) return { message: nq.message };
+    files = nq.files;
+  }
   const name = up ? up.upload.jsonl : s.dataset;
   const experiment = {
     id: 'online', title: `Online: ${s.policies.length} policies on ${name} (page settings)`, dataset: up ? up.upload : s.dataset,
     measure: { kind: 'online', policies: s.policies }, params: s.params, seeds: s.seeds, first_seed: s.params.seed,
   };
-  const request = { type: 'run', experiment, dataset: up ? up.dataset : { kind: s.dataset } };
-  return { key: JSON.stringify({ experiment }), request };
+  const request = { type: 'run', experiment, dataset: up ? up.dataset : { kind: s.dataset, ...(files || {}) } };
+  return { key: JSON.stringify({ experiment, files: files?.id }), request };
 }
 
 export function createRegretView(app) {

@@ -1,0 +1,153 @@
+// End-to-end test of "Ask a question" (issue 14) in headless Chromium, on the companion-site
+// bundle (dist/ from scripts/dist.sh: the engine, the embedding package pkg-embed/, the model
+// in model/ and the nq-trivia data): opens the live view on nq-trivia, types a question and
+// checks that it is played as the next round in both panels — the round counter advances by one
+// — with, per policy, where it landed (its cell and that center's question, or a new center),
+// the nearest cached question with d and φ(d), and the decision with its reason; the five nearest
+// universe questions; a center's hover tip with its question. Then a second visit in the same
+// browser profile, whose model comes from Cache Storage (no download), and ten more questions
+// for the milliseconds per question. No request may leave the origin, no console error.
+// Prints the timings (issue 14's closing figures) and "N passed, M failed"; non-zero on failure.
+//   node tests/e2e/ask.mjs
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { serveStatic } from './static_server.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const dist = path.join(root, 'dist');
+for (const f of ['pkg/csc.js', 'pkg-embed/csc_embed.js', 'pkg-embed/csc_embed_bg.wasm', 'model/model.f16.safetensors', 'model/tokenizer.json', 'data/manifest.json']) {
+  if (!existsSync(path.join(dist, f))) { console.error(`dist/${f} is missing: build the bundle first (bash scripts/dist.sh)`); process.exit(1); }
+}
+const { server, origin } = await serveStatic(dist);
+let passed = 0, failed = 0;
+async function check(name, fn) {
+  try { await fn(); passed++; console.log(`ok   ${name}`); }
+  catch (e) { failed++; console.log(`FAIL ${name}: ${e && e.message ? e.message.split('\n')[0] : e}`); }
+}
+function assert(cond, msg) { if (!cond) throw new Error(msg); }
+async function waitFor(page, fn, arg, { timeout = 60000 } = {}) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    if (await page.evaluate(fn, arg).catch(() => false)) return;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${fn.toString().slice(0, 90)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+// A persistent profile, so that the second visit finds the model in Cache Storage.
+const profile = mkdtempSync(path.join(os.tmpdir(), 'csc-ask-'));
+const context = await chromium.launchPersistentContext(profile, {
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true,
+  args: ['--headless', '--no-sandbox', '--disable-gpu'], viewport: { width: 1280, height: 1000 },
+});
+const errors = [], foreign = [];
+let modelRequests = 0;
+function watch(page) {
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  // Worker requests too (the embedding worker fetches the model).
+  context.on('request', (r) => {
+    const u = r.url();
+    if (!u.startsWith(origin) && !u.startsWith('blob:') && !u.startsWith('data:')) foreign.push(u);
+  });
+}
+context.on('request', (r) => { if (r.url().includes('/model/model.f16.safetensors')) modelRequests++; });
+
+async function open() {
+  const page = await context.newPage();
+  watch(page);
+  await page.goto(`${origin}/?dataset=nq-trivia`);
+  await waitFor(page, () => /^Ready/.test(document.getElementById('status').textContent), null, { timeout: 180000 });
+  return page;
+}
+
+/** Types `text`, clicks Ask, waits for the answer; returns the rounds before/after and timings. */
+async function ask(page, text) {
+  const before = await page.evaluate(() => Number(document.body.dataset.round));
+  await page.evaluate(() => { document.getElementById('ask-out').textContent = ''; });
+  const t0 = Date.now();
+  await page.fill('#ask-text', text);
+  await page.click('#ask-go');
+  await waitFor(page, () => /^Round/.test(document.getElementById('ask-out').textContent.trim())
+    || /^Could not|^The (live|plane|run)/.test(document.getElementById('ask-status').textContent), null, { timeout: 240000 });
+  const status = await page.textContent('#ask-status');
+  assert(!/^Could not|^The (live|plane|run)/.test(status), status);
+  const d = await page.evaluate(() => ({ ...document.body.dataset }));
+  return { before, after: Number(d.round), ms: Date.now() - t0, embedMs: Number(d.askEmbedMs), loadMs: Number(d.askLoadMs || 0), cached: d.askModelCached === 'true', askMs: Number(d.askMs) };
+}
+
+let cold, warm, perQ;
+const page = await open();
+await page.evaluate(() => { document.getElementById('step').click(); }); // 100 rounds first: a cache to land near
+await waitFor(page, () => Number(document.body.dataset.round) >= 100, null);
+await check('a typed question on nq-trivia is the next round in both panels, explained', async () => {
+  cold = await ask(page, 'who wrote the declaration of independence');
+  assert(cold.after === cold.before + 1, `round ${cold.before} → ${cold.after}`);
+  const out = await page.textContent('#ask-out');
+  assert(out.includes('who wrote the declaration of independence'), 'the question is not shown');
+  const items = await page.$$eval('.ask-policies li', (li) => li.map((e) => e.textContent));
+  assert(items.length === 2, `${items.length} policy lines`);
+  for (const t of items) {
+    assert(/founded a new center|landed in the cell of center #\d+, “/.test(t), `no cell: ${t}`);
+    assert(/sent to the LLM|served with the answer cached for “/.test(t), `no decision: ${t}`);
+    assert(/nearest cached question “.+”, d = [\d.]+, φ\(d\) = [\d.]+|cache was empty/.test(t), `no nearest: ${t}`);
+  }
+  // CLCB-SC-LS-Cont (left panel) gives its reason: c̲ against φ (Alg. 5 lines 4–6).
+  assert(/because c̲ = -?[\d.]+ (≤|>) φ = [\d.]+/.test(items[0]), `no reason: ${items[0]}`);
+  const uni = await page.$$eval('.ask-universe li', (li) => li.map((e) => e.textContent));
+  assert(uni.length === 5, `${uni.length} nearest universe questions`);
+  assert(uni.some((t) => /declaration of independence/i.test(t)), `none of the five nearest is about the declaration: ${uni.join(' | ')}`);
+});
+await check('hovering a center shows its question', async () => {
+  await page.focus('#panel-0 canvas');
+  await page.keyboard.press('ArrowRight');
+  await waitFor(page, () => /“.+”/.test(document.getElementById('tip-0').textContent), null, { timeout: 10000 });
+});
+await check('the plane refuses a question with a plain message', async () => {
+  const p2 = await context.newPage();
+  watch(p2);
+  await p2.goto(`${origin}/?dataset=plane`);
+  await waitFor(p2, () => /^Ready/.test(document.getElementById('status').textContent), null, { timeout: 60000 });
+  await p2.fill('#ask-text', 'how tall is the eiffel tower');
+  await p2.click('#ask-go');
+  await waitFor(p2, () => /plane holds points/.test(document.getElementById('ask-status').textContent), null, { timeout: 10000 });
+  await p2.close();
+});
+mkdirSync(path.join(root, 'artifacts'), { recursive: true });
+await page.screenshot({ path: path.join(root, 'artifacts', 'ask.png'), fullPage: true });
+await page.close();
+await check('a second visit takes the model from Cache Storage (loaded when the box is focused), no download', async () => {
+  const before = modelRequests;
+  const p = await open();
+  // Focusing the box loads the cached model ahead of the question.
+  await p.focus('#ask-text');
+  await waitFor(p, () => document.body.dataset.askLoadMs !== undefined, null, { timeout: 60000 });
+  warm = await ask(p, 'how tall is the eiffel tower');
+  assert(warm.after === warm.before + 1, `round ${warm.before} → ${warm.after}`);
+  assert(warm.cached, 'the model was not read from Cache Storage');
+  assert(modelRequests === before, `the model was requested again (${modelRequests - before} requests)`);
+  const qs = ['what is the capital of australia', 'who painted the mona lisa', 'when did the berlin wall fall', 'how many moons does mars have',
+    'who discovered penicillin', 'what is the longest river in africa', 'who sang purple rain', 'what year did titanic sink',
+    'who invented the telephone', 'what is the boiling point of water'];
+  let emb = 0, total = 0;
+  for (const t of qs) { const r = await ask(p, t); emb += r.embedMs; total += r.askMs; }
+  perQ = { embedMs: emb / qs.length, askMs: total / qs.length };
+  await p.setViewportSize({ width: 390, height: 900 });
+  await p.screenshot({ path: path.join(root, 'artifacts', 'ask-390.png'), fullPage: true });
+  await p.close();
+});
+await check('no request left the origin, no console error', async () => {
+  assert(foreign.length === 0, `foreign requests: ${foreign.join(', ')}`);
+  assert(errors.length === 0, `console errors: ${errors.join(' | ')}`);
+});
+if (cold) console.log(`first question, cold (package + model download + load + embed + play): ${cold.ms} ms (model load ${cold.loadMs} ms, embedding ${cold.embedMs} ms)`);
+if (warm) console.log(`second visit: model from Cache Storage loaded on focus in ${warm.loadMs} ms; its first question: Ask → answer shown ${warm.askMs} ms (embedding ${warm.embedMs} ms)`);
+if (perQ) console.log(`then per question: embedding ${perQ.embedMs.toFixed(1)} ms, Ask → answer shown ${perQ.askMs.toFixed(0)} ms (mean of 10)`);
+await context.close();
+rmSync(profile, { recursive: true, force: true });
+server.close();
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,94 @@
+// Embeds typed questions off the main thread (views/ask.js, issue 14). On the first request it
+// loads the embedding package (www/pkg-embed, scripts/wasm-embed.sh) and all-MiniLM-L6-v2
+// (www/model, scripts/fetch-model.sh) — the model through the browser's Cache Storage, so a
+// later visit does not download it again — reporting progress as `progress` messages. Then each
+// `embed` request is answered with the L2-normalised vector (mean pooling over the attention mask,
+// the shared data's embedding), the GPT-2 token count (its cost, SPEC §2) and the time taken.
+// Every failure is answered as `error` with the request's id. Nothing is sent anywhere.
+import init, { Embedder, gpt2Tokens } from '../pkg-embed/csc_embed.js';
+
+/** Bump when the model files change: an old copy in Cache Storage is then not used. */
+const MODEL_CACHE = 'csc-model-all-MiniLM-L6-v2-f16-v1';
+const MODEL_FILES = { weights: 'model.f16.safetensors', tokenizer: 'tokenizer.json', config: 'config.json' };
+const modelUrl = (f) => new URL(`../model/${f}`, import.meta.url).href;
+
+/** The bytes of `url`, from Cache Storage when kept there, else fetched (and kept), with
+ *  `onBytes(n, total)` as they come. */
+async function cachedBytes(url, onBytes) {
+  let cache = null;
+  try { cache = await caches.open(MODEL_CACHE); } catch { /* no Cache Storage here (opaque origin, private mode) */ }
+  let res = cache ? await cache.match(url) : undefined;
+  const fromCache = Boolean(res);
+  if (!res) {
+    res = await fetch(url);
+    if (!res.ok) throw new Error(`the model file ${url.split('/').pop()} could not be fetched (HTTP ${res.status}): this copy of the page was built without it (scripts/fetch-model.sh)`);
+    if (cache) { try { await cache.put(url, res.clone()); } catch { /* over quota: just do not keep it */ } }
+  }
+  const total = Number(res.headers.get('content-length')) || 0;
+  onBytes(0, total);
+  const reader = res.body.getReader();
+  const parts = [];
+  let got = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parts.push(value);
+    got += value.length;
+    onBytes(value.length, total);
+  }
+  const out = new Uint8Array(got);
+  let o = 0;
+  for (const p of parts) { out.set(p, o); o += p.length; }
+  return { bytes: out, fromCache };
+}
+
+let model = null; // a promise of { embedder, loadMs, fromCache, bytes }
+function load() {
+  model ??= (async () => {
+    const t0 = performance.now();
+    await init();
+    let seen = 0;
+    const totals = {};
+    const progress = (name) => (n, total) => {
+      seen += n;
+      totals[name] = total;
+      const all = Object.values(totals).reduce((a, b) => a + b, 0);
+      self.postMessage({ type: 'progress', loaded: seen, total: all });
+    };
+    const files = await Promise.all(Object.entries(MODEL_FILES).map(([k, f]) => cachedBytes(modelUrl(f), progress(k))));
+    const [w, t, c] = files;
+    self.postMessage({ type: 'progress', loaded: seen, total: seen, preparing: true });
+    const embedder = Embedder.load(w.bytes, t.bytes, new TextDecoder().decode(c.bytes));
+    embedder.embed(['warm-up']); // the first call allocates and compiles the hot paths
+    const loaded = { loadMs: performance.now() - t0, fromCache: files.every((f) => f.fromCache), bytes: seen };
+    self.postMessage({ type: 'loaded', ...loaded });
+    return { embedder, ...loaded };
+  })();
+  model.catch(() => { model = null; }); // a failed load may be tried again
+  return model;
+}
+
+/** Whether every model file is in Cache Storage (a visit after the first). */
+async function cached() {
+  try {
+    const cache = await caches.open(MODEL_CACHE);
+    const hits = await Promise.all(Object.values(MODEL_FILES).map((f) => cache.match(modelUrl(f))));
+    return hits.every(Boolean);
+  } catch { return false; }
+}
+
+self.onmessage = async ({ data: m }) => {
+  try {
+    // `preload`: load the model ahead of the first question, if it needs no download.
+    if (m.type === 'preload') { if (model === null && (await cached())) load().catch(() => {}); return; }
+    if (m.type !== 'embed') return;
+    const { embedder, fromCache } = await load();
+    const t0 = performance.now();
+    const x = embedder.embed([m.text]);
+    const tokens = gpt2Tokens(m.text);
+    const embedMs = performance.now() - t0;
+    self.postMessage({ type: 'embedded', id: m.id, x, tokens, embedMs, fromCache }, [x.buffer]);
+  } catch (e) {
+    self.postMessage({ type: 'error', id: m.id, message: String(e && e.message ? e.message : e) });
+  }
+};

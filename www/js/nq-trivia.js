@@ -1,0 +1,53 @@
+// The nq-trivia universe of SPEC §7: the four files of the shared data, from the copy bundled with
+// the page (scripts/dist.sh writes data/ with a manifest) or loaded by the reader with “Load your
+// data…” (upload.js sets `app.nqFiles`). Every view that runs nq-trivia gets its bytes here.
+
+const BUNDLE = new URL('../data/', import.meta.url);
+const BUNDLE_FILES = { nq: 'nq.jsonl', nqEmb: 'nq.emb.f32', tq: 'triviaqa.jsonl', tqEmb: 'triviaqa.emb.f32' };
+let manifest; // a promise of the bundle's manifest, or null when the page has none
+let bundled; // a promise of the bundle's files ({ error } when they could not be read)
+
+/** Whether the page ships the bundle (one small request, made once). */
+export function hasBundle() {
+  manifest ??= fetch(new URL('manifest.json', BUNDLE)).then((r) => (r.ok ? r.json() : null)).catch(() => null);
+  return manifest.then(Boolean);
+}
+
+/** The bundled files, fetched once: `{ id, nq, nqEmb, tq, tqEmb }` (ArrayBuffers), null when the
+ *  page has no bundle, or `{ error }`. */
+export function loadBundled() {
+  bundled ??= (async () => {
+    if (!(await hasBundle())) return null;
+    const parts = { id: 'bundled' };
+    await Promise.all(Object.entries(BUNDLE_FILES).map(async ([k, name]) => {
+      const r = await fetch(new URL(name, BUNDLE));
+      if (!r.ok) throw new Error(`${name}: HTTP ${r.status}`);
+      parts[k] = await r.arrayBuffer();
+    }));
+    return parts;
+  })().catch((e) => ({ error: e.message }));
+  return bundled;
+}
+
+let result; // undefined until the bundle's download has ended; then its files, null or { error }
+const missing = (b) => `${b?.error ? `The bundled nq-trivia data could not be loaded (${b.error}); ` : 'nq-trivia is not bundled with this copy of the page: '}load the four files of the shared data (nq.jsonl, nq.emb.f32, triviaqa.jsonl, triviaqa.emb.f32) with “Load your data…”.`;
+
+/** The files to run nq-trivia on: the reader's own copy if loaded, else the bundle. Rejects with a
+ *  message saying how to get them when neither is there. */
+export async function nqTriviaFiles(app) {
+  if (app.nqFiles) return app.nqFiles;
+  result = await loadBundled();
+  if (result && !result.error) return result;
+  throw new Error(missing(result));
+}
+
+/** For a view that builds its request at once: `{ files }` when they are here, else `{ message }`
+ *  — while the bundle downloads (then `onReady` runs), or saying how to get the files. */
+export function nqTriviaNow(app, onReady) {
+  if (app.nqFiles) return { files: app.nqFiles };
+  if (result === undefined) {
+    loadBundled().then((r) => { result = r; onReady(); });
+    return { message: 'Loading the bundled nq-trivia data…' };
+  }
+  return result && !result.error ? { files: result } : { message: missing(result) };
+}
