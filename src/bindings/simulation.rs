@@ -334,7 +334,7 @@ impl JsOnlineRun {
         let (mut nearest, mut d, mut phi) =
             (Vec::with_capacity(p), Vec::with_capacity(p), Vec::with_capacity(p));
         for sim in &mut self.sims {
-            let o = sim.step(&a);
+            let o = sim.step_foreign(&a);
             center.push(sim.policy().current_center().map_or(-1, |c| c as i32));
             llm.push(o.llm as u8);
             switched.push(o.switched as u8);

@@ -16,6 +16,7 @@
 
 use super::{make_policy, Context, Policy, PolicyKind, Round};
 use crate::config::Params;
+use crate::epsilon_net::{NetStep, SharedNet};
 use crate::error::{Error, Result};
 use crate::oracle::{evaluation_oracle, EvalSample, LossTracker, Oracle};
 use crate::space::Metric;
@@ -25,7 +26,8 @@ use serde::Serialize;
 use std::sync::Arc;
 use web_time::Instant;
 
-/// The environment of one seed: `E`, `M_orc` and its loss, the horizon.
+/// The environment of one seed: `E`, `M_orc` and its loss, the horizon, and the ε-net its
+/// policies share (a clone shares it too: it depends only on the trace's arrivals).
 #[derive(Clone, Debug)]
 pub struct Environment {
     pub eval: EvalSample,
@@ -33,6 +35,7 @@ pub struct Environment {
     pub horizon: usize,
     pub dim: usize,
     pub metric: Metric,
+    net: Arc<SharedNet>,
 }
 
 impl Environment {
@@ -46,7 +49,19 @@ impl Environment {
         let eval = EvalSample::from_trace(trace, params.mismatch())?;
         let observed = (0..trace.horizon()).map(|t| (trace.x(t), trace.cost[t]));
         let oracle = evaluation_oracle(observed, trace.dim(), &eval, params.eps_oracle, params.k)?;
-        Ok(Environment { metric: eval.metric, eval, oracle, horizon: trace.horizon(), dim: trace.dim() })
+        Ok(Environment {
+            metric: eval.metric,
+            eval,
+            oracle,
+            horizon: trace.horizon(),
+            dim: trace.dim(),
+            net: Arc::new(SharedNet::new()),
+        })
+    }
+
+    /// The ε-net shared by the policies that run on this environment's trace ([`Simulation::step`]).
+    pub fn shared_net(&self) -> &SharedNet {
+        &self.net
     }
 
     /// The oracle cache as `(key, vector)` pairs for [`PolicyKind::Oracle`].
@@ -83,7 +98,9 @@ pub struct Checkpoint {
     pub est_rmse: Option<f64>,
     pub est_mae: Option<f64>,
     pub est_max: Option<f64>,
-    /// Time spent inside the policy so far (ms).
+    /// Time spent inside the policy so far (ms). The scan of the run's shared ε-net is not
+    /// included: it is done once per run for every policy that keeps a net (issue 18;
+    /// [`SharedNet::elapsed_ms`] holds it).
     pub wall_ms: f64,
 }
 
@@ -126,6 +143,12 @@ pub struct Simulation {
     hits: u64,
     elapsed: f64,
     checkpoints: Vec<Checkpoint>,
+    /// Whether the policy's ε-net follows the environment's shared one: it keeps a net and every
+    /// arrival so far was the trace's ([`step_foreign`](Self::step_foreign) ends it).
+    shared: bool,
+    eps: f64,
+    /// A new center's distances to the centers before it, from the shared net.
+    net_row: Vec<f64>,
 }
 
 impl Simulation {
@@ -154,15 +177,29 @@ impl Simulation {
             hits: 0,
             elapsed: 0.0,
             checkpoints: Vec::new(),
+            shared: kind.keeps_net(),
+            eps: params.epsilon,
+            net_row: Vec::new(),
             env,
         })
     }
 
-    /// Plays one round.
+    /// Plays one round. `a` must be the arrival of round `t` of the trace the environment was
+    /// built from (as in every run; the policies that keep an ε-net take its assignment from the
+    /// environment's shared net, outside the policy's timer). For any other arrival use
+    /// [`step_foreign`](Self::step_foreign).
     pub fn step(&mut self, a: &Arrival) -> StepOutcome {
         let t = self.state.t;
         self.cost_by_round.push(a.cost);
-        let round = Round { t, x: a.x, index: a.index, true_cost: a.cost };
+        let assignment = if self.shared {
+            let got = self.env.net.assign(self.eps, self.env.metric, t, a.x, a.index, &mut self.net_row);
+            self.shared = got.is_some();
+            got
+        } else {
+            None
+        };
+        let net = assignment.map(|assignment| NetStep { assignment, row: &self.net_row });
+        let round = Round { t, x: a.x, index: a.index, true_cost: a.cost, net };
         let t0 = Instant::now();
         let llm = self.policy.decide(&round);
         self.elapsed += t0.elapsed().as_secs_f64() * 1e3;
@@ -202,6 +239,13 @@ impl Simulation {
             self.checkpoints.push(cp);
         }
         StepOutcome { t, llm, switched, phi, realised }
+    }
+
+    /// Plays one round whose arrival is not the trace's (the live view's asked question): from
+    /// now on the policy scans its own ε-net, which holds every arrival it has seen.
+    pub fn step_foreign(&mut self, a: &Arrival) -> StepOutcome {
+        self.shared = false;
+        self.step(a)
     }
 
     /// The metrics now (computes the estimation errors).
