@@ -18,7 +18,7 @@ use super::{make_policy, Context, Policy, PolicyKind, Round};
 use crate::config::Params;
 use crate::epsilon_net::{NetStep, SharedNet};
 use crate::error::{Error, Result};
-use crate::oracle::{evaluation_oracle, EvalSample, LossTracker, Oracle};
+use crate::oracle::{evaluation_oracle, EvalSample, LossTracker, NearMemo, Oracle};
 use crate::space::Metric;
 use crate::stream::Arrival;
 use crate::trace::Trace;
@@ -36,6 +36,9 @@ pub struct Environment {
     pub dim: usize,
     pub metric: Metric,
     net: Arc<SharedNet>,
+    /// Cache members' neighbours in `E`, shared by the loss trackers of the policies that
+    /// cache ε-net centers.
+    near: Arc<NearMemo>,
 }
 
 impl Environment {
@@ -56,6 +59,7 @@ impl Environment {
             horizon: trace.horizon(),
             dim: trace.dim(),
             net: Arc::new(SharedNet::new()),
+            near: Arc::new(NearMemo::new()),
         })
     }
 
@@ -161,7 +165,10 @@ impl Simulation {
     ) -> Result<Self> {
         let ctx = Context::new(env.metric, params.clone(), env.dim)?;
         let policy = make_policy(kind, &ctx, &env.oracle_members())?;
-        let mut tracker = LossTracker::new();
+        // Policies that cache ε-net centers share members' neighbours in `E` (bounded by the
+        // net); the others' keys may be new every round (Threshold admits every miss).
+        let mut tracker =
+            if kind.keeps_net() { LossTracker::shared(env.near.clone()) } else { LossTracker::new() };
         let empty = crate::space::Points::new(env.dim)?;
         let loss = tracker.loss(&env.eval, &[], &empty);
         let record_every = if record_every == 0 { env.horizon.div_ceil(200).max(1) } else { record_every };
