@@ -1,8 +1,9 @@
 //! Times every online policy on one seeded trace: `cargo run --release --example online_profile
 //! -- [synthetic|nq-trivia|plane] [horizon] [seed] [policy ids…]`. For profiling (perf, callgrind).
 //!
-//! The first line is the ε-net the policies that keep one share (grown once per run, not timed
-//! inside any policy). Each line gives the wall time and, at the end, the CPU time this thread got (Linux
+//! The first line is the ε-net the policies that keep one share (grown once per run; the policies'
+//! lines do not include it — `runtime_ms` in experiments does, see `Checkpoint::wall_ms`). Each
+//! line gives the wall time and, at the end, the CPU time this thread got (Linux
 //! `/proc/thread-self/schedstat`, in ns): on a loaded machine the CPU time is the steadier figure.
 // Native only (wall-clock timing, files on disk). `wasm-pack test` builds every example for
 // wasm32: there this is an empty program.
@@ -49,7 +50,7 @@ fn main() {
         for t in 0..trace.horizon() {
             let a = trace.arrival(t);
             let step = env.shared_net().assign(params.epsilon, env.metric, t, a.x, a.index, &mut row);
-            centers += usize::from(step.expect("the shared net grows in order").is_new);
+            centers += usize::from(step.expect("the shared net grows in order").0.is_new);
         }
     }
     let (mut total, mut total_cpu) = (t0.elapsed().as_secs_f64() * 1e3, cpu_ms() - c0);

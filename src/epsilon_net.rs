@@ -242,26 +242,42 @@ pub struct NetStep<'a> {
 #[derive(Debug, Default)]
 pub struct SharedNet {
     logs: std::sync::Mutex<Vec<NetLog>>,
+    /// Rounds to make room for when a net is started (the horizon).
+    rounds: usize,
 }
 
 #[derive(Debug)]
 struct NetLog {
     net: EpsilonNet,
-    steps: Vec<Assignment>,
-    rows: Vec<Option<u32>>,
-    /// Time spent scanning (ms), for profiles.
-    elapsed_ms: f64,
+    /// One entry per insertion, 12 bytes, room made for the horizon when the net starts (so a
+    /// long live run does not grow while it streams).
+    steps: Vec<LogEntry>,
 }
 
+/// A logged insertion: its center (with [`NEW`] when the arrival founded it, [`ROW`] when it
+/// was universe row `row`) and the time its scan took.
+#[derive(Clone, Copy, Debug)]
+struct LogEntry {
+    center: u32,
+    row: u32,
+    scan_ms: f32,
+}
+
+const NEW: u32 = 1 << 31;
+const ROW: u32 = 1 << 30;
+
 impl SharedNet {
-    pub fn new() -> Self {
-        Self::default()
+    /// Shared nets for runs of `rounds` arrivals (room is made for them when a net starts).
+    pub fn new(rounds: usize) -> Self {
+        SharedNet { logs: Default::default(), rounds }
     }
 
     /// The assignment of arrival number `i` (from 0) in the net of radius `eps`: the logged one,
-    /// or — when `i` is the next insertion — the net's new one. `row` receives a new center's
-    /// distances. `None` (the caller then uses its own net) when `i` is beyond the next
-    /// insertion, the logged arrival was another universe row, or `x` is invalid for the net.
+    /// or — when `i` is the next insertion — the net's new one; with the time (ms) its scan took
+    /// when it was made (what a policy scanning on its own would have spent: the simulator
+    /// charges it to every policy's timer). `row` receives a new center's distances. `None` (the
+    /// caller then uses its own net) when `i` is beyond the next insertion, the logged arrival
+    /// was another universe row, or `x` is invalid for the net.
     pub fn assign(
         &self,
         eps: f64,
@@ -270,30 +286,41 @@ impl SharedNet {
         x: &[f32],
         index: Option<u32>,
         row: &mut Vec<f64>,
-    ) -> Option<Assignment> {
+    ) -> Option<(Assignment, f64)> {
         let mut logs = self.logs.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let at =
             match logs.iter().position(|l| l.net.eps.to_bits() == eps.to_bits() && l.net.metric == metric) {
                 Some(at) => at,
                 None => {
                     let net = EpsilonNet::new(x.len(), eps, metric).ok()?;
-                    logs.push(NetLog { net, steps: Vec::new(), rows: Vec::new(), elapsed_ms: 0.0 });
+                    logs.push(NetLog { net, steps: Vec::with_capacity(self.rounds) });
                     logs.len() - 1
                 }
             };
         let log = &mut logs[at];
-        let a = if i < log.steps.len() {
-            if log.rows[i] != index {
+        let (a, scan_ms) = if i < log.steps.len() {
+            let e = log.steps[i];
+            let logged = (e.center & ROW != 0).then_some(e.row);
+            if logged != index || x.len() != log.net.centers.dim() {
                 return None;
             }
-            log.steps[i]
+            let center = (e.center & !(NEW | ROW)) as usize;
+            let is_new = e.center & NEW != 0;
+            // The scan's distance to the center, recomputed the same way (same bits).
+            let distance = if is_new { 0.0 } else { log.net.metric.dist(x, log.net.centers.row(center)) };
+            (Assignment { center, is_new, distance }, f64::from(e.scan_ms))
         } else if i == log.steps.len() {
             let t0 = web_time::Instant::now();
             let a = log.net.insert_known(x, index).ok()?;
-            log.elapsed_ms += t0.elapsed().as_secs_f64() * 1e3;
-            log.steps.push(a);
-            log.rows.push(index);
-            a
+            let scan_ms = t0.elapsed().as_secs_f64() * 1e3;
+            let center = u32::try_from(a.center).ok().filter(|&c| c < ROW)?;
+            let flags = if a.is_new { NEW } else { 0 } | if index.is_some() { ROW } else { 0 };
+            log.steps.push(LogEntry {
+                center: center | flags,
+                row: index.unwrap_or(0),
+                scan_ms: scan_ms as f32,
+            });
+            (a, f64::from(scan_ms as f32))
         } else {
             return None;
         };
@@ -301,12 +328,13 @@ impl SharedNet {
         if a.is_new {
             row.extend_from_slice(log.net.center_distances().row(a.center));
         }
-        Some(a)
+        Some((a, scan_ms))
     }
 
     /// Time spent scanning arrivals in every net so far (ms).
     pub fn elapsed_ms(&self) -> f64 {
-        self.logs.lock().unwrap_or_else(std::sync::PoisonError::into_inner).iter().map(|l| l.elapsed_ms).sum()
+        let logs = self.logs.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        logs.iter().flat_map(|l| &l.steps).map(|e| f64::from(e.scan_ms)).sum()
     }
 }
 
@@ -384,7 +412,7 @@ mod tests {
         let rows = [0u32, 1, 2, 1, 3, 4, 1, 5, 4, 2, 0, 6, 4];
         let metric = Metric::new(1.0).unwrap();
         for eps in [0.05, 0.2, 0.3, 0.5] {
-            let shared = SharedNet::new();
+            let shared = SharedNet::new(0);
             let (mut plain, mut fed) =
                 (EpsilonNet::new(1, eps, metric).unwrap(), EpsilonNet::new(1, eps, metric).unwrap());
             let mut row = Vec::new();
@@ -392,6 +420,7 @@ mod tests {
                 let index = (i % 2 == 0).then_some(r);
                 let a = shared.assign(eps, metric, i, &[*x], index, &mut row).unwrap();
                 assert_eq!(shared.assign(eps, metric, i, &[*x], index, &mut row), Some(a), "replayed");
+                let a = a.0;
                 assert_eq!(fed.insert_assigned(&[*x], &NetStep { assignment: a, row: &row }).unwrap(), a);
                 assert_eq!(plain.insert(&[*x]).unwrap(), a);
             }

@@ -432,5 +432,5 @@ fn shared_net_changes_nothing() {
         );
         assert_eq!(shared.policy().diagnostics(), private.policy().diagnostics());
     }
-    assert!(env.shared_net().elapsed_ms() >= 0.0);
+    assert!(env.shared_net().elapsed_ms() > 0.0, "the shared net scanned the rounds before the question");
 }

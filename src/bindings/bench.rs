@@ -98,7 +98,7 @@ impl JsBenchOnline {
                 self.env.shared_net().assign(self.params.epsilon, self.env.metric, t, a.x, a.index, &mut row);
             let step =
                 step.ok_or_else(|| js_err(Error::unsupported("the shared ε-net was grown already")))?;
-            centers += usize::from(step.is_new);
+            centers += usize::from(step.0.is_new);
         }
         Ok(centers)
     }
