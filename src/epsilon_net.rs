@@ -110,6 +110,32 @@ impl EpsilonNet {
         Ok(a)
     }
 
+    /// Inserts `x` where `step` says it goes: the assignment another net with the same radius and
+    /// metric made for the same point after the same insertions ([`SharedNet`]). No distance is
+    /// computed: a new center takes `step.row` (its distances to the existing centers) as its row
+    /// of [`center_distances`](Self::center_distances). The net ends as [`insert`](Self::insert)
+    /// would leave it, bit for bit, except that the point is not remembered for
+    /// [`insert_known`](Self::insert_known)'s shortcut (a later repeat scans in full: same result).
+    pub fn insert_assigned(&mut self, x: &[f32], step: &NetStep) -> Result<Assignment> {
+        let a = step.assignment;
+        if a.is_new {
+            if a.center != self.centers.len() || step.row.len() != a.center {
+                return Err(Error::data("a shared ε-net step does not fit this net"));
+            }
+            self.centers.push(x)?;
+            self.center_dists.push_row(step.row);
+            self.origin.push(self.inserted);
+            self.counts.push(1);
+        } else {
+            let Some(n) = self.counts.get_mut(a.center) else {
+                return Err(Error::data("a shared ε-net step names a center this net does not have"));
+            };
+            *n += 1;
+        }
+        self.inserted += 1;
+        Ok(a)
+    }
+
     /// The full scan behind [`insert`](Self::insert).
     fn insert_scanning(&mut self, x: &[f32]) -> Result<Assignment> {
         if x.len() != self.centers.dim() {
@@ -195,6 +221,123 @@ impl EpsilonNet {
     }
 }
 
+/// Where a shared net put one arrival: its [`Assignment`] and, for a new center, its distances to
+/// the centers before it (empty otherwise). See [`EpsilonNet::insert_assigned`].
+#[derive(Clone, Copy, Debug)]
+pub struct NetStep<'a> {
+    pub assignment: Assignment,
+    pub row: &'a [f64],
+}
+
+/// One ε-net per radius grown over the arrivals of a run, shared by the run's policies (issue 18):
+/// the net of Alg. 3 lines 5–11 depends only on the arrivals, not on the policy, so the scan of an
+/// arrival against every center is done once per run instead of once per policy. Each insertion
+/// is logged; a policy whose `i`-th arrival is the `i`-th arrival of the log replays the logged
+/// [`Assignment`] into its own net ([`EpsilonNet::insert_assigned`]), whichever policy came first
+/// (policies run side by side in the live view, one after the other in a unit).
+///
+/// The caller vouches that the arrivals it passes are the run's (the simulator passes trace
+/// arrivals only: [`crate::online::sim::Simulation::step_foreign`] detaches). The universe row of
+/// each logged arrival is checked as well: a different row is refused (`None`).
+#[derive(Debug, Default)]
+pub struct SharedNet {
+    logs: std::sync::Mutex<Vec<NetLog>>,
+    /// Rounds to make room for when a net is started (the horizon).
+    rounds: usize,
+}
+
+#[derive(Debug)]
+struct NetLog {
+    net: EpsilonNet,
+    /// One entry per insertion, 12 bytes, room made for the horizon when the net starts (so a
+    /// long live run does not grow while it streams).
+    steps: Vec<LogEntry>,
+}
+
+/// A logged insertion: its center (with [`NEW`] when the arrival founded it, [`ROW`] when it
+/// was universe row `row`) and the time its scan took.
+#[derive(Clone, Copy, Debug)]
+struct LogEntry {
+    center: u32,
+    row: u32,
+    scan_ms: f32,
+}
+
+const NEW: u32 = 1 << 31;
+const ROW: u32 = 1 << 30;
+
+impl SharedNet {
+    /// Shared nets for runs of `rounds` arrivals (room is made for them when a net starts).
+    pub fn new(rounds: usize) -> Self {
+        SharedNet { logs: Default::default(), rounds }
+    }
+
+    /// The assignment of arrival number `i` (from 0) in the net of radius `eps`: the logged one,
+    /// or — when `i` is the next insertion — the net's new one; with the time (ms) its scan took
+    /// when it was made (what a policy scanning on its own would have spent: the simulator
+    /// charges it to every policy's timer). `row` receives a new center's distances. `None` (the
+    /// caller then uses its own net) when `i` is beyond the next insertion, the logged arrival
+    /// was another universe row, or `x` is invalid for the net.
+    pub fn assign(
+        &self,
+        eps: f64,
+        metric: Metric,
+        i: usize,
+        x: &[f32],
+        index: Option<u32>,
+        row: &mut Vec<f64>,
+    ) -> Option<(Assignment, f64)> {
+        let mut logs = self.logs.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let at =
+            match logs.iter().position(|l| l.net.eps.to_bits() == eps.to_bits() && l.net.metric == metric) {
+                Some(at) => at,
+                None => {
+                    let net = EpsilonNet::new(x.len(), eps, metric).ok()?;
+                    logs.push(NetLog { net, steps: Vec::with_capacity(self.rounds) });
+                    logs.len() - 1
+                }
+            };
+        let log = &mut logs[at];
+        let (a, scan_ms) = if i < log.steps.len() {
+            let e = log.steps[i];
+            let logged = (e.center & ROW != 0).then_some(e.row);
+            if logged != index || x.len() != log.net.centers.dim() {
+                return None;
+            }
+            let center = (e.center & !(NEW | ROW)) as usize;
+            let is_new = e.center & NEW != 0;
+            // The scan's distance to the center, recomputed the same way (same bits).
+            let distance = if is_new { 0.0 } else { log.net.metric.dist(x, log.net.centers.row(center)) };
+            (Assignment { center, is_new, distance }, f64::from(e.scan_ms))
+        } else if i == log.steps.len() {
+            let t0 = web_time::Instant::now();
+            let a = log.net.insert_known(x, index).ok()?;
+            let scan_ms = t0.elapsed().as_secs_f64() * 1e3;
+            let center = u32::try_from(a.center).ok().filter(|&c| c < ROW)?;
+            let flags = if a.is_new { NEW } else { 0 } | if index.is_some() { ROW } else { 0 };
+            log.steps.push(LogEntry {
+                center: center | flags,
+                row: index.unwrap_or(0),
+                scan_ms: scan_ms as f32,
+            });
+            (a, f64::from(scan_ms as f32))
+        } else {
+            return None;
+        };
+        row.clear();
+        if a.is_new {
+            row.extend_from_slice(log.net.center_distances().row(a.center));
+        }
+        Some((a, scan_ms))
+    }
+
+    /// Time spent scanning arrivals in every net so far (ms).
+    pub fn elapsed_ms(&self) -> f64 {
+        let logs = self.logs.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        logs.iter().flat_map(|l| &l.steps).map(|e| f64::from(e.scan_ms)).sum()
+    }
+}
+
 /// The `k` cells with the highest `score` (ties to the lowest index), ascending: how Greedy, LFU
 /// and LRU rank cells, offline and online (SPEC §11.8).
 pub fn top_k_cells(m: usize, k: usize, score: impl Fn(usize) -> f64) -> Vec<usize> {
@@ -259,6 +402,38 @@ mod tests {
             .map(|(x, &r)| net.insert_known(&[*x], Some(r)).unwrap().center)
             .collect();
         assert_eq!(centers, vec![0, 0, 1, 1, 0, 0], "the repeat of 0.4 moves to the newer, nearer center");
+    }
+
+    /// A net fed the shared net's steps is the net that scans; the shared net refuses an
+    /// arrival whose universe row differs from the one it logged, and steps beyond its next one.
+    #[test]
+    fn shared_steps_rebuild_the_scanned_net() {
+        let xs = [0.0f32, 0.25, 0.6, 0.25, 0.3, 0.45, 0.25, 1.0, 0.45, 0.6, 0.0, 0.75, 0.45];
+        let rows = [0u32, 1, 2, 1, 3, 4, 1, 5, 4, 2, 0, 6, 4];
+        let metric = Metric::new(1.0).unwrap();
+        for eps in [0.05, 0.2, 0.3, 0.5] {
+            let shared = SharedNet::new(0);
+            let (mut plain, mut fed) =
+                (EpsilonNet::new(1, eps, metric).unwrap(), EpsilonNet::new(1, eps, metric).unwrap());
+            let mut row = Vec::new();
+            for (i, (x, &r)) in xs.iter().zip(&rows).enumerate() {
+                let index = (i % 2 == 0).then_some(r);
+                let a = shared.assign(eps, metric, i, &[*x], index, &mut row).unwrap();
+                assert_eq!(shared.assign(eps, metric, i, &[*x], index, &mut row), Some(a), "replayed");
+                let a = a.0;
+                assert_eq!(fed.insert_assigned(&[*x], &NetStep { assignment: a, row: &row }).unwrap(), a);
+                assert_eq!(plain.insert(&[*x]).unwrap(), a);
+            }
+            assert_eq!(plain.counts(), fed.counts());
+            assert_eq!(plain.origin(), fed.origin());
+            assert_eq!(plain.centers().len(), fed.centers().len());
+            for u in 0..plain.len() {
+                assert_eq!(plain.centers().row(u), fed.centers().row(u));
+                assert_eq!(plain.center_distances().row(u), fed.center_distances().row(u));
+            }
+            assert_eq!(shared.assign(eps, metric, 0, &[0.0], Some(9), &mut row), None, "another row");
+            assert_eq!(shared.assign(eps, metric, xs.len() + 1, &[0.0], None, &mut row), None, "a gap");
+        }
     }
 
     #[test]

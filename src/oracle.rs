@@ -81,15 +81,21 @@ impl EvalSample {
     }
 }
 
+/// The points of `E` a member can serve below their cost, with their distances.
+type Near = Arc<[(u32, f64)]>;
+
 /// Incremental `L(M_t)` for a cache that changes a few members at a time: each member's
 /// distances to `E` are computed once when it enters and dropped when it leaves (SPEC §9:
 /// "compute it at switches, not every round") — and only to the points of `E` it can serve
 /// below their cost (an exact ball-index range query with per-point radii): every other point
 /// pays `c(x) = min(c(x), φ(∞))` whatever that distance. The same bits as
-/// [`EvalSample::loss`]'s full computation (tested).
+/// [`EvalSample::loss`]'s full computation (tested). With a [`NearMemo`]
+/// ([`shared`](Self::shared)) a member's distances are looked up instead when any tracker of the
+/// run has computed them for the same vector.
 pub struct LossTracker {
-    members: Vec<(u64, Vec<(u32, f64)>)>,
+    members: Vec<(u64, Near)>,
     best: Vec<f64>,
+    memo: Option<Arc<NearMemo>>,
 }
 
 impl Default for LossTracker {
@@ -100,25 +106,32 @@ impl Default for LossTracker {
 
 impl LossTracker {
     pub fn new() -> Self {
-        LossTracker { members: Vec::new(), best: Vec::new() }
+        LossTracker { members: Vec::new(), best: Vec::new(), memo: None }
+    }
+
+    /// A tracker that shares members' distances with the other trackers of `memo` (which must
+    /// all measure on the same `E`).
+    pub fn shared(memo: Arc<NearMemo>) -> Self {
+        LossTracker { memo: Some(memo), ..Self::new() }
     }
 
     /// `L(M)` for the cache given as (stable key, vector) pairs.
     pub fn loss(&mut self, eval: &EvalSample, keys: &[u64], cache: &Points) -> f64 {
         self.members.retain(|(k, _)| keys.contains(k));
-        let mut near = Vec::new();
         for (key, x) in keys.iter().zip(cache.iter()) {
             if !self.members.iter().any(|(k, _)| k == key) {
-                let ri = eval.reach_index();
-                ri.index.within_each(x, &ri.radius, &ri.ball_max, &mut near);
-                self.members.push((*key, near.iter().map(|&(i, d)| (i as u32, d)).collect()));
+                let near = match &self.memo {
+                    Some(memo) => memo.near(eval, *key, x),
+                    None => NearMemo::compute(eval, x),
+                };
+                self.members.push((*key, near));
             }
         }
         let n = eval.len();
         self.best.clear();
         self.best.resize(n, f64::INFINITY);
         for (_, m) in &self.members {
-            for &(i, d) in m {
+            for &(i, d) in m.iter() {
                 let b = &mut self.best[i as usize];
                 *b = b.min(d);
             }
@@ -128,6 +141,46 @@ impl LossTracker {
             total += query_loss(eval.costs[i], eval.mismatch.phi(self.best[i]));
         }
         total / n as f64
+    }
+}
+
+/// The points of `E` each cache member can serve below their cost, with their distances
+/// ([`LossTracker`]), kept by key for every tracker of a run (issue 18: the list depends only on
+/// the member's vector and `E`, not on the policy — Epsilon-Greedy's random caches and the
+/// greedy cache it returns to bring the same members back switch after switch). A key is reused
+/// only with the same vector, bit for bit; a key met with another vector (an asked question of
+/// the live view keyed by a round whose trace arrival another policy caches) is computed afresh.
+/// Holds one list and one vector per key: meant for caches of ε-net centers (bounded by the net),
+/// not for caches whose every miss is a new key.
+#[derive(Debug, Default)]
+pub struct NearMemo {
+    lists: std::sync::Mutex<HashMap<u64, (Vec<f32>, Near)>>,
+}
+
+impl NearMemo {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn compute(eval: &EvalSample, x: &[f32]) -> Near {
+        let mut near = Vec::new();
+        let ri = eval.reach_index();
+        ri.index.within_each(x, &ri.radius, &ri.ball_max, &mut near);
+        near.iter().map(|&(i, d)| (i as u32, d)).collect()
+    }
+
+    fn near(&self, eval: &EvalSample, key: u64, x: &[f32]) -> Near {
+        let mut lists = self.lists.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let same = |v: &[f32]| v.len() == x.len() && v.iter().zip(x).all(|(a, b)| a.to_bits() == b.to_bits());
+        match lists.get(&key) {
+            Some((v, near)) if same(v) => near.clone(),
+            Some(_) => Self::compute(eval, x),
+            None => {
+                let near = Self::compute(eval, x);
+                lists.insert(key, (x.to_vec(), near.clone()));
+                near
+            }
+        }
     }
 }
 
@@ -269,5 +322,31 @@ mod tests {
         assert!((tr.loss(&eval, &[], &Points::new(1).unwrap()) - 0.5).abs() < 1e-15);
         let plain = evaluation_oracle_plain(obs.iter().zip(costs), 1, &eval, 0.02, 1).unwrap();
         assert_eq!((o.keys, o.loss.to_bits(), o.n_candidates), (plain.keys, plain.loss.to_bits(), 2));
+    }
+
+    /// Trackers sharing a [`NearMemo`] give the bits of trackers of their own, whichever
+    /// computed a member first; a key that another tracker holds with another vector (key 3
+    /// below) is not taken from the memo.
+    #[test]
+    fn shared_trackers_keep_the_bits() {
+        let e = Points::from_flat(1, (0..40).map(|i| i as f32 / 40.0).collect()).unwrap();
+        let costs: Vec<f64> = (0..40).map(|i| 0.1 + 0.8 * ((i * 7 % 40) as f64 / 40.0)).collect();
+        let eval = EvalSample::new(e, costs, Metric::new(1.0).unwrap(), Mismatch::default()).unwrap();
+        let memo = Arc::new(NearMemo::new());
+        let first: [&[(u64, f32)]; 4] =
+            [&[(3, 0.1), (9, 0.5)], &[(9, 0.5), (12, 0.9)], &[(3, 0.1)], &[(3, 0.1), (9, 0.5), (12, 0.9)]];
+        let second: [&[(u64, f32)]; 4] =
+            [&[(9, 0.5)], &[(3, 0.3), (12, 0.9)], &[(12, 0.9), (9, 0.5)], &[(3, 0.3)]];
+        let mut runs =
+            [first, second].map(|caches| (caches, LossTracker::shared(memo.clone()), LossTracker::new()));
+        for round in 0..4 {
+            for (caches, shared, own) in &mut runs {
+                let keys: Vec<u64> = caches[round].iter().map(|&(k, _)| k).collect();
+                let pts = Points::from_flat(1, caches[round].iter().map(|&(_, x)| x).collect()).unwrap();
+                let want = eval.loss(&pts);
+                assert_eq!(own.loss(&eval, &keys, &pts).to_bits(), want.to_bits(), "{:?}", caches[round]);
+                assert_eq!(shared.loss(&eval, &keys, &pts).to_bits(), want.to_bits(), "{:?}", caches[round]);
+            }
+        }
     }
 }

@@ -278,6 +278,11 @@ impl DistanceMatrix {
     pub fn is_empty(&self) -> bool {
         self.n == 0
     }
+
+    /// The distances of point `i` to points `0..i` (the row [`push_row`](Self::push_row) added).
+    pub fn row(&self, i: usize) -> &[f64] {
+        &self.tri[i * i.saturating_sub(1) / 2..][..i]
+    }
 }
 
 /// Distances between the items `0..len()` of some set: what Reverse Greedy and the discretised

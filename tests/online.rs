@@ -347,7 +347,7 @@ fn baselines_rank_with_the_counts_before_the_round() {
     let cached_in_round_2 = |kind: PolicyKind, xs: [f32; 3]| {
         let mut policy = make_policy(kind, &ctx, &[]).unwrap();
         for (t, x) in xs.iter().enumerate() {
-            let r = Round { t, x: std::slice::from_ref(x), index: None, true_cost: 0.5 };
+            let r = Round { t, x: std::slice::from_ref(x), index: None, true_cost: 0.5, net: None };
             let llm = policy.decide(&r);
             if t < 2 {
                 assert!(llm, "{kind:?}: an unobserved cell (mean 0) goes to the LLM");
@@ -430,4 +430,63 @@ fn step_explained_plays_as_step_and_explains_the_decision() {
         assert_eq!(plain.snapshot().regret.to_bits(), told.snapshot().regret.to_bits(), "{kind:?}");
         println!("{kind:?}: {served} served, {called} LLM calls");
     }
+}
+
+/// Issue 18: the policies that keep an ε-net take it from the run's shared net. Played side by
+/// side as in the live view — including a question asked mid-run (`step_foreign`, after which
+/// every policy scans its own net) — each round and cache equal a run in which the policy scans
+/// its own net from the start (`step_foreign` on every round). Sequential runs on one environment
+/// are `every_policy_keeps_its_bits` (its constants predate the shared net).
+#[test]
+fn shared_net_changes_nothing() {
+    let d = Arc::new(csc::dataset::synthetic::universe(Params::default().c_floor).unwrap());
+    let p = Params { horizon: 240, n_eval: 200, seed: 5, ..Params::default() };
+    let trace = generate_trace(d.clone(), ArrivalModel::default_for(&d, &p), &p).unwrap();
+    let asked_at = 150;
+    let asked: Vec<f32> = trace.x(17).iter().map(|v| v * 0.9).collect();
+    let arrival = |t: usize| {
+        let a = trace.arrival(t);
+        if t == asked_at {
+            csc::stream::Arrival { x: &asked, index: None, ..a }
+        } else {
+            a
+        }
+    };
+    let kinds: Vec<PolicyKind> = PolicyKind::ALL.into_iter().filter(PolicyKind::keeps_net).collect();
+    let env = Arc::new(Environment::from_trace(&trace, &p).unwrap());
+    let mut side_by_side: Vec<Simulation> =
+        kinds.iter().map(|&k| Simulation::new(env.clone(), k, &p, 0).unwrap()).collect();
+    let mut alone: Vec<Simulation> = kinds
+        .iter()
+        .map(|&k| Simulation::new(Arc::new(Environment::from_trace(&trace, &p).unwrap()), k, &p, 0).unwrap())
+        .collect();
+    for t in 0..p.horizon {
+        let a = arrival(t);
+        for (shared, private) in side_by_side.iter_mut().zip(&mut alone) {
+            let kind = shared.policy().kind();
+            let s = if t == asked_at { shared.step_foreign(&a) } else { shared.step(&a) };
+            let o = private.step_foreign(&a);
+            assert_eq!(s, o, "{kind:?}, round {t}");
+            assert_eq!(
+                shared.policy().cache().keys(),
+                private.policy().cache().keys(),
+                "{kind:?}, round {t}"
+            );
+            assert_eq!(shared.policy().centers(), private.policy().centers(), "{kind:?}, round {t}");
+            assert_eq!(
+                shared.policy().current_center(),
+                private.policy().current_center(),
+                "{kind:?}, round {t}"
+            );
+        }
+    }
+    for (shared, private) in side_by_side.iter_mut().zip(&mut alone) {
+        let (s, o) = (shared.snapshot(), private.snapshot());
+        assert_eq!(
+            (s.regret.to_bits(), s.switches, s.llm_calls),
+            (o.regret.to_bits(), o.switches, o.llm_calls)
+        );
+        assert_eq!(shared.policy().diagnostics(), private.policy().diagnostics());
+    }
+    assert!(env.shared_net().elapsed_ms() > 0.0, "the shared net scanned the rounds before the question");
 }

@@ -85,6 +85,24 @@ impl JsBenchOnline {
         self.env.oracle.loss
     }
 
+    /// Grows the ε-net that the policies keeping one share over the whole trace (the "shared
+    /// ε-net" line of `online_profile`, timed apart so that no policy's run includes it); returns
+    /// its number of centers.
+    #[wasm_bindgen(js_name = growNet)]
+    pub fn grow_net(&self) -> JsResult<usize> {
+        let mut row = Vec::new();
+        let mut centers = 0;
+        for t in 0..self.trace.horizon() {
+            let a = self.trace.arrival(t);
+            let step =
+                self.env.shared_net().assign(self.params.epsilon, self.env.metric, t, a.x, a.index, &mut row);
+            let step =
+                step.ok_or_else(|| js_err(Error::unsupported("the shared ε-net was grown already")))?;
+            centers += usize::from(step.0.is_new);
+        }
+        Ok(centers)
+    }
+
     /// Sets up the policy `policy` (an id such as `"greedy"`) and plays every round of the trace.
     #[wasm_bindgen(js_name = run, unchecked_return_type = "BenchPolicyRun")]
     pub fn run_js(

@@ -87,7 +87,7 @@ impl Policy for CellPolicy {
     }
 
     fn decide(&mut self, r: &Round) -> bool {
-        let a = self.net.insert_known(r.x, r.index).expect("validated arrival");
+        let a = super::net_insert(&mut self.net, r);
         self.center = a.center;
         if a.is_new {
             self.n_c.push(0);

@@ -217,7 +217,7 @@ impl<C: CostLearner> Policy for LowSwitch<C> {
 
     fn decide(&mut self, r: &Round) -> bool {
         // Alg. 3 lines 5–11: grow the ε-net; a new center forces a switch.
-        let a = self.net.insert_known(r.x, r.index).expect("validated arrival");
+        let a = super::net_insert(&mut self.net, r);
         self.center = a.center;
         let mut switch = false;
         if a.is_new {

@@ -31,6 +31,22 @@ pub struct Round<'a> {
     pub index: Option<u32>,
     /// The true `c(x_t)`: read only by the [`PolicyKind::Oracle`] reference, never by a learner.
     pub true_cost: f64,
+    /// Where the run's shared ε-net put `x_t` (the simulator fills it for the policies that keep
+    /// a net, [`PolicyKind::keeps_net`]); `None`: the policy scans its own net.
+    pub net: Option<crate::epsilon_net::NetStep<'a>>,
+}
+
+/// Inserts round `r`'s arrival into a policy's ε-net (Alg. 3 lines 5–11): the shared net's
+/// assignment when the round carries one, else the policy's own scan. Same result either way.
+pub(crate) fn net_insert(
+    net: &mut crate::epsilon_net::EpsilonNet,
+    r: &Round,
+) -> crate::epsilon_net::Assignment {
+    match &r.net {
+        Some(step) => net.insert_assigned(r.x, step),
+        None => net.insert_known(r.x, r.index),
+    }
+    .expect("validated arrival")
 }
 
 /// Everything a policy is built from.
@@ -123,6 +139,22 @@ pub trait Policy {
     /// The policy's counters (centers, observations, stage advances, …).
     fn diagnostics(&self) -> Diagnostics {
         Diagnostics::None
+    }
+}
+
+impl PolicyKind {
+    /// Whether the policy grows the ε-net of Alg. 3 lines 5–11 over the arrivals (then the
+    /// simulator shares one net among the policies of a run, [`crate::epsilon_net::SharedNet`]).
+    pub fn keeps_net(&self) -> bool {
+        match self {
+            PolicyKind::ClcbScLsCont
+            | PolicyKind::ClcbScLs
+            | PolicyKind::Greedy
+            | PolicyKind::EpsilonGreedy
+            | PolicyKind::Lfu
+            | PolicyKind::Lru => true,
+            PolicyKind::ClcbFrozenCont | PolicyKind::Threshold | PolicyKind::Oracle => false,
+        }
     }
 }
 

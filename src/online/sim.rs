@@ -16,8 +16,9 @@
 
 use super::{make_policy, Context, Diagnostics, InspectablePolicy, PolicyKind, Round};
 use crate::config::Params;
+use crate::epsilon_net::{NetStep, SharedNet};
 use crate::error::{Error, Result};
-use crate::oracle::{evaluation_oracle, EvalSample, LossTracker, Oracle};
+use crate::oracle::{evaluation_oracle, EvalSample, LossTracker, NearMemo, Oracle};
 use crate::space::Metric;
 use crate::stream::Arrival;
 use crate::trace::Trace;
@@ -25,7 +26,8 @@ use serde::Serialize;
 use std::sync::Arc;
 use web_time::Instant;
 
-/// The environment of one seed: `E`, `M_orc` and its loss, the horizon.
+/// The environment of one seed: `E`, `M_orc` and its loss, the horizon, and the ε-net its
+/// policies share (a clone shares it too: it depends only on the trace's arrivals).
 #[derive(Clone, Debug)]
 pub struct Environment {
     pub eval: EvalSample,
@@ -33,6 +35,10 @@ pub struct Environment {
     pub horizon: usize,
     pub dim: usize,
     pub metric: Metric,
+    net: Arc<SharedNet>,
+    /// Cache members' neighbours in `E`, shared by the loss trackers of the policies that
+    /// cache ε-net centers.
+    near: Arc<NearMemo>,
 }
 
 impl Environment {
@@ -46,7 +52,20 @@ impl Environment {
         let eval = EvalSample::from_trace(trace, params.mismatch())?;
         let observed = (0..trace.horizon()).map(|t| (trace.x(t), trace.cost[t]));
         let oracle = evaluation_oracle(observed, trace.dim(), &eval, params.eps_oracle, params.k)?;
-        Ok(Environment { metric: eval.metric, eval, oracle, horizon: trace.horizon(), dim: trace.dim() })
+        Ok(Environment {
+            metric: eval.metric,
+            eval,
+            oracle,
+            horizon: trace.horizon(),
+            dim: trace.dim(),
+            net: Arc::new(SharedNet::new(trace.horizon())),
+            near: Arc::new(NearMemo::new()),
+        })
+    }
+
+    /// The ε-net shared by the policies that run on this environment's trace ([`Simulation::step`]).
+    pub fn shared_net(&self) -> &SharedNet {
+        &self.net
     }
 
     /// The oracle cache as `(key, vector)` pairs for [`PolicyKind::Oracle`].
@@ -83,7 +102,9 @@ pub struct Checkpoint {
     pub est_rmse: Option<f64>,
     pub est_mae: Option<f64>,
     pub est_max: Option<f64>,
-    /// Time spent inside the policy so far (ms).
+    /// Time spent inside the policy so far (ms). For a policy that keeps an ε-net this includes
+    /// the scan of each arrival as measured once for the run's shared net (issue 18): what the
+    /// policy would have spent scanning on its own, whichever policy did the scan.
     pub wall_ms: f64,
 }
 
@@ -141,6 +162,12 @@ pub struct Simulation {
     hits: u64,
     elapsed: f64,
     checkpoints: Vec<Checkpoint>,
+    /// Whether the policy's ε-net follows the environment's shared one: it keeps a net and every
+    /// arrival so far was the trace's ([`step_foreign`](Self::step_foreign) ends it).
+    shared: bool,
+    eps: f64,
+    /// A new center's distances to the centers before it, from the shared net.
+    net_row: Vec<f64>,
 }
 
 impl Simulation {
@@ -153,7 +180,10 @@ impl Simulation {
     ) -> Result<Self> {
         let ctx = Context::new(env.metric, params.clone(), env.dim)?;
         let policy = make_policy(kind, &ctx, &env.oracle_members())?;
-        let mut tracker = LossTracker::new();
+        // Policies that cache ε-net centers share members' neighbours in `E` (bounded by the
+        // net); the others' keys may be new every round (Threshold admits every miss).
+        let mut tracker =
+            if kind.keeps_net() { LossTracker::shared(env.near.clone()) } else { LossTracker::new() };
         let empty = crate::space::Points::new(env.dim)?;
         let loss = tracker.loss(&env.eval, &[], &empty);
         let record_every = if record_every == 0 { env.horizon.div_ceil(200).max(1) } else { record_every };
@@ -169,21 +199,29 @@ impl Simulation {
             hits: 0,
             elapsed: 0.0,
             checkpoints: Vec::new(),
+            shared: kind.keeps_net(),
+            eps: params.epsilon,
+            net_row: Vec::new(),
             env,
         })
     }
 
-    /// Plays one round.
+    /// Plays one round. `a` must be the arrival of round `t` of the trace the environment was
+    /// built from (as in every run; the policies that keep an ε-net take its assignment from the
+    /// environment's shared net, and their timer is charged the time that scan took). For any
+    /// other arrival use [`step_foreign`](Self::step_foreign).
     pub fn step(&mut self, a: &Arrival) -> StepOutcome {
         self.step_with(a, None)
     }
 
-    /// [`step`](Self::step), also saying what the decision saw (for the page's "Ask a question",
-    /// issue 14): the nearest cached member and its distance, and the acting cost at the round's
-    /// center, both taken after the policy's decision and before it observes the LLM's answer —
-    /// the values the decision rule compared (Alg. 5 lines 4–6). The round is played exactly as
-    /// [`step`](Self::step) plays it.
+    /// [`step_foreign`](Self::step_foreign), also saying what the decision saw (for the page's
+    /// "Ask a question", issue 14): the nearest cached member and its distance, and the acting
+    /// cost at the round's center, both taken after the policy's decision and before it observes
+    /// the LLM's answer — the values the decision rule compared (Alg. 5 lines 4–6). The round is
+    /// played exactly as [`step_foreign`](Self::step_foreign) plays it (and so, on the trace's
+    /// own arrivals, as [`step`](Self::step) does: the shared ε-net changes nothing).
     pub fn step_explained(&mut self, a: &Arrival) -> (StepOutcome, Explanation) {
+        self.shared = false;
         let mut why = Explanation::default();
         let o = self.step_with(a, Some(&mut why));
         (o, why)
@@ -192,7 +230,18 @@ impl Simulation {
     fn step_with(&mut self, a: &Arrival, explain: Option<&mut Explanation>) -> StepOutcome {
         let t = self.state.t;
         self.cost_by_round.push(a.cost);
-        let round = Round { t, x: a.x, index: a.index, true_cost: a.cost };
+        let assignment = if self.shared {
+            let got = self.env.net.assign(self.eps, self.env.metric, t, a.x, a.index, &mut self.net_row);
+            self.shared = got.is_some();
+            got.map(|(assignment, scan_ms)| {
+                self.elapsed += scan_ms;
+                assignment
+            })
+        } else {
+            None
+        };
+        let net = assignment.map(|assignment| NetStep { assignment, row: &self.net_row });
+        let round = Round { t, x: a.x, index: a.index, true_cost: a.cost, net };
         let t0 = Instant::now();
         let llm = self.policy.decide(&round);
         self.elapsed += t0.elapsed().as_secs_f64() * 1e3;
@@ -238,6 +287,13 @@ impl Simulation {
             self.checkpoints.push(cp);
         }
         StepOutcome { t, llm, switched, phi, realised }
+    }
+
+    /// Plays one round whose arrival is not the trace's (the live view's asked question): from
+    /// now on the policy scans its own ε-net, which holds every arrival it has seen.
+    pub fn step_foreign(&mut self, a: &Arrival) -> StepOutcome {
+        self.shared = false;
+        self.step(a)
     }
 
     /// The metrics now (computes the estimation errors).

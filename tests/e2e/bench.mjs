@@ -121,6 +121,7 @@ try {
         if (e.type === 'fetch') console.log(`  ${e.dataset}: ${(e.bytes / MiB).toFixed(1)} MiB fetched in ${e.ms.toFixed(0)} ms`);
         if (e.type === 'load') console.log(`  ${e.dataset}: ${e.size} × ${e.dim} loaded in ${e.ms.toFixed(0)} ms (load ${l})`);
         if (e.type === 'setup') { out.online.push({ dataset: e.dataset, what: 'setup', ms: e.ms, load: l, mem: e.mem }); console.log(`  ${e.dataset}: trace + oracle ${e.ms.toFixed(0)} ms (load ${l}${memNote})`); }
+        if (e.type === 'net') { out.online.push({ dataset: e.dataset, what: 'net', ms: e.ms, load: l, mem: e.mem }); console.log(`  ${e.dataset}: shared ε-net ${e.ms.toFixed(0)} ms, ${e.centers} centers (load ${l})`); }
         if (e.type === 'policy') {
           out.online.push({ dataset: e.dataset, what: e.policy, id: e.id, ms: e.ms, avgRegret: e.avgRegret, switches: e.switches, load: l, mem: e.mem });
           console.log(`  ${e.dataset}: ${e.policy.padEnd(18)} ${e.ms.toFixed(1).padStart(9)} ms  avg regret ${e.avgRegret.toFixed(6)}  switches ${String(e.switches).padStart(5)} (load ${l}${memNote})`);
@@ -244,6 +245,8 @@ if (nativeFile && existsSync(nativeFile)) {
   for (const line of readFileSync(nativeFile, 'utf8').split('\n')) {
     let m = line.match(/^(\S+): T = (\d+), seed (\d+); trace \+ oracle (\d+) ms/);
     if (m) { ds = m[1]; native[ds] = { horizon: Number(m[2]), setup: Number(m[4]), policies: {} }; continue; }
+    m = line.match(/^shared ε-net\s+([\d.]+) ms/);
+    if (m && ds) { native[ds].net = Number(m[1]); continue; }
     m = line.match(/^(\S+)\s+([\d.]+) ms\s+avg regret ([-\d.e]+)\s+switches\s+(\d+)/);
     if (m && ds) native[ds].policies[m[1]] = { ms: Number(m[2]), avgRegret: Number(m[3]), switches: Number(m[4]) };
   }
@@ -263,6 +266,7 @@ let mismatches = 0;
 for (const e of out.online) {
   const n = native[e.dataset];
   if (e.what === 'setup') { row(`${e.dataset}: trace + oracle`, n ? n.setup : null, e.ms, '', e.load); continue; }
+  if (e.what === 'net') { row(`${e.dataset}: shared ε-net`, n ? n.net : null, e.ms, '(same trace)', e.load); continue; }
   const np = n && n.policies[e.what];
   let same = '';
   if (np) {

@@ -48,6 +48,11 @@ async function online({ datasets, policies, params, dataUrl }) {
       const setup = timed(() => new BenchOnline(ds, params));
       env = setup.value;
       post({ type: 'setup', dataset: name, ms: setup.ms, horizon: env.horizon, oracleLoss: env.oracleLoss });
+      // The ε-net shared by the policies that keep one (online_profile's "shared ε-net" line).
+      if (env.growNet) {
+        const net = timed(() => env.growNet());
+        post({ type: 'net', dataset: name, ms: net.ms, centers: net.value });
+      }
       for (const id of policies) {
         const r = timed(() => env.run(id));
         post({ type: 'policy', dataset: name, id, ms: r.ms, ...r.value });

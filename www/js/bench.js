@@ -23,6 +23,7 @@ function describe(e) {
     case 'fetch': return `${e.dataset}: ${(e.bytes / MiB).toFixed(1)} MiB fetched in ${ms(e.ms)}`;
     case 'load': return `${e.dataset}: loaded ${e.size} × ${e.dim} in ${ms(e.ms)}`;
     case 'setup': return `${e.dataset}: trace + oracle ${ms(e.ms)} (T = ${e.horizon}, L(M_orc) = ${e.oracleLoss.toFixed(6)})`;
+    case 'net': return `${e.dataset}: shared ε-net ${ms(e.ms)} (${e.centers} centers)`;
     case 'policy': return `${e.dataset}: ${e.policy} ${ms(e.ms)}  avg regret ${e.avgRegret.toFixed(6)}  switches ${e.switches}`;
     case 'rg-build': return `reverse greedy: ${e.m} candidates + distance matrix built in ${ms(e.ms)}`;
     case 'rg': return `reverse greedy m = ${e.m}, k = ${e.k}: ${ms(e.ms)} (loss ${e.loss.toFixed(6)})`;
