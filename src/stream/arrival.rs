@@ -1,0 +1,194 @@
+//! The arrival models a user names and their resolution to one model per run (SPEC §7): the
+//! models `uniform` (jittered), `bursty`, `popularity`, `replay` and `plane`.
+
+use super::sampler::{calibrate_sigma, SYNTHETIC_MEDIAN_DISTANCE};
+use crate::config::Params;
+use crate::dataset::Dataset;
+use crate::error::{Error, Result};
+
+/// How arrivals are drawn from a universe.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "model", rename_all = "snake_case")]
+pub enum ArrivalModel {
+    Jittered { sigma: f64 },
+    Bursty { burst_mean: f64 },
+    Plane,
+    Popularity,
+    Replay,
+}
+
+/// An arrival model as a user names it (CLI `--arrival`, the `arrival` of a dataset object in an
+/// experiment definition). Its numbers come from the parameters (`synthetic_sigma` for
+/// `uniform`, `burst_mean` for `bursty`, SPEC §7); the groups of `bursty` from the record field
+/// `group_by` of a user dataset (the built-in nq-trivia's groups are its two sources).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "model", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ArrivalSpec {
+    /// Pick a query uniformly, jitter it by `N(0, σ_e² I)` and renormalise; `σ_e` calibrated to
+    /// a median arrival-to-query distance of 0.074 unless `synthetic_sigma` is set.
+    Uniform,
+    /// Bursts alternating between groups, Geometric lengths of mean `burst_mean`, log-normal
+    /// popularity within a group.
+    Bursty {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        group_by: Option<String>,
+    },
+    /// Log-normal popularity over all queries, no bursts.
+    Popularity,
+    /// The file's order is the stream; `T` is its length. With `index`, the stream is that index
+    /// file of arrivals instead (one record id or row number per line; read with the dataset,
+    /// [`crate::dataset::Dataset::set_replay_index`]); `index_checksum`, when given, must match it.
+    Replay {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        index: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        index_checksum: Option<String>,
+    },
+    /// The `plane` blob mixture (the plane dataset only).
+    Plane,
+}
+
+impl ArrivalSpec {
+    /// Parses a CLI name: `uniform`, `bursty`, `popularity`, `replay`, `plane`.
+    pub fn parse(name: &str, group_by: Option<&str>) -> Result<ArrivalSpec> {
+        let spec = match name {
+            "uniform" => ArrivalSpec::Uniform,
+            "bursty" => ArrivalSpec::Bursty { group_by: group_by.map(str::to_string) },
+            "popularity" => ArrivalSpec::Popularity,
+            "replay" => ArrivalSpec::Replay { index: None, index_checksum: None },
+            "plane" => ArrivalSpec::Plane,
+            _ => {
+                return Err(Error::param(
+                    "arrival",
+                    format!(
+                        "unknown arrival model `{name}`; known: uniform, bursty, popularity, replay, plane"
+                    ),
+                ))
+            }
+        };
+        if group_by.is_some() && !matches!(spec, ArrivalSpec::Bursty { .. }) {
+            return Err(Error::param("group_by", "groups are for the `bursty` model only"));
+        }
+        Ok(spec)
+    }
+
+    /// The record field a user dataset must be grouped by.
+    pub fn group_by(&self) -> Option<&str> {
+        match self {
+            ArrivalSpec::Bursty { group_by } => group_by.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// The index file of arrivals a `replay` model names, if any.
+    pub fn replay_index(&self) -> Option<&str> {
+        match self {
+            ArrivalSpec::Replay { index, .. } => index.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// The model for `dataset` under `params`; `replay` sets `params.horizon` to the number of
+    /// rows, or of lines of its index file (SPEC: `T` is the log's length).
+    pub fn resolve(&self, dataset: &Dataset, params: &mut Params) -> Result<ArrivalModel> {
+        Ok(match self {
+            ArrivalSpec::Uniform => ArrivalModel::Jittered {
+                sigma: params
+                    .synthetic_sigma
+                    .unwrap_or_else(|| calibrate_sigma(dataset, SYNTHETIC_MEDIAN_DISTANCE)),
+            },
+            ArrivalSpec::Bursty { group_by } => {
+                if dataset.user && group_by.is_none() {
+                    return Err(Error::param(
+                        "arrival",
+                        "`bursty` on a user dataset needs the field its groups come from: --group-by FIELD (\"group_by\" in JSON)",
+                    ));
+                }
+                if !dataset.user && group_by.is_some() {
+                    return Err(Error::param(
+                        "group_by",
+                        format!("the built-in `{}` has its own groups; drop group_by", dataset.name),
+                    ));
+                }
+                ArrivalModel::Bursty { burst_mean: params.burst_mean }
+            }
+            ArrivalSpec::Popularity => ArrivalModel::Popularity,
+            ArrivalSpec::Replay { index, index_checksum } => {
+                params.horizon = match (index, &dataset.replay) {
+                    (None, None) => dataset.len(),
+                    (Some(f), Some(r)) => {
+                        if let Some(c) = index_checksum.as_ref().filter(|c| **c != r.checksum) {
+                            return Err(Error::at(
+                                "",
+                                format!(
+                                    "its arrivals have checksum {} but the experiment was defined with an index of checksum {c}; the file changed (drop \"index_checksum\" to accept it)",
+                                    r.checksum
+                                ),
+                            )
+                            .in_file(f));
+                        }
+                        r.order.len()
+                    }
+                    (Some(f), None) => {
+                        return Err(Error::param(
+                            "arrival",
+                            format!("the replay index `{f}` was not read with the dataset; load it with the data"),
+                        ))
+                    }
+                    (None, Some(r)) => {
+                        return Err(Error::param(
+                            "arrival",
+                            format!(
+                                "the dataset was read with the replay index `{}`; name it (\"index\") or read the data without it",
+                                r.file
+                            ),
+                        ))
+                    }
+                };
+                ArrivalModel::Replay
+            }
+            ArrivalSpec::Plane => {
+                if dataset.user || dataset.name != "plane" {
+                    return Err(Error::param("arrival", "the `plane` model belongs to the plane dataset"));
+                }
+                ArrivalModel::Plane
+            }
+        })
+    }
+}
+
+/// The model of `arrival` if given, else the dataset's SPEC §7 default (replay sets the horizon).
+pub fn resolve_arrival(
+    arrival: Option<&ArrivalSpec>,
+    dataset: &Dataset,
+    params: &mut Params,
+) -> Result<ArrivalModel> {
+    match arrival {
+        Some(a) => a.resolve(dataset, params),
+        None => Ok(ArrivalModel::default_for(dataset, params)),
+    }
+}
+
+impl ArrivalModel {
+    /// The SPEC §7 model of a dataset: bursty for nq-trivia, the blob mixture for plane,
+    /// jittered prompts otherwise (σ_e from `params` or calibrated).
+    pub fn default_for(dataset: &Dataset, params: &Params) -> ArrivalModel {
+        let builtin = if dataset.user { "" } else { dataset.name.as_str() };
+        match builtin {
+            "nq-trivia" => ArrivalModel::Bursty { burst_mean: params.burst_mean },
+            "plane" => ArrivalModel::Plane,
+            _ => ArrivalModel::Jittered {
+                sigma: params
+                    .synthetic_sigma
+                    .unwrap_or_else(|| calibrate_sigma(dataset, SYNTHETIC_MEDIAN_DISTANCE)),
+            },
+        }
+    }
+}
+
+impl ArrivalModel {
+    /// Whether arrivals are exact universe rows (then traces store row indices).
+    pub fn exact(&self) -> bool {
+        matches!(self, ArrivalModel::Bursty { .. } | ArrivalModel::Popularity | ArrivalModel::Replay)
+    }
+}

@@ -1,0 +1,220 @@
+//! Seeded random sub-streams, the calibration of `σ_e`, and the [`Sampler`] that draws one query
+//! from a dataset under an arrival model (SPEC §7, §11.10).
+
+use super::arrival::ArrivalModel;
+use crate::dataset::{plane, Dataset};
+use crate::error::{Error, Result};
+use crate::portable;
+use crate::space::Points;
+use crate::trace::Queries;
+use rand::distr::weighted::WeightedIndex;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rand_distr::Distribution;
+use std::sync::{Arc, Mutex};
+
+/// Independent random sub-streams of one seed.
+#[derive(Clone, Copy, Debug)]
+pub enum Purpose {
+    Popularity = 1,
+    Arrivals = 2,
+    Noise = 3,
+    Eval = 4,
+    Log = 5,
+    Propensity = 6,
+    Policy = 7,
+    Calibration = 8,
+}
+
+/// The generator for `purpose` under `seed`.
+pub fn rng(seed: u64, purpose: Purpose) -> ChaCha8Rng {
+    let mut r = ChaCha8Rng::seed_from_u64(seed);
+    r.set_stream(purpose as u64);
+    r
+}
+
+/// The target of the synthetic calibration: median arrival-to-prompt distance (paper appendix).
+pub const SYNTHETIC_MEDIAN_DISTANCE: f64 = 0.074;
+
+/// `σ_e` such that the median distance from a jittered arrival to its source is `target`
+/// (SPEC §7). Deterministic: 4,000 fixed draws (calibration sub-stream of seed 0) with common
+/// random numbers across the bisection. Cached per dataset checksum.
+pub fn calibrate_sigma(dataset: &Dataset, target: f64) -> f64 {
+    static CACHE: Mutex<Vec<(String, u64, f64)>> = Mutex::new(Vec::new());
+    let key = (dataset.checksum.clone(), target.to_bits());
+    if let Some(&(_, _, s)) = CACHE.lock().unwrap().iter().find(|(c, t, _)| *c == key.0 && *t == key.1) {
+        return s;
+    }
+    let mut r = rng(0, Purpose::Calibration);
+    let dim = dataset.points.dim();
+    let draws: Vec<(usize, Vec<f64>)> = (0..4000)
+        .map(|_| (r.random_range(0..dataset.len()), (0..dim).map(|_| portable::std_normal(&mut r)).collect()))
+        .collect();
+    let metric = dataset.metric();
+    let median_at = |sigma: f64| -> f64 {
+        let mut buf = vec![0f32; dim];
+        let mut d: Vec<f64> = draws
+            .iter()
+            .map(|(i, z)| {
+                jitter_into(dataset.points.row(*i), sigma, z.iter().copied(), &mut buf);
+                metric.dist(&buf, dataset.points.row(*i))
+            })
+            .collect();
+        d.sort_by(f64::total_cmp);
+        d[d.len() / 2]
+    };
+    let (mut lo, mut hi) = (0.0f64, 1.0f64);
+    for _ in 0..60 {
+        let mid = 0.5 * (lo + hi);
+        if median_at(mid) < target {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let s = 0.5 * (lo + hi);
+    CACHE.lock().unwrap().push((key.0, key.1, s));
+    s
+}
+
+/// `normalise(x + σ·z)` into `out` (computed in f64, stored as f32).
+fn jitter_into(x: &[f32], sigma: f64, z: impl Iterator<Item = f64>, out: &mut [f32]) {
+    let v: Vec<f64> = x.iter().zip(z).map(|(&xi, zi)| xi as f64 + sigma * zi).collect();
+    let norm = v.iter().map(|a| a * a).sum::<f64>().sqrt();
+    let scale = if norm > 0.0 { 1.0 / norm } else { 1.0 };
+    for (o, a) in out.iter_mut().zip(&v) {
+        *o = (a * scale) as f32;
+    }
+}
+
+/// One drawn query.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Drawn {
+    pub cost: f64,
+    /// The universe row it came from (plane: none).
+    pub source: Option<u32>,
+    /// Whether the query *is* that universe row (no jitter).
+    pub exact: bool,
+}
+
+/// Draws queries from a dataset under an arrival model.
+pub struct Sampler {
+    dataset: Arc<Dataset>,
+    model: ArrivalModel,
+    /// Per source: its universe rows and their popularity distribution.
+    groups: Vec<(Vec<u32>, WeightedIndex<f64>)>,
+}
+
+impl Sampler {
+    /// The popularity draws (bursty model) use the `Popularity` sub-stream of `seed`.
+    pub fn new(dataset: Arc<Dataset>, model: ArrivalModel, seed: u64) -> Result<Self> {
+        let mut groups = Vec::new();
+        match model {
+            ArrivalModel::Jittered { sigma } if !(sigma.is_finite() && sigma >= 0.0) => {
+                return Err(Error::param("synthetic_sigma", format!("must be finite and ≥ 0, got {sigma}")));
+            }
+            ArrivalModel::Bursty { burst_mean } => {
+                if !(burst_mean.is_finite() && burst_mean >= 1.0) {
+                    return Err(Error::param("burst_mean", format!("must be ≥ 1, got {burst_mean}")));
+                }
+                let mut r = rng(seed, Purpose::Popularity);
+                for g in 0..dataset.group_names.len() {
+                    let rows: Vec<u32> = (0..dataset.len() as u32)
+                        .filter(|&i| dataset.groups[i as usize] as usize == g)
+                        .collect();
+                    if rows.is_empty() {
+                        continue;
+                    }
+                    let s: Vec<f64> = rows.iter().map(|_| portable::lognormal(&mut r, 0.0, 1.0)).collect();
+                    groups.push((rows, WeightedIndex::new(&s).expect("log-normal weights are positive")));
+                }
+            }
+            ArrivalModel::Popularity => {
+                let mut r = rng(seed, Purpose::Popularity);
+                let rows: Vec<u32> = (0..dataset.len() as u32).collect();
+                let s: Vec<f64> = rows.iter().map(|_| portable::lognormal(&mut r, 0.0, 1.0)).collect();
+                groups.push((rows, WeightedIndex::new(&s).expect("log-normal weights are positive")));
+            }
+            _ => {}
+        }
+        Ok(Sampler { dataset, model, groups })
+    }
+
+    pub fn dataset(&self) -> &Arc<Dataset> {
+        &self.dataset
+    }
+    pub fn model(&self) -> ArrivalModel {
+        self.model
+    }
+    pub fn dim(&self) -> usize {
+        self.dataset.points.dim()
+    }
+    /// Number of sources that bursts alternate between.
+    pub fn n_groups(&self) -> usize {
+        self.groups.len().max(1)
+    }
+
+    /// One draw from source `group` (bursty) or from `f` (other models) into `out`.
+    pub fn draw<R: Rng + ?Sized>(&self, group: Option<usize>, rng: &mut R, out: &mut [f32]) -> Drawn {
+        match self.model {
+            ArrivalModel::Jittered { sigma } => {
+                let i = rng.random_range(0..self.dataset.len());
+                let x = self.dataset.points.row(i);
+                // drawn lazily in coordinate order: the same draws as collecting them first
+                jitter_into(x, sigma, (0..x.len()).map(|_| portable::std_normal(rng)), out);
+                Drawn { cost: self.dataset.costs[i], source: Some(i as u32), exact: sigma == 0.0 }
+            }
+            ArrivalModel::Bursty { .. } => {
+                let g = group.unwrap_or_else(|| rng.random_range(0..self.groups.len()));
+                let (rows, w) = &self.groups[g];
+                let i = rows[w.sample(rng)] as usize;
+                out.copy_from_slice(self.dataset.points.row(i));
+                Drawn { cost: self.dataset.costs[i], source: Some(i as u32), exact: true }
+            }
+            ArrivalModel::Popularity => {
+                let (rows, w) = &self.groups[0];
+                let i = rows[w.sample(rng)] as usize;
+                out.copy_from_slice(self.dataset.points.row(i));
+                Drawn { cost: self.dataset.costs[i], source: Some(i as u32), exact: true }
+            }
+            ArrivalModel::Replay => {
+                // the empirical distribution of the file (the online stream is the file itself),
+                // or of its index file of arrivals
+                let i = match &self.dataset.replay {
+                    Some(r) => r.order[rng.random_range(0..r.order.len())] as usize,
+                    None => rng.random_range(0..self.dataset.len()),
+                };
+                out.copy_from_slice(self.dataset.points.row(i));
+                Drawn { cost: self.dataset.costs[i], source: Some(i as u32), exact: true }
+            }
+            ArrivalModel::Plane => {
+                let p = plane::sample(rng);
+                out.copy_from_slice(&p);
+                Drawn { cost: plane::cost(&p), source: None, exact: false }
+            }
+        }
+    }
+
+    /// `n` i.i.d. draws from `f` (the stationary mixture for bursty data): for `E` and the log.
+    pub fn iid<R: Rng + ?Sized>(&self, n: usize, rng: &mut R) -> (Queries, Vec<f64>) {
+        let dim = self.dim();
+        let mut buf = vec![0f32; dim];
+        let mut costs = Vec::with_capacity(n);
+        if self.model.exact() {
+            let mut idx = Vec::with_capacity(n);
+            for _ in 0..n {
+                let d = self.draw(None, rng, &mut buf);
+                idx.push(d.source.expect("bursty draws are universe rows"));
+                costs.push(d.cost);
+            }
+            return (Queries::Indices(idx), costs);
+        }
+        let mut data = Vec::with_capacity(n * dim);
+        for _ in 0..n {
+            let d = self.draw(None, rng, &mut buf);
+            data.extend_from_slice(&buf);
+            costs.push(d.cost);
+        }
+        (Queries::Vectors(Points::from_flat(dim, data).expect("finite draws")), costs)
+    }
+}

@@ -1,0 +1,219 @@
+//! What feeds a simulation: the online stream generated lazily, a replayed trace, and the whole
+//! random part of one run materialised as a SPEC §12 trace (the online stream, `E` and the
+//! offline log of SPEC §8).
+
+use super::arrival::ArrivalModel;
+use super::sampler::{rng, Drawn, Purpose, Sampler};
+use crate::config::Params;
+use crate::dataset::Dataset;
+use crate::error::{Error, Result};
+use crate::portable;
+use crate::space::Points;
+use crate::trace::{Queries, Trace};
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+use std::sync::Arc;
+
+/// One online arrival.
+#[derive(Clone, Copy, Debug)]
+pub struct Arrival<'a> {
+    /// Round, from 0.
+    pub t: usize,
+    pub x: &'a [f32],
+    /// True expected cost `c(x_t)`.
+    pub cost: f64,
+    /// Noise added when the LLM is called: it observes `cost + eta`.
+    pub eta: f64,
+    /// The universe row, when the arrival is exactly one.
+    pub index: Option<u32>,
+}
+
+/// Anything that feeds a simulation: a generated stream or a replayed trace.
+pub trait ArrivalSource {
+    fn dim(&self) -> usize;
+    fn horizon(&self) -> usize;
+    fn next_arrival(&mut self) -> Option<Arrival<'_>>;
+}
+
+/// The online stream of SPEC §7, generated lazily (memory does not grow with `T`).
+pub struct OnlineStream {
+    sampler: Arc<Sampler>,
+    arrivals: ChaCha8Rng,
+    noise_rng: ChaCha8Rng,
+    noise_sd: f64,
+    horizon: usize,
+    t: usize,
+    group: usize,
+    burst_left: u64,
+    /// Success probability of the burst-length geometric (bursty model).
+    burst: Option<f64>,
+    buf: Vec<f32>,
+}
+
+impl OnlineStream {
+    pub fn new(sampler: Arc<Sampler>, horizon: usize, noise_r: f64, seed: u64) -> Result<Self> {
+        let burst = match sampler.model() {
+            ArrivalModel::Bursty { burst_mean } => Some(1.0 / burst_mean),
+            _ => None,
+        };
+        if !(noise_r.is_finite() && noise_r >= 0.0) {
+            return Err(Error::param("noise_r", format!("must be finite and ≥ 0, got {noise_r}")));
+        }
+        if sampler.model() == ArrivalModel::Replay {
+            let (len, what) = match &sampler.dataset().replay {
+                Some(r) => {
+                    (r.order.len(), format!("its index file {} has {} arrivals", r.file, r.order.len()))
+                }
+                None => (sampler.dataset().len(), format!("the file has {} rows", sampler.dataset().len())),
+            };
+            if horizon > len {
+                return Err(Error::param(
+                    "horizon",
+                    format!("a replayed file is its own stream: T = {horizon} but {what}; T is at most its length"),
+                ));
+            }
+        }
+        let dim = sampler.dim();
+        Ok(OnlineStream {
+            sampler,
+            arrivals: rng(seed, Purpose::Arrivals),
+            noise_rng: rng(seed, Purpose::Noise),
+            noise_sd: noise_r,
+            horizon,
+            t: 0,
+            group: 0,
+            burst_left: 0,
+            burst,
+            buf: vec![0f32; dim],
+        })
+    }
+}
+
+impl ArrivalSource for OnlineStream {
+    fn dim(&self) -> usize {
+        self.buf.len()
+    }
+    fn horizon(&self) -> usize {
+        self.horizon
+    }
+    fn next_arrival(&mut self) -> Option<Arrival<'_>> {
+        if self.t >= self.horizon {
+            return None;
+        }
+        let group = match &self.burst {
+            Some(g) => {
+                if self.burst_left == 0 {
+                    // SPEC §11.10: bursts start with the first source and alternate; length 1 + Geometric.
+                    if self.t > 0 {
+                        self.group = (self.group + 1) % self.sampler.n_groups();
+                    }
+                    self.burst_left = portable::geometric(&mut self.arrivals, *g);
+                }
+                self.burst_left -= 1;
+                Some(self.group)
+            }
+            None => None,
+        };
+        let d = if self.sampler.model() == ArrivalModel::Replay {
+            let i = match &self.sampler.dataset().replay {
+                Some(r) => r.order[self.t] as usize,
+                None => self.t,
+            };
+            self.buf.copy_from_slice(self.sampler.dataset().points.row(i));
+            Drawn { cost: self.sampler.dataset().costs[i], source: Some(i as u32), exact: true }
+        } else {
+            self.sampler.draw(group, &mut self.arrivals, &mut self.buf)
+        };
+        let eta = portable::normal(&mut self.noise_rng, 0.0, self.noise_sd);
+        let t = self.t;
+        self.t += 1;
+        Some(Arrival { t, x: &self.buf, cost: d.cost, eta, index: if d.exact { d.source } else { None } })
+    }
+}
+
+impl Trace {
+    /// Online round `t` as an [`Arrival`] (true cost, noise, universe row).
+    pub fn arrival(&self, t: usize) -> Arrival<'_> {
+        Arrival { t, x: self.x(t), cost: self.cost[t], eta: self.eta[t], index: self.arrivals.index(t) }
+    }
+}
+
+/// Replays a trace's online part.
+pub struct TraceReplay<'a> {
+    trace: &'a Trace,
+    t: usize,
+}
+
+impl<'a> TraceReplay<'a> {
+    pub fn new(trace: &'a Trace) -> Self {
+        TraceReplay { trace, t: 0 }
+    }
+}
+
+impl ArrivalSource for TraceReplay<'_> {
+    fn dim(&self) -> usize {
+        self.trace.dim()
+    }
+    fn horizon(&self) -> usize {
+        self.trace.horizon()
+    }
+    fn next_arrival(&mut self) -> Option<Arrival<'_>> {
+        let t = self.t;
+        if t >= self.trace.horizon() {
+            return None;
+        }
+        self.t += 1;
+        Some(self.trace.arrival(t))
+    }
+}
+
+/// Everything random about one run under `params` (its seed): the online stream materialised,
+/// `E`, and the offline log with its observation draws `z ~ Bernoulli(ν)` (SPEC §8).
+pub fn generate_trace(dataset: Arc<Dataset>, model: ArrivalModel, params: &Params) -> Result<Trace> {
+    params.validate()?;
+    let seed = params.seed;
+    let sampler = Arc::new(Sampler::new(dataset.clone(), model, seed)?);
+    let mut stream = OnlineStream::new(sampler.clone(), params.horizon, params.noise_r, seed)?;
+    let dim = sampler.dim();
+    let exact = model.exact();
+    let (mut idx, mut data, mut cost, mut eta) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    while let Some(a) = stream.next_arrival() {
+        if exact {
+            idx.push(a.index.expect("exact arrivals are universe rows"));
+        } else {
+            data.extend_from_slice(a.x);
+        }
+        cost.push(a.cost);
+        eta.push(a.eta);
+    }
+    // Log entries beyond the horizon observe noise from the same sub-stream, continued.
+    let mut noise_rng = rng(seed, Purpose::Noise);
+    let need = params.horizon.max(params.log_len);
+    let all_eta: Vec<f64> =
+        (0..need).map(|_| portable::normal(&mut noise_rng, 0.0, params.noise_r)).collect();
+    debug_assert_eq!(&all_eta[..eta.len()], &eta[..]);
+    let arrivals =
+        if exact { Queries::Indices(idx) } else { Queries::Vectors(Points::from_flat(dim, data)?) };
+    let (eval, eval_cost) = sampler.iid(params.n_eval, &mut rng(seed, Purpose::Eval));
+    let (log, log_cost) = sampler.iid(params.log_len, &mut rng(seed, Purpose::Log));
+    let mut zr = rng(seed, Purpose::Propensity);
+    let z = (0..params.log_len).map(|_| zr.random::<f64>() < params.propensity).collect();
+    Ok(Trace {
+        dist_scale: dataset.dist_scale,
+        universe: exact.then(|| dataset.points.clone()),
+        universe_cost: exact.then(|| dataset.costs.clone()),
+        arrivals,
+        cost,
+        eta: all_eta,
+        z,
+        eval,
+        eval_cost,
+        offline: Some((log, log_cost)),
+        meta: serde_json::json!({
+            "generator": concat!("csc ", env!("CARGO_PKG_VERSION")),
+            "dataset": dataset.info(),
+            "arrival_model": model,
+            "params": params,
+        }),
+    })
+}
