@@ -19,7 +19,7 @@
 //! ```
 //!
 //! and `γ = ½ log det(I + K/λ) = Σ ln L_ii − (ℓ/2) ln λ` comes from the same factor.
-//! [`reference`] is the plain dense solve, used as the differential oracle.
+//! [`reference`](mod@reference) is the plain dense solve, used as the differential oracle.
 
 pub mod merged;
 

@@ -152,7 +152,7 @@ pub fn bit_key(x: &[f32]) -> Vec<u32> {
 ///
 /// Exact: the result is the largest `f64` distance [`sq_euclidean`] gives over all pairs, bit
 /// for bit (what [`diameter_plain`] computes). Every pair is first screened with the `f32`
-/// [`sq_euclidean_f32`], whose relative error is at most `γ`: the best pair `p*` has
+/// [`sq_euclidean_f32`](crate::vector_ops::sq_euclidean_f32), whose relative error is at most `γ`: the best pair `p*` has
 /// `f32(p*) ≥ s(p*)(1 − γ) ≥ s(q)(1 − γ) ≥ f32(q)(1 − γ)/(1 + γ)` for every pair `q`, so only
 /// pairs within that factor of the best screened value are recomputed in `f64`. O(n² d) still,
 /// but about three times faster (twice the lanes, no widening); it runs once per dataset load.

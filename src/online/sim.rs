@@ -121,7 +121,7 @@ pub struct StepOutcome {
     pub realised: f64,
 }
 
-/// What one round's decision saw ([`Sim::step_explained`]).
+/// What one round's decision saw ([`Simulation::step_explained`]).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Explanation {
     /// The nearest member of the cache that served the round: its key and `d(x_t, M_t)`.
