@@ -15,6 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { serveStatic } from './static_server.mjs';
+import { checks, assert, waitFor as poll } from './harness.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dist = path.join(root, 'dist');
@@ -22,20 +23,8 @@ for (const f of ['pkg/csc.js', 'pkg-embed/csc_embed.js', 'pkg-embed/csc_embed_bg
   if (!existsSync(path.join(dist, f))) { console.error(`dist/${f} is missing: build the bundle first (bash scripts/dist.sh)`); process.exit(1); }
 }
 const { server, origin } = await serveStatic(dist);
-let passed = 0, failed = 0;
-async function check(name, fn) {
-  try { await fn(); passed++; console.log(`ok   ${name}`); }
-  catch (e) { failed++; console.log(`FAIL ${name}: ${e && e.message ? e.message.split('\n')[0] : e}`); }
-}
-function assert(cond, msg) { if (!cond) throw new Error(msg); }
-async function waitFor(page, fn, arg, { timeout = 60000 } = {}) {
-  const end = Date.now() + timeout;
-  for (;;) {
-    if (await page.evaluate(fn, arg).catch(() => false)) return;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${fn.toString().slice(0, 90)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const { check, done } = checks();
+const waitFor = (target, fn, arg, o = {}) => poll(target, fn, arg, { timeout: 60000, every: 50, ...o });
 
 // A persistent profile, so that the second visit finds the model in Cache Storage.
 const profile = mkdtempSync(path.join(os.tmpdir(), 'csc-ask-'));
@@ -149,5 +138,4 @@ if (perQ) console.log(`then per question: embedding ${perQ.embedMs.toFixed(1)} m
 await context.close();
 rmSync(profile, { recursive: true, force: true });
 server.close();
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+done();

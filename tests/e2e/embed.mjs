@@ -13,6 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { TYPES } from './static_server.mjs';
+import { checks, assert, waitFor as poll } from './harness.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dist = path.join(root, 'dist');
@@ -48,19 +49,8 @@ const hostPages = new Map();
 const host = await listen(async (p) => (hostPages.has(p) ? ['text/html; charset=utf-8', hostPages.get(p)] : null));
 const base = `${site.origin}${SUB}`;
 
-let passed = 0, failed = 0;
-async function check(name, fn) {
-  try { await fn(); passed++; console.log(`ok   ${name}`); } catch (e) { failed++; console.log(`FAIL ${name}: ${e && e.message ? e.message.split('\n')[0] : e}`); }
-}
-function assert(cond, msg) { if (!cond) throw new Error(msg); }
-async function waitFor(target, fn, arg, { timeout = 60000 } = {}) {
-  const end = Date.now() + timeout;
-  for (;;) {
-    if (await target.evaluate(fn, arg).catch(() => false)) return;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${fn.toString().slice(0, 90)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+const { check, done } = checks();
+const waitFor = (target, fn, arg, o = {}) => poll(target, fn, arg, { timeout: 60000, every: 200, ...o });
 
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
 const consoleErrors = [], foreign = [];
@@ -178,5 +168,4 @@ await check('no request to a third origin', async () => assert(!foreign.length, 
 await browser.close();
 site.server.close();
 host.server.close();
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+done();

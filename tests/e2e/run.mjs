@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { longRun } from './long_run.mjs';
 import { serveStatic } from './static_server.mjs';
+import { checks, assert, waitFor } from './harness.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const www = path.join(root, 'www');
@@ -29,22 +30,7 @@ if (!existsSync(path.join(www, 'pkg', 'csc.js'))) {
 const { server, origin } = await serveStatic(www);
 const run = promisify(execFile);
 
-let passed = 0, failed = 0;
-async function check(name, fn) {
-  try { await fn(); passed++; console.log(`ok   ${name}`); }
-  catch (e) { failed++; console.log(`FAIL ${name}: ${e && e.message ? e.message.split('\n')[0] : e}`); }
-}
-function assert(cond, msg) { if (!cond) throw new Error(msg); }
-// page.waitForFunction evaluates a string inside the page, which the page's CSP forbids (no
-// 'unsafe-eval'); page.evaluate goes through the debugger protocol, so poll with it instead.
-async function waitFor(page, fn, arg, { timeout = 30000 } = {}) {
-  const end = Date.now() + timeout;
-  for (;;) {
-    if (await page.evaluate(fn, arg)) return;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${fn.toString().slice(0, 80)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const { check, done } = checks();
 
 
 const consoleErrors = [];
@@ -614,5 +600,4 @@ try {
   await browser.close();
   server.close();
 }
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+done();
