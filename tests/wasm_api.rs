@@ -560,6 +560,16 @@ fn online_run_ask() {
     for p in 0..2 {
         assert!(phi[p] == dd[p].min(1.0), "φ(d) = min(d, 1)");
     }
+    // Each policy's reason (Alg. 5 lines 4–6): the LLM iff its acting cost ≤ φ; CLCB-SC-LS-Cont
+    // acts on a lower confidence bound c̲, Greedy on its center's mean ĉ.
+    let acting = f64_field(&a, "acting");
+    let llm: Vec<u8> = js_sys::Uint8Array::new(&field(&a, "llm")).to_vec();
+    for p in 0..2 {
+        assert_eq!(llm[p] == 1, acting[p] <= phi[p], "policy {p}: acting {} vs φ {}", acting[p], phi[p]);
+    }
+    let sym: Vec<String> =
+        js_sys::Array::from(&field(&a, "actingSymbol")).iter().filter_map(|v| v.as_string()).collect();
+    assert_eq!(sym, ["c̲", "ĉ"]);
     let uni = field(&a, "universe");
     assert_eq!(u32_field(&uni, "index")[0], 3, "the nearest universe row to row 3 is itself");
     assert_eq!(f64_field(&uni, "d")[0], 0.0);

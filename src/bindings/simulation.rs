@@ -50,6 +50,9 @@ export interface AskResult extends StepBatch {
   /** Per policy: the acting cost at the round's center when it decided (`c̲` for the CLCB
    *  policies; it calls the LLM iff `c̲ ≤ φ`, Alg. 5), `NaN` for policies without an ε-net. */
   acting: Float64Array;
+  /** Per policy: what `acting` is, `"c̲"` (a lower confidence bound: the CLCB family) or `"ĉ"`
+   *  (a center's mean cost: the baselines); `""` for policies without one. */
+  actingSymbol: string[];
   /** The five universe questions nearest to `x`: row, `d`, text. */
   universe: { index: Uint32Array; d: Float64Array; text: string[] };
 }
@@ -385,6 +388,7 @@ impl JsOnlineRun {
             (Vec::with_capacity(p), Vec::with_capacity(p), Vec::with_capacity(p), Vec::with_capacity(p));
         let (mut nearest, mut d, mut phi, mut acting) =
             (Vec::with_capacity(p), Vec::with_capacity(p), Vec::with_capacity(p), Vec::with_capacity(p));
+        let symbol = js_sys::Array::new();
         for sim in &mut self.sims {
             // What the decision compared (Alg. 5 lines 4–6): taken before the policy observes the
             // LLM's answer, which may add this very question to its cache.
@@ -398,6 +402,12 @@ impl JsOnlineRun {
             d.push(dist);
             phi.push(o.phi);
             acting.push(why.acting_cost.unwrap_or(f64::NAN));
+            let sym = match why.acting_cost {
+                None => "",
+                Some(_) if sim.policy().kind().acts_on_lcb() => "c̲",
+                Some(_) => "ĉ",
+            };
+            symbol.push(&JsValue::from_str(sym));
         }
         let xy = self.xy(&x);
         let near = self.nearest_universe(&x, 5);
@@ -426,6 +436,7 @@ impl JsOnlineRun {
             .set("d", js_sys::Float64Array::from(&d[..]))
             .set("phi", js_sys::Float64Array::from(&phi[..]))
             .set("acting", js_sys::Float64Array::from(&acting[..]))
+            .set("actingSymbol", symbol)
             .set("universe", universe)
             .build())
     }

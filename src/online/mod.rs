@@ -143,6 +143,13 @@ pub trait Policy {
 }
 
 impl PolicyKind {
+    /// Whether the cost the policy compares with `φ` ([`Inspect::acting_cost`]) is a lower
+    /// confidence bound `c̲` (the CLCB family: Algs. 5, 7 and CLCB-SC-LS) rather than a point
+    /// estimate `ĉ` (the count-based baselines, SPEC §11.8).
+    pub fn acts_on_lcb(&self) -> bool {
+        matches!(self, PolicyKind::ClcbScLsCont | PolicyKind::ClcbFrozenCont | PolicyKind::ClcbScLs)
+    }
+
     /// Whether the policy grows the ε-net of Alg. 3 lines 5–11 over the arrivals (then the
     /// simulator shares one net among the policies of a run, [`crate::epsilon_net::SharedNet`]).
     pub fn keeps_net(&self) -> bool {

@@ -95,7 +95,7 @@ export function createAskView(app, live) {
         : `nearest cached question ${q(w.nearestText[i])}, d = ${num(a.d[i])}, φ(d) = ${num(a.phi[i])}`;
       // The CLCB policies act on a lower confidence bound c̲ (Algs. 5, 7), the count-based
       // baselines on the center's mean cost ĉ (SPEC §11.8): the LLM iff that is ≤ φ.
-      const acting = a.acting[i], sym = /^CLCB/.test(name) ? 'c̲' : 'ĉ';
+      const acting = a.acting[i], sym = a.actingSymbol[i];
       const rule = Number.isFinite(acting)
         ? ` because ${sym} = ${num(acting)} ${a.llm[i] ? '≤' : '>'} φ = ${num(a.phi[i])}`
         : '';
