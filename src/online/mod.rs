@@ -147,7 +147,16 @@ impl PolicyKind {
     /// confidence bound `c̲` (the CLCB family: Algs. 5, 7 and CLCB-SC-LS) rather than a point
     /// estimate `ĉ` (the count-based baselines, SPEC §11.8).
     pub fn acts_on_lcb(&self) -> bool {
-        matches!(self, PolicyKind::ClcbScLsCont | PolicyKind::ClcbFrozenCont | PolicyKind::ClcbScLs)
+        // Exhaustive, so that a new policy must say.
+        match self {
+            PolicyKind::ClcbScLsCont | PolicyKind::ClcbFrozenCont | PolicyKind::ClcbScLs => true,
+            PolicyKind::Greedy
+            | PolicyKind::EpsilonGreedy
+            | PolicyKind::Lfu
+            | PolicyKind::Lru
+            | PolicyKind::Threshold
+            | PolicyKind::Oracle => false,
+        }
     }
 
     /// Whether the policy grows the ε-net of Alg. 3 lines 5–11 over the arrivals (then the
