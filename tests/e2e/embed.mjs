@@ -2,6 +2,7 @@
 // it, in headless Chromium: dist/ is served under a sub-path (/lab/csc/) on one localhost origin,
 // a host page on a second origin (another port) embeds `?embed=1…` in an iframe. Checks that the
 // live stream plays, that fig-e (nq-trivia) runs from the bundled data with no file loaded, that
+// nq-trivia is a dataset of the live and regret views too (from the bundle), that
 // the README's iframe snippets load as written (their host replaced by the test origin), that
 // the worker pool's report is the one-worker report bit for bit (wall-clock runtimes aside), and
 // that there is no console error and no request to any third origin.
@@ -102,6 +103,21 @@ await check('fig-e (nq-trivia) runs from the bundled data in the embedded Paper 
   assert(links.length >= 1 && links.every((h) => h === links[0] && h.startsWith(`${site.origin}${SUB}docs/REPRODUCTION.html#where-we-differ-and-why`)), `reason links: ${links}`);
   const doc = await (await fetch(links[0])).text();
   assert(doc.includes('id="where-we-differ-and-why"'), 'the shipped REPRODUCTION.html has no "Where we differ" anchor');
+  await page.close();
+});
+
+await check('nq-trivia is a dataset of its own: the live view plays the bundle, and the regret view runs on it', async () => {
+  const { page, frames: [live, regret] } = await hostWith('nq', [
+    `<iframe src="${base}index.html?embed=1&dataset=nq-trivia" width="720" height="460"></iframe>`,
+    `<iframe src="${base}index.html?embed=1&view=regret&dataset=nq-trivia&seeds=1&horizon=300&n_eval=300&policies=greedy,lfu" width="900" height="700"></iframe>`,
+  ].join('\n'));
+  await waitFor(live, () => Number(document.body.dataset.round) >= 5, null, { timeout: 120000 });
+  const status = await live.evaluate(() => document.getElementById('status').textContent);
+  assert(!/^Error/.test(status), status);
+  await waitFor(regret, () => ['done', 'error'].includes(document.querySelector('[data-job=regret]').dataset.status), null, { timeout: 300000 });
+  const job = await regret.evaluate(() => ({ status: document.querySelector('[data-job=regret]').dataset.status, text: document.querySelector('[data-job=regret]').textContent }));
+  assert(job.status === 'done', `regret job ${job.status}: ${job.text.slice(0, 200)}`);
+  assert(/nq-trivia/.test(job.text), `the report does not name nq-trivia: ${job.text.slice(0, 200)}`);
   await page.close();
 });
 
