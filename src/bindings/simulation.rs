@@ -106,7 +106,7 @@ export type PolicyId = "clcb-sc-ls-cont" | "clcb-frozen-cont" | "clcb-sc-ls" | "
 
 /** An experiment definition (Rust: `csc::experiment::ExperimentSpec`). */
 export interface ExperimentSpec {
-  id: string; title?: string; dataset: "synthetic" | "nq-trivia" | "plane";
+  id: string; title?: string; dataset: "synthetic" | "nq-trivia" | "plane" | DatasetSpec;
   measure: { kind: "offline"; algorithms: string[] } | { kind: "online"; policies: PolicyId[] };
   sweep?: { param: string; values: number[] } | null;
   params?: Partial<Params>; seeds: number; first_seed?: number;
@@ -125,6 +125,13 @@ export interface LoadOptions {
 }
 
 /** An arrival model by name with its parameters (Rust: `csc::stream::ArrivalSpec`; SPEC §7). */
+/** A dataset object of a definition (Rust: `csc::experiment::DatasetSpec`): the user's files
+ *  (named, with their checksum) or a built-in, with an arrival model. */
+export interface DatasetSpec {
+  builtin?: "synthetic" | "nq-trivia" | "plane"; jsonl?: string; embeddings?: string; dim?: number;
+  checksum?: string; arrival?: ArrivalSpec;
+}
+
 export type ArrivalSpec =
   | { model: "uniform" | "popularity" | "plane" }
   | { model: "bursty"; group_by?: string }
