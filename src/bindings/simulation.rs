@@ -387,7 +387,7 @@ impl JsOnlineRun {
         } else {
             text.as_string().ok_or_else(|| js_err(Error::param("text", "must be a string")))?
         };
-        let cost = cost_of_tokens(&self.dataset, tokens);
+        let cost = self.dataset.cost_of_tokens(tokens);
         let eta = self.trace.arrival(r).eta;
         let a = Arrival { t: r, x: &x, cost, eta, index: None };
         let p = self.sims.len();
@@ -612,19 +612,6 @@ fn vector_from_js(what: &str, v: &JsValue, dim: usize) -> JsResult<Vec<f32>> {
         return Err(js_err(Error::param(what, "has a value that is not a finite number")));
     }
     Ok(x)
-}
-
-/// `c(x)` of a query with `tokens` GPT-2 tokens on `d` (SPEC §2): the dataset's min-max
-/// normalisation, clamped to `[c_floor, 1]`. `c_floor` is the smallest cost of the universe (the
-/// cost of its shortest query); if every query has the same length every cost is 1.
-pub(crate) fn cost_of_tokens(d: &Dataset, tokens: usize) -> f64 {
-    let (min, max) = d.tokens.iter().fold((u32::MAX, 0u32), |(lo, hi), &t| (lo.min(t), hi.max(t)));
-    if d.tokens.is_empty() || max == min {
-        return 1.0;
-    }
-    let floor = d.costs.iter().copied().fold(1.0, f64::min);
-    let c = floor + (1.0 - floor) * (tokens as f64 - min as f64) / (max - min) as f64;
-    c.clamp(floor, 1.0)
 }
 
 /// `onProgress(roundsDone)` as the engine's progress callback: `false` (or a throw) cancels.

@@ -124,6 +124,21 @@ pub fn checksum(points: &Points, tokens: &[u32]) -> String {
 }
 
 impl Dataset {
+    /// `c(x)` of a query outside the universe with `tokens` GPT-2 tokens (a typed question, issue
+    /// 14): SPEC §2's min-max normalisation over this universe's token counts, clamped to
+    /// `[c_floor, 1]`, where `c_floor` is the universe's smallest cost (the cost of its shortest
+    /// query); if every query has the same length every cost is 1. On a universe query's own
+    /// count it gives that query's cost ([`token_costs`]).
+    pub fn cost_of_tokens(&self, tokens: usize) -> f64 {
+        let (min, max) = self.tokens.iter().fold((u32::MAX, 0u32), |(lo, hi), &t| (lo.min(t), hi.max(t)));
+        if self.tokens.is_empty() || max == min {
+            return 1.0;
+        }
+        let floor = self.costs.iter().copied().fold(1.0, f64::min);
+        let c = floor + (1.0 - floor) * (tokens as f64 - min as f64) / (max - min) as f64;
+        c.clamp(floor, 1.0)
+    }
+
     /// Assembles a universe: checks the parts agree, derives costs, `D` and the checksum.
     pub fn new(
         name: &str,
@@ -356,6 +371,16 @@ impl Dataset {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_typed_question_costs_what_a_universe_query_of_its_length_costs() {
+        let d = synthetic::universe(0.01).unwrap();
+        for (i, &t) in d.tokens.iter().enumerate() {
+            assert_eq!(d.cost_of_tokens(t as usize).to_bits(), d.costs[i].to_bits(), "query {i}");
+        }
+        assert_eq!(d.cost_of_tokens(0), 0.01, "shorter than every query: the floor");
+        assert_eq!(d.cost_of_tokens(100_000), 1.0, "longer than every query: 1");
+    }
 
     #[test]
     fn costs_by_hand() {
