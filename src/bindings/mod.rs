@@ -33,6 +33,10 @@ mod convert;
 #[cfg(target_arch = "wasm32")]
 pub mod dataset;
 #[cfg(target_arch = "wasm32")]
+pub mod experiment_run;
+#[cfg(target_arch = "wasm32")]
+pub mod online_run;
+#[cfg(target_arch = "wasm32")]
 pub mod page;
 #[cfg(target_arch = "wasm32")]
 pub mod params;

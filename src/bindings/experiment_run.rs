@@ -1,0 +1,195 @@
+//! `ExperimentRun`: an experiment of SPEC §10 run one unit at a time, with progress and cancel,
+//! so that a Web Worker (or a pool of them) can drive it; `experimentDefinition`.
+
+use super::convert::{js_err, to_js, JsResult};
+use super::dataset::JsDataset;
+use super::simulation::{JsExperiment, JsProgress};
+use super::types::JsPartialParams;
+use crate::dataset::Dataset;
+use crate::error::Error;
+use crate::experiment::{builtin, run_unit, ExperimentSpec, Report, UnitResult};
+use std::sync::Arc;
+use wasm_bindgen::prelude::*;
+
+/// `onProgress(roundsDone)` as the engine's progress callback: `false` (or a throw) cancels.
+fn progress_callback(on_progress: Option<JsProgress>) -> impl FnMut(usize) -> bool {
+    let f: Option<js_sys::Function> = on_progress.map(|p| JsValue::from(p).into());
+    move |n: usize| match &f {
+        Some(f) => f
+            .call1(&JsValue::NULL, &JsValue::from(n as f64))
+            .map(|v| v.as_bool() != Some(false))
+            .unwrap_or(false),
+        None => true,
+    }
+}
+
+/// The definition of the built-in experiment `id` (SPEC §10), without building its dataset: the
+/// page runs a built-in on uploaded data by replacing its `dataset` with a dataset object.
+#[wasm_bindgen(js_name = experimentDefinition, unchecked_return_type = "ExperimentSpec")]
+pub fn experiment_definition(
+    #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
+) -> JsResult<JsValue> {
+    let id = super::convert::string("id", &id)?;
+    to_js(&builtin(&id).map_err(js_err)?)
+}
+
+/// An experiment of SPEC §10 run one unit (one sweep value × one seed) at a time.
+#[wasm_bindgen(js_name = ExperimentRun)]
+pub struct JsExperimentRun {
+    spec: ExperimentSpec,
+    dataset: Arc<Dataset>,
+    units: Vec<crate::experiment::Unit>,
+    done: Vec<UnitResult>,
+}
+
+#[wasm_bindgen(js_class = ExperimentRun)]
+impl JsExperimentRun {
+    /// `experiment` is a built-in id (`"fig-a"`, …) or a definition; `overrides` replaces
+    /// parameters of its base configuration; `dataset` must be the experiment's dataset.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        experiment: JsExperiment,
+        dataset: &JsDataset,
+        overrides: Option<JsPartialParams>,
+        seeds: Option<f64>,
+    ) -> JsResult<JsExperimentRun> {
+        let v: JsValue = experiment.into();
+        let mut spec = match v.as_string() {
+            Some(id) => builtin(&id).map_err(js_err)?,
+            None => {
+                let j: serde_json::Value = serde_wasm_bindgen::from_value(v)
+                    .map_err(|e| js_err(Error::parse(format!("experiment: {e}"))))?;
+                ExperimentSpec::from_json(&j.to_string()).map_err(js_err)?
+            }
+        };
+        if let Some(o) = overrides {
+            let o: serde_json::Value = serde_wasm_bindgen::from_value(o.into())
+                .map_err(|e| js_err(Error::parse(format!("overrides: {e}"))))?;
+            let map = o.as_object().ok_or_else(|| {
+                js_err(Error::parse(format!("overrides: expected an object of parameters, got {o}")))
+            })?;
+            for (k, val) in map {
+                spec.params = crate::config::with_param(&spec.params, k, val).map_err(js_err)?;
+            }
+        }
+        if let Some(s) = seeds {
+            spec.seeds = super::convert::whole("seeds", s, 1)?;
+        }
+        spec.validate().map_err(js_err)?;
+        crate::experiment::check_experiment_size(&spec).map_err(js_err)?;
+        // Every sweep point's stream must fit in the browser's memory (a failed allocation traps).
+        for point in 0..spec.sweep.as_ref().map_or(1, |s| s.values.len()) {
+            let unit = crate::experiment::Unit { index: 0, point, seed: spec.first_seed };
+            let mut p = spec.unit_params(&unit).map_err(js_err)?;
+            if let crate::experiment::Measure::Geometry { stream } = spec.measure {
+                p.horizon = stream;
+            }
+            super::convert::stream_fits(&p, dataset.inner().points.dim())?;
+        }
+        // A built-in experiment runs on its built-in; a dataset object naming a file runs on an
+        // uploaded dataset (its recorded checksum, if any, is checked by `run_unit`).
+        let want = match spec.dataset.builtin().map_err(js_err)? {
+            Some(b) => {
+                serde_json::to_value(&b).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+            }
+            None => dataset.inner().name.clone(),
+        };
+        let user_ok = spec.dataset.builtin().map_err(js_err)?.is_none() == dataset.inner().user;
+        if dataset.inner().name != want || !user_ok {
+            return Err(js_err(Error::data(format!(
+                "experiment `{}` runs on `{want}`, but the dataset given is `{}`",
+                spec.id,
+                dataset.inner().name
+            ))));
+        }
+        spec.dataset.check_loaded(dataset.inner()).map_err(js_err)?;
+        Ok(JsExperimentRun { units: spec.units(), spec, dataset: dataset.inner().clone(), done: Vec::new() })
+    }
+
+    #[wasm_bindgen(getter, js_name = totalUnits)]
+    pub fn total_units(&self) -> usize {
+        self.units.len()
+    }
+
+    #[wasm_bindgen(getter, js_name = doneUnits)]
+    pub fn done_units(&self) -> usize {
+        self.done.len()
+    }
+
+    /// The resolved definition.
+    #[wasm_bindgen(unchecked_return_type = "ExperimentSpec")]
+    pub fn spec(&self) -> JsResult<JsValue> {
+        to_js(&self.spec)
+    }
+
+    /// Runs the next unit. `onProgress(roundsDone)` is called during online units; returning
+    /// `false` cancels (the unit is discarded and an error "cancelled" is thrown). Returns `true`
+    /// while units remain.
+    #[wasm_bindgen(js_name = runNext)]
+    pub fn run_next(&mut self, on_progress: Option<JsProgress>) -> JsResult<bool> {
+        let Some(unit) = self.units.get(self.done.len()).cloned() else { return Ok(false) };
+        let mut cb = progress_callback(on_progress);
+        let r = run_unit(&self.spec, &unit, &self.dataset, &mut cb).map_err(js_err)?;
+        self.done.push(r);
+        Ok(self.done.len() < self.units.len())
+    }
+
+    /// Runs unit `index` (0-based, in the order of the experiment's units) and returns its result
+    /// as JSON, for a pool of workers (www/js/jobs.js) in which each worker runs some units and
+    /// one run collects them with `addUnit`. `onProgress` as in `runNext`.
+    #[wasm_bindgen(js_name = runUnit)]
+    pub fn run_unit_at(&mut self, index: f64, on_progress: Option<JsProgress>) -> JsResult<String> {
+        let i = super::convert::whole("index", index, 0)?;
+        let unit = self.units.get(i).cloned().ok_or_else(|| {
+            js_err(Error::param("index", format!("must be below {}, got {i}", self.units.len())))
+        })?;
+        let mut cb = progress_callback(on_progress);
+        let r = run_unit(&self.spec, &unit, &self.dataset, &mut cb).map_err(js_err)?;
+        serde_json::to_string(&r).map_err(|e| js_err(Error::data(format!("unit result: {e}"))))
+    }
+
+    /// Adds a unit's result computed by `runUnit` on another run of the same experiment. The
+    /// report is the same whatever the order of the units added (it is sorted by unit index).
+    #[wasm_bindgen(js_name = addUnit)]
+    pub fn add_unit(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] json: JsValue,
+    ) -> JsResult<()> {
+        let json = super::convert::string("json", &json)?;
+        let r: UnitResult =
+            serde_json::from_str(&json).map_err(|e| js_err(Error::parse(format!("unit result: {e}"))))?;
+        if r.experiment != self.spec.id || self.units.get(r.unit.index) != Some(&r.unit) {
+            return Err(js_err(Error::data(format!(
+                "unit {} of `{}` is not a unit of this run of `{}`",
+                r.unit.index, r.experiment, self.spec.id
+            ))));
+        }
+        if self.done.iter().any(|d| d.unit.index == r.unit.index) {
+            return Err(js_err(Error::data(format!("unit {} was added twice", r.unit.index))));
+        }
+        self.done.push(r);
+        Ok(())
+    }
+
+    /// The report over the units done so far.
+    #[wasm_bindgen(unchecked_return_type = "Report")]
+    pub fn report(&self) -> JsResult<JsValue> {
+        to_js(&Report::new(&self.spec, self.done.clone()))
+    }
+
+    /// The report as JSON text (for export).
+    #[wasm_bindgen(js_name = reportJson)]
+    pub fn report_json(&self) -> String {
+        serde_json::to_string(&Report::new(&self.spec, self.done.clone())).unwrap_or_default()
+    }
+
+    /// The aggregated statistics as CSV.
+    pub fn csv(&self) -> String {
+        Report::new(&self.spec, self.done.clone()).to_csv()
+    }
+
+    /// The headline table as text.
+    pub fn summary(&self) -> String {
+        Report::new(&self.spec, self.done.clone()).summary()
+    }
+}
