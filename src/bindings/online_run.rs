@@ -175,37 +175,18 @@ impl JsOnlineRun {
     #[wasm_bindgen(unchecked_return_type = "StepBatch")]
     pub fn step(&mut self, n: f64) -> JsResult<JsValue> {
         let n = super::convert::whole("n", n, 0)?.min(self.trace.horizon() - self.t);
-        let p = self.sims.len();
-        let (mut t, mut xy, mut center, mut llm, mut switched, mut realised) = (
-            Vec::with_capacity(n),
-            Vec::with_capacity(2 * n),
-            Vec::with_capacity(n * p),
-            Vec::with_capacity(n * p),
-            Vec::with_capacity(n * p),
-            Vec::with_capacity(n * p),
-        );
+        let mut batch = StepBatch::new(n, self.sims.len());
         for _ in 0..n {
             let r = self.t;
             let a = self.trace.arrival(r);
-            t.push(r as u32);
-            xy.extend(self.xy(a.x));
+            batch.round(r, self.xy(a.x));
             for sim in &mut self.sims {
                 let o = sim.step(&a);
-                center.push(sim.policy().current_center().map_or(-1, |c| c as i32));
-                llm.push(o.llm as u8);
-                switched.push(o.switched as u8);
-                realised.push(o.realised);
+                batch.policy(sim.policy().current_center(), &o);
             }
             self.t += 1;
         }
-        Ok(super::convert::Obj::new()
-            .set("t", js_sys::Uint32Array::from(&t[..]))
-            .set("xy", js_sys::Float64Array::from(&xy[..]))
-            .set("center", js_sys::Int32Array::from(&center[..]))
-            .set("llm", js_sys::Uint8Array::from(&llm[..]))
-            .set("switched", js_sys::Uint8Array::from(&switched[..]))
-            .set("realised", js_sys::Float64Array::from(&realised[..]))
-            .build())
+        Ok(batch.into_obj().build())
     }
 
     /// Plays the next round with a given arrival instead of the stream's (issue 14, "Ask a
@@ -238,8 +219,8 @@ impl JsOnlineRun {
         let eta = self.trace.arrival(r).eta;
         let a = Arrival { t: r, x: &x, cost, eta, index: None };
         let p = self.sims.len();
-        let (mut center, mut llm, mut switched, mut realised) =
-            (Vec::with_capacity(p), Vec::with_capacity(p), Vec::with_capacity(p), Vec::with_capacity(p));
+        let mut batch = StepBatch::new(1, p);
+        batch.round(r, self.xy(&x));
         let (mut nearest, mut d, mut phi, mut acting) =
             (Vec::with_capacity(p), Vec::with_capacity(p), Vec::with_capacity(p), Vec::with_capacity(p));
         let symbol = js_sys::Array::new();
@@ -247,10 +228,7 @@ impl JsOnlineRun {
             // What the decision compared (Alg. 5 lines 4–6): taken before the policy observes the
             // LLM's answer, which may add this very question to its cache.
             let (o, why) = sim.step_explained(&a);
-            center.push(why.center.map_or(-1, |c| c as i32));
-            llm.push(o.llm as u8);
-            switched.push(o.switched as u8);
-            realised.push(o.realised);
+            batch.policy(why.center, &o);
             let (k, dist) = why.nearest.map_or((-1, f64::INFINITY), |(k, dk)| (k as i32, dk));
             nearest.push(k);
             d.push(dist);
@@ -263,7 +241,6 @@ impl JsOnlineRun {
             };
             symbol.push(&JsValue::from_str(sym));
         }
-        let xy = self.xy(&x);
         let near = self.nearest_universe(&x, 5);
         let texts = js_sys::Array::new();
         for &(i, _) in &near {
@@ -278,13 +255,8 @@ impl JsOnlineRun {
             .build();
         self.asked.push((r, x, text));
         self.t += 1;
-        Ok(super::convert::Obj::new()
-            .set("t", js_sys::Uint32Array::from(&[r as u32][..]))
-            .set("xy", js_sys::Float64Array::from(&xy[..]))
-            .set("center", js_sys::Int32Array::from(&center[..]))
-            .set("llm", js_sys::Uint8Array::from(&llm[..]))
-            .set("switched", js_sys::Uint8Array::from(&switched[..]))
-            .set("realised", js_sys::Float64Array::from(&realised[..]))
+        Ok(batch
+            .into_obj()
             .set("cost", cost)
             .set("nearestKey", js_sys::Int32Array::from(&nearest[..]))
             .set("d", js_sys::Float64Array::from(&d[..]))
@@ -443,6 +415,54 @@ impl JsOnlineRun {
     #[wasm_bindgen(js_name = traceJson)]
     pub fn trace_json(&self) -> String {
         self.trace.to_json()
+    }
+}
+
+/// The rounds of one `step` (or `ask`) call as the typed arrays of a `StepBatch`: per round its
+/// number and projected point, per round and policy (row-major) the center, the decision,
+/// whether it switched, and what it cost.
+struct StepBatch {
+    t: Vec<u32>,
+    xy: Vec<f64>,
+    center: Vec<i32>,
+    llm: Vec<u8>,
+    switched: Vec<u8>,
+    realised: Vec<f64>,
+}
+
+impl StepBatch {
+    fn new(rounds: usize, policies: usize) -> Self {
+        let n = rounds * policies;
+        StepBatch {
+            t: Vec::with_capacity(rounds),
+            xy: Vec::with_capacity(2 * rounds),
+            center: Vec::with_capacity(n),
+            llm: Vec::with_capacity(n),
+            switched: Vec::with_capacity(n),
+            realised: Vec::with_capacity(n),
+        }
+    }
+
+    fn round(&mut self, r: usize, xy: [f64; 2]) {
+        self.t.push(r as u32);
+        self.xy.extend(xy);
+    }
+
+    fn policy(&mut self, center: Option<usize>, o: &crate::online::sim::StepOutcome) {
+        self.center.push(center.map_or(-1, |c| c as i32));
+        self.llm.push(o.llm as u8);
+        self.switched.push(o.switched as u8);
+        self.realised.push(o.realised);
+    }
+
+    fn into_obj(self) -> super::convert::Obj {
+        super::convert::Obj::new()
+            .set("t", js_sys::Uint32Array::from(&self.t[..]))
+            .set("xy", js_sys::Float64Array::from(&self.xy[..]))
+            .set("center", js_sys::Int32Array::from(&self.center[..]))
+            .set("llm", js_sys::Uint8Array::from(&self.llm[..]))
+            .set("switched", js_sys::Uint8Array::from(&self.switched[..]))
+            .set("realised", js_sys::Float64Array::from(&self.realised[..]))
     }
 }
 
