@@ -102,12 +102,22 @@ pub struct DatasetInfo {
 /// The costs of SPEC §2: `c = c_floor + (1 − c_floor)·(tokens − min)/(max − min)`.
 /// If every query has the same length the normalisation is undefined; every cost is then 1.
 pub fn token_costs(tokens: &[u32], c_floor: f64) -> Vec<f64> {
-    let (min, max) = tokens.iter().fold((u32::MAX, 0u32), |(lo, hi), &t| (lo.min(t), hi.max(t)));
-    if tokens.is_empty() || max == min {
-        return vec![1.0; tokens.len()];
+    match token_range(tokens) {
+        Some(range) => tokens.iter().map(|&t| token_cost(t as f64, range, c_floor)).collect(),
+        None => vec![1.0; tokens.len()],
     }
-    let span = (max - min) as f64;
-    tokens.iter().map(|&t| c_floor + (1.0 - c_floor) * (t - min) as f64 / span).collect()
+}
+
+/// The smallest token count and the span `max − min` of a universe; `None` when the
+/// normalisation of SPEC §2 is undefined (no query, or every query of the same length).
+fn token_range(tokens: &[u32]) -> Option<(u32, f64)> {
+    let (min, max) = tokens.iter().fold((u32::MAX, 0u32), |(lo, hi), &t| (lo.min(t), hi.max(t)));
+    (!tokens.is_empty() && max != min).then(|| (min, (max - min) as f64))
+}
+
+/// SPEC §2's cost of `tokens` tokens: `c_floor + (1 − c_floor)·(tokens − min)/(max − min)`.
+fn token_cost(tokens: f64, (min, span): (u32, f64), c_floor: f64) -> f64 {
+    c_floor + (1.0 - c_floor) * (tokens - min as f64) / span
 }
 
 /// The checksum of a universe: sha256 over the dimension, the `f32` vectors and the token counts.
@@ -130,13 +140,9 @@ impl Dataset {
     /// query); if every query has the same length every cost is 1. On a universe query's own
     /// count it gives that query's cost ([`token_costs`]).
     pub fn cost_of_tokens(&self, tokens: usize) -> f64 {
-        let (min, max) = self.tokens.iter().fold((u32::MAX, 0u32), |(lo, hi), &t| (lo.min(t), hi.max(t)));
-        if self.tokens.is_empty() || max == min {
-            return 1.0;
-        }
+        let Some(range) = token_range(&self.tokens) else { return 1.0 };
         let floor = self.costs.iter().copied().fold(1.0, f64::min);
-        let c = floor + (1.0 - floor) * (tokens as f64 - min as f64) / (max - min) as f64;
-        c.clamp(floor, 1.0)
+        token_cost(tokens as f64, range, floor).clamp(floor, 1.0)
     }
 
     /// Assembles a universe: checks the parts agree, derives costs, `D` and the checksum.
