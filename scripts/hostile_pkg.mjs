@@ -106,29 +106,36 @@ const CLASSES = {
   },
 };
 
-// ---- The embedding package: its exports, valid arguments and health check. ----
-let target = csc, healthy0 = null;
-if (EMBED) {
+// ---- The package swept: its module, each export's valid arguments, and its health check. ----
+async function embeddingPackage() {
   const emb = await import(pathToFileURL(`${dir}/csc_embed.js`).href);
   emb.initSync({ module: readFileSync(`${dir}/csc_embed_bg.wasm`) });
   const model = resolve(process.argv[3] ?? resolve(dir, '../model'));
   const files = [readFileSync(`${model}/model.f16.safetensors`), readFileSync(`${model}/tokenizer.json`), readFileSync(`${model}/config.json`, 'utf8')];
   const shared = emb.Embedder.load(...files); // one instance for the methods (loading takes a second)
-  for (const k of Object.keys(FUNCTIONS)) delete FUNCTIONS[k];
-  for (const k of Object.keys(CLASSES)) delete CLASSES[k];
-  Object.assign(FUNCTIONS, { gpt2Tokens: () => ['who wrote the declaration of independence'], initSync: () => [{ module: new Uint8Array(8) }], default: () => [undefined] });
-  Object.assign(CLASSES, {
-    Embedder: {
-      make: () => shared, keep: true, // not freed between methods
-      fresh: () => emb.Embedder.load(...files), // for free and Symbol.dispose
-      ctor: null,
-      statics: { load: () => [...files] }, // a fresh array: the sweep writes into it
-      methods: { embed: () => [['a question', 'another']] },
+  return {
+    module: emb,
+    functions: { gpt2Tokens: () => ['who wrote the declaration of independence'], initSync: () => [{ module: new Uint8Array(8) }], default: () => [undefined] },
+    classes: {
+      Embedder: {
+        make: () => shared, keep: true, // not freed between methods
+        fresh: () => emb.Embedder.load(...files), // for free and Symbol.dispose
+        ctor: null,
+        statics: { load: () => [...files] }, // a fresh array: the sweep writes into it
+        methods: { embed: () => [['a question', 'another']] },
+      },
     },
-  });
-  healthy0 = () => emb.gpt2Tokens('Hello world') === 2 && shared.embed(['ok']).length === 384;
-  target = emb;
+    healthy: () => emb.gpt2Tokens('Hello world') === 2 && shared.embed(['ok']).length === 384,
+  };
 }
+const ENGINE = {
+  module: csc, functions: FUNCTIONS, classes: CLASSES,
+  healthy: () => {
+    const net = csc.epsilonNet(new Float32Array([0, 0.18, 0.3]), 1, 0.2, 1);
+    return csc.version().length > 0 && net.centers.join() === '0,2' && net.cells.join() === '0,1,1';
+  },
+};
+const pkg = EMBED ? await embeddingPackage() : ENGINE;
 
 // ---- Values of every JS type. A function, so objects (freed ones included) are fresh. ----
 const HUGE = 'x'.repeat(10 * 2 ** 20);
@@ -165,11 +172,7 @@ const dispose = (v) => { if (v && typeof v.free === 'function' && v.__wbg_ptr) v
 // ---- The sweep. ----
 const stats = { calls: 0, traps: 0, threw: 0, returned: 0, badThrows: 0, broken: 0 };
 const problems = [];
-const healthy = () => {
-  if (healthy0) return healthy0();
-  const net = csc.epsilonNet(new Float32Array([0, 0.18, 0.3]), 1, 0.2, 1);
-  return csc.version().length > 0 && net.centers.join() === '0,2' && net.cells.join() === '0,1,1';
-};
+const healthy = pkg.healthy;
 function call(what, label, fn) {
   stats.calls++;
   let result;
@@ -221,17 +224,17 @@ function baselineOk(what, fn) {
 const isClass = (v) => typeof v === 'function' && /^class\b/.test(Function.prototype.toString.call(v));
 const missing = [];
 const swept = [];
-for (const [name, value] of Object.entries(target)) {
+for (const [name, value] of Object.entries(pkg.module)) {
   if (typeof value !== 'function') continue;
   if (!isClass(value)) {
-    const base = FUNCTIONS[name];
+    const base = pkg.functions[name];
     if (!base) { missing.push(`function ${name}`); continue; }
     swept.push(name);
     baselineOk(name, () => value(...base()));
     sweepArgs(name, Math.max(value.length, base().length), base, (args) => value(...args));
     continue;
   }
-  const def = CLASSES[name];
+  const def = pkg.classes[name];
   if (!def) { missing.push(`class ${name}`); continue; }
   swept.push(name);
   // Constructor.
