@@ -34,16 +34,16 @@ const context = await chromium.launchPersistentContext(profile, {
 });
 const errors = [], foreign = [];
 let modelRequests = 0;
+// Worker requests too (the embedding worker fetches the model): watched on the context.
+context.on('request', (r) => {
+  const u = r.url();
+  if (u.includes('/model/model.f16.safetensors')) modelRequests++;
+  if (!u.startsWith(origin) && !u.startsWith('blob:') && !u.startsWith('data:')) foreign.push(u);
+});
 function watch(page) {
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   page.on('pageerror', (e) => errors.push(String(e)));
-  // Worker requests too (the embedding worker fetches the model).
-  context.on('request', (r) => {
-    const u = r.url();
-    if (!u.startsWith(origin) && !u.startsWith('blob:') && !u.startsWith('data:')) foreign.push(u);
-  });
 }
-context.on('request', (r) => { if (r.url().includes('/model/model.f16.safetensors')) modelRequests++; });
 
 async function open() {
   const page = await context.newPage();
