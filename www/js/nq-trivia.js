@@ -4,20 +4,14 @@
 
 const BUNDLE = new URL('../data/', import.meta.url);
 const BUNDLE_FILES = { nq: 'nq.jsonl', nqEmb: 'nq.emb.f32', tq: 'triviaqa.jsonl', tqEmb: 'triviaqa.emb.f32' };
-let manifest; // a promise of the bundle's manifest, or null when the page has none
-let bundled; // a promise of the bundle's files ({ error } when they could not be read)
-
-/** Whether the page ships the bundle (one small request, made once). */
-export function hasBundle() {
-  manifest ??= fetch(new URL('manifest.json', BUNDLE)).then((r) => (r.ok ? r.json() : null)).catch(() => null);
-  return manifest.then(Boolean);
-}
+let bundled; // a promise of the bundle's files (null: no bundle; { error } when unreadable)
 
 /** The bundled files, fetched once: `{ id, nq, nqEmb, tq, tqEmb }` (ArrayBuffers), null when the
- *  page has no bundle, or `{ error }`. */
-export function loadBundled() {
+ *  page has no bundle (no data/manifest.json), or `{ error }`. */
+function loadBundled() {
   bundled ??= (async () => {
-    if (!(await hasBundle())) return null;
+    const manifest = await fetch(new URL('manifest.json', BUNDLE)).catch(() => null);
+    if (!manifest || !manifest.ok) return null;
     const parts = { id: 'bundled' };
     await Promise.all(Object.entries(BUNDLE_FILES).map(async ([k, name]) => {
       const r = await fetch(new URL(name, BUNDLE));
