@@ -25,7 +25,7 @@ export function createLiveView(app) {
     return rounds.map((r) => texts.get(r) ?? null);
   }
   const panels = [new LivePanel($('panel-0'), textsOf), new LivePanel($('panel-1'), textsOf)];
-  let gen = 0, ready = false, playing = false, inFlight = false, pendingSteps = 0;
+  let gen = 0, ready = false, playing = false, inFlight = false, pendingSteps = 0, pendingAsk = null;
   let info = null, last = null, dirty = true, active = false, started = false, stale = false;
   let lastHeatAt = 0, heatInterval = 500, heatN = HEAT_N, heatRound = -1, heatRes = 0;
   const waiters = new Map();
@@ -56,7 +56,7 @@ export function createLiveView(app) {
     started = true;
     stale = false;
     gen += 1;
-    ready = false; inFlight = false; pendingSteps = 0; last = null; info = null;
+    ready = false; inFlight = false; pendingSteps = 0; pendingAsk = null; last = null; info = null;
     heatN = HEAT_N; heatInterval = 500; heatRound = -1; heatRes = 0;
     setPlaying(false);
     const s = app.state;
@@ -171,7 +171,8 @@ export function createLiveView(app) {
 
   function frame() {
     if (ready && !inFlight) {
-      if (pendingSteps > 0) { const n = pendingSteps; pendingSteps = 0; request(n); }
+      if (pendingAsk) { inFlight = true; worker.postMessage({ type: 'ask', gen, ...pendingAsk }); pendingAsk = null; }
+      else if (pendingSteps > 0) { const n = pendingSteps; pendingSteps = 0; request(n); }
       else if (playing) request(Math.max(1, Math.round(app.state.speed)));
       // Paused: bring the surface up to date, at full resolution (playing coarsens it to keep pace).
       else if (info.dim === 2 && last && (heatRound !== last.round || heatRes < HEAT_N) && performance.now() - lastHeatAt > heatInterval) request(0, true);
@@ -232,8 +233,7 @@ export function createLiveView(app) {
       if (!ready || !worker || (last && last.round >= info.horizon)) return false;
       setPlaying(false);
       pendingSteps = 0;
-      const send = () => { if (inFlight) { setTimeout(send, 20); return; } inFlight = true; worker.postMessage({ type: 'ask', gen, x, tokens, text }); };
-      send();
+      pendingAsk = { x, tokens, text }; // sent by the next frame once no batch is in flight
       return true;
     },
   };
