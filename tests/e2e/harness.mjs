@@ -26,7 +26,10 @@ export async function waitFor(target, fn, arg, { timeout = 30000, every = 100 } 
   const end = Date.now() + timeout;
   for (;;) {
     if (await target.evaluate(fn, arg).catch(() => false)) return;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${fn.toString().slice(0, 90)}`);
+    if (Date.now() > end) {
+      const at = await target.evaluate(() => location.href).catch(() => '?');
+      throw new Error(`timed out waiting for ${fn.toString().slice(0, 90)}${arg === undefined || arg === null ? '' : ` (with ${JSON.stringify(arg)})`} at ${at}`);
+    }
     await new Promise((r) => setTimeout(r, every));
   }
 }
