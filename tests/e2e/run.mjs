@@ -288,6 +288,19 @@ try {
   });
   await page.close();
 
+  await check('a field being typed in keeps its value when the live run restarts meanwhile', async () => {
+    // Changing policy B restarts the run; its "Ready" (with the data's checksum) arrives while
+    // the reader types the speed, which must survive it and reach the URL on blur.
+    const p = await openPage();
+    await p.selectOption('#p2', 'lru');
+    await p.fill('#speed', '7');
+    await waitFor(p, () => /^Ready/.test(document.getElementById('status').textContent), null, { timeout: 120000 });
+    await p.locator('#speed').blur();
+    await waitFor(p, () => new URLSearchParams(location.search).get('speed') === '7');
+    assert(await p.inputValue('#speed') === '7', 'the typed speed was replaced');
+    await p.close();
+  });
+
   await check('stepping 100 rounds gives the native engine\'s counters for that seed', async () => {
     const p = await openPage('?seed=7&horizon=100');
     await p.click('#step');

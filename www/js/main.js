@@ -74,6 +74,14 @@ function checksum(name) {
   return checksums[name];
 }
 
+/** The footer's dataset checksum and configuration fingerprint (uploaded data and nq-trivia:
+ *  the live run reports their checksum once it has read the files). */
+function showFingerprint() {
+  const s = app.state;
+  if (s.dataset === 'synthetic' || s.dataset === 'plane') $('dataset-checksum').textContent = checksum(s.dataset);
+  $('fingerprint').textContent = fingerprint(s.dataset === 'upload' || s.dataset === 'nq-trivia' ? `${s.dataset}:${$('dataset-checksum').textContent}` : s.dataset, s.params);
+}
+
 function show() {
   const s = app.state;
   $('dataset').value = s.dataset;
@@ -81,9 +89,7 @@ function show() {
   for (const k of ['p1', 'p2', 'speed', 'seeds']) $(k).value = String(s[k]);
   $('seeds-offline').value = String(s.seeds);
   $('offline').value = s.offline;
-  // (uploaded data and nq-trivia: the live run reports theirs once it has read the files)
-  if (s.dataset === 'synthetic' || s.dataset === 'plane') $('dataset-checksum').textContent = checksum(s.dataset);
-  $('fingerprint').textContent = fingerprint(s.dataset === 'upload' || s.dataset === 'nq-trivia' ? `${s.dataset}:${$('dataset-checksum').textContent}` : s.dataset, s.params);
+  showFingerprint();
   for (const v of Object.values(views)) if (v.show) v.show();
   if (current !== s.view) {
     if (current) views[current].deactivate();
@@ -123,7 +129,9 @@ document.querySelectorAll('.tabs button').forEach((b) => b.addEventListener('cli
 app.on('change', () => { if (current !== 'live') views[current].activate(); });
 // The nq-trivia files arrived (bundle downloaded or loaded by the reader): the open view uses them.
 app.on('nq-loaded', (e) => { if (current !== 'live') views[current].activate(); else if (e?.loaded && app.state.dataset === 'nq-trivia') live.restart(); });
-app.on('checksum', () => show());
+// A run that has read its data reports the checksum: only the footer changes. (Redrawing every
+// control here would put back the old value of a field the reader is typing in.)
+app.on('checksum', showFingerprint);
 setupUpload(app);
 
 // The engine's determinism checksum for the current seed, and whether it matches the native build.
