@@ -48,7 +48,9 @@ export interface AskResult extends StepBatch {
 /** The metrics of one policy at one point of a run (Rust: `csc::online::sim::Checkpoint`). */
 export interface Checkpoint {
   t: number; regret: number; avg_regret: number; realised_cost: number; avg_realised_cost: number;
-  hit_rate: number; llm_calls: number; switches: number; switch_cost: number; loss: number;
+  hit_rate: number; llm_calls: number; switches: number; switch_cost: number;
+  /** The regret's loss part `Σ[L(M_s) − L(M_orc)]`, and it and `switch_cost` per round. */
+  loss_gap: number; avg_loss_gap: number; avg_switch_cost: number; loss: number;
   cache_size: number; est_rmse: number | null; est_mae: number | null; est_max: number | null; wall_ms: number;
 }
 

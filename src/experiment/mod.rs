@@ -9,10 +9,12 @@
 //! - [`registry`]: the built-in experiments by id (the only list of ids);
 //! - [`spec`]: a definition, its validation and its units; [`dataset`]: which data it runs on;
 //! - [`runner`]: one unit; [`geometry`]: the geometry measure;
-//! - [`stats`]: aggregation over seeds; [`report`]: the finished report, CSV and summary table.
+//! - [`stats`]: aggregation over seeds; [`report`]: the finished report, CSV and summary table;
+//! - [`headline`]: the paper's claims per preset, each with a verdict from a stated test.
 
 pub mod dataset;
 pub mod geometry;
+pub mod headline;
 pub mod registry;
 pub mod report;
 pub mod runner;
@@ -21,6 +23,7 @@ pub mod stats;
 
 pub use crate::config::with_param;
 pub use dataset::{DatasetId, DatasetSpec};
+pub use headline::{Headline, HeadlineRow, Verdict};
 pub use registry::{builtin, paper_policies, tuned_offline, BUILTIN_IDS, TUNED_BETA_OFF, TUNED_LAMBDA};
 pub use report::Report;
 pub use runner::{run_unit, Observation, UnitResult};

@@ -1,6 +1,7 @@
 //! A finished experiment (SPEC §10): its definition, aggregated statistics and every unit's raw
 //! result; shard merging, CSV rows and the plain-text summary table.
 
+use super::headline::{headline, Headline};
 use super::stats::aggregate;
 use super::{ExperimentSpec, Measure, Stat, UnitResult};
 use crate::algorithms::AlgorithmInfo;
@@ -24,6 +25,10 @@ pub struct Report {
     pub engine: String,
     pub stats: Vec<Stat>,
     pub units: Vec<UnitResult>,
+    /// The paper's headline claims for this preset, each with its verdict
+    /// ([`super::headline`]); absent for experiments the paper states no claim for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub headline: Option<Headline>,
 }
 
 impl Report {
@@ -34,12 +39,15 @@ impl Report {
         for s in &mut stats {
             s.algorithm_id = ids.iter().find(|i| i.name == s.algorithm).map(|i| i.id.to_string());
         }
-        Report {
+        let mut report = Report {
             experiment: spec.clone(),
             engine: concat!("csc ", env!("CARGO_PKG_VERSION")).into(),
             stats,
             units,
-        }
+            headline: None,
+        };
+        report.headline = headline(&report);
+        report
     }
 
     /// Joins shard reports of the same experiment (units deduplicated by index).
@@ -103,7 +111,10 @@ impl Report {
         xs.dedup_by(|a, b| a.total_cmp(b).is_eq());
         let mut out = String::new();
         for metric in metrics {
-            out.push_str(&format!("\n{metric} (mean ± 95% CI) by {param}\n{:<18}", "algorithm"));
+            out.push_str(&format!(
+                "\n{metric} (mean ± 95% Student-t half-width, n seeds) by {param}\n{:<18}",
+                "algorithm"
+            ));
             for x in &xs {
                 out.push_str(&format!("{:>22}", format!("{param}={x}")));
             }
@@ -229,6 +240,9 @@ impl Report {
                     ));
                 }
             }
+        }
+        if let Some(h) = &self.headline {
+            out.push_str(&h.to_text());
         }
         out
     }

@@ -98,6 +98,8 @@ pub fn run_unit(
                 for c in checkpoints {
                     let x = c.t as f64;
                     obs(&mut out, name, "avg_regret", x, c.avg_regret);
+                    obs(&mut out, name, "avg_loss_gap", x, c.avg_loss_gap);
+                    obs(&mut out, name, "avg_switch_cost", x, c.avg_switch_cost);
                     obs(&mut out, name, "switches", x, c.switches as f64);
                     obs(&mut out, name, "avg_realised_cost", x, c.avg_realised_cost);
                     if let (Some(a), Some(b), Some(m)) = (c.est_rmse, c.est_mae, c.est_max) {
@@ -109,6 +111,9 @@ pub fn run_unit(
                 let l = &r.last;
                 let x = if spec.sweep.is_some() { spec.unit_x(unit) } else { l.t as f64 };
                 obs(&mut out, name, "final_avg_regret", x, l.avg_regret);
+                // The regret's two parts (SPEC §9): the loss gap and the switching cost, per round.
+                obs(&mut out, name, "final_avg_loss_gap", x, l.avg_loss_gap);
+                obs(&mut out, name, "final_avg_switch_cost", x, l.avg_switch_cost);
                 obs(&mut out, name, "runtime_ms", x, l.wall_ms);
                 obs(&mut out, name, "final_switches", x, l.switches as f64);
                 obs(&mut out, name, "final_switch_cost", x, l.switch_cost);

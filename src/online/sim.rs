@@ -91,8 +91,15 @@ pub struct Checkpoint {
     pub llm_calls: u64,
     /// Switches so far: rounds whose cache set differs from the previous round's (module docs).
     pub switches: u64,
-    /// Σ switching costs so far.
+    /// Σ switching costs so far (SPEC §11.5: Σ `c(u)` over newly fetched members).
     pub switch_cost: f64,
+    /// The loss part of `Reg(t)`: `Σ_{s≤t} [L(M_s) − L(M_orc)]` (paper §5, the regret's first
+    /// sum; SPEC §9). `regret` = `loss_gap` + `switch_cost` up to rounding.
+    pub loss_gap: f64,
+    /// `loss_gap / t`: the average loss gap.
+    pub avg_loss_gap: f64,
+    /// `switch_cost / t`: the average switching cost.
+    pub avg_switch_cost: f64,
     /// `L(M_t)` of the current cache.
     pub loss: f64,
     /// `|M_t|`: the number of items in the current cache (fewer than k for a policy that has not
@@ -281,6 +288,7 @@ impl Simulation {
         s.t = t + 1;
         s.realised_cost += realised;
         s.switch_cost += switch_cost;
+        s.loss_gap += self.loss - self.env.oracle.loss;
         s.regret += self.loss - self.env.oracle.loss + switch_cost;
         if s.t.is_multiple_of(self.record_every) || s.t == self.env.horizon {
             let cp = self.snapshot();
@@ -301,6 +309,8 @@ impl Simulation {
         let mut c = self.state.clone();
         let n = c.t.max(1) as f64;
         c.avg_regret = c.regret / n;
+        c.avg_loss_gap = c.loss_gap / n;
+        c.avg_switch_cost = c.switch_cost / n;
         c.avg_realised_cost = c.realised_cost / n;
         c.hit_rate = self.hits as f64 / n;
         c.loss = self.loss;

@@ -234,6 +234,7 @@ pub fn run<'a>(
         state.t = t + 1;
         state.realised_cost += realised;
         state.switch_cost += switch_cost;
+        state.loss_gap += loss - env.oracle_loss;
         state.regret += loss - env.oracle_loss + switch_cost;
         rounds.push(PlainRound {
             t,
@@ -278,6 +279,8 @@ fn snapshot(
     let mut c = state.clone();
     let n = c.t.max(1) as f64;
     c.avg_regret = c.regret / n;
+    c.avg_loss_gap = c.loss_gap / n;
+    c.avg_switch_cost = c.switch_cost / n;
     c.avg_realised_cost = c.realised_cost / n;
     c.hit_rate = hits as f64 / n;
     c.loss = loss;
