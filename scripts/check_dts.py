@@ -21,6 +21,10 @@ INTERFACES = [
     "export interface DeterminismReport {",
     "export interface NativeDeterminismReport extends DeterminismReport {",
     "export interface AlgorithmInfo<Id extends string = string> {",
+    "export interface PaperPreset {",
+    "export interface MetricInfo {",
+    "export interface HeadlineRow {",
+    "export interface Headline {",
 ]
 
 # Signatures that must appear verbatim (typed arrays may also be given as plain number arrays).
@@ -68,6 +72,8 @@ SIGNATURES = [
     "export function version(): string;",
     "export function policies(): AlgorithmInfo<PolicyId>[];",
     "export function offlineAlgorithms(): AlgorithmInfo[];",
+    "export function paperPresets(): PaperPreset[];",
+    "export function metrics(): MetricInfo[];",
 ]
 
 

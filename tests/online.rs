@@ -377,7 +377,9 @@ fn a_short_cache_is_labelled_with_its_size() {
 }
 
 /// `step_explained` (the page's "Ask a question") plays every round exactly as `step` does, and
-/// what it reports is what the decision compared: `φ` of the nearest cached member's distance,
+/// what it reports is the state before the round (the cache `M_{t−1}` and its nearest member),
+/// the switch the round made (members in and out), and what the decision compared: `φ` of the
+/// nearest cached member's distance,
 /// and for the CLCB-SC-LS-Cont/Frozen policies the rule of Alg. 5 lines 4–6 (call the LLM iff
 /// `c̲(u_t) ≤ φ(d(x_t, M_t))`) holds on the reported numbers in every round.
 #[test]
@@ -393,7 +395,30 @@ fn step_explained_plays_as_step_and_explains_the_decision() {
         for t in 0..300 {
             let a = trace.arrival(t);
             let o = plain.step(&a);
+            // The cache the arrival meets (M_{t−1}): the explanation's "before" must be it.
+            let cache = told.policy().cache();
+            let mut before: Vec<u64> = cache.keys().to_vec();
+            let near_before = env.metric.nearest(a.x, cache.points()).map(|(j, dd)| (cache.keys()[j], dd));
+            before.sort_unstable();
             let (e, why) = told.step_explained(&a);
+            assert_eq!((why.before, why.before_size), (near_before, before.len()), "{kind:?} round {t}");
+            let mut after: Vec<u64> = told.policy().cache().keys().to_vec();
+            after.sort_unstable();
+            let ins: Vec<u64> = after.iter().copied().filter(|k| !before.contains(k)).collect();
+            let out: Vec<u64> = before.iter().copied().filter(|k| !after.contains(k)).collect();
+            if kind.keeps_net() || kind == PolicyKind::Oracle {
+                assert_eq!((&why.inserted, &why.removed), (&ins, &out), "{kind:?} round {t}");
+            } else {
+                // The threshold cache admits a miss with the LLM's answer, after the decision the
+                // explanation describes (SPEC §9): only this round's arrival may be added later.
+                assert!(why.inserted.iter().all(|k| ins.contains(k)), "{kind:?} round {t}");
+                assert!(why.removed.iter().all(|k| out.contains(k)), "{kind:?} round {t}");
+                assert!(ins.iter().all(|k| why.inserted.contains(k) || *k == t as u64), "{kind:?} round {t}");
+            }
+            if why.inserted.is_empty() && why.removed.is_empty() {
+                // No switch: the cache that served is the one the arrival met.
+                assert_eq!(why.before, why.nearest, "{kind:?} round {t}");
+            }
             assert_eq!(
                 (o.llm, o.switched, o.phi.to_bits(), o.realised.to_bits()),
                 (e.llm, e.switched, e.phi.to_bits(), e.realised.to_bits()),

@@ -4,6 +4,9 @@
 
 use super::convert::{to_js, JsResult};
 use crate::algorithms::{OfflineKind, PolicyKind};
+use crate::experiment::{builtin, describe, paper_presets, quick_spec, DatasetId};
+use serde::Serialize;
+use std::collections::BTreeMap;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -18,6 +21,34 @@ export interface AlgorithmInfo<Id extends string = string> {
   /** Where the paper (or SPEC) defines it. */
   paper: string;
 }
+
+/** One reported metric (Rust: `csc::experiment::metrics::MetricInfo`). */
+export interface MetricInfo {
+  /** The observation's metric name (`avg_regret`, …; `final_` values share the entry). */
+  id: string;
+  name: string;
+  /** One line: what it is. */
+  definition: string;
+  /** Where the paper (or SPEC) defines it. */
+  source: string;
+}
+
+/** One preset of the paper view (Rust: `csc::experiment::presets::Preset`). */
+export interface PaperPreset {
+  /** The experiment id (`fig-a`, …). */
+  id: string;
+  /** Which figure of the paper. */
+  label: string;
+  /** Whether `<id>-tuned` exists (tuned offline widths). */
+  tuned: boolean;
+  /** The built-in dataset it runs on. */
+  dataset: "synthetic" | "nq-trivia" | "plane";
+  /** The quick settings, as an experiment request takes them. */
+  quick: { seeds: number; overrides: Record<string, number>; sweepValues?: number[]; drop: PolicyId[] };
+  /** What the quick and the full settings run, generated from their definitions. */
+  quickDescription: string;
+  fullDescription: string;
+}
 "#;
 
 /// Every online policy, in the engine's order (the order of the page's choices and of links).
@@ -30,4 +61,63 @@ pub fn policies() -> JsResult<JsValue> {
 #[wasm_bindgen(js_name = offlineAlgorithms, unchecked_return_type = "AlgorithmInfo[]")]
 pub fn offline_algorithms() -> JsResult<JsValue> {
     to_js(&OfflineKind::catalog())
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsQuick {
+    seeds: usize,
+    overrides: BTreeMap<&'static str, f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sweep_values: Option<Vec<f64>>,
+    drop: Vec<&'static str>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsPreset {
+    id: &'static str,
+    label: &'static str,
+    tuned: bool,
+    dataset: &'static str,
+    quick: JsQuick,
+    quick_description: String,
+    full_description: String,
+}
+
+/// The paper view's presets, from the engine's one list (`csc::experiment::paper_presets`): the
+/// page builds its menu, quick runs and descriptions from it.
+#[wasm_bindgen(js_name = paperPresets, unchecked_return_type = "PaperPreset[]")]
+pub fn paper_presets_js() -> JsResult<JsValue> {
+    let mut out = Vec::new();
+    for p in paper_presets() {
+        let (Ok(full), Ok(quick)) = (builtin(p.id), quick_spec(p.id)) else { continue };
+        let dataset = match full.dataset {
+            DatasetId::NqTrivia => "nq-trivia",
+            DatasetId::Plane => "plane",
+            _ => "synthetic",
+        };
+        out.push(JsPreset {
+            id: p.id,
+            label: p.label,
+            tuned: p.tuned,
+            dataset,
+            quick: JsQuick {
+                seeds: p.quick.seeds,
+                overrides: p.quick.overrides.iter().copied().collect(),
+                sweep_values: p.quick.sweep_values.clone(),
+                drop: p.quick.drop.iter().map(|k| k.info().id).collect(),
+            },
+            quick_description: describe(&quick),
+            full_description: describe(&full),
+        });
+    }
+    to_js(&out)
+}
+
+/// Every metric the engine reports, with its one-line definition and the paper's reference
+/// (`csc::experiment::metrics`): the page shows them on hover, focus and tap.
+#[wasm_bindgen(unchecked_return_type = "MetricInfo[]")]
+pub fn metrics() -> JsResult<JsValue> {
+    to_js(&crate::experiment::metrics::METRICS)
 }

@@ -223,11 +223,24 @@ impl JsOnlineRun {
         batch.round(r, self.xy(&x));
         let (mut nearest, mut d, mut phi, mut acting) =
             (Vec::with_capacity(p), Vec::with_capacity(p), Vec::with_capacity(p), Vec::with_capacity(p));
+        let (mut before_key, mut before_d, mut before_phi, mut before_size) =
+            (Vec::with_capacity(p), Vec::with_capacity(p), Vec::with_capacity(p), Vec::with_capacity(p));
+        let (inserted, removed) = (js_sys::Array::new(), js_sys::Array::new());
         let symbol = js_sys::Array::new();
         for sim in &mut self.sims {
             // What the decision compared (Alg. 5 lines 4–6): taken before the policy observes the
-            // LLM's answer, which may add this very question to its cache.
+            // LLM's answer, which may add this very question to its cache; and, before that, the
+            // cache the question met (M_{t−1}) and the switch it caused (Alg. 3 l. 5–11, Alg. 4).
             let (o, why) = sim.step_explained(&a);
+            let (bk, bd) = why.before.map_or((-1, f64::INFINITY), |(k, dk)| (k as i32, dk));
+            before_key.push(bk);
+            before_d.push(bd);
+            before_phi.push(sim.environment().eval.mismatch.phi(bd));
+            before_size.push(why.before_size as u32);
+            let keys =
+                |v: &[u64]| js_sys::Uint32Array::from(&v.iter().map(|&k| k as u32).collect::<Vec<_>>()[..]);
+            inserted.push(&keys(&why.inserted));
+            removed.push(&keys(&why.removed));
             batch.policy(why.center, &o);
             let (k, dist) = why.nearest.map_or((-1, f64::INFINITY), |(k, dk)| (k as i32, dk));
             nearest.push(k);
@@ -263,6 +276,12 @@ impl JsOnlineRun {
             .set("phi", js_sys::Float64Array::from(&phi[..]))
             .set("acting", js_sys::Float64Array::from(&acting[..]))
             .set("actingSymbol", symbol)
+            .set("beforeKey", js_sys::Int32Array::from(&before_key[..]))
+            .set("beforeD", js_sys::Float64Array::from(&before_d[..]))
+            .set("beforePhi", js_sys::Float64Array::from(&before_phi[..]))
+            .set("beforeSize", js_sys::Uint32Array::from(&before_size[..]))
+            .set("inserted", inserted)
+            .set("removed", removed)
             .set("universe", universe)
             .build())
     }

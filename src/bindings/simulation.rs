@@ -41,6 +41,16 @@ export interface AskResult extends StepBatch {
   /** Per policy: what `acting` is, `"c̲"` (a lower confidence bound: the CLCB family) or `"ĉ"`
    *  (a center's mean cost: the baselines); `""` for policies without one. */
   actingSymbol: string[];
+  /** Per policy, before the question's round changed anything: the round key of the nearest
+   *  member of the cache it met, `M_{t−1}` (−1: empty), `d`, `φ(d)`, and `|M_{t−1}|`. */
+  beforeKey: Int32Array;
+  beforeD: Float64Array;
+  beforePhi: Float64Array;
+  beforeSize: Uint32Array;
+  /** Per policy: the members (round keys) the round's switch put in and took out (Alg. 3
+   *  lines 5–11: a new center forces a switch; Alg. 4 at a stage's end), sorted. */
+  inserted: Uint32Array[];
+  removed: Uint32Array[];
   /** The five universe questions nearest to `x`: row, `d`, text. */
   universe: { index: Uint32Array; d: Float64Array; text: string[] };
 }
@@ -131,7 +141,23 @@ export type ArrivalSpec =
 export interface Stat { algorithm: string; algorithm_id?: string; metric: string; x: number | null; n: number; mean: number | null; std: number | null; ci95: number | null; }
 
 /** A finished experiment (Rust: `csc::experiment::Report`); `units` holds every seed's raw result. */
-export interface Report { experiment: ExperimentSpec; engine: string; stats: Stat[]; units: unknown[]; }
+/** One claim of the paper checked against a run (Rust: `csc::experiment::HeadlineRow`). */
+export interface HeadlineRow {
+  what: string; metric: string; x: number | null; paper: string; measured: number | null; ci95: number | null;
+  unit: string; measured_text: string; n: number;
+  verdict: "reproduced" | "not-reproduced" | "not-distinguishable" | "not-run" | "measured";
+  verdict_text: string; test: string; source: string; why: string; identical: string | null;
+}
+/** A preset's headline table: each claim with its verdict; `interval` says what "±" means. */
+export interface Headline { preset: string; interval: string; rows: HeadlineRow[]; }
+export interface Report {
+  experiment: ExperimentSpec;
+  /** What ran, in words, generated from `experiment`. */
+  description: string;
+  engine: string; stats: Stat[]; units: unknown[];
+  /** The paper's claims for this preset with verdicts; absent for other experiments. */
+  headline?: Headline;
+}
 "#;
 
 #[wasm_bindgen]

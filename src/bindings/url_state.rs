@@ -48,8 +48,11 @@ pub enum PageDataset {
 
 /// Offline experiments of the offline view (SPEC §10).
 pub const OFFLINE_EXPERIMENTS: [&str; 3] = ["fig-a", "fig-b", "abl-k"];
-/// Presets of the paper view, one per figure (fig-d is fig-c's run, fig-f is fig-e's).
-pub const PRESETS: [&str; 7] = ["fig-a", "fig-b", "fig-c", "fig-e", "abl-k", "krr-err", "geom"];
+/// Presets of the paper view, one per figure (fig-d is fig-c's run, fig-f is fig-e's): the ids of
+/// the engine's one list, [`crate::experiment::paper_presets`].
+pub fn presets() -> Vec<&'static str> {
+    crate::experiment::paper_presets().iter().map(|p| p.id).collect()
+}
 /// Largest number of seeds the page runs.
 pub const MAX_SEEDS: usize = 100;
 /// Largest number of experiment workers a link may ask for (the page's pool, www/js/jobs.js).
@@ -78,7 +81,7 @@ pub struct UrlState {
     pub seeds: usize,
     /// The offline view's experiment (one of [`OFFLINE_EXPERIMENTS`]).
     pub offline: String,
-    /// The paper view's preset (one of [`PRESETS`]).
+    /// The paper view's preset (one of [`presets`]).
     pub preset: String,
     /// Run the paper preset at the paper's full settings instead of the quick ones.
     pub full: bool,
@@ -160,7 +163,7 @@ impl UrlState {
             ));
         }
         one_of("offline", &self.offline, &OFFLINE_EXPERIMENTS)?;
-        one_of("preset", &self.preset, &PRESETS)
+        one_of("preset", &self.preset, &presets())
     }
 }
 
@@ -512,7 +515,7 @@ mod tests {
             s.policies = PolicyKind::ALL.iter().enumerate().filter(|(i, _)| mask >> i & 1 == 1).map(|(_, &p)| p).collect();
             (s.speed, s.seeds, s.full, s.embed) = (speed, seeds, full, embed);
             s.offline = OFFLINE_EXPERIMENTS[off].into();
-            s.preset = PRESETS[pre].into();
+            s.preset = presets()[pre].into();
             s.params = Params { seed, k, epsilon: eps, beta, horizon, synthetic_sigma: sigma, ..s.params };
             let q = encode(&s).unwrap();
             proptest::prop_assert_eq!(decode(&q).unwrap(), s, "{}", q);

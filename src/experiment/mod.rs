@@ -10,11 +10,15 @@
 //! - [`spec`]: a definition, its validation and its units; [`dataset`]: which data it runs on;
 //! - [`runner`]: one unit; [`geometry`]: the geometry measure;
 //! - [`stats`]: aggregation over seeds; [`report`]: the finished report, CSV and summary table;
-//! - [`headline`]: the paper's claims per preset, each with a verdict from a stated test.
+//! - [`headline`]: the paper's claims per preset, each with a verdict from a stated test;
+//! - [`presets`]: the paper view's presets (quick settings, labels) and [`presets::describe`];
+//! - [`metrics`]: the one list of reported metrics with their definitions.
 
 pub mod dataset;
 pub mod geometry;
 pub mod headline;
+pub mod metrics;
+pub mod presets;
 pub mod registry;
 pub mod report;
 pub mod runner;
@@ -24,6 +28,7 @@ pub mod stats;
 pub use crate::config::with_param;
 pub use dataset::{DatasetId, DatasetSpec};
 pub use headline::{Headline, HeadlineRow, Verdict};
+pub use presets::{describe, paper_presets, quick_spec, Preset};
 pub use registry::{builtin, paper_policies, tuned_offline, BUILTIN_IDS, TUNED_BETA_OFF, TUNED_LAMBDA};
 pub use report::Report;
 pub use runner::{run_unit, Observation, UnitResult};

@@ -22,6 +22,9 @@ fn algorithm_ids(measure: &Measure) -> Vec<AlgorithmInfo> {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Report {
     pub experiment: ExperimentSpec,
+    /// What ran, in words, generated from `experiment` ([`super::describe`]).
+    #[serde(default)]
+    pub description: String,
     pub engine: String,
     pub stats: Vec<Stat>,
     pub units: Vec<UnitResult>,
@@ -41,6 +44,7 @@ impl Report {
         }
         let mut report = Report {
             experiment: spec.clone(),
+            description: super::describe(spec),
             engine: concat!("csc ", env!("CARGO_PKG_VERSION")).into(),
             stats,
             units,
@@ -151,7 +155,7 @@ impl Report {
             Some(s) => format!("{:.*}", digits, s.mean),
             None => "–".into(),
         };
-        let mut out = format!("{} — {}\n", self.experiment.id, self.experiment.title);
+        let mut out = format!("{} — {}\n{}\n", self.experiment.id, self.experiment.title, self.description);
         if let Some(u) = self.units.first() {
             let d = &u.dataset;
             out.push_str(&format!(

@@ -128,9 +128,20 @@ pub struct StepOutcome {
     pub realised: f64,
 }
 
-/// What one round's decision saw ([`Simulation::step_explained`]).
+/// What one round's decision saw ([`Simulation::step_explained`]), in the order the round
+/// happened: the state before the arrival (the cache `M_{t−1}`), the switch the arrival caused
+/// (Alg. 3 lines 5–11 found a new center, or a stage ended: Alg. 4), then the serving decision
+/// against the cache `M_t` that serves it (Alg. 5 lines 4–6).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Explanation {
+    /// Before the round: the nearest member of `M_{t−1}` and its distance (`None`: empty cache).
+    pub before: Option<(u64, f64)>,
+    /// `|M_{t−1}|`.
+    pub before_size: usize,
+    /// The members the round's switch put in (keys: the rounds whose arrivals they are), sorted.
+    pub inserted: Vec<u64>,
+    /// The members the round's switch took out, sorted.
+    pub removed: Vec<u64>,
     /// The nearest member of the cache that served the round: its key and `d(x_t, M_t)`.
     pub nearest: Option<(u64, f64)>,
     /// The round's ε-net center (index into the policy's centers), for policies with a net.
@@ -249,6 +260,14 @@ impl Simulation {
         };
         let net = assignment.map(|assignment| NetStep { assignment, row: &self.net_row });
         let round = Round { t, x: a.x, index: a.index, true_cost: a.cost, net };
+        // The state the arrival meets, before the policy may switch (for the explanation only).
+        let before: Option<(Option<(u64, f64)>, Vec<u64>)> = explain.as_ref().map(|_| {
+            let cache = self.policy.cache();
+            let near = self.env.metric.nearest(a.x, cache.points()).map(|(j, d)| (cache.keys()[j], d));
+            let mut keys = cache.keys().to_vec();
+            keys.sort_unstable();
+            (near, keys)
+        });
         let t0 = Instant::now();
         let llm = self.policy.decide(&round);
         self.elapsed += t0.elapsed().as_secs_f64() * 1e3;
@@ -270,8 +289,14 @@ impl Simulation {
         self.state.cache_size = cache.len();
         let phi = self.env.eval.mismatch.phi(cache.dist(&self.env.metric, a.x));
         let realised = if llm { a.cost } else { phi };
-        if let Some(why) = explain {
+        if let (Some(why), Some((near, keys))) = (explain, before) {
             let cache = self.policy.cache();
+            let mut after = cache.keys().to_vec();
+            after.sort_unstable();
+            why.before = near;
+            why.before_size = keys.len();
+            why.inserted = after.iter().copied().filter(|k| keys.binary_search(k).is_err()).collect();
+            why.removed = keys.iter().copied().filter(|k| after.binary_search(k).is_err()).collect();
             why.nearest = self.env.metric.nearest(a.x, cache.points()).map(|(j, d)| (cache.keys()[j], d));
             why.center = self.policy.current_center();
             why.acting_cost = self.policy.acting_cost();

@@ -6,7 +6,8 @@
 // the nearest cached question with d and φ(d), and the decision with its reason; the five nearest
 // universe questions; a center's hover tip with its question. Then a second visit in the same
 // browser profile, whose model comes from Cache Storage (no download), and ten more questions
-// for the milliseconds per question. No request may leave the origin, no console error.
+// for the milliseconds per question, asked twice; then ten on the synthetic data: for all 31,
+// every explanation (from the state before the round) predicts the engine's decision. No request may leave the origin, no console error.
 // Prints the timings (issue 14's closing figures) and "N passed, M failed"; non-zero on failure.
 //   node tests/e2e/ask.mjs
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -69,6 +70,23 @@ async function ask(page, text) {
 }
 
 let cold, warm, perQ;
+let predicted = 0;
+/**
+ * Every policy line of the last answer: the decision its explanation predicts (acting cost ≤ φ ⇒
+ * the LLM, Alg. 5 lines 4–6) equals the engine's; a negative c̲ is explained; a question served
+ * or sent with d = 0 says why.
+ */
+async function checkPredictions(p) {
+  const lines = await p.$$eval('.ask-policies li', (li) => li.map((e) => ({ llm: e.dataset.llm, predicted: e.dataset.predictedLlm, text: e.textContent })));
+  for (const l of lines) {
+    if (l.predicted !== undefined) {
+      assert(l.predicted === l.llm, `the explanation predicts llm=${l.predicted}, the engine decided llm=${l.llm}: ${l.text}`);
+      predicted++;
+    }
+    if (/c̲ = -[\d.]+/.test(l.text)) assert(/lower confidence bound/.test(l.text), `a negative c̲ is not explained: ${l.text}`);
+    if (/the nearest is this question itself/.test(l.text)) assert(/The same question is cached/.test(l.text), `d = 0 not explained: ${l.text}`);
+  }
+}
 const page = await open();
 await page.evaluate(() => { document.getElementById('step').click(); }); // 100 rounds first: a cache to land near
 await waitFor(page, () => Number(document.body.dataset.round) >= 100, null);
@@ -82,8 +100,13 @@ await check('a typed question on nq-trivia is the next round in both panels, exp
   for (const t of items) {
     assert(/founded a new center|landed in the cell of center #\d+, “/.test(t), `no cell: ${t}`);
     assert(/sent to the LLM|served with the answer cached for “/.test(t), `no decision: ${t}`);
-    assert(/nearest cached question “.+”, d = [\d.]+, φ\(d\) = [\d.]+|cache was empty/.test(t), `no nearest: ${t}`);
+    // From the state the decision used: the cache the question met (before the round), the
+    // switch the round made, then the cache that served it.
+    assert(/Its cache held \d+ questions?; the nearest was “.+”, d = [\d.]+, φ\(d\) = [\d.]+|Its cache was empty/.test(t), `no state before: ${t}`);
+    assert(/The cache (did not change|switched) this round/.test(t), `no switch: ${t}`);
+    assert(/against the cache that serves it, the nearest is (this question itself|“.+”), d = [\d.]+, φ\(d\) = [\d.]+|cache serving it is empty/.test(t), `no nearest: ${t}`);
   }
+  await checkPredictions(page);
   // CLCB-SC-LS-Cont (left panel) gives its reason: c̲ against φ (Alg. 5 lines 4–6).
   assert(/because c̲ = -?[\d.]+ (≤|>) φ = [\d.]+/.test(items[0]), `no reason: ${items[0]}`);
   const uni = await page.$$eval('.ask-universe li', (li) => li.map((e) => e.textContent));
@@ -122,10 +145,28 @@ await check('a second visit takes the model from Cache Storage (loaded when the 
     'who discovered penicillin', 'what is the longest river in africa', 'who sang purple rain', 'what year did titanic sink',
     'who invented the telephone', 'what is the boiling point of water'];
   let emb = 0, total = 0;
-  for (const t of qs) { const r = await ask(p, t); emb += r.embedMs; total += r.askMs; }
+  for (const t of qs) { const r = await ask(p, t); emb += r.embedMs; total += r.askMs; await checkPredictions(p); }
   perQ = { embedMs: emb / qs.length, askMs: total / qs.length };
+  // The same ten again: a repeated question says why it was (not) served this time.
+  for (const t of qs) { await ask(p, t); await checkPredictions(p); }
   await p.setViewportSize({ width: 390, height: 900 });
   await p.screenshot({ path: path.join(root, 'artifacts', 'ask-390.png'), fullPage: true });
+  await p.close();
+});
+await check('questions on the synthetic data too: 30 questions in all, every explanation predicts the engine\'s decision', async () => {
+  const p = await context.newPage();
+  watch(p);
+  await p.goto(`${origin}/?dataset=synthetic&p2=lfu`);
+  await waitFor(p, () => /^Ready/.test(document.getElementById('status').textContent), null, { timeout: 180000 });
+  await p.evaluate(() => { document.getElementById('step').click(); });
+  await waitFor(p, () => Number(document.body.dataset.round) >= 100, null);
+  for (const t of ['how do I bake bread', 'how do I bake bread', 'what is the speed of light', 'explain photosynthesis', 'how do I bake bread',
+    'write a haiku about autumn', 'what is the speed of light', 'translate hello into french', 'what is machine learning', 'write a haiku about autumn']) {
+    await ask(p, t);
+    await checkPredictions(p);
+  }
+  // 1 + 11 + 10 + 10 questions, two policies each (the threshold-free ones all state an acting cost).
+  assert(predicted >= 60, `${predicted} explanations checked against decisions`);
   await p.close();
 });
 await check('no request left the origin, no console error', async () => {

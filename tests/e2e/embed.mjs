@@ -98,7 +98,10 @@ await check('fig-e (nq-trivia) runs from the bundled data in the embedded Paper 
   const { page, frames: [f] } = await hostWith('fig-e', `<iframe src="${base}index.html?embed=1&view=paper&preset=fig-e" width="900" height="900"></iframe>`);
   await waitFor(f, () => document.querySelector('[data-job=paper]').dataset.status === 'done', null, { timeout: 300000 });
   const rows = await f.evaluate(() => [...document.querySelectorAll('#headline tbody tr')].map((tr) => [...tr.cells].map((c) => c.textContent)));
-  assert(rows.length === 3 && rows.every((r) => r[2] !== '…' && r[2] !== '–'), `headline: ${JSON.stringify(rows)}`);
+  // Every claim of fig-e (value, two reductions, lowest, runtime ratio) and the measured-only rows
+  // (loss gap, switching cost, realised cost, hit rate, switches), each with n and a verdict.
+  assert(rows.length === 10 && rows.every((r) => /\(n = 5\)$/.test(r[2]) && r[3] !== ''), `headline: ${JSON.stringify(rows)}`);
+  assert(rows.some((r) => /hit rate/.test(r[0])) && rows.some((r) => /runtime/.test(r[0]) && /×/.test(r[2])), `headline: ${JSON.stringify(rows)}`);
   const links = await f.evaluate(() => [...document.querySelectorAll('#headline td.why a')].map((a) => a.href));
   assert(links.length >= 1 && links.every((h) => h === links[0] && h.startsWith(`${site.origin}${SUB}docs/REPRODUCTION.html#where-we-differ-and-why`)), `reason links: ${links}`);
   const doc = await (await fetch(links[0])).text();

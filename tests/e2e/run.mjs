@@ -212,6 +212,12 @@ try {
     await waitFor(page, (r) => Number(document.querySelector('#panel-1 [data-counter=round]').textContent) === r + 100, r0, { timeout: 30000 });
     const c = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll('#panel-1 [data-counter]')].map((e) => [e.dataset.counter, e.textContent])));
     assert(/%$/.test(c.hit) && Number.isFinite(parseFloat(c.regret)) && Number.isFinite(parseFloat(c.cost)), JSON.stringify(c));
+    // Average regret = its loss gap + its switching cost, per round (issue 23: regret explained).
+    const v = await counters(page, 1);
+    assert(Math.abs(v.gap + v.switchcost - v.regret) < 1e-9 && v.switchcost > 0, JSON.stringify(v));
+    // Each metric carries its definition (hover, focus, tap) from the engine's list.
+    const def = await page.getAttribute('#panel-1 .counters dt.def >> nth=3', 'data-def');
+    assert(/Reg\(T\)|R\(t\)\/t/.test(def) && /§5\.1/.test(def), def);
   });
   await check('the determinism checksum is shown and matches the native build', async () => {
     await waitFor(page, () => /^[0-9a-f]{16}$/.test(document.getElementById('determinism').textContent), null, { timeout: 60000 });
@@ -361,7 +367,7 @@ try {
     await jobDone(p, 'paper');
     const [json] = await grab(p, '[data-job=paper] .export-json');
     const report = JSON.parse(json.body.toString());
-    assert(report.experiment.id === 'fig-a' && report.experiment.seeds === 3, 'not the quick fig-a');
+    assert(report.experiment.id === 'fig-a' && report.experiment.seeds === 5, 'not the quick fig-a');
     const charts = await p.evaluate(() => [...document.querySelectorAll('[data-job=paper] canvas')].filter((c) => !c.hidden).map((c) => c.chartData));
     let compared = 0;
     for (const s of charts[0].series) {
@@ -379,6 +385,42 @@ try {
     assert(rows === 2 && /%/.test(await p.textContent('#headline tbody tr td:nth-of-type(2)')), 'headline table');
     await shot(p, 'desktop-paper');
     await p.close();
+  });
+
+  await check('every synthetic preset at quick settings: each headline row has paper, measured, verdict and n; no claim is "reproduced" unless its interval says so; the labels are the run\'s configuration', async () => {
+    const p = await openPage('?view=paper&preset=fig-a', undefined, { ready: false });
+    const menu = await p.evaluate(() => [...document.querySelectorAll('#preset option')].map((o) => o.value));
+    assert(menu.join() === 'fig-a,fig-b,fig-c,fig-e,abl-k,krr-err,geom', `menu ${menu}`);
+    const verdicts = new Set(['reproduced', 'not reproduced', 'not run', 'no claim (measured)']);
+    await p.close();
+    for (const id of menu.filter((m) => m !== 'fig-e')) { // fig-e: tests/e2e/embed.mjs, on the bundle
+      const p = await openPage(`?view=paper&preset=${id}`, undefined, { ready: false });
+      await jobDone(p, 'paper', 300000);
+      const [json] = await grab(p, '[data-job=paper] .export-json');
+      const report = JSON.parse(json.body.toString());
+      assert(report.experiment.id === id && report.experiment.seeds >= 5, `${id}: ${report.experiment.id}, ${report.experiment.seeds} seeds`);
+      const rows = await p.evaluate(() => [...document.querySelectorAll('#headline tbody tr')].map((tr) => ({ verdict: tr.dataset.verdict, cells: [...tr.cells].map((c) => c.textContent) })));
+      assert(rows.length === report.headline.rows.length && rows.length > 0, `${id}: ${rows.length} rows, report ${report.headline && report.headline.rows.length}`);
+      rows.forEach((r, i) => {
+        const h = report.headline.rows[i];
+        const [what, paper, measured, verdict] = r.cells;
+        assert(what === h.what && paper === h.paper && paper !== '', `${id} row ${i}: ${JSON.stringify(r.cells)}`);
+        assert(measured.endsWith(`(n = ${h.n})`) && h.n >= 1, `${id} row ${i} measured: ${measured}`);
+        assert(verdicts.has(verdict) || /^not distinguishable with \d+ seeds?$/.test(verdict), `${id} row ${i} verdict: ${verdict}`);
+        // A direction is reproduced only if its paired interval excludes zero on the paper's side.
+        if (h.verdict === 'reproduced' && /paired interval/.test(h.test)) {
+          const [lo] = [...h.test.matchAll(/\[(-?[\d.e-]+), (-?[\d.e-]+)\]/g)].map((m) => Number(m[1]));
+          assert(lo > 0, `${id}: "${h.what}" reproduced with interval ${h.test}`);
+        }
+      });
+      // The labels: the description the page shows is the one the engine generated from the run.
+      const ran = await p.textContent('#preset-ran');
+      assert(ran === `Ran: ${report.description}.` && ran.includes(`${report.experiment.seeds} seeds`), `${id}: ${ran}`);
+      const interval = await p.textContent('#headline .interval-def');
+      assert(/95% Student-t half-width over the n seeds/.test(interval), interval);
+      if (id === 'fig-c') await shot(p, 'desktop-paper-fig-c');
+      await p.close();
+    }
   });
 
   await check('plane draws the KRR surface, exact cells and a rich net (per-dataset ε)', async () => {

@@ -8,6 +8,7 @@ import { createRegretView } from './views/regret.js';
 import { createOfflineView } from './views/offline.js';
 import { createEfficiencyView } from './views/efficiency.js';
 import { createPaperView } from './views/paper.js';
+import { presetsOf } from './presets.js';
 import { setupUpload, arrivalChoice } from './upload.js';
 import { determinism } from './jobs.js';
 
@@ -102,10 +103,13 @@ function show() {
   // view only needs the file picker, for nq-trivia).
   const slot = document.querySelector(`.slot[data-for="${s.view}"]`);
   if (slot && $('settings').parentElement !== slot) slot.append($('settings'));
-  $('settings').hidden = !slot || (s.view === 'paper' && s.preset !== 'fig-e' && s.dataset !== 'upload');
+  $('settings').hidden = !slot || (s.view === 'paper' && presetsOf().get(s.preset)?.dataset !== 'nq-trivia' && s.dataset !== 'upload');
   $('settings').classList.toggle('upload-only', s.view === 'paper');
   // The arrival model applies to uploaded data, in every view; built-in datasets keep their SPEC §7 models.
   $('arrival-row').hidden = s.dataset !== 'upload';
+  // The footer's oracle loss is the live run's: shown only with the live view (each experiment's
+  // own L(M_orc) is in its report).
+  $('oracle-loss').hidden = s.view !== 'live';
 }
 
 // Shared settings: the dataset and every parameter.

@@ -73,12 +73,17 @@ self.onmessage = async (ev) => {
       const batch = run.ask(msg.x, msg.tokens, msg.text);
       const snap = snapshot(0);
       const text = (k) => (k >= 0 ? run.roundText(k) : undefined);
-      const ask = { centerText: [], nearestText: [], founded: [] };
+      const ask = { centerText: [], centerCount: [], nearestText: [], founded: [], beforeText: [], insertedText: [], removedText: [] };
       snap.centers.forEach((cs, p) => {
         const c = batch.center[p];
-        ask.centerText.push(c >= 0 && c < cs.keys.length ? text(cs.keys[c]) : undefined);
-        ask.founded.push(c >= 0 && cs.keys[c] === batch.t[0]);
+        const has = c >= 0 && c < cs.keys.length;
+        ask.centerText.push(has ? text(cs.keys[c]) : undefined);
+        ask.centerCount.push(has ? cs.count[c] : NaN);
+        ask.founded.push(has && cs.keys[c] === batch.t[0]);
         ask.nearestText.push(text(batch.nearestKey[p]));
+        ask.beforeText.push(text(batch.beforeKey[p]));
+        ask.insertedText.push([...batch.inserted[p]].map(text));
+        ask.removedText.push([...batch.removed[p]].map(text));
       });
       self.postMessage({ type: 'batch', gen, batch, ask, stepMs: 0, heatMs: 0, ...snap });
     } else if (msg.type === 'text') {

@@ -1,10 +1,12 @@
 // "Ask a question" (issue 14): the reader types a question; the embedding worker
 // (embed-worker.js) embeds it in the browser and counts its GPT-2 tokens, and the live run plays
 // it as its next arrival in both panels (OnlineRun.ask). The answer says, per policy, where it
-// landed (its ε-net cell and that center's question, or that it founded a new center), the
-// nearest cached question with d and φ(d), and the decision with its reason: the acting cost c̲
-// compared with φ (Alg. 5 lines 4–6: the LLM iff c̲ ≤ φ). Then the five nearest questions of
-// the universe. Nothing leaves the page.
+// met (the cache before the round, M_{t−1}: its nearest question, d and φ), where it landed
+// (its ε-net cell, or a new center), the switch the round made (Alg. 3 lines 5–11, Alg. 4), and
+// the decision with its reason against the cache that served it: the acting cost c̲ compared with
+// φ (Alg. 5 lines 4–6: the LLM iff c̲ ≤ φ), with why c̲ can be negative and why a repeated
+// question can go to the LLM again. Then the five nearest questions of the universe. Nothing
+// leaves the page.
 
 const $ = (id) => document.getElementById(id);
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -87,27 +89,51 @@ export function createAskView(app, live) {
     const a = m.batch, w = m.ask, info = live.info();
     const asked = pending || { text: '', tokens: 0, t0: performance.now() };
     pending = null;
+    const round = a.t[0];
     const lines = info.policies.map((name, i) => {
+      // 1. The state the question met: the cache M_{t−1}, before this round changed anything.
+      const before = a.beforeKey[i] < 0 ? 'Its cache was empty'
+        : `Its cache held ${a.beforeSize[i]} question${a.beforeSize[i] === 1 ? '' : 's'}; the nearest was ${q(w.beforeText[i])}, d = ${num(a.beforeD[i])}, φ(d) = ${num(a.beforePhi[i])}`;
+      // 2. Where it landed in the ε-net (Alg. 3 lines 5–11).
       const c = a.center[i];
-      const cell = c < 0 ? 'keeps no ε-net'
-        : w.founded[i] ? 'it <b>founded a new center</b> (no center within ε)' : `it landed in the cell of center #${c}, ${q(w.centerText[i])}`;
-      const near = a.nearestKey[i] < 0 ? 'the cache was empty (φ = 1)'
-        : `nearest cached question ${q(w.nearestText[i])}, d = ${num(a.d[i])}, φ(d) = ${num(a.phi[i])}`;
-      // The CLCB policies act on a lower confidence bound c̲ (Algs. 5, 7), the count-based
-      // baselines on the center's mean cost ĉ (SPEC §11.8): the LLM iff that is ≤ φ.
+      const count = Number.isFinite(w.centerCount[i]) ? `, which has now seen ${w.centerCount[i]} arrival${w.centerCount[i] === 1 ? '' : 's'}, this one included` : '';
+      const cell = c < 0 ? 'It keeps no ε-net'
+        : w.founded[i] ? 'The question <b>founded a new center</b> (no center within ε; Alg. 3 lines 5–11)'
+          : `It landed in the cell of center #${c}, ${q(w.centerText[i])}${count}`;
+      // 3. The switch this round made, if any (a new center forces one in Alg. 3; stage ends, Alg. 4).
+      const ins = a.inserted[i], out = a.removed[i];
+      const named = (keys, texts) => [...keys].map((k, j) => (k === round ? 'this question' : q(texts[j]))).join(', ');
+      const sw = !ins.length && !out.length ? 'The cache did not change this round'
+        : `The cache switched this round${w.founded[i] ? ' (Alg. 3: a new center forces a switch; Alg. 4 chooses the cache)' : ''}: ${ins.length ? `in ${named(ins, w.insertedText[i])}` : ''}${ins.length && out.length ? '; ' : ''}${out.length ? `out ${named(out, w.removedText[i])}` : ''}`;
+      // 4. The decision against the cache that serves the round, M_t (Alg. 5 lines 4–6): the LLM
+      // iff the acting cost is ≤ φ. The CLCB policies act on a lower confidence bound c̲ (Algs. 5,
+      // 7), the count-based baselines on the center's mean cost ĉ (SPEC §11.8).
       const acting = a.acting[i], sym = a.actingSymbol[i];
-      const rule = Number.isFinite(acting)
-        ? ` because ${sym} = ${num(acting)} ${a.llm[i] ? '≤' : '>'} φ = ${num(a.phi[i])}`
-        : '';
+      const served = a.nearestKey[i] < 0 ? 'the cache serving it is empty (φ = 1)'
+        : `against the cache that serves it, the nearest is ${a.nearestKey[i] === round ? 'this question itself' : q(w.nearestText[i])}, d = ${num(a.d[i])}, φ(d) = ${num(a.phi[i])}`;
+      const predicted = Number.isFinite(acting) ? acting <= a.phi[i] : null;
+      const rule = Number.isFinite(acting) ? ` because ${sym} = ${num(acting)} ${predicted ? '≤' : '>'} φ = ${num(a.phi[i])}` : '';
       const decision = a.llm[i]
         ? `<b class="llm">sent to the LLM</b>${rule}, cost c = ${num(a.cost)}`
         : `<b class="hit">served</b> with the answer cached for ${q(w.nearestText[i])}${rule}, cost φ = ${num(a.phi[i])}`;
-      return `<li data-policy="${i}" data-llm="${a.llm[i]}"><b>${esc(name)}</b>: ${cell}; ${near}. ${decision}.</li>`;
+      // Why a bound can be negative, and why the same question can go to the LLM again.
+      const notes = [];
+      if (Number.isFinite(acting) && acting < 0 && sym === 'c̲') {
+        notes.push('c̲ is a lower confidence bound, ĉ − β·width·σ (Alg. 4; SPEC §6): while the cell has few cost observations the width exceeds the estimate, so c̲ falls below 0 (with none, c̲ = −B). A negative c̲ is ≤ every φ ≥ 0, so the policy calls the LLM to learn the cost.');
+      }
+      if (Number.isFinite(acting) && acting === 0 && sym === 'ĉ') notes.push('ĉ = 0: the cell has no cost observation yet, so the baseline calls the LLM (SPEC §11.8).');
+      if (a.llm[i] && a.d[i] === 0) {
+        notes.push(`The same question is cached (d = 0, so φ = 0), yet it goes to the LLM: serving it needs ${sym || 'the acting cost'} > 0, and ${sym} = ${num(acting)}. Asked again, it is served only once its cell's observations lift ${sym} above 0.`);
+      } else if (!a.llm[i] && a.d[i] === 0) {
+        notes.push(`The same question is cached (d = 0, φ = 0) and ${sym} = ${num(acting)} > 0: served at no mismatch.`);
+      }
+      const attrs = `data-policy="${i}" data-llm="${a.llm[i]}"${predicted == null ? '' : ` data-predicted-llm="${predicted}"`}`;
+      return `<li ${attrs}><b>${esc(name)}</b>: ${before}. ${cell}. ${sw}. Then, ${served}: ${decision}.${notes.map((n) => ` <span class="note">${esc(n)}</span>`).join('')}</li>`;
     });
     const uni = a.universe.text.map((t, j) => `<li>${q(t)} <span class="muted">d = ${num(a.universe.d[j])}</span></li>`);
     const ms = performance.now() - asked.t0;
     $('ask-out').innerHTML = `
-      <p>Round ${a.t[0]}: ${q(asked.text)}, ${asked.tokens} GPT-2 tokens, cost c = ${num(a.cost)}.</p>
+      <p>Round ${round}: ${q(asked.text)}, ${asked.tokens} GPT-2 tokens, cost c = ${num(a.cost)}. Each policy, in the order the round happened:</p>
       <ul class="ask-policies">${lines.join('')}</ul>
       <p>The five nearest questions of the universe:</p><ol class="ask-universe">${uni.join('')}</ol>`;
     document.body.dataset.askMs = ms.toFixed(0);

@@ -6,7 +6,7 @@
 // question (texts come from the worker's `roundText`, through `textsOf`).
 import { Delaunay } from '../../vendor/d3-delaunay/d3-delaunay.min.mjs';
 import { fitCanvas } from '../charts.js';
-import { SWITCH_MEANING } from '../report.js';
+import { defineMetric } from '../metrics.js';
 
 export const HIT = '#0f7b55';
 export const LLM = '#d9480f';
@@ -227,12 +227,25 @@ export class LivePanel {
 
   setCounters(cp) {
     const f = (v, d) => (v == null || !Number.isFinite(v) ? '–' : v.toFixed(d));
-    const rows = [['round', 'round t', String(cp.t), cp.t], ['hit', 'hit rate', `${(cp.hit_rate * 100).toFixed(1)} %`, cp.hit_rate],
-      ['cost', 'realised cost', f(cp.realised_cost, 1), cp.realised_cost], ['switches', 'switches', String(cp.switches), cp.switches],
-      ['regret', 'avg regret', f(cp.avg_regret, 4), cp.avg_regret]];
+    // [counter, label, text, value, metric id of csc::experiment::metrics]. Average regret is
+    // shown with its two parts: the loss gap and the switching cost, per round.
+    const rows = [['round', 'round t', String(cp.t), cp.t, ''], ['hit', 'hit rate', `${(cp.hit_rate * 100).toFixed(1)} %`, cp.hit_rate, 'hit_rate'],
+      ['cost', 'realised cost', f(cp.realised_cost, 1), cp.realised_cost, 'realised_cost'], ['switches', 'switches', String(cp.switches), cp.switches, 'switches'],
+      ['regret', 'avg regret', f(cp.avg_regret, 4), cp.avg_regret, 'avg_regret'],
+      ['gap', '… loss gap', f(cp.avg_loss_gap, 4), cp.avg_loss_gap, 'avg_loss_gap'],
+      ['switchcost', '… switching', f(cp.avg_switch_cost, 4), cp.avg_switch_cost, 'avg_switch_cost']];
     const dl = this.root.querySelector('.counters');
     if (!dl.children.length) {
-      dl.innerHTML = rows.map(([k, name]) => `<div><dt${k === 'switches' ? ` title="${SWITCH_MEANING}"` : ''}>${name}</dt><dd data-counter="${k}">–</dd></div>`).join('');
+      for (const [k, name, , , id] of rows) {
+        const div = document.createElement('div');
+        const dt = document.createElement('dt');
+        dt.textContent = name;
+        if (id) defineMetric(dt, id);
+        const dd = Object.assign(document.createElement('dd'), { textContent: '–' });
+        dd.dataset.counter = k;
+        div.append(dt, dd);
+        dl.append(div);
+      }
     }
     for (const [k, , text, value] of rows) {
       const dd = dl.querySelector(`[data-counter="${k}"]`);

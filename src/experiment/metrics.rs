@@ -1,0 +1,106 @@
+//! The one list of the metrics the engine reports (SPEC §8, §9; paper eqs. 2–4, §5's regret):
+//! each observation's metric name, the name a reader sees, a one-line definition and where the
+//! paper (or SPEC) defines it. The page shows the definition on hover, focus and tap of every
+//! metric it displays; the CLI prints it with `csc list --metrics`.
+
+use serde::Serialize;
+
+/// One metric as a reader sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct MetricInfo {
+    /// The observation's metric name (`final_avg_regret`, …); curves drop the `final_` prefix.
+    pub id: &'static str,
+    /// The short name shown in tables and counters.
+    pub name: &'static str,
+    /// One line: what it is.
+    pub definition: &'static str,
+    /// Where the paper or SPEC defines it.
+    pub source: &'static str,
+}
+
+macro_rules! metrics {
+    ($($id:literal, $name:literal, $def:literal, $src:literal;)+) => {
+        /// Every metric, in the order the page lists them.
+        pub const METRICS: &[MetricInfo] = &[$(MetricInfo { id: $id, name: $name, definition: $def, source: $src }),+];
+    };
+}
+
+metrics! {
+    "avg_regret", "average regret",
+        "R(t)/t: Σ_{s≤t} [L(M_s) − L(M_orc)] plus Σ switching costs, divided by the rounds t; lower is better.",
+        "paper §5.1, Reg(T); SPEC §9";
+    "avg_loss_gap", "average loss gap",
+        "Σ_{s≤t} [L(M_s) − L(M_orc)] / t: how much worse the caches that served were than the oracle's, per round (the regret without switching).",
+        "paper §5.1, Reg(T)'s first sum, with L of eq. (2); SPEC §9";
+    "avg_switch_cost", "average switching cost",
+        "Σ switching costs / t: the cost c(u) of every item fetched into the cache by a switch, per round (the regret's second part).",
+        "paper §5.1, Reg(T)'s second sum; SPEC §11.5";
+    "switches", "switches",
+        "Rounds whose cache set differs from the previous round's (the first fill and every insertion count; a rebuild to the same set does not).",
+        "SPEC §9; docs/SPEC-NOTES.md";
+    "hit_rate", "hit rate",
+        "The share of rounds served from the cache rather than by the LLM.",
+        "paper eq. (1), the serving rule; SPEC §9";
+    "avg_realised_cost", "realised cost per round",
+        "What was actually paid, per round: c(x) for an LLM call, φ(d(x, M)) for a cache hit.",
+        "paper eq. (1); SPEC §9, §11.9";
+    "realised_cost", "realised cost",
+        "What was actually paid so far: c(x) for each LLM call plus φ(d(x, M)) for each cache hit.",
+        "paper eq. (1); SPEC §9";
+    "runtime_ms", "runtime",
+        "Time spent inside the policy (ms) on this machine; comparable only within one run.",
+        "paper §6, Fig. 2(d, f)";
+    "gap", "suboptimality gap",
+        "L(M̂) − L(M_orc) on the evaluation sample: how much worse the returned cache is than the oracle's (negative: better, Reverse Greedy is not optimal).",
+        "paper eq. (5); SPEC §8";
+    "loss", "true loss",
+        "L(M) = E_x[min(c(x), φ(d(x, M)))] on the evaluation sample E.",
+        "paper eq. (2); SPEC §3";
+    "est_rmse", "KRR RMSE",
+        "Root mean squared error of the cost estimate ĉ at the policy's centers against the true costs.",
+        "paper appendix, Fig. 13; SPEC §9";
+    "est_mae", "KRR MAE",
+        "Mean absolute error of ĉ at the centers against the true costs.",
+        "paper appendix, Fig. 13; SPEC §9";
+    "est_max", "KRR max error",
+        "Largest absolute error of ĉ at the centers against the true costs.",
+        "paper appendix, Fig. 13; SPEC §9";
+    "cache_size", "cache size",
+        "|M_t|: the items in the cache now (below k for a policy that has not filled it).",
+        "SPEC §9";
+}
+
+/// The entry of `id`, with or without the `final_` prefix.
+pub fn metric(id: &str) -> Option<&'static MetricInfo> {
+    let id = id.strip_prefix("final_").unwrap_or(id);
+    METRICS.iter().find(|m| m.id == id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_unique_and_every_recorded_online_metric_is_defined() {
+        let mut ids: Vec<_> = METRICS.iter().map(|m| m.id).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), METRICS.len());
+        for m in [
+            "final_avg_regret",
+            "final_avg_loss_gap",
+            "final_avg_switch_cost",
+            "final_switches",
+            "final_hit_rate",
+            "final_avg_realised_cost",
+            "runtime_ms",
+            "gap",
+            "loss",
+            "est_rmse",
+            "final_cache_size",
+        ] {
+            assert!(metric(m).is_some(), "{m}");
+        }
+        assert!(metric("nope").is_none());
+    }
+}
