@@ -16,8 +16,9 @@
 #                                    of triviaqa; embeddings float32, as the shared data has them),
 #                                    which the Paper view's figs. e, f load; never committed;
 #   DATA-LICENSES, README.txt        the data's sources and licences; a note for the site's host;
-#   docs/REPRODUCTION.md (+ .html)   the reproduction report, plain text (the .html wraps the same
-#                                    text with anchors, which the Paper view links to).
+#   docs/REPRODUCTION.html (+ .md)   the reproduction report rendered by `csc doc` (headings with
+#                                    anchors, which the Paper view links to, tables, figures/);
+#   docs/SPEC-NOTES.html (+ .md)     the conventions the paper leaves open, likewise.
 # Needs what scripts/setup-build.sh installs (it does not install anything itself).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -80,25 +81,15 @@ json.dump({"kind": "nq-trivia", "perSource": per, "dim": 384, "encoding": "f32",
           open(f"{out}/data/manifest.json", "w"), indent=1)
 PY
 
-mkdir -p "$out/docs"
-cp docs/REPRODUCTION.md "$out/docs/REPRODUCTION.md"
-python3 - docs/REPRODUCTION.md "$out/docs/REPRODUCTION.html" <<'PY'
-import html, re, sys
-lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
-def slug(h):
-    return re.sub(r"[^a-z0-9]+", "-", h.lower()).strip("-")
-body = []
-for l in lines:
-    m = re.match(r"^(#{1,4}) (.*)", l)
-    if m:
-        body.append(f'<span id="{slug(m.group(2))}"></span>{html.escape(l)}')
-    else:
-        body.append(html.escape(l))
-open(sys.argv[2], "w", encoding="utf-8").write(
-    '<!doctype html><meta charset="utf-8"><title>Reproduction report</title>'
-    '<style>pre{white-space:pre-wrap;max-width:100ch;margin:1em auto;font:14px/1.45 ui-monospace,monospace}</style>'
-    '<p style="text-align:center"><a href="REPRODUCTION.md">plain text</a></p><pre>' + "\n".join(body) + "</pre>\n")
-PY
+mkdir -p "$out/docs/figures"
+cp docs/REPRODUCTION.md docs/SPEC-NOTES.md "$out/docs/"
+cp docs/figures/*.png "$out/docs/figures/"
+# Rendered to real HTML (headings with anchors, tables, its figures) by `csc doc`, with a Markdown
+# crate (pulldown-cmark). The test profile: the binary the end-to-end tests already built.
+step "docs (csc doc)" cargo run --quiet --locked --profile test --bin csc -- doc docs/REPRODUCTION.md \
+    "$out/docs/REPRODUCTION.html" --title "Reproduction report: continuous semantic caching"
+step "conventions (csc doc)" cargo run --quiet --locked --profile test --bin csc -- doc docs/SPEC-NOTES.md \
+    "$out/docs/SPEC-NOTES.html" --title "Conventions the paper leaves open"
 
 cat >"$out/README.txt" <<'TXT'
 Continuous semantic caching playground: the static bundle
@@ -113,7 +104,8 @@ Embed it in a page with an iframe, e.g.
 data/ holds question data under their own licences: see DATA-LICENSES.
 model/ holds all-MiniLM-L6-v2 (Apache-2.0, model/MODEL_CARD.md; wrapper MIT, model/LICENSE), which
 the page downloads only when a reader asks a question, and keeps in the browser's Cache Storage.
-docs/REPRODUCTION.md is the reproduction report the Paper view links to.
+docs/REPRODUCTION.html is the reproduction report the Paper view links to (docs/REPRODUCTION.md
+its source); docs/SPEC-NOTES.html the conventions the paper leaves open.
 TXT
 
 size() { du -sb "$1" | cut -f1; }

@@ -110,6 +110,17 @@ impl DataArgs {
 enum Cmd {
     /// List the built-in experiments (SPEC §10).
     List,
+    /// Render a project document (Markdown) to a self-contained HTML page, with an anchor on
+    /// every heading (scripts/dist.sh: docs/REPRODUCTION.md and docs/SPEC-NOTES.md).
+    Doc {
+        /// The Markdown file.
+        input: PathBuf,
+        /// The HTML page to write.
+        output: PathBuf,
+        /// The page's title.
+        #[arg(long, default_value = "csc")]
+        title: String,
+    },
     /// Print the default parameters (SPEC defaults) as JSON.
     Config,
     /// Run an experiment by id (fig-a … fig-f, abl-k, krr-err) or from a JSON definition.
@@ -364,6 +375,12 @@ fn run(
 
 pub fn main() -> Res<()> {
     match Cli::parse().cmd {
+        Cmd::Doc { input, output, title } => {
+            let md = std::fs::read_to_string(&input).map_err(|e| format!("{}: {e}", input.display()))?;
+            std::fs::write(&output, crate::render_doc::render(&md, &title))
+                .map_err(|e| format!("{}: {e}", output.display()))?;
+            Ok(())
+        }
         Cmd::List => {
             for id in BUILTIN_IDS {
                 let s = builtin(id).map_err(err)?;
