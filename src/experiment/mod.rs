@@ -22,7 +22,7 @@ pub mod stats;
 pub use crate::config::with_param;
 pub use dataset::{DatasetId, DatasetSpec};
 pub use registry::{builtin, paper_policies, tuned_offline, BUILTIN_IDS, TUNED_BETA_OFF, TUNED_LAMBDA};
-pub use report::Report;
+pub use report::{Report, ShardInfo, ENGINE};
 pub use runner::{run_unit, Observation, UnitResult};
 pub use spec::{check_experiment_size, ExperimentSpec, Measure, Sweep, Unit, MAX_UNITS};
 pub use stats::{aggregate, t_quantile, Stat};
