@@ -56,7 +56,7 @@ impl<'a> UnitStore<'a> {
             Err(e) => return Found::Stale(format!("not a unit file ({e})")),
         };
         if f.engine != ENGINE {
-            Found::Stale(format!("made by {}, this is {ENGINE}", f.engine))
+            Found::Stale(format!("made by {}, not by this {ENGINE}", f.engine))
         } else if &f.experiment != self.spec {
             Found::Stale("made with another definition or settings".into())
         } else if f.result.dataset.checksum != self.checksum {
