@@ -10,7 +10,9 @@
 #
 #   bash tests/slurm/array.sh        # as root, with slurmctld, slurmd, slurm-client and munge
 #
-# Work folder: $CSC_SLURM_TEST_DIR, else $CARGO_TARGET_DIR/slurm-test (target/slurm-test).
+# Work folder: $CSC_SLURM_TEST_DIR, else $CARGO_TARGET_DIR/slurm-test (target/slurm-test). The
+# cluster's own folder is $CSC_SLURM_DIR, else /tmp/csc-slurm: the munge and slurm users must be
+# able to reach it, which a clone under /root would not allow.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -18,7 +20,7 @@ t0=$SECONDS
 
 target=${CARGO_TARGET_DIR:-target}
 work=$(realpath -m "${CSC_SLURM_TEST_DIR:-$target/slurm-test}")
-cluster=$work/cluster
+cluster=${CSC_SLURM_DIR:-/tmp/csc-slurm}
 rm -rf "$work/ref" "$work/shards" "$work/merged" "$work/logs"
 mkdir -p "$work"
 
@@ -34,8 +36,10 @@ fail() {
     exit 1
 }
 
+# (a failed start stops what it started itself; the trap is for the cluster once up)
+env_line=$(bash scripts/slurm-local.sh start "$cluster")
 trap 'bash scripts/slurm-local.sh stop "$cluster"' EXIT
-eval "$(bash scripts/slurm-local.sh start "$cluster")"
+eval "$env_line"
 echo "cluster up ($((SECONDS - t0)) s): $(sinfo -h -N -o '%N %c CPUs %t')"
 
 id=sens-off-noise
