@@ -282,3 +282,31 @@ fn merge_refuses_parts_that_disagree() {
     assert!(err.contains("unit.json holds unit 0 (sweep point 0, seed 99)"), "{err}");
     assert!(!d.join("bad").exists(), "nothing written on failure");
 }
+
+/// Garbage in the scheduler's variables: a clean refusal naming the variable, nothing written.
+#[test]
+fn hostile_scheduler_variables_are_refused_readably() {
+    let d = setup("hostile");
+    let cases: &[(&[(&str, &str)], &str)] = &[
+        (&[("SLURM_ARRAY_TASK_ID", "abc"), ("SLURM_ARRAY_TASK_COUNT", "4")], "SLURM_ARRAY_TASK_ID=abc"),
+        (&[("SLURM_ARRAY_TASK_ID", "1"), ("SLURM_ARRAY_TASK_COUNT", "-4")], "SLURM_ARRAY_TASK_COUNT=-4"),
+        (
+            &[("SLURM_ARRAY_TASK_ID", "99999999999999999999999"), ("SLURM_ARRAY_TASK_COUNT", "4")],
+            "SLURM_ARRAY_TASK_ID",
+        ),
+        (&[("SLURM_ARRAY_TASK_ID", "1"), ("CSC_SHARDS", "-3")], "CSC_SHARDS=-3"),
+        (&[("SLURM_ARRAY_TASK_ID", "1"), ("CSC_SHARDS", "")], "CSC_SHARDS="),
+        (&[("SLURM_ARRAY_TASK_ID", "7"), ("CSC_SHARDS", "4")], "task id 7"),
+        (&[("JOB_COMPLETION_INDEX", "9"), ("CSC_SHARDS", "4")], "JOB_COMPLETION_INDEX=9"),
+        (&[("JOB_COMPLETION_INDEX", "1")], "CSC_SHARDS"),
+        (&[("CSC_SHARDS", "4")], "nothing names this run's shard"),
+    ];
+    for (env, want) in cases {
+        let err = fails(&d, &["run", "mini.json", "--quiet", "--out", "out"], env);
+        assert!(err.contains(want), "{env:?}: {err}");
+        assert!(!d.join("out").exists(), "{env:?}: nothing written on failure");
+    }
+    let err =
+        fails(&d, &["run", "mini.json", "--quiet", "--out", "out", "--shard", "1/4", "--shards", "3"], &[]);
+    assert!(err.contains("disagree"), "{err}");
+}
