@@ -1,5 +1,6 @@
 //! The command-line interface (native only; I/O lives here, never in the engine).
 
+mod replay;
 mod run;
 mod shard;
 mod units;
@@ -8,9 +9,8 @@ use clap::{Args, Parser, Subcommand};
 use csc::config::Params;
 use csc::dataset::Dataset;
 use csc::experiment::{builtin, DatasetId, DatasetSpec, ExperimentSpec, BUILTIN_IDS};
-use csc::online::{sim::run_trace, PolicyKind};
 use csc::stream::{generate_trace, resolve_arrival, ArrivalSpec};
-use csc::trace::Trace;
+use replay::ReplayArgs;
 use run::RunArgs;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -137,18 +137,9 @@ enum Cmd {
         #[arg(long)]
         out: PathBuf,
     },
-    /// Replay online policies on a trace (SPEC §12) and print their metrics.
-    Replay {
-        trace: PathBuf,
-        /// Comma-separated policy ids (default: all).
-        #[arg(long)]
-        policies: Option<String>,
-        #[arg(long = "set", value_name = "KEY=VALUE")]
-        set: Vec<String>,
-        /// Also write the results as JSON here.
-        #[arg(long)]
-        out: Option<PathBuf>,
-    },
+    /// Replay online policies on a trace (SPEC §12), and the offline algorithms on its offline
+    /// log, and print their metrics.
+    Replay(ReplayArgs),
 }
 
 type Res<T> = Result<T, String>;
@@ -261,48 +252,6 @@ pub fn main() -> Res<()> {
             eprintln!("wrote {} (T = {}, |E| = {})", out.display(), trace.horizon(), trace.eval.len());
             Ok(())
         }
-        Cmd::Replay { trace, policies, set, out } => {
-            let text = std::fs::read_to_string(&trace).map_err(|e| format!("{}: {e}", trace.display()))?;
-            let t = Trace::from_json(&text).map_err(err)?;
-            if let Some(d) = t.meta.get("dataset") {
-                let field = |k: &str| d.get(k).and_then(|v| v.as_str()).unwrap_or("?").to_string();
-                println!("dataset {} (checksum {})", field("name"), field("checksum"));
-            }
-            let mut params = match t.meta.get("params") {
-                Some(p) => serde_json::from_value::<Params>(p.clone()).unwrap_or_else(|e| {
-                    eprintln!(
-                        "note: the trace's meta.params are not this engine's ({e}); using the defaults"
-                    );
-                    Params::default()
-                }),
-                None => Params::default(),
-            };
-            params.horizon = t.horizon();
-            let params = apply_sets(params, &set)?;
-            let kinds = match policies {
-                Some(s) => s.split(',').map(PolicyKind::parse).collect::<Result<Vec<_>, _>>().map_err(err)?,
-                None => PolicyKind::ALL.to_vec(),
-            };
-            let results = run_trace(&t, &params, &kinds).map_err(err)?;
-            println!(
-                "{:<26}{:>14}{:>12}{:>10}{:>12}",
-                "algorithm", "avg regret", "switches", "hit rate", "avg cost"
-            );
-            for r in &results {
-                let l = &r.last;
-                println!(
-                    "{:<26}{:>14.6}{:>12}{:>10.3}{:>12.4}",
-                    csc::online::sim::sized_label(&r.policy, l.cache_size as f64, params.k),
-                    l.avg_regret,
-                    l.switches,
-                    l.hit_rate,
-                    l.avg_realised_cost
-                );
-            }
-            if let Some(o) = out {
-                run::write(&o, &serde_json::to_string_pretty(&results).map_err(err)?)?;
-            }
-            Ok(())
-        }
+        Cmd::Replay(a) => replay::replay(&a),
     }
 }
