@@ -2,7 +2,8 @@
 //! scheduler that started it (a Slurm array task, a Kubernetes Indexed Job's pod). A pure function
 //! of the flags and a lookup of environment variables, so every layout is unit-tested.
 //!
-//! Rules (README "Sweeps on a cluster"; the Slurm facts are in SLURM.md of the project's notes):
+//! Rules (README "Sweeps on a cluster"; what an array task sees was checked on Slurm 22.05, and the
+//! layouts of the tests below are those):
 //! - `--shard I/N` wins over everything.
 //! - The shard *count* given explicitly — `--shards N`, else `CSC_SHARDS=N` (the templates set it) —
 //!   makes the array task id (or `JOB_COMPLETION_INDEX`) the shard number itself, 0 ≤ id < N, and
