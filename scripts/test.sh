@@ -18,7 +18,8 @@ step "native tests" cargo test --locked
 # cluster started here (scripts/slurm-local.sh, always stopped again), the shipped array template
 # submitted with one task cancelled while it runs and re-submitted, merged = unsharded bit for bit
 # (tests/slurm/array.sh). Needs root; Debian's Slurm and munge are installed when missing (~20 s).
-# Measured: about 70 s on a loaded 2-core machine, once the release CLI is built.
+# Measured on a loaded 2-core machine: 70–95 s once the release CLI is built; a cold release
+# build of the CLI adds about 2–3.5 min.
 missing=()
 for tool in slurmctld slurmd sbatch munged; do
     command -v "$tool" >/dev/null || missing=(slurmctld slurmd slurm-client munge)
