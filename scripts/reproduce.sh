@@ -13,6 +13,11 @@
 #                  CLCB-SC-LS-Cont runs are the same)
 #   PYTHON         the Python with tools/requirements.txt installed (default: a venv in
 #                  target/plot-venv, created on first use)
+#   SLURM=1        submit each experiment to Slurm as an array of $SHARDS shards instead
+#                  (deploy/slurm/submit.sh: shards and finished units in <out>/shards/<id>/, the
+#                  merge chained), wait for every merge, then plot. Run it on a login node whose
+#                  folders the compute nodes share. SHARDS (default 8), LIMIT (tasks at a time
+#                  per experiment, default 4); sbatch options through SBATCH_* variables.
 # A run that already has results/<id>.json is skipped unless FORCE=1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,7 +29,9 @@ OUT=results
 mkdir -p "$OUT/logs"
 
 cargo build --release --locked --bin csc
-CSC=${CARGO_TARGET_DIR:-target}/release/csc
+CSC=$(realpath "${CARGO_TARGET_DIR:-target}/release/csc")
+export CSC # the binary deploy/slurm's jobs run
+merges=()  # SLURM=1: "MERGE_JOB REPORT" of every submitted experiment
 echo "engine: $($CSC --version), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
 
 # run ID [extra csc args...]: one experiment into $OUT (or the --out given in the extra args). ID is
@@ -44,6 +51,22 @@ run() {
     fi
     if [ -f "$dest/$id.json" ] && [ "${FORCE:-0}" != 1 ]; then
         echo "skip $id: $dest/$id.json exists (FORCE=1 to rerun)"
+        return 0
+    fi
+    if [ "${SLURM:-0}" = 1 ]; then
+        # the same flags without --out (the shards go to $dest/shards/$id, the merge to $dest),
+        # every path absolute for the compute nodes
+        local pass=() skip=0 a line
+        for a in "${args[@]}"; do
+            if [ $skip = 1 ]; then skip=0; continue; fi
+            if [ "$a" = --out ]; then skip=1; continue; fi
+            pass+=("$a")
+        done
+        [ -f "$exp" ] && exp=$(realpath "$exp")
+        line=$(deploy/slurm/submit.sh --limit "${LIMIT:-4}" "${SHARDS:-8}" "$dest/shards/$id" "$dest" \
+            "$exp" --data "$(realpath -m "$DATA")" "${pass[@]}")
+        echo "==> $id: $line"
+        merges+=("$(sed -E 's/.*merge job ([0-9]+).*/\1/' <<<"$line") $dest/$id.json")
         return 0
     fi
     echo "==> csc run $id ${args[*]}"
@@ -109,6 +132,21 @@ for L in 0.2 0.4 0.8; do
     run "$OUT/defs/nq-tune.json" --set kernel_length=$L --out "$OUT/nq-tune/len$L"
 done
 run "$OUT/defs/nq-tune-ref.json" --out "$OUT/nq-tune/ref"
+
+# SLURM=1: wait for every merge job (a merge is cancelled if a shard of its experiment failed).
+if [ ${#merges[@]} -gt 0 ]; then
+    echo "waiting for ${#merges[@]} merge jobs (squeue shows them)…"
+    failed=0
+    for m in "${merges[@]}"; do
+        read -r job report <<<"$m"
+        while [ -n "$(squeue -h -j "$job" -o %i 2>/dev/null)" ]; do sleep 10; done
+        if [ ! -f "$report" ]; then
+            echo "no $report: its merge job $job did not finish; see the logs beside its shards (re-submit a failed index with deploy/slurm/submit.sh --only I)" >&2
+            failed=1
+        fi
+    done
+    [ $failed = 0 ] || exit 1
+fi
 
 # Figures and tables.
 PY=${PYTHON:-}

@@ -1,16 +1,18 @@
 //! The command-line interface (native only; I/O lives here, never in the engine).
 
+mod replay;
+mod run;
+mod shard;
+mod units;
+
 use clap::{Args, Parser, Subcommand};
 use csc::config::Params;
 use csc::dataset::Dataset;
-use csc::experiment::{builtin, run_unit, DatasetId, DatasetSpec, ExperimentSpec, Report, BUILTIN_IDS};
-use csc::online::{sim::run_trace, PolicyKind};
+use csc::experiment::{builtin, DatasetId, DatasetSpec, ExperimentSpec, BUILTIN_IDS};
 use csc::stream::{generate_trace, resolve_arrival, ArrivalSpec};
-use csc::trace::Trace;
-use indicatif::{ProgressBar, ProgressStyle};
-use rayon::prelude::*;
+use replay::ReplayArgs;
+use run::RunArgs;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 #[derive(Parser)]
@@ -123,39 +125,19 @@ enum Cmd {
     },
     /// Print the default parameters (SPEC defaults) as JSON.
     Config,
-    /// Run an experiment by id (fig-a … fig-f, abl-k, krr-err) or from a JSON definition.
-    Run {
-        /// Experiment id or path to a JSON experiment definition.
-        experiment: String,
-        /// Number of seeds (default: the experiment's).
-        #[arg(long)]
-        seeds: Option<usize>,
-        /// First seed.
-        #[arg(long)]
-        first_seed: Option<u64>,
-        /// Run only the deterministic slice i/n (0-based i) of the units.
-        #[arg(long, value_name = "I/N")]
-        shard: Option<String>,
-        /// Override a parameter: --set horizon=2000 (repeatable; JSON values).
-        #[arg(long = "set", value_name = "KEY=VALUE")]
-        set: Vec<String>,
-        /// Output folder for <id>.json and <id>.csv.
-        #[arg(long, default_value = "results")]
-        out: PathBuf,
-        #[command(flatten)]
-        data: DataArgs,
-        /// Worker threads (default: all cores).
-        #[arg(long)]
-        threads: Option<usize>,
-        /// No progress bar.
-        #[arg(long)]
-        quiet: bool,
-    },
-    /// Join shard outputs of one experiment into one report.
+    /// Run an experiment by id (fig-a … fig-f, abl-k, krr-err) or from a JSON definition, or one
+    /// shard of it (--shard, or the scheduler's array index); resumes from <out>/<id>.units/.
+    Run(RunArgs),
+    /// Join the shard reports of one run into the report of the whole run (refused while units
+    /// are missing, naming them and their shards).
     Merge {
+        /// The shard reports, <id>.shard-I-of-N.json.
         files: Vec<PathBuf>,
         #[arg(long, default_value = "results")]
         out: PathBuf,
+        /// Write the report even if units are missing (with a warning naming them).
+        #[arg(long)]
+        partial: bool,
     },
     /// Write the trace (SPEC §12) of a generated run.
     Trace {
@@ -166,18 +148,9 @@ enum Cmd {
         #[arg(long)]
         out: PathBuf,
     },
-    /// Replay online policies on a trace (SPEC §12) and print their metrics.
-    Replay {
-        trace: PathBuf,
-        /// Comma-separated policy ids (default: all).
-        #[arg(long)]
-        policies: Option<String>,
-        #[arg(long = "set", value_name = "KEY=VALUE")]
-        set: Vec<String>,
-        /// Also write the results as JSON here.
-        #[arg(long)]
-        out: Option<PathBuf>,
-    },
+    /// Replay online policies on a trace (SPEC §12), and the offline algorithms on its offline
+    /// log, and print their metrics.
+    Replay(ReplayArgs),
 }
 
 type Res<T> = Result<T, String>;
@@ -260,119 +233,6 @@ fn rename_for(spec: &mut ExperimentSpec, dataset: &Dataset) {
     }
 }
 
-fn write(path: &Path, text: &str) -> Res<()> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    }
-    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
-}
-
-fn save(report: &Report, out: &Path, stem: &str) -> Res<()> {
-    let json = serde_json::to_string_pretty(report).map_err(err)?;
-    write(&out.join(format!("{stem}.json")), &json)?;
-    write(&out.join(format!("{stem}.csv")), &report.to_csv())?;
-    eprintln!("wrote {}/{stem}.json and .csv", out.display());
-    Ok(())
-}
-
-#[allow(clippy::too_many_arguments)]
-fn run(
-    experiment: &str,
-    seeds: Option<usize>,
-    first_seed: Option<u64>,
-    shard: Option<&str>,
-    set: &[String],
-    out: &Path,
-    flags: &DataArgs,
-    threads: Option<usize>,
-    quiet: bool,
-) -> Res<()> {
-    let (mut spec, base) = if Path::new(experiment).is_file() {
-        let text = std::fs::read_to_string(experiment).map_err(|e| format!("{experiment}: {e}"))?;
-        let spec = ExperimentSpec::from_json(&text).map_err(|e| format!("{experiment}: {e}"))?;
-        (spec, Path::new(experiment).parent().map(Path::to_path_buf).unwrap_or_default())
-    } else {
-        (builtin(experiment).map_err(err)?, PathBuf::new())
-    };
-    if flags.dataset.is_some() || flags.arrival.is_some() {
-        override_dataset(&mut spec, flags)?;
-    } else if flags.embeddings.is_some()
-        || flags.dim.is_some()
-        || flags.group_by.is_some()
-        || flags.replay_index.is_some()
-    {
-        return Err(
-            "--embeddings, --dim, --group-by and --replay-index go with --dataset FILE / --arrival".into()
-        );
-    }
-    let base = if flags.dataset.is_some() { PathBuf::new() } else { base };
-    let dataset = load_dataset(&mut spec.dataset, &base, flags.data.as_deref(), spec.params.c_floor)?;
-    rename_for(&mut spec, &dataset);
-    if let Some(s) = seeds {
-        spec.seeds = s;
-    }
-    if let Some(s) = first_seed {
-        spec.first_seed = s;
-    }
-    spec.params = apply_sets(spec.params.clone(), set)?;
-    spec.validate().map_err(err)?;
-    csc::experiment::check_experiment_size(&spec).map_err(err)?;
-    let (units, stem) = match shard {
-        Some(s) => {
-            let bad = |e: &dyn std::fmt::Display| format!("--shard expects I/N, e.g. 0/4, got `{s}` ({e})");
-            let (i, n) = s.split_once('/').ok_or_else(|| bad(&"no `/`"))?;
-            let (i, n): (usize, usize) =
-                (i.trim().parse().map_err(|e| bad(&e))?, n.trim().parse().map_err(|e| bad(&e))?);
-            (spec.shard(i, n).map_err(err)?, format!("{}.shard-{i}-of-{n}", spec.id))
-        }
-        None => (spec.units(), spec.id.clone()),
-    };
-    eprintln!(
-        "{} — {} units, dataset {} ({} queries, checksum {})",
-        spec.id,
-        units.len(),
-        dataset.name,
-        dataset.len(),
-        dataset.checksum
-    );
-    eprintln!("parameters: {}", serde_json::to_string(&spec.params).map_err(err)?);
-    if let Some(t) = threads {
-        rayon::ThreadPoolBuilder::new().num_threads(t).build_global().map_err(err)?;
-    }
-    let per_unit: u64 = match &spec.measure {
-        csc::experiment::Measure::Online { policies } => (policies.len() * spec.params.horizon) as u64,
-        _ => 1,
-    };
-    let bar = if quiet { ProgressBar::hidden() } else { ProgressBar::new(per_unit * units.len() as u64) };
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} ({eta} left) {msg}",
-        )
-        .map_err(err)?,
-    );
-    let done = AtomicU64::new(0);
-    let results = units
-        .par_iter()
-        .map(|u| {
-            let mut last = 0u64;
-            let r = run_unit(&spec, u, &dataset, &mut |n| {
-                bar.inc(n as u64 - last);
-                last = n as u64;
-                true
-            });
-            bar.inc(per_unit.saturating_sub(last));
-            done.fetch_add(1, Ordering::Relaxed);
-            bar.set_message(format!("{} units done", done.load(Ordering::Relaxed)));
-            r
-        })
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(err)?;
-    bar.finish_and_clear();
-    let report = Report::new(&spec, results);
-    println!("{}", report.summary());
-    save(&report, out, &stem)
-}
-
 pub fn main() -> Res<()> {
     match Cli::parse().cmd {
         Cmd::Doc { input, output, title } => {
@@ -392,32 +252,8 @@ pub fn main() -> Res<()> {
             println!("{}", Params::default().to_json());
             Ok(())
         }
-        Cmd::Run { experiment, seeds, first_seed, shard, set, out, data, threads, quiet } => {
-            run(&experiment, seeds, first_seed, shard.as_deref(), &set, &out, &data, threads, quiet)
-        }
-        Cmd::Merge { files, out } => {
-            let parts = files
-                .iter()
-                .map(|f| {
-                    let text = std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
-                    serde_json::from_str::<Report>(&text).map_err(|e| format!("{}: {e}", f.display()))
-                })
-                .collect::<Res<Vec<_>>>()?;
-            let report = Report::merge(parts).map_err(err)?;
-            report.experiment.validate().map_err(err)?;
-            csc::experiment::check_experiment_size(&report.experiment).map_err(err)?;
-            let missing = report.missing_units();
-            if !missing.is_empty() {
-                eprintln!(
-                    "warning: {} of {} units are missing",
-                    missing.len(),
-                    report.experiment.units().len()
-                );
-            }
-            println!("{}", report.summary());
-            let id = report.experiment.id.clone();
-            save(&report, &out, &id)
-        }
+        Cmd::Run(a) => run::run(&a),
+        Cmd::Merge { files, out, partial } => run::merge(&files, &out, partial),
         Cmd::Trace { data, set, out } => {
             let mut params = apply_sets(Params::default(), &set)?;
             let mut id = data.dataset_id()?.unwrap_or(DatasetId::Synthetic);
@@ -429,52 +265,10 @@ pub fn main() -> Res<()> {
             let d = load_dataset(&mut id, Path::new(""), data.data.as_deref(), params.c_floor)?;
             let model = resolve_arrival(id.arrival(), &d, &mut params).map_err(err)?;
             let trace = generate_trace(d.clone(), model, &params).map_err(err)?;
-            write(&out, &trace.to_json())?;
+            run::write(&out, &trace.to_json())?;
             eprintln!("wrote {} (T = {}, |E| = {})", out.display(), trace.horizon(), trace.eval.len());
             Ok(())
         }
-        Cmd::Replay { trace, policies, set, out } => {
-            let text = std::fs::read_to_string(&trace).map_err(|e| format!("{}: {e}", trace.display()))?;
-            let t = Trace::from_json(&text).map_err(err)?;
-            if let Some(d) = t.meta.get("dataset") {
-                let field = |k: &str| d.get(k).and_then(|v| v.as_str()).unwrap_or("?").to_string();
-                println!("dataset {} (checksum {})", field("name"), field("checksum"));
-            }
-            let mut params = match t.meta.get("params") {
-                Some(p) => serde_json::from_value::<Params>(p.clone()).unwrap_or_else(|e| {
-                    eprintln!(
-                        "note: the trace's meta.params are not this engine's ({e}); using the defaults"
-                    );
-                    Params::default()
-                }),
-                None => Params::default(),
-            };
-            params.horizon = t.horizon();
-            let params = apply_sets(params, &set)?;
-            let kinds = match policies {
-                Some(s) => s.split(',').map(PolicyKind::parse).collect::<Result<Vec<_>, _>>().map_err(err)?,
-                None => PolicyKind::ALL.to_vec(),
-            };
-            let results = run_trace(&t, &params, &kinds).map_err(err)?;
-            println!(
-                "{:<26}{:>14}{:>12}{:>10}{:>12}",
-                "algorithm", "avg regret", "switches", "hit rate", "avg cost"
-            );
-            for r in &results {
-                let l = &r.last;
-                println!(
-                    "{:<26}{:>14.6}{:>12}{:>10.3}{:>12.4}",
-                    csc::online::sim::sized_label(&r.policy, l.cache_size as f64, params.k),
-                    l.avg_regret,
-                    l.switches,
-                    l.hit_rate,
-                    l.avg_realised_cost
-                );
-            }
-            if let Some(o) = out {
-                write(&o, &serde_json::to_string_pretty(&results).map_err(err)?)?;
-            }
-            Ok(())
-        }
+        Cmd::Replay(a) => replay::replay(&a),
     }
 }

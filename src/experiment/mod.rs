@@ -30,7 +30,7 @@ pub use dataset::{DatasetId, DatasetSpec};
 pub use headline::{Headline, HeadlineRow, Verdict};
 pub use presets::{describe, paper_presets, quick_spec, Preset};
 pub use registry::{builtin, paper_policies, tuned_offline, BUILTIN_IDS, TUNED_BETA_OFF, TUNED_LAMBDA};
-pub use report::Report;
+pub use report::{Report, ShardInfo, ENGINE};
 pub use runner::{run_unit, Observation, UnitResult};
 pub use spec::{check_experiment_size, ExperimentSpec, Measure, Sweep, Unit, MAX_UNITS};
 pub use stats::{aggregate, t_quantile, Stat};

@@ -18,6 +18,16 @@ fn algorithm_ids(measure: &Measure) -> Vec<AlgorithmInfo> {
     }
 }
 
+/// The engine that makes reports and unit results (`engine` of a [`Report`]).
+pub const ENGINE: &str = concat!("csc ", env!("CARGO_PKG_VERSION"));
+
+/// Which slice of the units a shard report holds: units `u` with `u.index % count == index`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShardInfo {
+    pub index: usize,
+    pub count: usize,
+}
+
 /// A finished experiment: definition, aggregated statistics and every unit's raw result.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Report {
@@ -26,6 +36,9 @@ pub struct Report {
     #[serde(default)]
     pub description: String,
     pub engine: String,
+    /// Set on a shard's report (`csc run --shard`), absent from a whole or merged one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<ShardInfo>,
     pub stats: Vec<Stat>,
     pub units: Vec<UnitResult>,
     /// The paper's headline claims for this preset, each with its verdict
@@ -45,7 +58,8 @@ impl Report {
         let mut report = Report {
             experiment: spec.clone(),
             description: super::describe(spec),
-            engine: concat!("csc ", env!("CARGO_PKG_VERSION")).into(),
+            engine: ENGINE.into(),
+            shard: None,
             stats,
             units,
             headline: None,
@@ -54,23 +68,73 @@ impl Report {
         report
     }
 
-    /// Joins shard reports of the same experiment (units deduplicated by index).
+    /// Joins shard reports of the same experiment (see [`Report::merge_named`]; parts are named
+    /// `part 1`, `part 2`, … in messages).
     pub fn merge(parts: Vec<Report>) -> Result<Report> {
-        let first = parts.first().ok_or_else(|| Error::data("nothing to merge"))?;
-        let spec = first.experiment.clone();
-        let mut units: BTreeMap<usize, UnitResult> = BTreeMap::new();
-        for p in parts {
+        Report::merge_named(
+            parts.into_iter().enumerate().map(|(i, r)| (format!("part {}", i + 1), r)).collect(),
+        )
+    }
+
+    /// Joins reports of the same experiment, each given with a name for messages (its file). Every
+    /// part must have the same definition, engine and data checksum; a unit present in several
+    /// parts must be the same result in each (identical duplicates are kept once). The result is
+    /// the report the whole run would have made (missing units aside: [`Report::missing_units`]).
+    pub fn merge_named(parts: Vec<(String, Report)>) -> Result<Report> {
+        let (name0, first) =
+            parts.first().ok_or_else(|| Error::data("nothing to merge: give the shard reports"))?;
+        let (name0, spec, engine) = (name0.clone(), first.experiment.clone(), first.engine.clone());
+        let all = spec.units();
+        let mut checksum: Option<(String, String)> = None;
+        let mut units: BTreeMap<usize, (String, UnitResult)> = BTreeMap::new();
+        for (name, p) in parts {
             if p.experiment != spec {
                 return Err(Error::data(format!(
-                    "cannot merge different experiments (`{}` and `{}`, or different settings)",
-                    spec.id, p.experiment.id
+                    "{name} and {name0} are different experiments or settings ({}); merge the shards of one run",
+                    spec_difference(&spec, &p.experiment)
+                )));
+            }
+            if p.engine != engine {
+                return Err(Error::data(format!(
+                    "{name} was made by {} and {name0} by {engine}; run every shard with one engine",
+                    p.engine
                 )));
             }
             for u in p.units {
-                units.insert(u.unit.index, u);
+                let i = u.unit.index;
+                if all.get(i) != Some(&u.unit) {
+                    return Err(Error::data(format!(
+                        "{name} holds unit {i} (sweep point {}, seed {}), which is not unit {i} of `{}`",
+                        u.unit.point, u.unit.seed, spec.id
+                    )));
+                }
+                match &checksum {
+                    None => checksum = Some((name.clone(), u.dataset.checksum.clone())),
+                    Some((n, c)) if *c != u.dataset.checksum => {
+                        return Err(Error::data(format!(
+                        "{name} ran on data with checksum {} and {n} on data with checksum {c}; run every \
+                             shard on the same data",
+                        u.dataset.checksum
+                    )))
+                    }
+                    Some(_) => {}
+                }
+                match units.get(&i) {
+                    Some((other, v)) => {
+                        if let Some(d) = unit_difference(v, &u) {
+                            return Err(Error::data(format!(
+                                "unit {i} is in both {other} and {name} with different results ({d}); keep \
+                                 one of them (a unit run twice differs in its measured runtimes)"
+                            )));
+                        }
+                    }
+                    None => {
+                        units.insert(i, (name.clone(), u));
+                    }
+                }
             }
         }
-        Ok(Report::new(&spec, units.into_values().collect()))
+        Ok(Report::new(&spec, units.into_values().map(|(_, u)| u).collect()))
     }
 
     /// Units of the experiment not present in this report.
@@ -98,6 +162,44 @@ impl Report {
             .filter(|s| s.algorithm == algorithm && s.metric == metric)
             .max_by(|a, b| a.x.total_cmp(&b.x))
     }
+}
+
+/// The first field (dotted path) where two definitions differ, with both values.
+fn spec_difference(a: &ExperimentSpec, b: &ExperimentSpec) -> String {
+    let (a, b) = (serde_json::to_value(a).unwrap_or_default(), serde_json::to_value(b).unwrap_or_default());
+    fn first(path: &str, a: &serde_json::Value, b: &serde_json::Value) -> Option<String> {
+        use serde_json::Value::Object;
+        match (a, b) {
+            (Object(x), Object(y)) => x.keys().chain(y.keys()).find_map(|k| {
+                let p = if path.is_empty() { k.clone() } else { format!("{path}.{k}") };
+                let null = serde_json::Value::Null;
+                first(&p, x.get(k).unwrap_or(&null), y.get(k).unwrap_or(&null))
+            }),
+            _ if a == b => None,
+            _ => Some(format!("{path}: {a} vs {b}")),
+        }
+    }
+    first("", &a, &b).unwrap_or_else(|| "they differ".into())
+}
+
+/// Where two results of the same unit differ (`None`: identical, bit for bit).
+fn unit_difference(a: &UnitResult, b: &UnitResult) -> Option<String> {
+    for (x, y) in a.observations.iter().zip(&b.observations) {
+        if x.algorithm != y.algorithm || x.metric != y.metric || x.x.to_bits() != y.x.to_bits() {
+            return Some("their observations differ in kind".into());
+        }
+        if x.value.to_bits() != y.value.to_bits() {
+            return Some(format!(
+                "{} {} is {} in one and {} in the other",
+                x.algorithm, x.metric, x.value, y.value
+            ));
+        }
+    }
+    if a.observations.len() != b.observations.len() {
+        return Some("their numbers of observations differ".into());
+    }
+    let json = |u: &UnitResult| serde_json::to_string(u).unwrap_or_default();
+    (json(a) != json(b)).then(|| "their details differ".into())
 }
 
 impl Report {
