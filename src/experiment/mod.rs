@@ -13,6 +13,7 @@
 
 pub mod dataset;
 pub mod geometry;
+pub mod observation;
 pub mod registry;
 pub mod report;
 pub mod runner;
@@ -21,8 +22,9 @@ pub mod stats;
 
 pub use crate::config::with_param;
 pub use dataset::{DatasetId, DatasetSpec};
+pub use observation::Observation;
 pub use registry::{builtin, paper_policies, tuned_offline, BUILTIN_IDS, TUNED_BETA_OFF, TUNED_LAMBDA};
 pub use report::Report;
-pub use runner::{run_unit, Observation, UnitResult};
+pub use runner::{run_unit, UnitResult};
 pub use spec::{check_experiment_size, ExperimentSpec, Measure, Sweep, Unit, MAX_UNITS};
 pub use stats::{aggregate, t_quantile, Stat};

@@ -1,24 +1,10 @@
 //! Aggregation over seeds (SPEC §10): mean, standard deviation and the 95% Student-t interval of
 //! every (algorithm, metric, x) point.
 
+use super::observation::nan_as_null;
 use super::UnitResult;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-
-/// JSON has no NaN: non-finite numbers are written as `null` and read back as NaN.
-pub(super) mod nan_as_null {
-    use serde::{Deserialize, Deserializer, Serializer};
-    pub fn serialize<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
-        if v.is_finite() {
-            s.serialize_f64(*v)
-        } else {
-            s.serialize_none()
-        }
-    }
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
-        Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
-    }
-}
 
 /// Mean, spread and 95% confidence interval of one point.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

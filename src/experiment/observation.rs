@@ -1,0 +1,35 @@
+//! One measured number of a unit, an [`Observation`], and how numbers are written to JSON
+//! (`nan_as_null`). Shared by the runner, the geometry measure and the statistics.
+
+use serde::{Deserialize, Serialize};
+
+/// JSON has no NaN: non-finite numbers are written as `null` and read back as NaN.
+pub(super) mod nan_as_null {
+    use serde::{Deserialize, Deserializer, Serializer};
+    pub fn serialize<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+        if v.is_finite() {
+            s.serialize_f64(*v)
+        } else {
+            s.serialize_none()
+        }
+    }
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
+    }
+}
+
+/// One measured number.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Observation {
+    pub algorithm: String,
+    pub metric: String,
+    #[serde(with = "nan_as_null")]
+    pub x: f64,
+    #[serde(with = "nan_as_null")]
+    pub value: f64,
+}
+
+/// Appends one observation to `out`.
+pub(super) fn obs(out: &mut Vec<Observation>, algorithm: &str, metric: &str, x: f64, value: f64) {
+    out.push(Observation { algorithm: algorithm.into(), metric: metric.into(), x, value });
+}
