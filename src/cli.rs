@@ -109,7 +109,12 @@ impl DataArgs {
 #[derive(Subcommand)]
 enum Cmd {
     /// List the built-in experiments (SPEC §10).
-    List,
+    List {
+        /// Print, as JSON, the experiments' ids and the engine's list of algorithms (id, display
+        /// name, description, paper reference, chart style) — what tools/plot_figures.py reads.
+        #[arg(long)]
+        json: bool,
+    },
     /// Print the default parameters (SPEC defaults) as JSON.
     Config,
     /// Run an experiment by id (fig-a … fig-f, abl-k, krr-err) or from a JSON definition.
@@ -364,7 +369,16 @@ fn run(
 
 pub fn main() -> Res<()> {
     match Cli::parse().cmd {
-        Cmd::List => {
+        Cmd::List { json: true } => {
+            let list = serde_json::json!({
+                "experiments": BUILTIN_IDS,
+                "policies": csc::algorithms::PolicyKind::catalog(),
+                "offline": csc::algorithms::OfflineKind::catalog(),
+            });
+            println!("{}", serde_json::to_string_pretty(&list).map_err(err)?);
+            Ok(())
+        }
+        Cmd::List { json: false } => {
             for id in BUILTIN_IDS {
                 let s = builtin(id).map_err(err)?;
                 println!("{id:8} {:>3} seeds  {}", s.seeds, s.title);
@@ -447,7 +461,11 @@ pub fn main() -> Res<()> {
                 let l = &r.last;
                 println!(
                     "{:<26}{:>14.6}{:>12}{:>10.3}{:>12.4}",
-                    csc::online::sim::sized_label(&r.policy, l.cache_size as f64, params.k),
+                    csc::online::sim::sized_label(
+                        csc::algorithms::name_of(&r.policy).unwrap_or(&r.policy),
+                        l.cache_size as f64,
+                        params.k
+                    ),
                     l.avg_regret,
                     l.switches,
                     l.hit_rate,

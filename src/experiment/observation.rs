@@ -21,12 +21,21 @@ pub(super) mod nan_as_null {
 /// One measured number.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Observation {
+    /// The algorithm's id (`"clcb-sc-ls-cont"`, [`crate::algorithms`]), or the series name for
+    /// series that are not algorithms (geometry). Reports written when this was the display name
+    /// read back as ids.
+    #[serde(deserialize_with = "legacy_key")]
     pub algorithm: String,
     pub metric: String,
     #[serde(with = "nan_as_null")]
     pub x: f64,
     #[serde(with = "nan_as_null")]
     pub value: f64,
+}
+
+/// A result key, with a display name of an older report read as its id.
+pub(super) fn legacy_key<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    Ok(crate::algorithms::key_from_legacy(String::deserialize(d)?))
 }
 
 /// Appends one observation to `out`.

@@ -1,7 +1,7 @@
 //! Aggregation over seeds (SPEC §10): mean, standard deviation and the 95% Student-t interval of
 //! every (algorithm, metric, x) point.
 
-use super::observation::nan_as_null;
+use super::observation::{legacy_key, nan_as_null};
 use super::UnitResult;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -9,13 +9,13 @@ use std::collections::BTreeMap;
 /// Mean, spread and 95% confidence interval of one point.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Stat {
-    /// The algorithm's display name (a series name for the geometry measure).
-    pub algorithm: String,
     /// The algorithm's id (`"clcb-sc-ls-cont"`, …; [`crate::algorithms`]), by which a reader
-    /// should look results up; `None` for series that are not algorithms (geometry) and in
-    /// reports written before it was recorded. Filled by [`super::Report::new`].
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub algorithm_id: Option<String>,
+    /// looks results up, or the series name for series that are not algorithms (geometry). The
+    /// display name is looked up only to draw or print ([`crate::algorithms::name_of`]). Older
+    /// reports, which wrote the display name here (and the id in `algorithm_id`, now ignored),
+    /// read back as ids.
+    #[serde(deserialize_with = "legacy_key")]
+    pub algorithm: String,
     pub metric: String,
     #[serde(with = "nan_as_null")]
     pub x: f64,
@@ -69,16 +69,7 @@ pub fn aggregate(results: &[UnitResult]) -> Vec<Stat> {
                 0.0
             };
             let ci95 = if n > 1 { t_quantile(n - 1) * std / (n as f64).sqrt() } else { f64::NAN };
-            Stat {
-                algorithm: order[ai].clone(),
-                algorithm_id: None,
-                metric,
-                x: f64::from_bits(xb),
-                n,
-                mean,
-                std,
-                ci95,
-            }
+            Stat { algorithm: order[ai].clone(), metric, x: f64::from_bits(xb), n, mean, std, ci95 }
         })
         .collect();
     stats.sort_by(|a, b| {

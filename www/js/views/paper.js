@@ -7,8 +7,7 @@
 // the nq-trivia universe bundled by scripts/dist.sh (data/), or on the files the reader loaded.
 import { JobPanel } from './job-panel.js';
 import { setWorkers, workerCount, AUTO_CAP } from '../jobs.js';
-import { offlineCharts, onlineCharts, series, at, final, keyOf } from '../report.js';
-import { policies, offlineAlgorithms } from '../../pkg/csc.js';
+import { offlineCharts, onlineCharts, series, at, final, keyOf, labelOf } from '../report.js';
 import { QUICK_OFFLINE } from './offline.js';
 import { uploadedData } from '../upload.js';
 import { nqTriviaNow } from '../nq-trivia.js';
@@ -32,8 +31,7 @@ const below = (stats, metric, ours, them, x) => pct(
   x == null ? final(stats, them, metric) : at(stats, them, metric, x));
 
 /** The display name of an algorithm id (the engine's lists: csc::algorithms). */
-let algorithmNames;
-const nameOf = (id) => (algorithmNames ??= new Map([...offlineAlgorithms(), ...policies()].map((a) => [a.id, a.name]))).get(id) ?? id;
+const nameOf = labelOf;
 
 /** The algorithm (display name) with the lowest mean of `metric` at x (the oracle excepted). */
 function lowest(stats, metric, x) {
