@@ -1,4 +1,4 @@
-//! Wall time of the plain pseudocode (`tests/support/plain_online.rs`: KRR re-solved from scratch
+//! Wall time of the plain pseudocode (`tests/support/plain_online/`: KRR re-solved from scratch
 //! at each use, Reverse Greedy re-evaluating eq. 4 for every removal) against the engine
 //! (`Simulation`) on the same trace, per policy and for all policies together, at growing
 //! horizons; then the plain cost extrapolated to a target horizon from its measured growth.
@@ -25,7 +25,7 @@
 // wasm32: there this is an empty program.
 #![cfg_attr(target_arch = "wasm32", no_main)]
 #![cfg(not(target_arch = "wasm32"))]
-#[path = "../tests/support/plain_online.rs"]
+#[path = "../tests/support/plain_online/mod.rs"]
 mod plain_online;
 
 use csc::config::Params;

@@ -157,5 +157,5 @@ if [ -z "$PY" ]; then
     fi
     PY=target/plot-venv/bin/python
 fi
-"$PY" tools/plot_figures.py --results "$OUT" --out docs/figures --tables "$OUT/tables.md"
+"$PY" tools/plot_figures.py --results "$OUT" --out docs/figures --tables "$OUT/tables.md" --csc "$CSC"
 echo "figures in docs/figures, numbers in $OUT/tables.md"

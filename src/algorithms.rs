@@ -3,6 +3,11 @@
 //! description and paper reference, and the enums [`PolicyKind`] and [`OfflineKind`] generated
 //! from it with their naming (`id`, `label`, `parse`).
 //!
+//! Results (observations, statistics, CSV, JSON) are keyed by the id; the display name and the
+//! [`Style`] (colour, marker, dash) are only for what is drawn or printed for people — the page
+//! reads them from `policies()` / `offlineAlgorithms()`, `tools/plot_figures.py` from
+//! `csc list --json`.
+//!
 //! Adding an algorithm is one entry in a `catalog!` invocation below (plus its implementation in
 //! `online` or `offline`); the bindings export the list (`policies()`, `offlineAlgorithms()`), the
 //! TypeScript `PolicyId` type is checked against it (scripts/check_dts.py) and the page reads it.
@@ -21,13 +26,72 @@ pub struct AlgorithmInfo {
     pub description: &'static str,
     /// Where the paper (or SPEC) defines it.
     pub paper: &'static str,
+    /// How charts draw it.
+    pub style: Style,
+}
+
+/// How a chart draws an algorithm: a colour of the Okabe–Ito palette (colour-blind safe), and a
+/// marker and a dash pattern so the series stay apart in greyscale. An online method and its
+/// offline counterpart share a style (CLCB-SC-LS-Cont and CUCB-SC-Cont, CLCB-SC-LS and CUCB-SC),
+/// as do the baselines of the same id in both lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Style {
+    /// `#rrggbb`.
+    pub colour: &'static str,
+    /// One of `circle`, `square`, `triangle-up`, `triangle-down`, `diamond`, `plus`, `cross`,
+    /// `star`, `hexagon`.
+    pub marker: &'static str,
+    /// The dash pattern, on and off lengths in pixels (`[]`: solid), as canvas `setLineDash` and
+    /// matplotlib's `(0, (on, off, …))` take it.
+    pub dash: &'static [u8],
+}
+
+const fn style(colour: &'static str, marker: &'static str, dash: &'static [u8]) -> Style {
+    Style { colour, marker, dash }
+}
+
+/// The styles: the Okabe–Ito colours (blue, vermillion, bluish green, reddish purple, orange, sky
+/// blue, black; its yellow darkened to `#8C6D00` to show on white) and grey.
+const PAPER: Style = style("#0072B2", "circle", &[]);
+const DISCRETE: Style = style("#D55E00", "square", &[6, 3]);
+const GREEDY: Style = style("#009E73", "triangle-up", &[2, 2]);
+const EPSILON_GREEDY: Style = style("#CC79A7", "triangle-down", &[8, 3, 2, 3]);
+const LFU: Style = style("#E69F00", "diamond", &[10, 4]);
+const FROZEN: Style = style("#56B4E9", "plus", &[4, 2, 1, 2]);
+const LRU: Style = style("#8C6D00", "hexagon", &[1, 3]);
+const THRESHOLD: Style = style("#999999", "star", &[12, 3, 3, 3]);
+const ORACLE: Style = style("#000000", "cross", &[3, 3]);
+
+/// The display name of the algorithm whose id is `id` (either list), if there is one.
+pub fn name_of(id: &str) -> Option<&'static str> {
+    info_of(id).map(|i| i.name)
+}
+
+/// The entry (either list) whose id is `id`.
+pub fn info_of(id: &str) -> Option<AlgorithmInfo> {
+    PolicyKind::ALL
+        .iter()
+        .map(PolicyKind::info)
+        .chain(OfflineKind::ALL.iter().map(OfflineKind::info))
+        .find(|i| i.id == id)
+}
+
+/// A result key as written by reports of before results were keyed by id: a display name becomes
+/// its id; anything else (an id, a series name) is kept.
+pub fn key_from_legacy(key: String) -> String {
+    let found = PolicyKind::ALL
+        .iter()
+        .map(PolicyKind::info)
+        .chain(OfflineKind::ALL.iter().map(OfflineKind::info))
+        .find(|i| i.name == key);
+    found.map_or(key, |i| i.id.to_string())
 }
 
 /// Defines an enum of algorithms from the list of its entries: the variants (serde names = ids),
 /// `ALL` in list order, and `info()`.
 macro_rules! catalog {
     ($(#[$meta:meta])* $name:ident, $what:literal {
-        $($(#[$vmeta:meta])* $variant:ident = $id:literal, $label:literal, $desc:literal, $paper:literal;)+
+        $($(#[$vmeta:meta])* $variant:ident = $id:literal, $label:literal, $style:ident, $desc:literal, $paper:literal;)+
     }) => {
         $(#[$meta])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -42,7 +106,7 @@ macro_rules! catalog {
             /// The entry of the list.
             pub const fn info(&self) -> AlgorithmInfo {
                 match self {
-                    $($name::$variant => AlgorithmInfo { id: $id, name: $label, description: $desc, paper: $paper },)+
+                    $($name::$variant => AlgorithmInfo { id: $id, name: $label, description: $desc, paper: $paper, style: $style },)+
                 }
             }
 
@@ -73,35 +137,35 @@ catalog! {
     /// Every online algorithm of SPEC §9.
     PolicyKind, "online algorithm" {
         /// Algs. 3–5.
-        ClcbScLsCont = "clcb-sc-ls-cont", "CLCB-SC-LS-Cont",
+        ClcbScLsCont = "clcb-sc-ls-cont", "CLCB-SC-LS-Cont", PAPER,
             "The paper's method: an incremental ε-net, kernel ridge regression lower confidence bounds shared across cells, and Continuous Reverse Greedy at low-switching stage ends.",
             "Algs. 3–5 (§5)";
         /// Appendix Algs. 6–8.
-        ClcbFrozenCont = "clcb-frozen-cont", "CLCB-Frozen-Cont",
+        ClcbFrozenCont = "clcb-frozen-cont", "CLCB-Frozen-Cont", FROZEN,
             "The appendix's variant: the cache is frozen within stages of doubling length and rebuilt from KRR lower confidence bounds over the arrivals seen so far.",
             "Appendix Algs. 6–8";
         /// The discrete predecessor: per-cell means and Hoeffding LCBs, same stages.
-        ClcbScLs = "clcb-sc-ls", "CLCB-SC-LS",
+        ClcbScLs = "clcb-sc-ls", "CLCB-SC-LS", DISCRETE,
             "The discrete predecessor: the same ε-net and stages, each cell's own empirical mean with a Hoeffding lower bound, no kernel.",
             "SPEC §9 (discrete predecessor of Alg. 3)";
-        Greedy = "greedy", "Greedy",
+        Greedy = "greedy", "Greedy", GREEDY,
             "Caches the top-k cells by arrival count × empirical mean cost, recomputed every round.",
             "SPEC §9 baseline";
-        EpsilonGreedy = "epsilon-greedy", "Epsilon-Greedy",
+        EpsilonGreedy = "epsilon-greedy", "Epsilon-Greedy", EPSILON_GREEDY,
             "Greedy, but each round with probability explore_rate a uniformly random set of k cells.",
             "SPEC §9 baseline";
-        Lfu = "lfu", "LFU",
+        Lfu = "lfu", "LFU", LFU,
             "Caches the k most frequently requested cells.",
             "SPEC §9 baseline";
-        Lru = "lru", "LRU",
+        Lru = "lru", "LRU", LRU,
             "Caches the k most recently requested cells.",
             "SPEC §9 baseline";
         /// Production semantic cache: hit iff `d ≤ τ`, admit every miss, LRU eviction.
-        Threshold = "threshold", "Threshold",
+        Threshold = "threshold", "Threshold", THRESHOLD,
             "A production-style semantic cache: a hit iff the nearest cached query is within τ, every miss admitted, least recently used evicted.",
             "SPEC §9 baseline";
         /// The evaluation oracle's cache `M_orc`, served by eq. 1 with true costs (reference).
-        Oracle = "oracle", "Oracle",
+        Oracle = "oracle", "Oracle", ORACLE,
             "The reference: the evaluation oracle's cache M_orc, served with the true costs (regret 0 by construction).",
             "Alg. 1 on the evaluation sample (SPEC §5)";
     }
@@ -110,22 +174,22 @@ catalog! {
 catalog! {
     /// The offline algorithms of SPEC §8.
     OfflineKind, "offline algorithm" {
-        CucbScCont = "cucb-sc-cont", "CUCB-SC-Cont",
+        CucbScCont = "cucb-sc-cont", "CUCB-SC-Cont", PAPER,
             "The paper's offline method: KRR on the logged costs, pessimistic upper confidence bounds at the ε-net centers, Continuous Reverse Greedy.",
             "Alg. 2 (§4)";
-        CucbSc = "cucb-sc", "CUCB-SC",
+        CucbSc = "cucb-sc", "CUCB-SC", DISCRETE,
             "The discrete predecessor: each cell's own empirical mean plus a Hoeffding width, unobserved cells at 1, Reverse Greedy.",
             "SPEC §8 (discrete predecessor of Alg. 2)";
-        Greedy = "greedy", "Greedy",
+        Greedy = "greedy", "Greedy", GREEDY,
             "The top-k cells by estimated weight × empirical mean cost.",
             "SPEC §8 baseline";
-        EpsilonGreedy = "epsilon-greedy", "Epsilon-Greedy",
+        EpsilonGreedy = "epsilon-greedy", "Epsilon-Greedy", EPSILON_GREEDY,
             "Greedy, but each slot is with probability explore_rate a uniformly random remaining cell.",
             "SPEC §8 baseline";
-        Lfu = "lfu", "LFU",
+        Lfu = "lfu", "LFU", LFU,
             "The k most frequent cells of the log.",
             "SPEC §8 baseline";
-        Oracle = "oracle", "Oracle",
+        Oracle = "oracle", "Oracle", ORACLE,
             "The evaluation oracle's cache M_orc itself (gap 0 by construction).",
             "Alg. 1 on the evaluation sample (SPEC §5)";
     }
@@ -144,6 +208,23 @@ fn parse_named<T: Copy>(all: &[T], info: fn(&T) -> AlgorithmInfo, s: &str, what:
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_algorithm_has_a_style_shared_only_with_its_counterpart() {
+        let all: Vec<AlgorithmInfo> =
+            PolicyKind::catalog().into_iter().chain(OfflineKind::catalog()).collect();
+        for a in &all {
+            assert!(a.style.colour.len() == 7 && a.style.colour.starts_with('#'), "{a:?}");
+            assert_eq!(info_of(a.id).map(|i| i.style), Some(a.style), "{a:?}: one style per id");
+            assert_eq!(key_from_legacy(a.name.to_string()), a.id);
+        }
+        let online: Vec<Style> = PolicyKind::ALL.iter().map(|p| p.info().style).collect();
+        for (i, s) in online.iter().enumerate() {
+            assert!(!online[..i].contains(s), "two policies drawn alike: {s:?}");
+        }
+        assert_eq!(OfflineKind::CucbScCont.info().style, PolicyKind::ClcbScLsCont.info().style);
+        assert_eq!(key_from_legacy("universe".into()), "universe");
+    }
 
     #[test]
     fn ids_are_the_serde_names_and_unique() {

@@ -111,7 +111,12 @@ impl DataArgs {
 #[derive(Subcommand)]
 enum Cmd {
     /// List the built-in experiments (SPEC §10).
-    List,
+    List {
+        /// Print, as JSON, the experiments' ids and the engine's list of algorithms (id, display
+        /// name, description, paper reference, chart style) — what tools/plot_figures.py reads.
+        #[arg(long)]
+        json: bool,
+    },
     /// Render a project document (Markdown) to a self-contained HTML page, with an anchor on
     /// every heading (scripts/dist.sh: docs/REPRODUCTION.md and docs/SPEC-NOTES.md).
     Doc {
@@ -241,7 +246,16 @@ pub fn main() -> Res<()> {
                 .map_err(|e| format!("{}: {e}", output.display()))?;
             Ok(())
         }
-        Cmd::List => {
+        Cmd::List { json: true } => {
+            let list = serde_json::json!({
+                "experiments": BUILTIN_IDS,
+                "policies": csc::algorithms::PolicyKind::catalog(),
+                "offline": csc::algorithms::OfflineKind::catalog(),
+            });
+            println!("{}", serde_json::to_string_pretty(&list).map_err(err)?);
+            Ok(())
+        }
+        Cmd::List { json: false } => {
             for id in BUILTIN_IDS {
                 let s = builtin(id).map_err(err)?;
                 println!("{id:8} {:>3} seeds  {}", s.seeds, s.title);

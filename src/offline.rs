@@ -30,8 +30,8 @@ use serde::Serialize;
 /// One algorithm's result on one log.
 #[derive(Clone, Debug, Serialize)]
 pub struct OfflineResult {
+    /// The algorithm's id (`"cucb-sc-cont"`; its display name: [`crate::algorithms::name_of`]).
     pub algorithm: String,
-    pub algorithm_id: String,
     /// `L(M̂)` on `E`.
     pub loss: f64,
     /// `L(M̂) − L(M_orc)`.
@@ -207,8 +207,7 @@ impl OfflineProblem {
             OfflineKind::Oracle => {
                 let loss = self.oracle.loss;
                 return Ok(OfflineResult {
-                    algorithm: kind.label().into(),
-                    algorithm_id: kind.id(),
+                    algorithm: kind.id(),
                     loss,
                     gap: 0.0,
                     cache: self.oracle.keys.iter().map(|&k| k as usize).collect(),
@@ -219,8 +218,7 @@ impl OfflineProblem {
         let cache = self.net.centers().select(&cells);
         let loss = self.eval.loss(&cache);
         Ok(OfflineResult {
-            algorithm: kind.label().into(),
-            algorithm_id: kind.id(),
+            algorithm: kind.id(),
             loss,
             gap: loss - self.oracle.loss,
             cache: cells.iter().map(|&u| self.net.origin()[u]).collect(),

@@ -109,8 +109,57 @@ fn dot_body(a: &[f64], b: &[f64]) -> f64 {
     s
 }
 
+#[inline(always)]
+fn axpy_body(a: f64, x: &[f64], y: &mut [f64]) {
+    for (yi, xi) in y.iter_mut().zip(x) {
+        *yi += a * xi;
+    }
+}
+
+/// `row[l] += t0·u0[l] + … + t3·u3[l]`, added one term after the other (the bits of four
+/// [`axpy`]s in a row, with one pass over `row`).
+#[inline(always)]
+fn axpy4_body(t: [f64; 4], u: [&[f64]; 4], row: &mut [f64]) {
+    let n = row.len();
+    let (u0, u1, u2, u3) = (&u[0][..n], &u[1][..n], &u[2][..n], &u[3][..n]);
+    for l in 0..n {
+        row[l] = row[l] + t[0] * u0[l] + t[1] * u1[l] + t[2] * u2[l] + t[3] * u3[l];
+    }
+}
+
+/// `y[..x.len()] += a·x` (no fused multiply-add, so the AVX2 copy has the same bits).
+#[inline]
+pub fn axpy(a: f64, x: &[f64], y: &mut [f64]) {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU supports AVX2 (checked at run time).
+        return unsafe { avx2::axpy(a, x, y) };
+    }
+    axpy_body(a, x, y)
+}
+
+/// `row[l] += t0·u0[l] + … + t3·u3[l]`, added one term after the other (the bits of four
+/// [`axpy`]s in a row, with one pass over `row`).
+#[inline]
+pub fn axpy4(t: [f64; 4], u: [&[f64]; 4], row: &mut [f64]) {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU supports AVX2 (checked at run time).
+        return unsafe { avx2::axpy4(t, u, row) };
+    }
+    axpy4_body(t, u, row)
+}
+
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn axpy(a: f64, x: &[f64], y: &mut [f64]) {
+        super::axpy_body(a, x, y)
+    }
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn axpy4(t: [f64; 4], u: [&[f64]; 4], row: &mut [f64]) {
+        super::axpy4_body(t, u, row)
+    }
     #[target_feature(enable = "avx2")]
     pub unsafe fn sq_euclidean(a: &[f32], b: &[f32]) -> f64 {
         super::sq_euclidean_body(a, b)

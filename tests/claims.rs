@@ -48,15 +48,15 @@ fn online_synthetic() -> Report {
 fn clcb_sc_ls_cont_beats_greedy_and_lfu_and_its_regret_falls_with_t() {
     let r = online_synthetic();
     let t = 1500.0;
-    let cont = mean(&r, "CLCB-SC-LS-Cont", "final_avg_regret", t);
-    let greedy = mean(&r, "Greedy", "final_avg_regret", t);
-    let lfu = mean(&r, "LFU", "final_avg_regret", t);
+    let cont = mean(&r, "clcb-sc-ls-cont", "final_avg_regret", t);
+    let greedy = mean(&r, "greedy", "final_avg_regret", t);
+    let lfu = mean(&r, "lfu", "final_avg_regret", t);
     println!("final average regret over 8 seeds: Cont {cont:.5}, Greedy {greedy:.5}, LFU {lfu:.5}");
     assert!(cont < greedy, "Cont {cont} vs Greedy {greedy}");
     assert!(cont < lfu, "Cont {cont} vs LFU {lfu}");
     // Theorem 2 (Reg(T) = Õ(√T)): the average regret Reg(t)/t decreases along the run.
     let curve: Vec<f64> =
-        [300.0, 750.0, 1500.0].iter().map(|&x| mean(&r, "CLCB-SC-LS-Cont", "avg_regret", x)).collect();
+        [300.0, 750.0, 1500.0].iter().map(|&x| mean(&r, "clcb-sc-ls-cont", "avg_regret", x)).collect();
     println!("CLCB-SC-LS-Cont average regret at t = 300, 750, 1500: {curve:?}");
     assert!(curve[0] > curve[1] && curve[1] > curve[2], "{curve:?}");
 }
@@ -83,13 +83,13 @@ fn offline_theoretical_width_saturates_and_cucb_variants_coincide() {
     };
     let r = run(&spec);
     for u in &r.units {
-        let cont = &u.detail["CUCB-SC-Cont"];
-        let sc = &u.detail["CUCB-SC"];
+        let cont = &u.detail["cucb-sc-cont"];
+        let sc = &u.detail["cucb-sc"];
         assert_eq!(cont["cache"], sc["cache"], "seed {}", u.unit.seed);
         assert!(cont["believed_costs"].as_array().unwrap().iter().all(|c| c.as_f64().unwrap() >= 1.0));
     }
     let x = f64::NAN;
-    let gaps: Vec<f64> = ["CUCB-SC-Cont", "CUCB-SC"]
+    let gaps: Vec<f64> = ["cucb-sc-cont", "cucb-sc"]
         .iter()
         .map(|a| r.stats.iter().find(|s| s.algorithm == *a && s.metric == "gap").map(|s| s.mean).unwrap_or(x))
         .collect();

@@ -204,3 +204,18 @@ fn fig_a_at_theoretical_widths_reports_identical_caches_not_a_win() {
     assert!(text.contains("Headline claims of the paper (fig-a") && text.contains("(n = 5)"), "{text}");
     assert!(text.contains("95% Student-t"), "{text}");
 }
+
+/// The paper's claims were measured on its own data: a preset run on the reader's files has no
+/// headline (the page says "not applicable"), and its report names no built-in dataset.
+#[test]
+fn a_preset_on_the_readers_data_has_no_headline() {
+    let mut r = report("fig-e", &[("clcb-sc-ls-cont", "final_avg_regret", T, &[0.1, 0.2])]);
+    assert!(r.headline.is_some());
+    r.experiment.dataset = DatasetId::Spec(Box::new(csc::experiment::DatasetSpec {
+        jsonl: Some("mine.jsonl".into()),
+        ..Default::default()
+    }));
+    let again = Report::new(&r.experiment, r.units.clone());
+    assert!(again.headline.is_none());
+    assert!(!serde_json::to_string(&again).unwrap().contains("nq-trivia"));
+}

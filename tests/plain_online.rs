@@ -1,6 +1,6 @@
 //! The fast online engine (`csc::online`: growing Cholesky with tracked centers, fast Reverse
 //! Greedy, `EpsilonNet`, `StageClock`, `LossTracker`) against the plain implementation of the
-//! pseudocode in `tests/support/plain_online.rs` (KRR re-solved from scratch at each use, Alg. 1
+//! pseudocode in `tests/support/plain_online/` (KRR re-solved from scratch at each use, Alg. 1
 //! re-evaluating eq. 4 for every removal, linear scans, stages written out), on the same traces
 //! and parameters: the same decision (LLM or cache) in every round, the same cache after every
 //! switch, the same `L(M_t)`, and regret, costs and KRR errors equal to a relative 1e-9.
@@ -8,7 +8,7 @@
 // for wasm32).
 #![cfg(not(target_arch = "wasm32"))]
 
-#[path = "support/plain_online.rs"]
+#[path = "support/plain_online/mod.rs"]
 mod plain_online;
 
 use csc::config::Params;

@@ -7,6 +7,8 @@ docs/REPRODUCTION.md and prints the tables of numbers quoted there.
 Every number and every curve comes from the JSON reports (their `stats`, i.e. mean, std and 95%
 Student-t interval over seeds, and their `units`, i.e. each seed's raw observations); nothing is
 hard-coded except the paper's headline numbers, printed next to ours for comparison.
+Results are keyed by algorithm id; display names, colours, markers and dashes come from the
+engine's list of algorithms, `csc list --json` (src/algorithms.rs; `--csc` names the binary).
 A figure whose results file is missing is skipped with a note.
 """
 
@@ -14,6 +16,7 @@ import argparse
 import json
 import math
 import os
+import subprocess
 import sys
 from collections import defaultdict
 
@@ -25,21 +28,31 @@ import numpy as np  # noqa: E402
 
 W, H, DPI = 9.0, 5.5, 100  # 900 × 550 px
 
-COLORS = {
-    "CUCB-SC-Cont": "#6a3d9a",
-    "CLCB-SC-LS-Cont": "#6a3d9a",
-    "CUCB-SC": "#e6550d",
-    "CLCB-SC-LS": "#e6550d",
-    "CLCB-Frozen-Cont": "#9e9ac8",
-    "Greedy": "#31a354",
-    "Epsilon-Greedy": "#3182bd",
-    "LFU": "#636363",
-    "LRU": "#bcbd22",
-    "Threshold": "#17becf",
-    "Oracle": "#000000",
-}
-MARKERS = {"CUCB-SC-Cont": "o", "CLCB-SC-LS-Cont": "o", "CUCB-SC": "s", "CLCB-SC-LS": "s", "Greedy": "^",
-           "Epsilon-Greedy": "v", "LFU": "D", "CLCB-Frozen-Cont": "P", "Oracle": "x"}
+# Display names and chart styles come from the engine's list of algorithms (`csc list --json`,
+# src/algorithms.rs), read in main(); results are keyed by algorithm id.
+NAMES = {}   # id → display name
+COLORS = {}  # id → "#rrggbb"
+MARKERS = {}  # id → matplotlib marker
+MPL_MARKER = {"circle": "o", "square": "s", "triangle-up": "^", "triangle-down": "v", "diamond": "D",
+              "plus": "P", "cross": "x", "star": "*", "hexagon": "h"}
+
+
+def N(key):
+    """What a figure or table shows for a result key: the algorithm's display name, else the key."""
+    return NAMES.get(key, key)
+
+
+def load_catalog(csc):
+    """Fills NAMES, COLORS and MARKERS from `csc list --json` (the script's dashes keep their own
+    meaning: a fit, an overlapping curve)."""
+    out = subprocess.run([csc, "list", "--json"], check=True, capture_output=True, text=True).stdout
+    listed = json.loads(out)
+    for a in listed["offline"] + listed["policies"]:
+        st = a["style"]
+        NAMES[a["id"]] = a["name"]
+        COLORS[a["id"]] = st["colour"]
+        MARKERS[a["id"]] = MPL_MARKER.get(st["marker"], "o")
+
 
 plt.rcParams.update({
     "font.size": 12, "axes.titlesize": 13, "axes.labelsize": 12, "legend.fontsize": 10,
@@ -59,6 +72,13 @@ class Report:
         self.id = self.raw["experiment"]["id"]
         self.spec = self.raw["experiment"]
         self.stats = self.raw["stats"]
+        # Reports written before results were keyed by id: display names → ids.
+        ids = {name: key for key, name in NAMES.items()}
+        for s in self.stats:
+            s["algorithm"] = ids.get(s["algorithm"], s["algorithm"])
+        for u in self.raw["units"]:
+            for o in u["observations"]:
+                o["algorithm"] = ids.get(o["algorithm"], o["algorithm"])
         self.units = self.raw["units"]
 
     def algorithms(self):
@@ -169,7 +189,7 @@ def subtitle(rep, extra=""):
 
 
 def errplot(ax, rep, metric, algs=None, logx=False, offset=True):
-    algs = algs or [a for a in rep.algorithms() if a != "Oracle"]
+    algs = algs or [a for a in rep.algorithms() if a != "oracle"]
     xs_all = sorted({s["x"] for s in rep.stats if s["metric"] == metric})
     for i, a in enumerate(algs):
         x, m, c, _ = rep.series(a, metric)
@@ -184,7 +204,7 @@ def errplot(ax, rep, metric, algs=None, logx=False, offset=True):
                 xo = x + 0.04 * step * (i - len(algs) / 2)
         else:
             xo = x
-        ax.errorbar(xo, m, yerr=c, label=a, color=COLORS.get(a), marker=MARKERS.get(a, "o"),
+        ax.errorbar(xo, m, yerr=c, label=N(a), color=COLORS.get(a), marker=MARKERS.get(a, "o"),
                     ms=5, capsize=3, lw=1.6)
     if logx:
         ax.set_xscale("log")
@@ -202,7 +222,7 @@ def offline_sweep(rep, out, name, xlabel, logx=False, metric="gap", title=None):
     ax.set_ylabel({"gap": "suboptimality gap  L(M̂) − L(M_orc)", "loss": "true loss L(M̂)"}[metric])
     ax.set_title((title or rep.spec["title"]) + "\n" + subtitle(rep), fontsize=11)
     if metric == "loss":
-        x, m, c, _ = rep.series("Oracle", "loss")
+        x, m, c, _ = rep.series("oracle", "loss")
         if len(x):
             ax.plot(x, m, "k--", lw=1.2, label="Oracle (Reverse Greedy, true costs)")
     ax.legend(ncol=2)
@@ -221,7 +241,7 @@ def online_regret(rep, out, name, extra=""):
         # dashed and drawn on top of it, so that both stay visible.
         near = any(len(m) == len(d) and np.allclose(m, d, rtol=0.05, atol=0) for d in drawn)
         drawn.append(m)
-        ax.plot(x, m, label=a + (" (dashed: overlaps)" if near else ""), color=COLORS.get(a), lw=1.8,
+        ax.plot(x, m, label=N(a) + (" (dashed: overlaps)" if near else ""), color=COLORS.get(a), lw=1.8,
                 ls=(0, (4, 3)) if near else "-", zorder=3 + (1 if near else 0))
         ax.fill_between(x, m - c, m + c, color=COLORS.get(a), alpha=0.2, lw=0)
     ax.set_yscale("log")
@@ -243,7 +263,7 @@ def online_runtime(rep, out, name, extra=""):
         if r is None or g is None:
             continue
         ax.errorbar(r["mean"] / 1000, g["mean"], xerr=(r["ci95"] or 0) / 1000, yerr=g["ci95"] or 0,
-                    color=COLORS.get(a), marker=MARKERS.get(a, "o"), ms=8, capsize=4, label=a, lw=0,
+                    color=COLORS.get(a), marker=MARKERS.get(a, "o"), ms=8, capsize=4, label=N(a), lw=0,
                     elinewidth=1.5)
     ax.set_xscale("log")
     ax.set_yscale("log")
@@ -258,7 +278,7 @@ def online_runtime(rep, out, name, extra=""):
 
 def krr_err(rep, out, name):
     fig, ax = plt.subplots(figsize=(W, H))
-    alg = "CLCB-SC-LS-Cont"
+    alg = "clcb-sc-ls-cont"
     for metric, label, col in [("est_rmse", "RMSE", "#6a3d9a"), ("est_mae", "MAE", "#31a354"),
                                ("est_max", "max |error|", "#e6550d")]:
         x, m, c, _ = rep.series(alg, metric)
@@ -327,7 +347,7 @@ def loglog_fit(x, y):
     return b, a
 
 
-def theory_regret(rep, out, name, t_min=500, algs=("CLCB-SC-LS-Cont", "CLCB-SC-LS", "Greedy")):
+def theory_regret(rep, out, name, t_min=500, algs=("clcb-sc-ls-cont", "clcb-sc-ls", "greedy")):
     """Average regret on log-log axes with the fitted slope over t ≥ t_min, next to t^(-1/2)."""
     fig, ax = plt.subplots(figsize=(W, H))
     fits = {}
@@ -335,7 +355,7 @@ def theory_regret(rep, out, name, t_min=500, algs=("CLCB-SC-LS-Cont", "CLCB-SC-L
         x, m, c, _ = rep.series(a, "avg_regret")
         if not len(x):
             continue
-        ax.plot(x, m, color=COLORS.get(a), lw=1.8, label=a)
+        ax.plot(x, m, color=COLORS.get(a), lw=1.8, label=N(a))
         sel = x >= t_min
         b, a0 = loglog_fit(x[sel], m[sel])
         fits[a] = b
@@ -357,18 +377,18 @@ def theory_regret(rep, out, name, t_min=500, algs=("CLCB-SC-LS-Cont", "CLCB-SC-L
     return fits
 
 
-def theory_switches(rep, out, name, algs=("CLCB-SC-LS-Cont", "CLCB-SC-LS", "Greedy", "LFU")):
+def theory_switches(rep, out, name, algs=("clcb-sc-ls-cont", "clcb-sc-ls", "greedy", "lfu")):
     fig, axs = plt.subplots(1, 2, figsize=(W * 1.3, H))
     fits = {}
     for a in algs:
         x, m, c, _ = rep.series(a, "switches")
         if not len(x):
             continue
-        axs[0].plot(x, m, color=COLORS.get(a), lw=1.8, label=a)
+        axs[0].plot(x, m, color=COLORS.get(a), lw=1.8, label=N(a))
         axs[0].fill_between(x, m - c, m + c, color=COLORS.get(a), alpha=0.2, lw=0)
         sel = x >= 20
         llx = np.log(np.log(x[sel]))
-        axs[1].plot(llx, m[sel], color=COLORS.get(a), lw=1.8, label=a)
+        axs[1].plot(llx, m[sel], color=COLORS.get(a), lw=1.8, label=N(a))
         # Linear fit switches ≈ a + b·log log t over the second half of the rounds (t ≥ T/10).
         s2 = x >= x.max() / 10
         b, a0 = np.polyfit(np.log(np.log(x[s2])), m[s2], 1)
@@ -387,7 +407,7 @@ def theory_switches(rep, out, name, algs=("CLCB-SC-LS-Cont", "CLCB-SC-LS", "Gree
     return fits
 
 
-def theory_gap(rep, out, name, algs=("CUCB-SC-Cont", "CUCB-SC", "Greedy")):
+def theory_gap(rep, out, name, algs=("cucb-sc-cont", "cucb-sc", "greedy")):
     """The offline gap against the stream length n on log-log axes, with fitted slopes (the bound
     shrinks like n^(-1/2)). The reported gap is measured against an oracle built from the log of
     the same length, so it compares against a moving reference; the right panel measures every n
@@ -396,12 +416,12 @@ def theory_gap(rep, out, name, algs=("CUCB-SC-Cont", "CUCB-SC", "Greedy")):
     fig, axs = plt.subplots(1, 2, figsize=(W * 1.3, H))
     fits = {}
     xs = sorted({s["x"] for s in rep.stats if s["metric"] == "loss"})
-    ref = {k[1]: v for k, v in rep.per_seed("Oracle", "loss", xs[-1]).items()}
+    ref = {k[1]: v for k, v in rep.per_seed("oracle", "loss", xs[-1]).items()}
     for a in algs:
         x, m, c, _ = rep.series(a, "gap")
         if not len(x):
             continue
-        axs[0].errorbar(x, m, yerr=c, color=COLORS.get(a), marker=MARKERS.get(a), capsize=3, label=a, lw=1.6)
+        axs[0].errorbar(x, m, yerr=c, color=COLORS.get(a), marker=MARKERS.get(a), capsize=3, label=N(a), lw=1.6)
         b, a0 = loglog_fit(x, m)
         fits[a] = [b]
         # Fixed reference.
@@ -411,7 +431,7 @@ def theory_gap(rep, out, name, algs=("CUCB-SC-Cont", "CUCB-SC", "Greedy")):
             fm.append(np.mean(v))
             fc.append(t975(len(v)) * np.std(v, ddof=1) / np.sqrt(len(v)) if len(v) > 1 else 0)
         fm, fc = np.array(fm), np.array(fc)
-        axs[1].errorbar(xs, fm, yerr=fc, color=COLORS.get(a), marker=MARKERS.get(a), capsize=3, label=a, lw=1.6)
+        axs[1].errorbar(xs, fm, yerr=fc, color=COLORS.get(a), marker=MARKERS.get(a), capsize=3, label=N(a), lw=1.6)
         b2, a2 = loglog_fit(np.array(xs), fm)
         fits[a].append(b2)
         for ax, bb, aa, yy in ((axs[0], b, a0, x), (axs[1], b2, a2, np.array(xs))):
@@ -443,10 +463,10 @@ def t975(n):
 def theory_eps(rep, out, name):
     """The ε trade-off: the gap (left axis) against the number of ε-net centers (right axis)."""
     fig, ax = plt.subplots(figsize=(W, H))
-    for a in ("CUCB-SC-Cont", "CUCB-SC", "Greedy"):
+    for a in ("cucb-sc-cont", "cucb-sc", "greedy"):
         x, m, c, _ = rep.series(a, "gap")
         if len(x):
-            ax.errorbar(x, m, yerr=c, color=COLORS.get(a), marker=MARKERS.get(a), capsize=3, label=f"{a} gap", lw=1.6)
+            ax.errorbar(x, m, yerr=c, color=COLORS.get(a), marker=MARKERS.get(a), capsize=3, label=f"{N(a)} gap", lw=1.6)
         x, m, c, _ = rep.series(a, "loss")
     ax.set_xlabel("ε (ε-net radius)")
     ax.set_ylabel("suboptimality gap")
@@ -481,14 +501,14 @@ def theory_switch_T(reps, out, name):
             if not len(x):
                 continue
             ll = np.log(np.log(x))
-            axs[0].errorbar(ll, m, yerr=c, color=COLORS.get(alg), marker=MARKERS.get(alg), capsize=3, label=alg)
+            axs[0].errorbar(ll, m, yerr=c, color=COLORS.get(alg), marker=MARKERS.get(alg), capsize=3, label=N(alg))
             xg, g, gc, _ = rep.series(alg, "final_global_stage")
             if len(xg):
                 axs[1].errorbar(np.log(np.log(xg)), g, yerr=gc, color=COLORS.get(alg), marker=MARKERS.get(alg),
-                                capsize=3, label=f"{alg}: global stage τ_f")
+                                capsize=3, label=f"{N(alg)}: global stage τ_f")
             for i, T in enumerate(x):
                 st = {mm: rep.stat(alg, mm, T) for mm in ("final_global_stage", "final_stage_advances", "final_centers")}
-                lines.append(f"| {alg} | {T:g} | {ll[i]:.2f} | {m[i]:.1f} ± {c[i]:.1f} | {fmt(st['final_global_stage'], 1)} | "
+                lines.append(f"| {N(alg)} | {T:g} | {ll[i]:.2f} | {m[i]:.1f} ± {c[i]:.1f} | {fmt(st['final_global_stage'], 1)} | "
                              f"{fmt(st['final_stage_advances'], 1)} | {fmt(st['final_centers'], 1)} |")
     axs[0].set_xlabel("log log T")
     axs[0].set_ylabel("cache switches in a run of horizon T")
@@ -514,19 +534,19 @@ def nq_tuning(reps, ref, out, name):
     baselines of the same held-out seeds as horizontal lines; returns the table and the choice
     (lowest mean final average regret)."""
     fig, ax = plt.subplots(figsize=(W, H))
-    alg = "CLCB-SC-LS-Cont"
+    alg = "clcb-sc-ls-cont"
     any_rep = next(iter(reps.values()))
     pp = any_rep.params()
     betas = sorted({s["x"] for s in any_rep.stats if s["metric"] == "final_avg_regret"})
     seeds = sorted({u["unit"]["seed"] for u in any_rep.units})
-    lines = [f"\n#### nq-tune: {alg} final avg regret by β and ℓ_k (held-out seeds {seeds[0]}–{seeds[-1]}, "
+    lines = [f"\n#### nq-tune: {N(alg)} final avg regret by β and ℓ_k (held-out seeds {seeds[0]}–{seeds[-1]}, "
              f"T = {any_rep.params()['horizon']}, n_eval = {any_rep.params()['n_eval']}; mean ± 95% CI)\n",
              "| ℓ_k | " + " | ".join(f"β={b:g}" for b in betas) + " |", "|---|" + "---|" * len(betas)]
     best = None
     for i, (L, rep) in enumerate(sorted(reps.items())):
         x, m, c, _ = rep.series(alg, "final_avg_regret")
         ax.errorbar(x * (1 + 0.03 * (i - 1)), m, yerr=c, marker="os^"[i % 3], capsize=3, lw=1.6,
-                    label=f"{alg}, ℓ_k = {L}")
+                    label=f"{N(alg)}, ℓ_k = {L}")
         cells = []
         for b in betas:
             st = rep.stat(alg, "final_avg_regret", b)
@@ -540,8 +560,8 @@ def nq_tuning(reps, ref, out, name):
         for b in ref.algorithms():
             st = ref.stat(b, "final_avg_regret")
             if st:
-                ax.axhline(st["mean"], color=COLORS.get(b), ls="--", lw=1.2, label=f"{b} (any β, ℓ_k)")
-                base.append(f"{b} {fmt(st, 4)} ({rep_switches(ref, b)} sw.)")
+                ax.axhline(st["mean"], color=COLORS.get(b), ls="--", lw=1.2, label=f"{N(b)} (any β, ℓ_k)")
+                base.append(f"{N(b)} {fmt(st, 4)} ({rep_switches(ref, b)} sw.)")
         lines.append("\nbaselines on the same seeds: " + "; ".join(base))
     if best:
         lines.append(f"\nlowest mean: β = {best[1]:g}, ℓ_k = {best[2]} ({best[0]:.4f})")
@@ -589,7 +609,7 @@ def sweep_panels(reports, out, name, draw, suptitle):
     save(fig, out, name)
 
 
-def sensitivity(reports, out, name, title, algs=("CUCB-SC-Cont", "CUCB-SC", "Greedy", "LFU")):
+def sensitivity(reports, out, name, title, algs=("cucb-sc-cont", "cucb-sc", "greedy", "lfu")):
     """Offline: the gap of each algorithm, one panel per swept parameter."""
     def draw(ax, rep, param, logx):
         errplot(ax, rep, "gap", algs=[a for a in algs if a in rep.algorithms()], logx=logx)
@@ -645,10 +665,10 @@ def offline_table(rep, x, label):
     lines = [f"\n#### {rep.id} at {label} ({rep.seeds()} seeds; mean ± 95% CI)\n",
              "| algorithm | gap | loss |", "|---|---|---|"]
     for a in rep.algorithms():
-        lines.append(f"| {a} | {fmt(rep.stat(a, 'gap', x), 5)} | {fmt(rep.stat(a, 'loss', x), 5)} |")
-    r = reduction(rep, "CUCB-SC-Cont", "CUCB-SC", "gap", x)
+        lines.append(f"| {N(a)} | {fmt(rep.stat(a, 'gap', x), 5)} | {fmt(rep.stat(a, 'loss', x), 5)} |")
+    r = reduction(rep, "cucb-sc-cont", "cucb-sc", "gap", x)
     lines.append(f"\nCUCB-SC-Cont gap below CUCB-SC: {fmt_red(r)} (paired bootstrap 95% CI over seeds)")
-    r = reduction(rep, "CUCB-SC-Cont", "Greedy", "gap", x)
+    r = reduction(rep, "cucb-sc-cont", "greedy", "gap", x)
     lines.append(f"CUCB-SC-Cont gap below Greedy: {fmt_red(r)}")
     return "\n".join(lines)
 
@@ -660,35 +680,35 @@ def online_table(rep, label):
     for a in rep.algorithms():
         rt = rep.stat(a, "runtime_ms")
         rts = None if rt is None else {"mean": rt["mean"] / 1000, "ci95": (rt["ci95"] or 0) / 1000}
-        lines.append(f"| {a} | {fmt(rep.stat(a, 'final_avg_regret'), 5)} | {fmt(rts, 1)} | "
+        lines.append(f"| {N(a)} | {fmt(rep.stat(a, 'final_avg_regret'), 5)} | {fmt(rts, 1)} | "
                      f"{fmt(rep.stat(a, 'final_switches'), 1)} | {fmt(rep.stat(a, 'final_switch_cost'), 1)} | "
                      f"{fmt(rep.stat(a, 'final_hit_rate'), 3)} |")
-    for other in ("CLCB-SC-LS", "Greedy", "LFU", "CLCB-Frozen-Cont"):
-        if other in rep.algorithms() and "CLCB-SC-LS-Cont" in rep.algorithms():
-            r = reduction(rep, "CLCB-SC-LS-Cont", other, "final_avg_regret")
-            lines.append(f"- CLCB-SC-LS-Cont final avg regret below {other}: {fmt_red(r)}")
-    for other in ("CLCB-SC-LS", "Greedy"):
-        if other in rep.algorithms() and "CLCB-SC-LS-Cont" in rep.algorithms():
-            r = ratio(rep, "CLCB-SC-LS-Cont", other, "runtime_ms")
-            lines.append(f"- runtime CLCB-SC-LS-Cont / {other}: {fmt_ratio(r)}")
+    for other in ("clcb-sc-ls", "greedy", "lfu", "clcb-frozen-cont"):
+        if other in rep.algorithms() and "clcb-sc-ls-cont" in rep.algorithms():
+            r = reduction(rep, "clcb-sc-ls-cont", other, "final_avg_regret")
+            lines.append(f"- CLCB-SC-LS-Cont final avg regret below {N(other)}: {fmt_red(r)}")
+    for other in ("clcb-sc-ls", "greedy"):
+        if other in rep.algorithms() and "clcb-sc-ls-cont" in rep.algorithms():
+            r = ratio(rep, "clcb-sc-ls-cont", other, "runtime_ms")
+            lines.append(f"- runtime CLCB-SC-LS-Cont / {N(other)}: {fmt_ratio(r)}")
     return "\n".join(lines)
 
 
 def sweep_table(rep, metric="gap", algs=None):
-    algs = algs or [a for a in rep.algorithms() if a != "Oracle"]
+    algs = algs or [a for a in rep.algorithms() if a != "oracle"]
     param = rep.spec["sweep"]["param"]
     xs = sorted({s["x"] for s in rep.stats if s["metric"] == metric})
     lines = [f"\n#### {rep.id}: {metric} by {param} ({rep.seeds()} seeds; mean ± 95% CI)\n",
              "| algorithm | " + " | ".join(f"{param}={x:g}" for x in xs) + " |",
              "|---|" + "---|" * len(xs)]
     for a in algs:
-        lines.append(f"| {a} | " + " | ".join(fmt(rep.stat(a, metric, x), 4) for x in xs) + " |")
-    if "CUCB-SC-Cont" in algs and "CUCB-SC" in algs and metric == "gap":
+        lines.append(f"| {N(a)} | " + " | ".join(fmt(rep.stat(a, metric, x), 4) for x in xs) + " |")
+    if "cucb-sc-cont" in algs and "cucb-sc" in algs and metric == "gap":
         lines.append("| Cont below CUCB-SC | " + " | ".join(
-            fmt_red(reduction(rep, "CUCB-SC-Cont", "CUCB-SC", metric, x)) for x in xs) + " |")
-    if "CLCB-SC-LS-Cont" in algs and "CLCB-SC-LS" in algs:
+            fmt_red(reduction(rep, "cucb-sc-cont", "cucb-sc", metric, x)) for x in xs) + " |")
+    if "clcb-sc-ls-cont" in algs and "clcb-sc-ls" in algs:
         lines.append("| Cont below CLCB-SC-LS | " + " | ".join(
-            fmt_red(reduction(rep, "CLCB-SC-LS-Cont", "CLCB-SC-LS", metric, x)) for x in xs) + " |")
+            fmt_red(reduction(rep, "clcb-sc-ls-cont", "clcb-sc-ls", metric, x)) for x in xs) + " |")
     return "\n".join(lines)
 
 
@@ -699,7 +719,11 @@ def main():
     ap.add_argument("--results", default="results", help="folder of <id>.json reports")
     ap.add_argument("--out", default="docs/figures", help="folder for the PNGs")
     ap.add_argument("--tables", default=None, help="also write the tables (Markdown) to this file")
+    ap.add_argument("--csc", default=os.environ.get("CSC", "target/release/csc"),
+                    help="the csc binary, whose `csc list --json` gives display names and chart styles "
+                         "(default: $CSC or target/release/csc)")
     a = ap.parse_args()
+    load_catalog(a.csc)
     os.makedirs(a.out, exist_ok=True)
     R = a.results
     T = ["# Tables generated by tools/plot_figures.py from " + os.path.abspath(R)]
@@ -714,7 +738,7 @@ def main():
         T.append(offline_table(rep, 100, "stream length 100"))
         f = theory_gap(rep, a.out, "theory-gap")
         T.append("\nlog-log slope vs stream length (reported gap; against the fixed reference): "
-                 + ", ".join(f"{k} {v[0]:.2f}; {v[1]:.2f}" for k, v in f.items()))
+                 + ", ".join(f"{N(k)} {v[0]:.2f}; {v[1]:.2f}" for k, v in f.items()))
     rep = load(R, "fig-b")
     if rep:
         offline_sweep(rep, a.out, "fig-b", "ε (ε-net radius)")
@@ -738,7 +762,7 @@ def main():
             if fid == "fig-a-tuned":
                 f = theory_gap(rep, a.out, "theory-gap-tuned")
                 T.append("\nlog-log slope vs stream length, tuned (reported gap; against the fixed reference): "
-                         + ", ".join(f"{k} {v[0]:.2f}; {v[1]:.2f}" for k, v in f.items()))
+                         + ", ".join(f"{N(k)} {v[0]:.2f}; {v[1]:.2f}" for k, v in f.items()))
     for fid in ("fig-c", "fig-e"):
         rep = load(R, fid)
         if rep:
@@ -746,10 +770,10 @@ def main():
             online_runtime(rep, a.out, {"fig-c": "fig-d", "fig-e": "fig-f"}[fid])
             T.append(online_table(rep, "online " + rep.units[0]["dataset"]["name"]))
             fr = theory_regret(rep, a.out, f"theory-regret-{fid}")
-            T.append("\nlog-log slope of avg regret (t ≥ 500): " + ", ".join(f"{k} {v:.2f}" for k, v in fr.items()))
+            T.append("\nlog-log slope of avg regret (t ≥ 500): " + ", ".join(f"{N(k)} {v:.2f}" for k, v in fr.items()))
             fs = theory_switches(rep, a.out, f"theory-switches-{fid}")
             T.append("switches ≈ a + b·log log t (t ≥ T/10): " + ", ".join(
-                f"{k} b={b:.1f} (r={r:.3f})" for k, (b, r) in fs.items()))
+                f"{N(k)} b={b:.1f} (r={r:.3f})" for k, (b, r) in fs.items()))
     # Runtime re-measured on a later engine (results/rt: fig-c and fig-e with 2 seeds; the values
     # other than runtimes are the same as in the full runs, docs/REPRODUCTION.md).
     for fid in ("fig-c", "fig-e"):
@@ -771,7 +795,7 @@ def main():
     if rep:
         krr_err(rep, a.out, "krr-err")
         for m in ("est_rmse", "est_mae", "est_max"):
-            x, mm, c, _ = rep.series("CLCB-SC-LS-Cont", m)
+            x, mm, c, _ = rep.series("clcb-sc-ls-cont", m)
             if len(x):
                 pick = [i for i, t in enumerate(x) if t in (100, 500, 1000, 2500, x.max())]
                 T.append(f"{m}: " + ", ".join(f"t={x[i]:g}: {mm[i]:.4f}±{c[i]:.4f}" for i in pick))
@@ -801,7 +825,7 @@ def main():
         sensitivity(reps, a.out, "sens-offline", "Offline sensitivity of the gap")
         for r in reps:
             if r:
-                T.append(sweep_table(r, algs=[x for x in ("CUCB-SC-Cont", "CUCB-SC", "Greedy", "LFU")
+                T.append(sweep_table(r, algs=[x for x in ("cucb-sc-cont", "cucb-sc", "greedy", "lfu")
                                               if x in r.algorithms()]))
     reps = [load(R, i) for i in ("thy-switch", "thy-switch-cont")]
     if any(reps):

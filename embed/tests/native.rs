@@ -12,7 +12,10 @@ fn root() -> PathBuf {
 }
 
 fn data_dir() -> PathBuf {
-    std::env::var_os("CSC_DATA_DIR").map(PathBuf::from).unwrap_or_else(|| root().join("../shared/data"))
+    std::env::var_os("CSC_DATA")
+        .or_else(|| std::env::var_os("CSC_DATA_DIR")) // the old name, still read
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("../shared/data"))
 }
 
 fn read(p: PathBuf, hint: &str) -> Vec<u8> {
@@ -30,7 +33,7 @@ fn embedder() -> Embedder {
 
 /// (text, tokens) of the first `n` lines of a shared jsonl.
 fn questions(file: &str, n: usize) -> Vec<(String, usize)> {
-    let raw = read(data_dir().join(file), "set CSC_DATA_DIR to ../shared/data");
+    let raw = read(data_dir().join(file), "set CSC_DATA to the shared data folder (../shared/data)");
     let text = String::from_utf8(raw).unwrap();
     text.lines()
         .take(n)
@@ -42,7 +45,7 @@ fn questions(file: &str, n: usize) -> Vec<(String, usize)> {
 }
 
 fn rows(file: &str, n: usize) -> Vec<f32> {
-    let raw = read(data_dir().join(file), "set CSC_DATA_DIR to ../shared/data");
+    let raw = read(data_dir().join(file), "set CSC_DATA to the shared data folder (../shared/data)");
     raw[..n * DIM * 4].chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect()
 }
 

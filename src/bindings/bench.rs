@@ -52,7 +52,7 @@ impl JsBenchOnline {
         }
         let r = sim.result();
         to_js(&serde_json::json!({
-            "policy": r.policy, "policyId": r.policy_id, "avgRegret": r.last.avg_regret,
+            "policy": crate::algorithms::name_of(&r.policy).unwrap_or(&r.policy), "policyId": r.policy, "avgRegret": r.last.avg_regret,
             "switches": r.last.switches, "llmCalls": r.last.llm_calls, "diagnostics": r.diagnostics,
         }))
     }

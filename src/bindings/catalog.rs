@@ -13,13 +13,15 @@ use wasm_bindgen::prelude::*;
 const TS_ALGORITHMS: &'static str = r#"
 /** One algorithm of the engine's list (Rust: `csc::algorithms::AlgorithmInfo`). */
 export interface AlgorithmInfo<Id extends string = string> {
-  /** The id used in definitions, links and results (`Stat.algorithm_id`). */
+  /** The id used in definitions, links and results (`Stat.algorithm`). */
   id: Id;
   /** The paper's name, for tables and charts. */
   name: string;
   description: string;
   /** Where the paper (or SPEC) defines it. */
   paper: string;
+  /** How charts draw it: an Okabe–Ito colour `#rrggbb`, a marker name and a dash pattern (`[]`: solid). */
+  style: { colour: string; marker: string; dash: number[] };
 }
 
 /** One reported metric (Rust: `csc::experiment::metrics::MetricInfo`). */

@@ -97,7 +97,8 @@ export interface Heatmap { n: number; mean: Float64Array; sd: Float64Array; }
 
 /** One policy's finished run (Rust: `csc::online::sim::RunResult`). */
 export interface RunResult {
-  policy: string; policy_id: string; oracle_loss: number; checkpoints: Checkpoint[]; last: Checkpoint;
+  /** The policy's id (its display name: `policies()`). */
+  policy: PolicyId; oracle_loss: number; checkpoints: Checkpoint[]; last: Checkpoint;
   diagnostics: Record<string, number> | null;
 }
 
@@ -138,7 +139,8 @@ export type ArrivalSpec =
   | { model: "replay"; index?: string; index_checksum?: string };
 
 /** One aggregated point: mean, standard deviation and 95% CI half-width over seeds. */
-export interface Stat { algorithm: string; algorithm_id?: string; metric: string; x: number | null; n: number; mean: number | null; std: number | null; ci95: number | null; }
+/** `algorithm`: the algorithm's id (display name: `policies()`, `offlineAlgorithms()`), or a series name (geometry). */
+export interface Stat { algorithm: string; metric: string; x: number | null; n: number; mean: number | null; std: number | null; ci95: number | null; }
 
 /** A finished experiment (Rust: `csc::experiment::Report`); `units` holds every seed's raw result. */
 /** One claim of the paper checked against a run (Rust: `csc::experiment::HeadlineRow`). */

@@ -72,7 +72,11 @@ pub fn replay(a: &ReplayArgs) -> Res<()> {
         let l = &r.last;
         println!(
             "{:<26}{:>14.6}{:>12}{:>10.3}{:>12.4}",
-            csc::online::sim::sized_label(&r.policy, l.cache_size as f64, params.k),
+            csc::online::sim::sized_label(
+                csc::algorithms::name_of(&r.policy).unwrap_or(&r.policy),
+                l.cache_size as f64,
+                params.k
+            ),
             l.avg_regret,
             l.switches,
             l.hit_rate,
@@ -112,7 +116,8 @@ pub fn replay(a: &ReplayArgs) -> Res<()> {
     let mut out = Vec::new();
     for k in algorithms {
         let r = problem.run(k).map_err(err)?;
-        println!("{:<26}{:>14.6}{:>14.6}{:>8}", r.algorithm, r.loss, r.gap, r.cache.len());
+        let name = csc::algorithms::name_of(&r.algorithm).unwrap_or(&r.algorithm);
+        println!("{name:<26}{:>14.6}{:>14.6}{:>8}", r.loss, r.gap, r.cache.len());
         out.push(r);
     }
     if let Some(o) = &a.offline_out {

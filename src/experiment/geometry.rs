@@ -1,7 +1,7 @@
 //! The geometry experiment (paper appendix, SPEC §10 `geom`): distance distributions,
 //! token-length CDFs per source and a 2-D projection of the stream.
 
-use super::runner::{obs, Observation};
+use super::observation::{obs, Observation};
 use crate::dataset::Dataset;
 use crate::error::Result;
 use std::sync::Arc;

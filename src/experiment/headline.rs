@@ -16,7 +16,7 @@
 //! When two compared algorithms gave bit-identical values on every seed the row says so, with the
 //! reason the claim gives ([`Claim::identical`]).
 
-use super::{t_quantile, Report};
+use super::{t_quantile, ExperimentSpec, UnitResult};
 use crate::algorithms::{AlgorithmInfo, OfflineKind, PolicyKind};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -266,7 +266,7 @@ pub fn claims(preset: &str) -> Option<Vec<Claim>> {
         at: At::X(0.5),
         comparison: Comparison::Value { ours: series },
         paper: Some(paper),
-        source: "Appendix, Figs. 3–6",
+        source: "Appendix, Figs. 8–11",
         why: "Where we differ 6: our synthetic prompts are not the paper's; σ_e is calibrated to the paper's 0.074 arrival-to-source median.",
         identical: "",
     }
@@ -283,7 +283,7 @@ pub fn claims(preset: &str) -> Option<Vec<Claim>> {
                 at: At::Every,
                 comparison: Comparison::Lowest { ours: CONT },
                 paper: None,
-                source: "Appendix, Fig. 8",
+                source: "Appendix, Fig. 6",
                 why: OFF_WHY,
                 identical: SAME_OFFLINE,
             },
@@ -293,7 +293,7 @@ pub fn claims(preset: &str) -> Option<Vec<Claim>> {
                 at: At::X(20.0),
                 comparison: Comparison::Below { ours: CONT, baseline: "cucb-sc" },
                 paper: None,
-                source: "Appendix, Fig. 7",
+                source: "Appendix, Fig. 5",
                 why: OFF_WHY,
                 identical: SAME_OFFLINE,
             },
@@ -305,7 +305,7 @@ pub fn claims(preset: &str) -> Option<Vec<Claim>> {
                 at: At::Final,
                 comparison: Comparison::Falls { ours: CLCB },
                 paper: None,
-                source: "Appendix, Fig. 13",
+                source: "Appendix, Fig. 12",
                 why: "",
                 identical: "",
             },
@@ -315,7 +315,7 @@ pub fn claims(preset: &str) -> Option<Vec<Claim>> {
                 at: At::Final,
                 comparison: Comparison::Measured { ours: CLCB },
                 paper: None,
-                source: "Appendix, Fig. 13",
+                source: "Appendix, Fig. 12",
                 why: "",
                 identical: "",
             },
@@ -353,9 +353,9 @@ fn names(recorded: &str, id: &str) -> bool {
 /// Per-seed values of (algorithm, metric) at each x: `x bits → seed → value`.
 type Values = BTreeMap<u64, BTreeMap<u64, f64>>;
 
-fn values(report: &Report, id: &str, metric: &str) -> Values {
+fn values(units: &[UnitResult], id: &str, metric: &str) -> Values {
     let mut v: Values = BTreeMap::new();
-    for u in &report.units {
+    for u in units {
         for o in &u.observations {
             if o.metric == metric && names(&o.algorithm, id) {
                 v.entry(o.x.to_bits()).or_default().insert(u.unit.seed, o.value);
@@ -366,9 +366,9 @@ fn values(report: &Report, id: &str, metric: &str) -> Values {
 }
 
 /// The algorithms (ids where known) that recorded `metric`, in first-seen order.
-fn algorithms_of(report: &Report, metric: &str) -> Vec<String> {
+fn algorithms_of(units: &[UnitResult], metric: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for u in &report.units {
+    for u in units {
         for o in &u.observations {
             if o.metric == metric && !out.iter().any(|a| names(&o.algorithm, a)) {
                 let id = PolicyKind::parse(&o.algorithm)
@@ -477,7 +477,7 @@ fn x_words(metric: &str, x: u64) -> String {
 }
 
 impl Claim {
-    fn row(&self, report: &Report) -> HeadlineRow {
+    fn row(&self, report: &[UnitResult]) -> HeadlineRow {
         let mut row = HeadlineRow {
             what: self.what.to_string(),
             metric: self.metric.to_string(),
@@ -723,13 +723,20 @@ fn combine(parts: &[Verdict]) -> Verdict {
     }
 }
 
-/// The headline table of a report whose experiment is a preset with claims.
-pub fn headline(report: &Report) -> Option<Headline> {
-    let claims = claims(&report.experiment.id)?;
+/// The headline table of a run whose experiment is a preset with claims, from its units.
+///
+/// Only on the preset's own data: the paper's claims were measured on its datasets and their
+/// arrival models, so a run on the reader's files (or a built-in under another arrival model) has
+/// no headline.
+pub fn headline(spec: &ExperimentSpec, units: &[UnitResult]) -> Option<Headline> {
+    if matches!(spec.dataset, super::DatasetId::Spec(_)) {
+        return None;
+    }
+    let claims = claims(&spec.id)?;
     Some(Headline {
-        preset: report.experiment.id.clone(),
+        preset: spec.id.clone(),
         interval: INTERVAL.into(),
-        rows: claims.iter().map(|c| c.row(report)).collect(),
+        rows: claims.iter().map(|c| c.row(units)).collect(),
     })
 }
 

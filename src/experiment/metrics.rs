@@ -58,13 +58,13 @@ metrics! {
         "paper eq. (2); SPEC §3";
     "est_rmse", "KRR RMSE",
         "Root mean squared error of the cost estimate ĉ at the policy's centers against the true costs.",
-        "paper appendix, Fig. 13; SPEC §9";
+        "paper appendix, Fig. 12; SPEC §9";
     "est_mae", "KRR MAE",
         "Mean absolute error of ĉ at the centers against the true costs.",
-        "paper appendix, Fig. 13; SPEC §9";
+        "paper appendix, Fig. 12; SPEC §9";
     "est_max", "KRR max error",
         "Largest absolute error of ĉ at the centers against the true costs.",
-        "paper appendix, Fig. 13; SPEC §9";
+        "paper appendix, Fig. 12; SPEC §9";
     "cache_size", "cache size",
         "|M_t|: the items in the cache now (below k for a policy that has not filled it).",
         "SPEC §9";

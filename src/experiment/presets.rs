@@ -75,13 +75,13 @@ pub fn paper_presets() -> Vec<Preset> {
         },
         Preset {
             id: "abl-k",
-            label: "Appendix Figs. 7–8: offline gap and loss vs k",
+            label: "Appendix Figs. 5–6: offline gap and loss vs k",
             tuned: false,
             quick: off(2000.0, None, &[3.0, 5.0, 8.0, 12.0, 20.0]),
         },
         Preset {
             id: "krr-err",
-            label: "Appendix Fig. 13: KRR error over rounds",
+            label: "Appendix Fig. 12: KRR error over rounds",
             tuned: false,
             quick: Quick {
                 seeds: 5,
@@ -92,7 +92,7 @@ pub fn paper_presets() -> Vec<Preset> {
         },
         Preset {
             id: "geom",
-            label: "Appendix Figs. 3–6, 9–10: geometry of the data",
+            label: "Appendix Figs. 3–4, 8–11, 13–20: geometry of the data",
             tuned: false,
             quick: Quick { seeds: 5, overrides: vec![], sweep_values: None, drop: vec![] },
         },

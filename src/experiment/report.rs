@@ -9,8 +9,8 @@ use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// The algorithms an experiment measures (their observations are recorded under the display name).
-fn algorithm_ids(measure: &Measure) -> Vec<AlgorithmInfo> {
+/// The algorithms an experiment measures (their results are keyed by id).
+fn algorithm_infos(measure: &Measure) -> Vec<AlgorithmInfo> {
     match measure {
         Measure::Offline { algorithms } => algorithms.iter().map(|a| a.info()).collect(),
         Measure::Online { policies } => policies.iter().map(|p| p.info()).collect(),
@@ -50,11 +50,7 @@ pub struct Report {
 impl Report {
     pub fn new(spec: &ExperimentSpec, mut units: Vec<UnitResult>) -> Report {
         units.sort_by_key(|u| u.unit.index);
-        let mut stats = aggregate(&units);
-        let ids = algorithm_ids(&spec.measure);
-        for s in &mut stats {
-            s.algorithm_id = ids.iter().find(|i| i.name == s.algorithm).map(|i| i.id.to_string());
-        }
+        let stats = aggregate(&units);
         let mut report = Report {
             experiment: spec.clone(),
             description: super::describe(spec),
@@ -64,7 +60,7 @@ impl Report {
             units,
             headline: None,
         };
-        report.headline = headline(&report);
+        report.headline = headline(&report.experiment, &report.units);
         report
     }
 
@@ -143,7 +139,8 @@ impl Report {
         self.experiment.units().into_iter().map(|u| u.index).filter(|i| !have.contains(i)).collect()
     }
 
-    /// `experiment,algorithm,metric,x,n,mean,std,ci95` rows.
+    /// `experiment,algorithm,metric,x,n,mean,std,ci95` rows (`algorithm`: the id, or the series
+    /// name of a geometry series).
     pub fn to_csv(&self) -> String {
         let mut s = String::from("experiment,algorithm,metric,x,n,mean,std,ci95\n");
         for st in &self.stats {
@@ -155,7 +152,16 @@ impl Report {
         s
     }
 
-    /// The mean of a metric for an algorithm at the largest x (the "final" value).
+    /// How the summary names a result key: the algorithm's display name, or the key itself (a
+    /// series that is not an algorithm).
+    fn label(&self, key: &str) -> String {
+        algorithm_infos(&self.experiment.measure)
+            .iter()
+            .find(|i| i.id == key)
+            .map_or_else(|| key.to_string(), |i| i.name.to_string())
+    }
+
+    /// The mean of a metric for an algorithm (its id) at the largest x (the "final" value).
     pub fn final_mean(&self, algorithm: &str, metric: &str) -> Option<&Stat> {
         self.stats
             .iter()
@@ -229,7 +235,7 @@ impl Report {
                 if !self.stats.iter().any(|s| s.algorithm == *a && s.metric == *metric) {
                     continue;
                 }
-                out.push_str(&format!("{a:<18}"));
+                out.push_str(&format!("{:<18}", self.label(a)));
                 for x in &xs {
                     let s = self
                         .stats
@@ -333,8 +339,9 @@ impl Report {
                 rows.sort_by(|a, b| a.1.total_cmp(&b.1));
                 for (a, _) in rows {
                     let size = self.final_mean(a, "final_cache_size").map(|s| s.mean);
-                    let label = size.map_or(a.to_string(), |z| {
-                        crate::online::sim::sized_label(a, z, self.experiment.params.k)
+                    let name = self.label(a);
+                    let label = size.map_or(name.clone(), |z| {
+                        crate::online::sim::sized_label(&name, z, self.experiment.params.k)
                     });
                     out.push_str(&format!(
                         "{label:<26}{:>24}{:>20}{:>16}{:>18}{:>20}\n",

@@ -2,7 +2,7 @@
 //! (dataset, parameters, seed), producing observations `(algorithm, metric, x, value)`.
 
 use super::geometry::geometry;
-use super::stats::nan_as_null;
+use super::observation::{obs, Observation};
 use super::{ExperimentSpec, Measure, Unit};
 use crate::config::Params;
 use crate::dataset::{Dataset, DatasetInfo};
@@ -12,17 +12,6 @@ use crate::online::sim::{Environment, Simulation};
 use crate::stream::{generate_trace, resolve_arrival};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
-
-/// One measured number.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Observation {
-    pub algorithm: String,
-    pub metric: String,
-    #[serde(with = "nan_as_null")]
-    pub x: f64,
-    #[serde(with = "nan_as_null")]
-    pub value: f64,
-}
 
 /// What one unit produced, with its resolved configuration.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -34,10 +23,6 @@ pub struct UnitResult {
     pub observations: Vec<Observation>,
     /// Per-algorithm extra detail (caches, diagnostics).
     pub detail: serde_json::Value,
-}
-
-pub(super) fn obs(out: &mut Vec<Observation>, algorithm: &str, metric: &str, x: f64, value: f64) {
-    out.push(Observation { algorithm: algorithm.into(), metric: metric.into(), x, value });
 }
 
 /// Runs one unit. `on_round` is called with the number of rounds done (online) so a caller can

@@ -1,35 +1,21 @@
 //! Aggregation over seeds (SPEC §10): mean, standard deviation and the 95% Student-t interval of
 //! every (algorithm, metric, x) point.
 
+use super::observation::{legacy_key, nan_as_null};
 use super::UnitResult;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// JSON has no NaN: non-finite numbers are written as `null` and read back as NaN.
-pub(super) mod nan_as_null {
-    use serde::{Deserialize, Deserializer, Serializer};
-    pub fn serialize<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
-        if v.is_finite() {
-            s.serialize_f64(*v)
-        } else {
-            s.serialize_none()
-        }
-    }
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
-        Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
-    }
-}
-
 /// Mean, spread and 95% confidence interval of one point.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Stat {
-    /// The algorithm's display name (a series name for the geometry measure).
-    pub algorithm: String,
     /// The algorithm's id (`"clcb-sc-ls-cont"`, …; [`crate::algorithms`]), by which a reader
-    /// should look results up; `None` for series that are not algorithms (geometry) and in
-    /// reports written before it was recorded. Filled by [`super::Report::new`].
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub algorithm_id: Option<String>,
+    /// looks results up, or the series name for series that are not algorithms (geometry). The
+    /// display name is looked up only to draw or print ([`crate::algorithms::name_of`]). Older
+    /// reports, which wrote the display name here (and the id in `algorithm_id`, now ignored),
+    /// read back as ids.
+    #[serde(deserialize_with = "legacy_key")]
+    pub algorithm: String,
     pub metric: String,
     #[serde(with = "nan_as_null")]
     pub x: f64,
@@ -83,16 +69,7 @@ pub fn aggregate(results: &[UnitResult]) -> Vec<Stat> {
                 0.0
             };
             let ci95 = if n > 1 { t_quantile(n - 1) * std / (n as f64).sqrt() } else { f64::NAN };
-            Stat {
-                algorithm: order[ai].clone(),
-                algorithm_id: None,
-                metric,
-                x: f64::from_bits(xb),
-                n,
-                mean,
-                std,
-                ci95,
-            }
+            Stat { algorithm: order[ai].clone(), metric, x: f64::from_bits(xb), n, mean, std, ci95 }
         })
         .collect();
     stats.sort_by(|a, b| {

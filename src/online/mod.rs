@@ -10,137 +10,17 @@ pub mod diagnostics;
 pub mod frozen;
 pub mod inspect;
 pub mod low_switch;
+mod policy;
 pub mod sim;
 pub mod threshold;
 
 pub use crate::algorithms::PolicyKind;
-use crate::config::Params;
 use crate::error::Result;
 use crate::mismatch::Mismatch;
-use crate::space::{Metric, Points};
 pub use diagnostics::Diagnostics;
 pub use inspect::{CenterInfo, Inspect, InspectablePolicy};
-
-/// What a policy sees of round `t`.
-#[derive(Clone, Copy, Debug)]
-pub struct Round<'a> {
-    /// Round index, from 0 (the paper's `t − 1`).
-    pub t: usize,
-    pub x: &'a [f32],
-    /// The universe row of `x`, when the arrival is exactly one (lets policies recognise repeats).
-    pub index: Option<u32>,
-    /// The true `c(x_t)`: read only by the [`PolicyKind::Oracle`] reference, never by a learner.
-    pub true_cost: f64,
-    /// Where the run's shared ε-net put `x_t` (the simulator fills it for the policies that keep
-    /// a net, [`PolicyKind::keeps_net`]); `None`: the policy scans its own net.
-    pub net: Option<crate::epsilon_net::NetStep<'a>>,
-}
-
-/// Inserts round `r`'s arrival into a policy's ε-net (Alg. 3 lines 5–11): the shared net's
-/// assignment when the round carries one, else the policy's own scan. Same result either way.
-pub(crate) fn net_insert(
-    net: &mut crate::epsilon_net::EpsilonNet,
-    r: &Round,
-) -> crate::epsilon_net::Assignment {
-    match &r.net {
-        Some(step) => net.insert_assigned(r.x, step),
-        None => net.insert_known(r.x, r.index),
-    }
-    .expect("validated arrival")
-}
-
-/// Everything a policy is built from.
-#[derive(Clone, Debug)]
-pub struct Context {
-    pub metric: Metric,
-    pub mismatch: Mismatch,
-    pub params: Params,
-    pub dim: usize,
-}
-
-impl Context {
-    pub fn new(metric: Metric, params: Params, dim: usize) -> Result<Self> {
-        params.validate()?;
-        Ok(Context { metric, mismatch: params.mismatch(), params, dim })
-    }
-}
-
-/// A policy's cache: members identified by a stable key (the round whose arrival the member is)
-/// and their vectors. `version` changes whenever the membership does.
-#[derive(Clone, Debug)]
-pub struct CacheSet {
-    keys: Vec<u64>,
-    points: Points,
-    version: u64,
-}
-
-impl CacheSet {
-    pub fn new(dim: usize) -> Self {
-        CacheSet { keys: Vec::new(), points: Points::new(dim.max(1)).expect("dim ≥ 1"), version: 0 }
-    }
-
-    /// Replaces the membership; returns the keys that are new (to be fetched, SPEC §9).
-    pub fn replace(&mut self, members: &[(u64, &[f32])]) -> Vec<u64> {
-        let same = members.len() == self.keys.len() && members.iter().all(|(k, _)| self.keys.contains(k));
-        if same {
-            return Vec::new();
-        }
-        let inserted = members.iter().map(|(k, _)| *k).filter(|k| !self.keys.contains(k)).collect();
-        self.keys = members.iter().map(|(k, _)| *k).collect();
-        let mut p = Points::new(self.points.dim()).expect("dim ≥ 1");
-        for (_, x) in members {
-            p.push(x).expect("members have the cache's dimension");
-        }
-        self.points = p;
-        self.version += 1;
-        inserted
-    }
-
-    /// `d(x, M)` (`∞` for the empty cache).
-    pub fn dist(&self, metric: &Metric, x: &[f32]) -> f64 {
-        self.points.iter().map(|u| metric.dist(x, u)).fold(f64::INFINITY, f64::min)
-    }
-
-    pub fn keys(&self) -> &[u64] {
-        &self.keys
-    }
-    pub fn points(&self) -> &Points {
-        &self.points
-    }
-    pub fn version(&self) -> u64 {
-        self.version
-    }
-    pub fn len(&self) -> usize {
-        self.keys.len()
-    }
-    pub fn is_empty(&self) -> bool {
-        self.keys.is_empty()
-    }
-}
-
-/// An online caching policy: the algorithm's interface to the simulator (inspection for the page
-/// is the separate [`Inspect`]).
-pub trait Policy {
-    fn kind(&self) -> PolicyKind;
-    /// Round `t`: sees the arrival, may switch its cache, returns whether it calls the LLM.
-    fn decide(&mut self, round: &Round) -> bool;
-    /// The LLM was called this round and returned the noisy cost `C_t = c(x_t) + η_t`.
-    fn observe(&mut self, round: &Round, cost: f64);
-    /// The cache serving the current round.
-    fn cache(&self) -> &CacheSet;
-    /// Keys whose responses were fetched by cache switches since the last call (each costs its
-    /// true `c`, SPEC §9, §11.5).
-    fn take_fetched(&mut self) -> Vec<u64>;
-    /// `(key, ĉ)` at the policy's centers, for the KRR-error metric; `None` for policies without
-    /// a cost model over centers.
-    fn estimates(&mut self) -> Option<Vec<(u64, f64)>> {
-        None
-    }
-    /// The policy's counters (centers, observations, stage advances, …).
-    fn diagnostics(&self) -> Diagnostics {
-        Diagnostics::None
-    }
-}
+use policy::net_insert;
+pub use policy::{CacheSet, Context, Policy, Round};
 
 impl PolicyKind {
     /// Whether the cost the policy compares with `φ` ([`Inspect::acting_cost`]) is a lower

@@ -153,8 +153,8 @@ pub struct Explanation {
 /// A finished (or paused) run.
 #[derive(Clone, Debug, Serialize)]
 pub struct RunResult {
+    /// The policy's id (`"clcb-sc-ls-cont"`; its display name: [`crate::algorithms::name_of`]).
     pub policy: String,
-    pub policy_id: String,
     pub oracle_loss: f64,
     pub checkpoints: Vec<Checkpoint>,
     pub last: Checkpoint,
@@ -374,8 +374,7 @@ impl Simulation {
     pub fn result(&mut self) -> RunResult {
         let last = self.snapshot();
         RunResult {
-            policy: self.policy.kind().label().to_string(),
-            policy_id: self.policy.kind().id(),
+            policy: self.policy.kind().id(),
             oracle_loss: self.env.oracle.loss,
             checkpoints: self.checkpoints.clone(),
             last,

@@ -1,21 +1,12 @@
-//! The arrival models a user names and their resolution to one model per run (SPEC §7): the
-//! models `uniform` (jittered), `bursty`, `popularity`, `replay` and `plane`.
+//! The arrival models a user names ([`ArrivalSpec`]) and their resolution to one
+//! [`ArrivalModel`] per run (SPEC §7): the models `uniform` (jittered), `bursty`, `popularity`,
+//! `replay` and `plane`.
 
+use super::model::ArrivalModel;
 use super::sampler::{calibrate_sigma, SYNTHETIC_MEDIAN_DISTANCE};
 use crate::config::Params;
 use crate::dataset::Dataset;
 use crate::error::{Error, Result};
-
-/// How arrivals are drawn from a universe.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(tag = "model", rename_all = "snake_case")]
-pub enum ArrivalModel {
-    Jittered { sigma: f64 },
-    Bursty { burst_mean: f64 },
-    Plane,
-    Popularity,
-    Replay,
-}
 
 /// An arrival model as a user names it (CLI `--arrival`, the `arrival` of a dataset object in an
 /// experiment definition). Its numbers come from the parameters (`synthetic_sigma` for
@@ -183,12 +174,5 @@ impl ArrivalModel {
                     .unwrap_or_else(|| calibrate_sigma(dataset, SYNTHETIC_MEDIAN_DISTANCE)),
             },
         }
-    }
-}
-
-impl ArrivalModel {
-    /// Whether arrivals are exact universe rows (then traces store row indices).
-    pub fn exact(&self) -> bool {
-        matches!(self, ArrivalModel::Bursty { .. } | ArrivalModel::Popularity | ArrivalModel::Replay)
     }
 }

@@ -20,15 +20,17 @@
 //! [`ArrivalSpec`] is how a user names one of them (`uniform`, `bursty`, `popularity`,
 //! `replay`, `plane`), for any dataset.
 //!
-//! Files: `arrival.rs` (the models and how a named one resolves), `sampler.rs` (seeded
-//! sub-streams, the calibration of `σ_e`, drawing one query), `source.rs` (the online stream, trace
-//! replay, and [`generate_trace`]: one run's randomness as a SPEC §12 trace). Every item is
+//! Files: `model.rs` (the arrival model of a run), `arrival.rs` (the models a user names and how
+//! one resolves), `sampler.rs` (seeded sub-streams, the calibration of `σ_e`, drawing one query),
+//! `source.rs` (the online stream, trace replay, and [`generate_trace`]: one run's randomness as a SPEC §12 trace). Every item is
 //! re-exported here: its path is `crate::stream::X`.
 
 mod arrival;
+mod model;
 mod sampler;
 mod source;
 
-pub use arrival::{resolve_arrival, ArrivalModel, ArrivalSpec};
+pub use arrival::{resolve_arrival, ArrivalSpec};
+pub use model::ArrivalModel;
 pub use sampler::{calibrate_sigma, rng, Drawn, Purpose, Sampler, SYNTHETIC_MEDIAN_DISTANCE};
 pub use source::{generate_trace, Arrival, ArrivalSource, OnlineStream, TraceReplay};

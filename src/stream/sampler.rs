@@ -1,7 +1,7 @@
 //! Seeded random sub-streams, the calibration of `σ_e`, and the [`Sampler`] that draws one query
 //! from a dataset under an arrival model (SPEC §7, §11.10).
 
-use super::arrival::ArrivalModel;
+use super::model::ArrivalModel;
 use crate::dataset::{plane, Dataset};
 use crate::error::{Error, Result};
 use crate::portable;

@@ -2,7 +2,7 @@
 //! random part of one run materialised as a SPEC §12 trace (the online stream, `E` and the
 //! offline log of SPEC §8).
 
-use super::arrival::ArrivalModel;
+use super::model::ArrivalModel;
 use super::sampler::{rng, Drawn, Purpose, Sampler};
 use crate::config::Params;
 use crate::dataset::Dataset;

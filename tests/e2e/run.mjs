@@ -230,7 +230,7 @@ try {
     assert(text.includes('"CLCB-SC-LS-Cont"') && text.includes('"Greedy"'), 'policies missing from CSV');
     const [res] = await grab(page, '#export-json');
     const results = JSON.parse(res.body.toString());
-    assert(Array.isArray(results) && results.length === 2 && results[0].policy_id === 'clcb-sc-ls-cont', 'results JSON');
+    assert(Array.isArray(results) && results.length === 2 && results[0].policy === 'clcb-sc-ls-cont', 'results JSON');
     const [trace] = await grab(page, '#export-trace');
     assert(JSON.parse(trace.body.toString()).dist_scale > 0, 'trace JSON');
     for (const png of await grab(page, '#export-png', 2)) assert(png.body.subarray(1, 4).toString() === 'PNG', `${png.name} is not a PNG`);
@@ -372,12 +372,12 @@ try {
     let compared = 0;
     for (const s of charts[0].series) {
       for (const pt of s.points) {
-        const st = report.stats.find((x) => x.algorithm === s.label && x.metric === 'gap' && x.x === pt.x);
+        const st = report.stats.find((x) => x.algorithm === s.key && x.metric === 'gap' && x.x === pt.x);
         assert(st && st.mean === pt.y && st.mean - st.ci95 === pt.lo, `${s.label} at ${pt.x}: chart ${pt.y}, export ${st && st.mean}`);
         compared++;
       }
     }
-    const gaps = report.stats.filter((x) => x.metric === 'gap' && x.algorithm !== 'Oracle').length;
+    const gaps = report.stats.filter((x) => x.metric === 'gap' && x.algorithm !== 'oracle').length;
     assert(compared === gaps && gaps > 0, `compared ${compared} of ${gaps}`);
     const [csv] = await grab(p, '[data-job=paper] .export-csv');
     assert(csv.body.toString().trim().split('\n').length === report.stats.length + 1, 'CSV rows');

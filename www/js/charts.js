@@ -131,7 +131,7 @@ export function drawChart(canvas, opts) {
       for (let j = band.length - 1; j >= 0; j--) ctx.lineTo(X(band[j].x), Y(lo(band[j])));
       ctx.closePath(); ctx.fill(); ctx.globalAlpha = 1;
     }
-    ctx.strokeStyle = colour; ctx.lineWidth = 2; ctx.setLineDash(dashOf(i)); ctx.beginPath();
+    ctx.strokeStyle = colour; ctx.lineWidth = 2; ctx.setLineDash(s.dash ?? dashOf(i)); ctx.beginPath();
     pts.forEach((p, j) => (j ? ctx.lineTo(X(p.x), Y(p.y)) : ctx.moveTo(X(p.x), Y(p.y))));
     ctx.stroke(); ctx.setLineDash([]);
     if (pts.length <= 12) { ctx.fillStyle = colour; for (const p of pts) { ctx.beginPath(); ctx.arc(X(p.x), Y(p.y), 3, 0, 2 * Math.PI); ctx.fill(); } }
@@ -159,7 +159,7 @@ function drawLegend(ctx, series, legend, top, kind) {
     const { x, row } = legend.items[i];
     const y = top + 8 + row * 17;
     ctx.strokeStyle = s.colour || SERIES_COLOURS[i % SERIES_COLOURS.length];
-    ctx.lineWidth = 3; ctx.setLineDash(kind === 'scatter' ? [] : dashOf(i));
+    ctx.lineWidth = 3; ctx.setLineDash(kind === 'scatter' ? [] : s.dash ?? dashOf(i));
     ctx.beginPath(); ctx.moveTo(x, y); ctx.lineTo(x + 18, y); ctx.stroke(); ctx.setLineDash([]);
     ctx.fillStyle = '#1f2937';
     ctx.fillText(s.label, x + 23, y);

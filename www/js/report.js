@@ -1,21 +1,25 @@
 // Reading an experiment report (csc::experiment::Report): statistics as chart series, and one
 // colour per algorithm everywhere on the page.
-// Results are looked up by algorithm id (`Stat.algorithm_id`, csc::algorithms); the display name
-// (`Stat.algorithm`) is only shown. Series that are not algorithms (geometry) have no id.
+// Results are keyed by algorithm id (`Stat.algorithm`, csc::algorithms); the display name and the
+// chart style (colour, dash) come from the engine's list (`policies()`, `offlineAlgorithms()`) and
+// are only drawn. Series that are not algorithms (geometry) keep their series names.
 import { SERIES_COLOURS } from './charts.js';
+import { policies, offlineAlgorithms } from '../pkg/csc.js';
 
-/** The key of a stat: its algorithm's id, or its series name when it is not an algorithm. */
+/** The key of a stat: its algorithm's id, or its series name when it is not an algorithm
+ * (`algorithm_id`: reports written when `algorithm` was the display name). */
 export const keyOf = (s) => s.algorithm_id ?? s.algorithm;
 
-/** Colour preferences by id (the online method shares its offline counterpart's); any other: by position. */
-const ORDER = [
-  ['clcb-sc-ls-cont', 'cucb-sc-cont'], ['clcb-sc-ls', 'cucb-sc'], ['greedy'], ['epsilon-greedy'], ['lfu'],
-  ['clcb-frozen-cont'], ['lru'], ['threshold'], ['oracle'],
-];
+let catalog = null;
+/** The engine's entry for an algorithm id (undefined for a series that is not an algorithm). */
+const infoOf = (key) => (catalog ??= new Map([...offlineAlgorithms(), ...policies()].map((a) => [a.id, a]))).get(key);
 
+/** What a chart or table shows for a key: the algorithm's display name, else the key. */
+export const labelOf = (key) => infoOf(key)?.name ?? key;
+
+/** The engine's colour for an algorithm; any other series: by position. */
 export function colourFor(key, i = 0) {
-  const j = ORDER.findIndex((ids) => ids.includes(key));
-  return SERIES_COLOURS[(j >= 0 ? j : i) % SERIES_COLOURS.length];
+  return infoOf(key)?.style.colour ?? SERIES_COLOURS[i % SERIES_COLOURS.length];
 }
 
 /** The 95% half-width of a stat, drawn from 3 seeds up (with 2 its t-quantile, 12.7, swamps the figure). */
@@ -27,11 +31,11 @@ export function series(stats, metric, keep = () => true) {
   for (const s of stats) {
     const key = keyOf(s);
     if (s.metric !== metric || s.x == null || s.mean == null || !keep(key)) continue;
-    if (!by.has(key)) by.set(key, { label: s.algorithm, points: [] });
+    if (!by.has(key)) by.set(key, { label: labelOf(key), points: [] });
     const ci = ciOf(s);
     by.get(key).points.push({ x: s.x, y: s.mean, lo: s.mean - ci, hi: s.mean + ci, n: s.n });
   }
-  return [...by].map(([key, { label, points }], i) => ({ key, label, colour: colourFor(key, i), points: points.sort((a, b) => a.x - b.x) }));
+  return [...by].map(([key, { label, points }], i) => ({ key, label, colour: colourFor(key, i), dash: infoOf(key)?.style.dash, points: points.sort((a, b) => a.x - b.x) }));
 }
 
 /** The stat of `metric` for the algorithm `key` (its id) at the largest x. */
@@ -58,7 +62,7 @@ export function efficiencySeries(stats) {
   return onlineKeys(stats).map((a, i) => {
     const r = final(stats, a, 'final_avg_regret'), t = final(stats, a, 'runtime_ms');
     return {
-      key: a, label: r.algorithm, colour: colourFor(a, i),
+      key: a, label: labelOf(a), colour: colourFor(a, i),
       points: [{ x: t.mean, y: r.mean, lo: r.mean - ciOf(r), hi: r.mean + ciOf(r), xlo: t.mean - ciOf(t), xhi: t.mean + ciOf(t) }],
     };
   });
@@ -84,7 +88,7 @@ export function offlineCharts(report) {
  */
 export function sizedLabel(report, key) {
   const s = final(report.stats, key, 'final_cache_size'), k = report.experiment.params.k;
-  const name = s ? s.algorithm : key;
+  const name = labelOf(key);
   if (!s || s.mean == null || !(s.mean < k)) return name;
   const n = Number.isInteger(s.mean) ? String(s.mean) : s.mean.toFixed(1);
   return `${name} (${n} item${s.mean === 1 ? '' : 's'})`;

@@ -96,11 +96,16 @@ export function createPaperView(app) {
     const head = table.createTHead().insertRow();
     for (const c of ['claim', 'paper', 'measured (n seeds)', 'verdict', up ? 'note' : 'test, and why it may differ']) head.append(el('th', { scope: 'col', textContent: c }));
     const body = table.createTBody();
-    if (!h) {
+    if (up) {
+      // The engine draws no verdict on other data (csc::experiment::headline): nothing to compare.
+      const tr = body.insertRow();
+      tr.dataset.verdict = 'not-applicable';
+      tr.append(el('td', { colSpan: 5, className: 'na', textContent: `not applicable: the paper's claims for this figure were measured on ${preset().dataset}, not on your data.` }));
+    } else if (!h) {
       const tr = body.insertRow();
       tr.append(el('td', { colSpan: 5, textContent: job && job.status === 'running' ? 'Measuring…' : 'Run the preset to see its claims checked.' }));
     }
-    for (const r of h ? h.rows : []) {
+    for (const r of h && !up ? h.rows : []) {
       const tr = body.insertRow();
       tr.dataset.verdict = up ? 'not-applicable' : r.verdict;
       tr.append(el('th', { scope: 'row', textContent: r.what, title: `${r.metric}${r.x != null ? ` at x = ${r.x}` : ''} · ${r.source}` }));

@@ -1,0 +1,44 @@
+//! One measured number of a unit, an [`Observation`], and how numbers are written to JSON
+//! (`nan_as_null`). Shared by the runner, the geometry measure and the statistics.
+
+use serde::{Deserialize, Serialize};
+
+/// JSON has no NaN: non-finite numbers are written as `null` and read back as NaN.
+pub(super) mod nan_as_null {
+    use serde::{Deserialize, Deserializer, Serializer};
+    pub fn serialize<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+        if v.is_finite() {
+            s.serialize_f64(*v)
+        } else {
+            s.serialize_none()
+        }
+    }
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
+    }
+}
+
+/// One measured number.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Observation {
+    /// The algorithm's id (`"clcb-sc-ls-cont"`, [`crate::algorithms`]), or the series name for
+    /// series that are not algorithms (geometry). Reports written when this was the display name
+    /// read back as ids.
+    #[serde(deserialize_with = "legacy_key")]
+    pub algorithm: String,
+    pub metric: String,
+    #[serde(with = "nan_as_null")]
+    pub x: f64,
+    #[serde(with = "nan_as_null")]
+    pub value: f64,
+}
+
+/// A result key, with a display name of an older report read as its id.
+pub(super) fn legacy_key<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    Ok(crate::algorithms::key_from_legacy(String::deserialize(d)?))
+}
+
+/// Appends one observation to `out`.
+pub(super) fn obs(out: &mut Vec<Observation>, algorithm: &str, metric: &str, x: f64, value: f64) {
+    out.push(Observation { algorithm: algorithm.into(), metric: metric.into(), x, value });
+}
