@@ -61,7 +61,9 @@ export interface Checkpoint {
   hit_rate: number; llm_calls: number; switches: number; switch_cost: number;
   /** The regret's loss part `Σ[L(M_s) − L(M_orc)]`, and it and `switch_cost` per round. */
   loss_gap: number; avg_loss_gap: number; avg_switch_cost: number; loss: number;
-  cache_size: number; est_rmse: number | null; est_mae: number | null; est_max: number | null; wall_ms: number;
+  cache_size: number; est_rmse: number | null; est_mae: number | null; est_max: number | null;
+  /** SPEC §14: wrong hits / t, correct hits / hits, wrong hits; null without ground truth (precision: or hits). */
+  error_rate: number | null; hit_precision: number | null; wrong_hits: number | null; wall_ms: number;
 }
 
 /** A policy's ε-net centers as it sees them (for hovering a center). */
@@ -123,6 +125,10 @@ export interface LoadOptions {
   replayIndexName?: string | null;
   /** Called as the distance scale is measured: rows compared so far, of all rows. */
   onProgress?: ((rowsDone: number, rows: number) => void) | null;
+  /** `Dataset.nqTrivia` only: the text of nq.answers.jsonl and triviaqa.answers.jsonl (both or
+   *  neither), the gold answers of SPEC §14; without them the correctness metrics are absent. */
+  nqAnswers?: string | null;
+  tqAnswers?: string | null;
 }
 
 /** An arrival model by name with its parameters (Rust: `csc::stream::ArrivalSpec`; SPEC §7). */
