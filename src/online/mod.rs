@@ -12,6 +12,7 @@ pub mod inspect;
 pub mod low_switch;
 pub mod sim;
 pub mod threshold;
+pub mod vcache;
 
 pub use crate::algorithms::PolicyKind;
 use crate::config::Params;

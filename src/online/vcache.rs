@@ -1,0 +1,3 @@
+//! vCache (SPEC §15).
+
+pub mod fit;
