@@ -16,8 +16,10 @@
 //! - online policies (SPEC §9, Algs. 3–8, baselines) and the simulator: [`online`]; the shared
 //!   low-switching stage mechanism (SPEC §11.2): [`stages`]
 //! - configuration with the SPEC defaults: [`config`]
+//! - ground truth, answer normalisation and equivalence (SPEC §14): [`answers`]
 
 pub mod algorithms;
+pub mod answers;
 pub mod bindings;
 pub mod checksum;
 pub mod config;

@@ -217,7 +217,7 @@ impl JsOnlineRun {
         };
         let cost = self.dataset.cost_of_tokens(tokens);
         let eta = self.trace.arrival(r).eta;
-        let a = Arrival { t: r, x: &x, cost, eta, index: None };
+        let a = Arrival { t: r, x: &x, cost, eta, index: None, label: None };
         let p = self.sims.len();
         let mut batch = StepBatch::new(1, p);
         batch.round(r, self.xy(&x));

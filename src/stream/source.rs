@@ -4,6 +4,7 @@
 
 use super::arrival::ArrivalModel;
 use super::sampler::{rng, Drawn, Purpose, Sampler};
+use crate::answers::Label;
 use crate::config::Params;
 use crate::dataset::Dataset;
 use crate::error::{Error, Result};
@@ -26,6 +27,9 @@ pub struct Arrival<'a> {
     pub eta: f64,
     /// The universe row, when the arrival is exactly one.
     pub index: Option<u32>,
+    /// The arrival's ground truth (SPEC §14), when the data has it: what a served answer is
+    /// checked against and what a cached item founded by this arrival carries.
+    pub label: Option<&'a Label>,
 }
 
 /// Anything that feeds a simulation: a generated stream or a replayed trace.
@@ -127,14 +131,28 @@ impl ArrivalSource for OnlineStream {
         let eta = portable::normal(&mut self.noise_rng, 0.0, self.noise_sd);
         let t = self.t;
         self.t += 1;
-        Some(Arrival { t, x: &self.buf, cost: d.cost, eta, index: if d.exact { d.source } else { None } })
+        Some(Arrival {
+            t,
+            x: &self.buf,
+            cost: d.cost,
+            eta,
+            index: if d.exact { d.source } else { None },
+            label: None,
+        })
     }
 }
 
 impl Trace {
     /// Online round `t` as an [`Arrival`] (true cost, noise, universe row).
     pub fn arrival(&self, t: usize) -> Arrival<'_> {
-        Arrival { t, x: self.x(t), cost: self.cost[t], eta: self.eta[t], index: self.arrivals.index(t) }
+        Arrival {
+            t,
+            x: self.x(t),
+            cost: self.cost[t],
+            eta: self.eta[t],
+            index: self.arrivals.index(t),
+            label: None,
+        }
     }
 }
 
