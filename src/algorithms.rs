@@ -100,6 +100,11 @@ catalog! {
         Threshold = "threshold", "Threshold",
             "A production-style semantic cache: a hit iff the nearest cached query is within τ, every miss admitted, least recently used evicted.",
             "SPEC §9 baseline";
+        /// vCache (Schroeder et al., arXiv 2502.03771): per-item logistic thresholds learnt from
+        /// judged explores, exploiting only within the error bound `δ` (SPEC §15).
+        VCache = "vcache", "vCache",
+            "A verified semantic cache: each cached item fits a logistic model of correctness against similarity from judged explores (ground truth labels), and a hit is served only when the error rate stays within vcache_delta; capacity k, least recently used evicted.",
+            "Schroeder et al., arXiv 2502.03771, Alg. 1; SPEC §15";
         /// The evaluation oracle's cache `M_orc`, served by eq. 1 with true costs (reference).
         Oracle = "oracle", "Oracle",
             "The reference: the evaluation oracle's cache M_orc, served with the true costs (regret 0 by construction).",

@@ -436,7 +436,8 @@ pub fn main() -> Res<()> {
             let params = apply_sets(params, &set)?;
             let kinds = match policies {
                 Some(s) => s.split(',').map(PolicyKind::parse).collect::<Result<Vec<_>, _>>().map_err(err)?,
-                None => PolicyKind::ALL.to_vec(),
+                // Every policy that can run on the trace (vCache needs ground truth labels).
+                None => PolicyKind::ALL.into_iter().filter(|k| !k.needs_labels()).collect(),
             };
             let results = run_trace(&t, &params, &kinds).map_err(err)?;
             println!(

@@ -90,7 +90,7 @@ export interface RunResult {
 }
 
 /** Online algorithm ids: the ids of `policies()` (checked against `csc::algorithms` by tests/catalog.rs). */
-export type PolicyId = "clcb-sc-ls-cont" | "clcb-frozen-cont" | "clcb-sc-ls" | "greedy" | "epsilon-greedy" | "lfu" | "lru" | "threshold" | "oracle";
+export type PolicyId = "clcb-sc-ls-cont" | "clcb-frozen-cont" | "clcb-sc-ls" | "greedy" | "epsilon-greedy" | "lfu" | "lru" | "threshold" | "vcache" | "oracle";
 
 /** An experiment definition (Rust: `csc::experiment::ExperimentSpec`). */
 export interface ExperimentSpec {

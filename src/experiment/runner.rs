@@ -123,6 +123,11 @@ pub fn run_unit(
                     obs(&mut out, name, "final_global_stage", x, stage as f64);
                     obs(&mut out, name, "final_stage_advances", x, advances as f64);
                 }
+                // vCache's exploration (SPEC §15): τ's mean and the share of rounds explored.
+                if let Some((tau, share)) = r.counters.vcache() {
+                    obs(&mut out, name, "final_tau_mean", x, tau);
+                    obs(&mut out, name, "final_explore_share", x, share);
+                }
                 d.insert(name.into(), r.diagnostics.clone());
             }
             on_round(total);

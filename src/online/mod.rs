@@ -35,6 +35,9 @@ pub struct Round<'a> {
     /// Where the run's shared ε-net put `x_t` (the simulator fills it for the policies that keep
     /// a net, [`PolicyKind::keeps_net`]); `None`: the policy scans its own net.
     pub net: Option<crate::epsilon_net::NetStep<'a>>,
+    /// The arrival's ground truth (SPEC §14), if the data has it: read only by the policies
+    /// that learn from a judge ([`PolicyKind::needs_labels`]).
+    pub label: Option<&'a crate::answers::Label>,
 }
 
 /// Inserts round `r`'s arrival into a policy's ε-net (Alg. 3 lines 5–11): the shared net's
@@ -156,8 +159,15 @@ impl PolicyKind {
             | PolicyKind::Lfu
             | PolicyKind::Lru
             | PolicyKind::Threshold
+            | PolicyKind::VCache
             | PolicyKind::Oracle => false,
         }
+    }
+
+    /// Whether the policy learns from ground truth (SPEC §15: vCache's judge) and so cannot run
+    /// on data without labels.
+    pub fn needs_labels(&self) -> bool {
+        matches!(self, PolicyKind::VCache)
     }
 
     /// Whether the policy grows the ε-net of Alg. 3 lines 5–11 over the arrivals (then the
@@ -170,7 +180,9 @@ impl PolicyKind {
             | PolicyKind::EpsilonGreedy
             | PolicyKind::Lfu
             | PolicyKind::Lru => true,
-            PolicyKind::ClcbFrozenCont | PolicyKind::Threshold | PolicyKind::Oracle => false,
+            PolicyKind::ClcbFrozenCont | PolicyKind::Threshold | PolicyKind::VCache | PolicyKind::Oracle => {
+                false
+            }
         }
     }
 }
@@ -192,6 +204,7 @@ pub fn make_policy(
         PolicyKind::Lfu => Box::new(CellPolicy::new(ctx, Score::Lfu)?),
         PolicyKind::Lru => Box::new(CellPolicy::new(ctx, Score::Lru)?),
         PolicyKind::Threshold => Box::new(threshold::ThresholdCache::new(ctx)),
+        PolicyKind::VCache => Box::new(vcache::VCache::new(ctx)),
         PolicyKind::Oracle => Box::new(baselines::OracleCache::new(ctx, oracle)),
     })
 }

@@ -35,6 +35,9 @@ pub struct Environment {
     pub horizon: usize,
     pub dim: usize,
     pub metric: Metric,
+    /// Whether every online arrival carries a ground-truth label (SPEC §14); a policy that
+    /// learns from labels ([`PolicyKind::needs_labels`], vCache) is refused without them.
+    pub labelled: bool,
     net: Arc<SharedNet>,
     /// Cache members' neighbours in `E`, shared by the loss trackers of the policies that
     /// cache ε-net centers.
@@ -58,6 +61,7 @@ impl Environment {
             oracle,
             horizon: trace.horizon(),
             dim: trace.dim(),
+            labelled: false,
             net: Arc::new(SharedNet::new(trace.horizon())),
             near: Arc::new(NearMemo::new()),
         })
@@ -178,6 +182,14 @@ impl Simulation {
         params: &Params,
         record_every: usize,
     ) -> Result<Self> {
+        if kind.needs_labels() && !env.labelled {
+            return Err(Error::unsupported(format!(
+                "{} needs ground truth labels (SPEC §14) and this run's data has none; run it on \
+                 data with labels (nq-trivia, synthetic, or a file with `answers` or `label` on \
+                 every record)",
+                kind.label()
+            )));
+        }
         let ctx = Context::new(env.metric, params.clone(), env.dim)?;
         let policy = make_policy(kind, &ctx, &env.oracle_members())?;
         // Policies that cache ε-net centers share members' neighbours in `E` (bounded by the
@@ -241,7 +253,7 @@ impl Simulation {
             None
         };
         let net = assignment.map(|assignment| NetStep { assignment, row: &self.net_row });
-        let round = Round { t, x: a.x, index: a.index, true_cost: a.cost, net };
+        let round = Round { t, x: a.x, index: a.index, true_cost: a.cost, net, label: a.label };
         let t0 = Instant::now();
         let llm = self.policy.decide(&round);
         self.elapsed += t0.elapsed().as_secs_f64() * 1e3;

@@ -10,7 +10,7 @@ export const keyOf = (s) => s.algorithm_id ?? s.algorithm;
 /** Colour preferences by id (the online method shares its offline counterpart's); any other: by position. */
 const ORDER = [
   ['clcb-sc-ls-cont', 'cucb-sc-cont'], ['clcb-sc-ls', 'cucb-sc'], ['greedy'], ['epsilon-greedy'], ['lfu'],
-  ['clcb-frozen-cont'], ['lru'], ['threshold'], ['oracle'],
+  ['clcb-frozen-cont'], ['lru'], ['threshold'], ['oracle'], ['vcache'],
 ];
 
 export function colourFor(key, i = 0) {
