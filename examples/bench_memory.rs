@@ -75,7 +75,8 @@ fn main() {
         Arc::new(Dataset::from_jsonl("long-run", long_run_jsonl().as_bytes(), None, params.c_floor).unwrap());
     let after_dataset = live();
     let trace =
-        generate_trace(dataset.clone(), ArrivalModel::default_for(&dataset, &params), &params).unwrap();
+        generate_trace(dataset.clone(), ArrivalModel::default_for(&dataset, &params).unwrap(), &params)
+            .unwrap();
     let after_trace = live();
     let env = Arc::new(Environment::from_trace(&trace, &params).unwrap());
     let after_env = live();

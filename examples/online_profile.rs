@@ -33,7 +33,8 @@ fn main() {
     println!("dataset load {:.0} ms (reading, D, checksum)", t_load.elapsed().as_secs_f64() * 1e3);
     let t0 = Instant::now();
     let trace =
-        generate_trace(dataset.clone(), ArrivalModel::default_for(&dataset, &params), &params).unwrap();
+        generate_trace(dataset.clone(), ArrivalModel::default_for(&dataset, &params).unwrap(), &params)
+            .unwrap();
     let env = Arc::new(Environment::from_trace(&trace, &params).unwrap());
     println!("{name}: T = {horizon}, seed {seed}; trace + oracle {:.0} ms", t0.elapsed().as_secs_f64() * 1e3);
     let kinds: Vec<PolicyKind> = if args.len() > 3 {

@@ -133,7 +133,8 @@ fn main() {
         }
         let params = Params { horizon, seed: 0, ..base.clone() };
         let trace =
-            generate_trace(dataset.clone(), ArrivalModel::default_for(&dataset, &params), &params).unwrap();
+            generate_trace(dataset.clone(), ArrivalModel::default_for(&dataset, &params).unwrap(), &params)
+                .unwrap();
         let t0 = Instant::now();
         let env = warm(Arc::new(Environment::from_trace(&trace, &params).unwrap()), &trace);
         let env_ms = t0.elapsed().as_secs_f64() * 1e3;
@@ -232,7 +233,8 @@ fn main() {
     );
     let params = Params { horizon: target, seed: 0, ..base.clone() };
     let trace =
-        generate_trace(dataset.clone(), ArrivalModel::default_for(&dataset, &params), &params).unwrap();
+        generate_trace(dataset.clone(), ArrivalModel::default_for(&dataset, &params).unwrap(), &params)
+            .unwrap();
     let env = warm(Arc::new(Environment::from_trace(&trace, &params).unwrap()), &trace);
     println!(
         "  {:<17} {:>10} {:>6} {:>12} {:>10}   {:>10} {:>12} {:>12} {:>10}   load",

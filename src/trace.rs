@@ -7,6 +7,7 @@
 //! `off_arrival_idx` is present, `z` has one entry per offline log entry and `eta` must cover
 //! both the online rounds and the log entries (entry t of either observes `cost + eta[t]`).
 
+use crate::answers::Label;
 use crate::error::{Error, Result};
 use crate::space::Points;
 use serde::{Deserialize, Serialize};
@@ -66,6 +67,19 @@ pub struct Trace {
     /// Offline log arrivals and costs; `None` = the online arrivals serve as the log.
     pub offline: Option<(Queries, Vec<f64>)>,
     pub meta: serde_json::Value,
+    /// Ground truth (SPEC §14), so that a replay measures correctness.
+    pub labels: TraceLabels,
+}
+
+/// A trace's ground truth (SPEC §12 + §14): JSON keys `labels` (one per arrival),
+/// `universe_labels` (one per universe row, for arrivals given as indices) and `eval_labels`
+/// (one per point of `E`). Each entry is a string, an integer or a list of answer strings.
+/// A trace without them has no correctness metrics.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TraceLabels {
+    pub arrivals: Option<Vec<Label>>,
+    pub universe: Option<Vec<Label>>,
+    pub eval: Option<Vec<Label>>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -97,6 +111,17 @@ struct TraceJson {
     off_cost: Option<Vec<f64>>,
     #[serde(default)]
     meta: serde_json::Value,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    labels: Option<Vec<Label>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    universe_labels: Option<Vec<Label>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    eval_labels: Option<Vec<Label>>,
+}
+
+/// Labels read from JSON with answer lists put in canonical (normalised) form.
+fn canonical(v: Vec<Label>) -> Vec<Label> {
+    v.into_iter().map(Label::canonical).collect()
 }
 
 fn rows(p: &Points) -> Vec<Vec<f32>> {
@@ -156,6 +181,31 @@ impl Trace {
             None => (&self.arrivals, &self.cost),
         }
     }
+    /// The ground truth of online arrival `t` (SPEC §14): its entry of `labels`, else its
+    /// universe row's entry of `universe_labels`; `None` when the trace has neither.
+    pub fn label(&self, t: usize) -> Option<&Label> {
+        match (&self.labels.arrivals, &self.labels.universe, self.arrivals.index(t)) {
+            (Some(l), _, _) => l.get(t),
+            (None, Some(u), Some(i)) => u.get(i as usize),
+            _ => None,
+        }
+    }
+    /// The ground truth of point `i` of `E`: its entry of `eval_labels`, else (for indices)
+    /// its universe row's entry of `universe_labels`.
+    pub fn eval_label(&self, i: usize) -> Option<&Label> {
+        match (&self.labels.eval, &self.labels.universe, self.eval.index(i)) {
+            (Some(l), _, _) => l.get(i),
+            (None, Some(u), Some(r)) => u.get(r as usize),
+            _ => None,
+        }
+    }
+    /// Whether every online arrival and every point of `E` has a label (SPEC §14: then the
+    /// correctness metrics are measured).
+    pub fn has_labels(&self) -> bool {
+        (0..self.horizon()).all(|t| self.label(t).is_some())
+            && (0..self.eval.len()).all(|i| self.eval_label(i).is_some())
+    }
+
     /// Offline log entry t as a vector.
     pub fn log_x(&self, t: usize) -> &[f32] {
         self.log().0.get(t, self.universe.as_ref())
@@ -221,6 +271,20 @@ impl Trace {
         if let Some(i) = self.eta.iter().position(|v| !v.is_finite()) {
             return Err(Error::data(format!("`eta`[{i}] is not finite")));
         }
+        let count = |name: &str, l: &Option<Vec<Label>>, n: usize| match l {
+            Some(l) if l.len() != n => Err(Error::data(format!(
+                "`{name}` has {} entries for {n} queries; give one label per query",
+                l.len()
+            ))),
+            _ => Ok(()),
+        };
+        count("labels", &self.labels.arrivals, self.horizon())?;
+        count("eval_labels", &self.labels.eval, self.eval.len())?;
+        if self.labels.universe.is_some() {
+            let u =
+                self.universe.as_ref().ok_or_else(|| Error::data("`universe_labels` needs a `universe`"))?;
+            count("universe_labels", &self.labels.universe, u.len())?;
+        }
         if !self.z.is_empty() && self.z.len() != log_len {
             return Err(Error::data(format!(
                 "`z` has {} entries for an offline log of {log_len}",
@@ -262,6 +326,11 @@ impl Trace {
             eval_cost: j.eval_cost,
             offline,
             meta: j.meta,
+            labels: TraceLabels {
+                arrivals: j.labels.map(canonical),
+                universe: j.universe_labels.map(canonical),
+                eval: j.eval_labels.map(canonical),
+            },
         };
         t.validate()?;
         Ok(t)
@@ -298,6 +367,9 @@ impl Trace {
             off_arrival_idx,
             off_cost,
             meta: self.meta.clone(),
+            labels: self.labels.arrivals.clone(),
+            universe_labels: self.labels.universe.clone(),
+            eval_labels: self.labels.eval.clone(),
         };
         serde_json::to_string(&j).expect("a trace always serialises")
     }

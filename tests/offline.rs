@@ -30,6 +30,7 @@ fn problem(beta_off: f64) -> OfflineProblem {
         eval_cost: COST.to_vec(),
         offline: None,
         meta: serde_json::Value::Null,
+        labels: Default::default(),
     };
     let p = Params { k: 1, epsilon: 0.1, horizon: n, log_len: n, beta_off, ..Params::default() };
     OfflineProblem::from_trace(&trace, &p).unwrap()

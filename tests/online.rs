@@ -34,6 +34,7 @@ fn tiny_trace(horizon: usize) -> Trace {
         eval_cost: COST.to_vec(),
         offline: None,
         meta: serde_json::Value::Null,
+        labels: Default::default(),
     }
 }
 
@@ -167,7 +168,7 @@ fn lru_by_hand() {
 fn trace_replay_equals_the_generated_run() {
     let d = Arc::new(csc::dataset::plane::universe().unwrap());
     let p = Params { horizon: 400, n_eval: 300, seed: 9, epsilon: 0.2, ..Params::default() };
-    let trace = generate_trace(d.clone(), ArrivalModel::default_for(&d, &p), &p).unwrap();
+    let trace = generate_trace(d.clone(), ArrivalModel::default_for(&d, &p).unwrap(), &p).unwrap();
     let back = Trace::from_json(&trace.to_json()).unwrap();
     let kinds = [PolicyKind::ClcbScLsCont, PolicyKind::ClcbScLs, PolicyKind::Greedy, PolicyKind::Threshold];
     let a = run_trace(&trace, &p, &kinds).unwrap();
@@ -187,7 +188,7 @@ fn stage_advances_grow_like_log_log_t() {
     let d = Arc::new(csc::dataset::plane::universe().unwrap());
     let advances = |horizon: usize| {
         let p = Params { horizon, n_eval: 200, seed: 4, epsilon: 0.25, ..Params::default() };
-        let trace = generate_trace(d.clone(), ArrivalModel::default_for(&d, &p), &p).unwrap();
+        let trace = generate_trace(d.clone(), ArrivalModel::default_for(&d, &p).unwrap(), &p).unwrap();
         let r = run_trace(&trace, &p, &[PolicyKind::ClcbScLs]).unwrap();
         let dg = &r[0].diagnostics;
         (dg["stage_advances"].as_u64().unwrap() as f64, dg["centers"].as_u64().unwrap() as f64)
@@ -233,7 +234,7 @@ pub const PLANE_REFERENCE_REGRET_BITS: [u64; 2] = [0x4013dce68dbc0f60, 0x401d445
 fn plane_reference_run() {
     let d = Arc::new(csc::dataset::plane::universe().unwrap());
     let p = Params { horizon: 300, n_eval: 300, seed: 7, epsilon: 0.2, ..Params::default() };
-    let trace = generate_trace(d.clone(), ArrivalModel::default_for(&d, &p), &p).unwrap();
+    let trace = generate_trace(d.clone(), ArrivalModel::default_for(&d, &p).unwrap(), &p).unwrap();
     let env = Arc::new(Environment::from_trace(&trace, &p).unwrap());
     let mut bits = Vec::new();
     for kind in [PolicyKind::ClcbScLsCont, PolicyKind::Greedy] {
@@ -292,7 +293,7 @@ fn every_policy_keeps_its_bits() {
     ] {
         let d = Arc::new(dataset);
         let p = Params { horizon, n_eval: 300, seed: 3, ..Params::default() };
-        let trace = generate_trace(d.clone(), ArrivalModel::default_for(&d, &p), &p).unwrap();
+        let trace = generate_trace(d.clone(), ArrivalModel::default_for(&d, &p).unwrap(), &p).unwrap();
         let env = Arc::new(Environment::from_trace(&trace, &p).unwrap());
         for kind in csc::experiment::paper_policies() {
             let mut h = 0xcbf2_9ce4_8422_2325u64;
@@ -385,7 +386,7 @@ fn a_short_cache_is_labelled_with_its_size() {
 fn step_explained_plays_as_step_and_explains_the_decision() {
     let d = Arc::new(csc::dataset::plane::universe().unwrap());
     let p = Params { horizon: 300, n_eval: 300, seed: 3, epsilon: 0.2, ..Params::default() };
-    let trace = generate_trace(d.clone(), ArrivalModel::default_for(&d, &p), &p).unwrap();
+    let trace = generate_trace(d.clone(), ArrivalModel::default_for(&d, &p).unwrap(), &p).unwrap();
     let env = Arc::new(Environment::from_trace(&trace, &p).unwrap());
     // vCache needs labels, which plane has not (its refusal: tests/vcache.rs).
     for kind in PolicyKind::ALL.into_iter().filter(|k| !k.needs_labels()) {
@@ -443,7 +444,7 @@ fn step_explained_plays_as_step_and_explains_the_decision() {
 fn shared_net_changes_nothing() {
     let d = Arc::new(csc::dataset::synthetic::universe(Params::default().c_floor).unwrap());
     let p = Params { horizon: 240, n_eval: 200, seed: 5, ..Params::default() };
-    let trace = generate_trace(d.clone(), ArrivalModel::default_for(&d, &p), &p).unwrap();
+    let trace = generate_trace(d.clone(), ArrivalModel::default_for(&d, &p).unwrap(), &p).unwrap();
     let asked_at = 150;
     let asked: Vec<f32> = trace.x(17).iter().map(|v| v * 0.9).collect();
     let arrival = |t: usize| {

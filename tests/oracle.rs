@@ -25,7 +25,8 @@ fn check(
     for seed in seeds {
         let params = Params { horizon, n_eval, seed, ..Params::default() };
         let trace =
-            generate_trace(dataset.clone(), ArrivalModel::default_for(&dataset, &params), &params).unwrap();
+            generate_trace(dataset.clone(), ArrivalModel::default_for(&dataset, &params).unwrap(), &params)
+                .unwrap();
         let eval = EvalSample::from_trace(&trace, params.mismatch()).unwrap();
         for &eps_o in eps {
             for &k in ks {

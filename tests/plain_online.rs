@@ -173,7 +173,7 @@ fn compare(what: &str, fast: &FastRun, plain: &PlainRun) -> Result<Counts, Strin
 }
 
 fn trace_of(dataset: &Arc<Dataset>, params: &Params) -> Trace {
-    generate_trace(dataset.clone(), ArrivalModel::default_for(dataset, params), params).unwrap()
+    generate_trace(dataset.clone(), ArrivalModel::default_for(dataset, params).unwrap(), params).unwrap()
 }
 
 /// Runs every policy of `kinds` fast and plain on one trace; panics on the first difference.

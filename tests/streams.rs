@@ -41,9 +41,9 @@ fn collect(stream: &mut dyn ArrivalSource) -> Vec<(Vec<f32>, f64, f64, Option<u3
 #[test]
 fn synthetic_median_arrival_to_prompt_distance_is_0_074() {
     let d = synth();
-    let sigma = calibrate_sigma(&d, 0.074);
+    let sigma = calibrate_sigma(&d, 0.074).unwrap();
     let params = Params { horizon: 3000, n_eval: 10, log_len: 10, seed: 11, ..Params::default() };
-    let model = ArrivalModel::default_for(&d, &params);
+    let model = ArrivalModel::default_for(&d, &params).unwrap();
     assert_eq!(model, ArrivalModel::Jittered { sigma });
     let sampler = Sampler::new(d.clone(), model, params.seed).unwrap();
     let mut rng = csc::stream::rng(99, csc::stream::Purpose::Arrivals);
@@ -72,7 +72,7 @@ fn synthetic_median_arrival_to_prompt_distance_is_0_074() {
 fn same_seed_same_stream_other_seed_other_stream() {
     let d = synth();
     let p = Params::default();
-    let model = ArrivalModel::default_for(&d, &p);
+    let model = ArrivalModel::default_for(&d, &p).unwrap();
     let run = |seed| {
         let s = Arc::new(Sampler::new(d.clone(), model, seed).unwrap());
         collect(&mut OnlineStream::new(s, 200, 0.05, seed).unwrap())
@@ -86,7 +86,7 @@ fn same_seed_same_stream_other_seed_other_stream() {
 fn trace_round_trips_and_replays_the_stream() {
     let d = synth();
     let params = Params { horizon: 120, n_eval: 50, log_len: 80, seed: 3, ..Params::default() };
-    let model = ArrivalModel::default_for(&d, &params);
+    let model = ArrivalModel::default_for(&d, &params).unwrap();
     let trace = generate_trace(d.clone(), model, &params).unwrap();
     trace.validate().unwrap();
     let back = Trace::from_json(&trace.to_json()).unwrap();
@@ -168,7 +168,7 @@ fn nq_trivia_universe_matches_the_shared_data() {
 fn nq_trivia_stream_is_bursty_and_heavy_tailed() {
     let d = nq();
     let params = Params::default();
-    let model = ArrivalModel::default_for(&d, &params);
+    let model = ArrivalModel::default_for(&d, &params).unwrap();
     assert_eq!(model, ArrivalModel::Bursty { burst_mean: 100.0 });
     let s = Arc::new(Sampler::new(d.clone(), model, 1).unwrap());
     let arr = collect(&mut OnlineStream::new(s, 20_000, 0.05, 1).unwrap());

@@ -68,7 +68,8 @@ impl JsBenchOnline {
         super::simulation::live_run_fits(&params, dataset.inner().points.dim())?;
         let d = dataset.inner().clone();
         let trace =
-            generate_trace(d.clone(), ArrivalModel::default_for(&d, &params), &params).map_err(js_err)?;
+            generate_trace(d.clone(), ArrivalModel::default_for(&d, &params).map_err(js_err)?, &params)
+                .map_err(js_err)?;
         let env = Arc::new(Environment::from_trace(&trace, &params).map_err(js_err)?);
         Ok(JsBenchOnline { env, trace, params })
     }

@@ -11,6 +11,7 @@ pub mod plane;
 pub mod records;
 pub mod synthetic;
 
+use crate::answers::Label;
 use crate::error::{Error, Result};
 use crate::space::{diameter, Metric, Points};
 use serde::{Deserialize, Serialize};
@@ -41,6 +42,36 @@ pub struct Dataset {
     /// The order of a `replay` stream read from an index file of arrivals (issue 13), if one
     /// was given: arrival t is row `order[t]`.
     pub replay: Option<ReplayIndex>,
+    /// The ground truth of every query (SPEC §14), or why there is none.
+    pub ground_truth: GroundTruth,
+    /// What loading changed in the data, said with every result (e.g. rows normalised to unit
+    /// length).
+    pub notes: Vec<String>,
+}
+
+/// A universe's ground truth (SPEC §14): one label per row, or the reason there is none (shown
+/// where the correctness metrics would be).
+#[derive(Clone, Debug, PartialEq)]
+pub enum GroundTruth {
+    Labels(Vec<Label>),
+    Absent(String),
+}
+
+impl GroundTruth {
+    /// The labels, one per row, if there are any.
+    pub fn labels(&self) -> Option<&[Label]> {
+        match self {
+            GroundTruth::Labels(l) => Some(l),
+            GroundTruth::Absent(_) => None,
+        }
+    }
+    /// Why there is no ground truth (`None` when there is).
+    pub fn absent_reason(&self) -> Option<&str> {
+        match self {
+            GroundTruth::Labels(_) => None,
+            GroundTruth::Absent(r) => Some(r),
+        }
+    }
 }
 
 /// An index file of arrivals for the `replay` model: one record per line, in arrival order
@@ -97,6 +128,14 @@ pub struct DatasetInfo {
     pub dim: usize,
     pub dist_scale: f64,
     pub checksum: String,
+    /// Why the dataset has no ground truth (SPEC §14), so its correctness metrics are absent;
+    /// not written when it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub no_ground_truth: Option<String>,
+    /// What loading changed in the data (e.g. rows normalised to unit length); not written
+    /// when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 /// The costs of SPEC §2: `c = c_floor + (1 − c_floor)·(tokens − min)/(max − min)`.
@@ -198,6 +237,8 @@ impl Dataset {
             user: false,
             ids: Vec::new(),
             replay: None,
+            ground_truth: GroundTruth::Absent(format!("the dataset {name} has no ground truth")),
+            notes: Vec::new(),
         })
     }
 
@@ -245,6 +286,16 @@ impl Dataset {
                 (groups, names)
             }
         };
+        let notes = records::check_unit_norm(&records, &points, f.embeddings.is_some() && f.dim.is_none())
+            .map_err(|e| e.in_file(f.embeddings.map_or(f.jsonl_name, |(name, _)| name)))?;
+        // SPEC §14: the parser has checked that every record has the same kind of label, or none.
+        let ground_truth = match records.iter().map(|r| r.label.clone()).collect::<Option<Vec<_>>>() {
+            Some(l) => GroundTruth::Labels(l),
+            None => GroundTruth::Absent(format!(
+                "{} gives no `answers` or `label` on its records (SPEC §14)",
+                f.jsonl_name
+            )),
+        };
         let tokens = records.iter().map(|r| r.tokens).collect();
         let ids = if records.iter().any(|r| r.id.is_some()) {
             records.iter().map(|r| r.id.clone()).collect()
@@ -255,6 +306,8 @@ impl Dataset {
         let mut d = Dataset::new(f.jsonl_name, points, tokens, texts, groups, group_names, c_floor)?;
         d.user = true;
         d.ids = ids;
+        d.ground_truth = ground_truth;
+        d.notes = notes;
         if let Some((name, bytes)) = f.replay_index {
             d.set_replay_index(name, bytes)?;
         }
@@ -360,6 +413,10 @@ impl Dataset {
     pub fn is_empty(&self) -> bool {
         self.points.is_empty()
     }
+    /// The label of row `i`, when the dataset has ground truth.
+    pub fn label(&self, i: usize) -> Option<&Label> {
+        self.ground_truth.labels().and_then(|l| l.get(i))
+    }
     pub fn metric(&self) -> Metric {
         Metric { scale: self.dist_scale }
     }
@@ -370,6 +427,8 @@ impl Dataset {
             dim: self.points.dim(),
             dist_scale: self.dist_scale,
             checksum: self.checksum.clone(),
+            no_ground_truth: self.ground_truth.absent_reason().map(str::to_string),
+            notes: self.notes.clone(),
         }
     }
 }

@@ -64,6 +64,10 @@ pub fn universe() -> Result<Dataset> {
     let mut d = Dataset::new("plane", points, vec![0; n], texts, vec![0; n], vec!["plane".into()], 0.01)?;
     d.costs = rows.iter().map(|r| cost(r)).collect();
     d.dist_scale = DIST_SCALE;
+    d.ground_truth = super::GroundTruth::Absent(
+        "plane has no ground truth: its queries are points of the unit square, not questions (SPEC §14)"
+            .into(),
+    );
     Ok(d)
 }
 

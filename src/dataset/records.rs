@@ -6,6 +6,7 @@
 //! rows are counted from 0 and named with the line of their record, "row 6 = line 7"), what was
 //! expected and how to fix it. The caller names the file with [`Error::in_file`].
 
+use crate::answers::Label;
 use crate::error::{Error, Result};
 use crate::space::Points;
 use serde_json::Value;
@@ -21,6 +22,9 @@ pub struct Record {
     pub embedding: Option<Vec<f32>>,
     /// The value of the group field asked for (see [`parse_jsonl_grouped`]).
     pub group: Option<String>,
+    /// Ground truth (SPEC §14): `answers` (a list of strings, normalised) or `label` (a string
+    /// or an integer). One kind per file, on every record or on none.
+    pub label: Option<Label>,
     /// 1-based line of the record in its file.
     pub line: usize,
 }
@@ -153,7 +157,11 @@ pub fn parse_jsonl_grouped(text: &str, limit: usize, group_field: Option<&str>) 
                 ))
             }
         };
-        out.push(Record { id, text, tokens, embedding, group, line: no });
+        let label = parse_label(obj, no)?;
+        if let Some(first) = out.first() {
+            check_same_label_kind(first, label.as_ref(), no)?;
+        }
+        out.push(Record { id, text, tokens, embedding, group, label, line: no });
     }
     if out.is_empty() {
         return Err(Error::at(
@@ -162,6 +170,73 @@ pub fn parse_jsonl_grouped(text: &str, limit: usize, group_field: Option<&str>) 
         ));
     }
     Ok(out)
+}
+
+/// The ground truth of one record (SPEC §14): `answers` (a list of strings) or `label` (a
+/// string or an integer), never both.
+fn parse_label(obj: &serde_json::Map<String, Value>, no: usize) -> Result<Option<Label>> {
+    let answers = obj.get("answers").filter(|v| !v.is_null());
+    let label = obj.get("label").filter(|v| !v.is_null());
+    match (answers, label) {
+        (Some(_), Some(_)) => Err(Error::at(
+            at(no),
+            "the record has both `answers` and `label`; ground truth is one or the other — keep one (the same on every line)",
+        )),
+        (Some(Value::Array(a)), None) => {
+            let mut v = Vec::with_capacity(a.len());
+            for (j, x) in a.iter().enumerate() {
+                v.push(x.as_str().ok_or_else(|| {
+                    Error::at(
+                        at(no),
+                        format!("`answers` must be a list of strings, but answer {j} is {}; quote it or remove it", kind(x)),
+                    )
+                })?);
+            }
+            Ok(Some(Label::answers(&v)))
+        }
+        (Some(o), None) => Err(Error::at(
+            at(no),
+            format!("`answers` must be a list of strings (the gold answers), found {}", kind(o)),
+        )),
+        (None, Some(Value::String(s))) => Ok(Some(Label::Text(s.clone()))),
+        (None, Some(Value::Number(n))) => match n.as_i64() {
+            Some(i) => Ok(Some(Label::Class(i))),
+            None => Err(Error::at(
+                at(no),
+                format!("`label` {n} is not a whole number in the 64-bit range; a label is a string or an integer — quote it to make it a string"),
+            )),
+        },
+        (None, Some(o)) => Err(Error::at(
+            at(no),
+            format!("`label` must be a string or an integer, found {}", kind(o)),
+        )),
+        (None, None) => Ok(None),
+    }
+}
+
+/// The name of a record's kind of ground truth, as a field.
+fn label_field(l: Option<&Label>) -> Option<&'static str> {
+    l.map(|l| if matches!(l, Label::Answers(_)) { "answers" } else { "label" })
+}
+
+/// SPEC §14: a file uses one kind of ground truth, on every record or on none.
+fn check_same_label_kind(first: &Record, this: Option<&Label>, no: usize) -> Result<()> {
+    match (label_field(first.label.as_ref()), label_field(this)) {
+        (a, b) if a == b => Ok(()),
+        (None, None) => Ok(()),
+        (Some(a), None) => Err(Error::at(
+            at(no),
+            format!("no `{a}` while line {} has one; ground truth must be on every record or on none — add `{a}` here or remove it everywhere", first.line),
+        )),
+        (None, Some(b)) => Err(Error::at(
+            at(no),
+            format!("`{b}` here but none on line {}; ground truth must be on every record or on none — add `{b}` to every record or remove it", first.line),
+        )),
+        (Some(a), Some(b)) => Err(Error::at(
+            at(no),
+            format!("`{b}` here but `{a}` on line {}; a file uses one kind of ground truth — use `{a}` on every record", first.line),
+        )),
+    }
 }
 
 fn kind(v: &Value) -> &'static str {
@@ -320,6 +395,44 @@ pub fn binary_for(
     Ok(p)
 }
 
+/// How far from 1 a row's Euclidean norm may be and still count as unit-norm.
+const UNIT_NORM_TOLERANCE: f64 = 1e-3;
+
+/// SPEC §1: text embeddings are L2-normalised. Rows that are not are kept as given (the
+/// metric is defined for any vectors) and the returned note says so with every result — except
+/// when the dimension of a binary file was inferred from its size: rows not of unit norm then
+/// mean the inference was almost surely wrong (a file holding every embedding twice reads as
+/// rows of twice the dimension, each of norm √2), and loading is refused.
+pub fn check_unit_norm(records: &[Record], points: &Points, dim_inferred: bool) -> Result<Vec<String>> {
+    let norms: Vec<f64> =
+        points.iter().map(|r| r.iter().map(|&v| v as f64 * v as f64).sum::<f64>().sqrt()).collect();
+    let off: Vec<usize> =
+        (0..norms.len()).filter(|&i| (norms[i] - 1.0).abs() > UNIT_NORM_TOLERANCE).collect();
+    let Some(&first) = off.first() else { return Ok(Vec::new()) };
+    let (lo, hi) =
+        off.iter().fold((f64::INFINITY, 0f64), |(lo, hi), &i| (lo.min(norms[i]), hi.max(norms[i])));
+    let line = records.get(first).map_or(String::new(), |r| format!(" (line {})", r.line));
+    if dim_inferred {
+        return Err(Error::at(
+            format!("row {first}{}", line.replace(" (", " = ").replace(')', "")),
+            format!(
+                "{} of {} rows are not unit-norm (norms {lo:.4} to {hi:.4}; this row {:.4}) under the inferred dimension {}: embeddings are L2-normalised (SPEC §1), so the dimension is probably not {} — does the file hold each embedding more than once, or belong to other records? Give the dimension (--dim d) if {} is right",
+                off.len(),
+                norms.len(),
+                norms[first],
+                points.dim(),
+                points.dim(),
+                points.dim()
+            ),
+        ));
+    }
+    Ok(vec![format!(
+        "{} of {} embedding rows are not unit-norm (norms {lo:.4} to {hi:.4}, first row {first}{line}); SPEC §1 assumes L2-normalised embeddings — they are used as given",
+        off.len(),
+        norms.len()
+    )])
+}
+
 /// Embeddings from each record's `embedding` field (all present, all the same length).
 pub fn inline_embeddings(records: &[Record]) -> Result<Points> {
     let first = &records[0];
@@ -391,6 +504,43 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.starts_with("line 2: duplicate id \"1\" (first on line 1)"), "{e}");
+    }
+
+    #[test]
+    fn ground_truth_fields() {
+        let r = parse_jsonl("{\"text\":\"a\",\"tokens\":1,\"answers\":[\"The Beatles\",\"---\"]}\n{\"text\":\"b\",\"tokens\":1,\"answers\":[]}").unwrap();
+        assert_eq!(r[0].label, Some(Label::Answers(vec!["beatles".into()])));
+        assert_eq!(r[1].label, Some(Label::Answers(vec![])));
+        let r = parse_jsonl(
+            "{\"text\":\"a\",\"tokens\":1,\"label\":3}\n{\"text\":\"b\",\"tokens\":1,\"label\":\"x\"}",
+        )
+        .unwrap();
+        assert_eq!(
+            (r[0].label.clone(), r[1].label.clone()),
+            (Some(Label::Class(3)), Some(Label::Text("x".into())))
+        );
+        let err = |s: &str| parse_jsonl(s).unwrap_err().to_string();
+        let e = err("{\"text\":\"a\",\"tokens\":1,\"label\":3}\n{\"text\":\"b\",\"tokens\":1}");
+        assert!(e.starts_with("line 2: no `label` while line 1 has one"), "{e}");
+        let e = err("{\"text\":\"a\",\"tokens\":1}\n\n{\"text\":\"b\",\"tokens\":1,\"answers\":[\"x\"]}");
+        assert!(e.starts_with("line 3: `answers` here but none on line 1"), "{e}");
+        let e = err(
+            "{\"text\":\"a\",\"tokens\":1,\"label\":3}\n{\"text\":\"b\",\"tokens\":1,\"answers\":[\"x\"]}",
+        );
+        assert!(e.starts_with("line 2: `answers` here but `label` on line 1"), "{e}");
+        let e = err("{\"text\":\"a\",\"tokens\":1,\"label\":3,\"answers\":[\"x\"]}");
+        assert!(e.starts_with("line 1: the record has both"), "{e}");
+        let e = err("{\"text\":\"a\",\"tokens\":1,\"answers\":[\"x\",2]}");
+        assert!(
+            e.starts_with("line 1: `answers` must be a list of strings, but answer 1 is a number"),
+            "{e}"
+        );
+        let e = err("{\"text\":\"a\",\"tokens\":1,\"answers\":\"x\"}");
+        assert!(e.contains("`answers` must be a list of strings"), "{e}");
+        let e = err("{\"text\":\"a\",\"tokens\":1,\"label\":1.5}");
+        assert!(e.contains("`label` 1.5 is not a whole number"), "{e}");
+        let e = err("{\"text\":\"a\",\"tokens\":1,\"label\":[1]}");
+        assert!(e.contains("`label` must be a string or an integer, found a list"), "{e}");
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //! `tools/make_synthetic.py` (see `data/synthetic/README.md`).
 
 use super::records::{embeddings_for, parse_jsonl};
-use super::Dataset;
+use super::{Dataset, GroundTruth};
+use crate::answers::Label;
 use crate::error::Result;
 
 const PROMPTS: &str = include_str!("../../data/synthetic/prompts.jsonl");
@@ -18,7 +19,11 @@ pub fn universe(c_floor: f64) -> Result<Dataset> {
     let tokens = records.iter().map(|r| r.tokens).collect();
     let texts: Vec<String> = records.into_iter().map(|r| r.text).collect();
     let n = texts.len();
-    Dataset::new("synthetic", points, tokens, texts, vec![0; n], vec!["synthetic".into()], c_floor)
+    let mut d =
+        Dataset::new("synthetic", points, tokens, texts, vec![0; n], vec!["synthetic".into()], c_floor)?;
+    // SPEC §14: an arrival's label is the index of the prompt it was perturbed from.
+    d.ground_truth = GroundTruth::Labels((0..n as i64).map(Label::Class).collect());
+    Ok(d)
 }
 
 #[cfg(test)]
@@ -41,5 +46,8 @@ mod tests {
             assert!((n - 1.0).abs() < 1e-5);
         }
         assert!(d.costs.iter().all(|&c| c > 0.0 && c <= 1.0));
+        // SPEC §14: prompt i is labelled i.
+        assert_eq!(d.label(7), Some(&crate::answers::Label::Class(7)));
+        assert_eq!(d.ground_truth.labels().map(|l| l.len()), Some(50));
     }
 }

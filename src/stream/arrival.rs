@@ -93,9 +93,10 @@ impl ArrivalSpec {
     pub fn resolve(&self, dataset: &Dataset, params: &mut Params) -> Result<ArrivalModel> {
         Ok(match self {
             ArrivalSpec::Uniform => ArrivalModel::Jittered {
-                sigma: params
-                    .synthetic_sigma
-                    .unwrap_or_else(|| calibrate_sigma(dataset, SYNTHETIC_MEDIAN_DISTANCE)),
+                sigma: match params.synthetic_sigma {
+                    Some(s) => s,
+                    None => calibrate_sigma(dataset, SYNTHETIC_MEDIAN_DISTANCE)?,
+                },
             },
             ArrivalSpec::Bursty { group_by } => {
                 if dataset.user && group_by.is_none() {
@@ -165,24 +166,25 @@ pub fn resolve_arrival(
 ) -> Result<ArrivalModel> {
     match arrival {
         Some(a) => a.resolve(dataset, params),
-        None => Ok(ArrivalModel::default_for(dataset, params)),
+        None => ArrivalModel::default_for(dataset, params),
     }
 }
 
 impl ArrivalModel {
     /// The SPEC §7 model of a dataset: bursty for nq-trivia, the blob mixture for plane,
     /// jittered prompts otherwise (σ_e from `params` or calibrated).
-    pub fn default_for(dataset: &Dataset, params: &Params) -> ArrivalModel {
+    pub fn default_for(dataset: &Dataset, params: &Params) -> Result<ArrivalModel> {
         let builtin = if dataset.user { "" } else { dataset.name.as_str() };
-        match builtin {
+        Ok(match builtin {
             "nq-trivia" => ArrivalModel::Bursty { burst_mean: params.burst_mean },
             "plane" => ArrivalModel::Plane,
             _ => ArrivalModel::Jittered {
-                sigma: params
-                    .synthetic_sigma
-                    .unwrap_or_else(|| calibrate_sigma(dataset, SYNTHETIC_MEDIAN_DISTANCE)),
+                sigma: match params.synthetic_sigma {
+                    Some(s) => s,
+                    None => calibrate_sigma(dataset, SYNTHETIC_MEDIAN_DISTANCE)?,
+                },
             },
-        }
+        })
     }
 }
 

@@ -39,11 +39,15 @@ pub const SYNTHETIC_MEDIAN_DISTANCE: f64 = 0.074;
 /// `σ_e` such that the median distance from a jittered arrival to its source is `target`
 /// (SPEC §7). Deterministic: 4,000 fixed draws (calibration sub-stream of seed 0) with common
 /// random numbers across the bisection. Cached per dataset checksum.
-pub fn calibrate_sigma(dataset: &Dataset, target: f64) -> f64 {
+///
+/// A target the jitter cannot reach is an error, never a degenerate stream: the median at
+/// `σ = 0` must lie below it (it is 0 for unit-norm rows; rows of another norm are moved by the
+/// renormalisation alone) and the median at the bisection's upper end `σ = 1` above it.
+pub fn calibrate_sigma(dataset: &Dataset, target: f64) -> Result<f64> {
     static CACHE: Mutex<Vec<(String, u64, f64)>> = Mutex::new(Vec::new());
     let key = (dataset.checksum.clone(), target.to_bits());
     if let Some(&(_, _, s)) = CACHE.lock().unwrap().iter().find(|(c, t, _)| *c == key.0 && *t == key.1) {
-        return s;
+        return Ok(s);
     }
     let mut r = rng(0, Purpose::Calibration);
     let dim = dataset.points.dim();
@@ -64,6 +68,14 @@ pub fn calibrate_sigma(dataset: &Dataset, target: f64) -> f64 {
         d[d.len() / 2]
     };
     let (mut lo, mut hi) = (0.0f64, 1.0f64);
+    let (at_lo, at_hi) = (median_at(lo), median_at(hi));
+    if !(at_lo < target && target <= at_hi) {
+        return Err(Error::data(format!(
+            "{}: cannot calibrate the arrival noise σ_e to a median arrival-to-source distance of {target} (SPEC §7): the median is {at_lo:.4} with no noise and {at_hi:.4} at σ_e = 1{} — give σ_e directly (synthetic_sigma) or use unit-norm embeddings",
+            dataset.name,
+            if at_lo >= target { ", so every arrival is already too far from its source (are the embedding rows unit-norm?)" } else { "" }
+        )));
+    }
     for _ in 0..60 {
         let mid = 0.5 * (lo + hi);
         if median_at(mid) < target {
@@ -74,7 +86,7 @@ pub fn calibrate_sigma(dataset: &Dataset, target: f64) -> f64 {
     }
     let s = 0.5 * (lo + hi);
     CACHE.lock().unwrap().push((key.0, key.1, s));
-    s
+    Ok(s)
 }
 
 /// `normalise(x + σ·z)` into `out` (computed in f64, stored as f32).
@@ -197,24 +209,37 @@ impl Sampler {
 
     /// `n` i.i.d. draws from `f` (the stationary mixture for bursty data): for `E` and the log.
     pub fn iid<R: Rng + ?Sized>(&self, n: usize, rng: &mut R) -> (Queries, Vec<f64>) {
+        let (q, c, _) = self.iid_sourced(n, rng);
+        (q, c)
+    }
+
+    /// [`Sampler::iid`] with the universe row each draw came from (plane: none).
+    pub fn iid_sourced<R: Rng + ?Sized>(
+        &self,
+        n: usize,
+        rng: &mut R,
+    ) -> (Queries, Vec<f64>, Vec<Option<u32>>) {
         let dim = self.dim();
         let mut buf = vec![0f32; dim];
         let mut costs = Vec::with_capacity(n);
+        let mut sources = Vec::with_capacity(n);
         if self.model.exact() {
             let mut idx = Vec::with_capacity(n);
             for _ in 0..n {
                 let d = self.draw(None, rng, &mut buf);
                 idx.push(d.source.expect("bursty draws are universe rows"));
                 costs.push(d.cost);
+                sources.push(d.source);
             }
-            return (Queries::Indices(idx), costs);
+            return (Queries::Indices(idx), costs, sources);
         }
         let mut data = Vec::with_capacity(n * dim);
         for _ in 0..n {
             let d = self.draw(None, rng, &mut buf);
             data.extend_from_slice(&buf);
             costs.push(d.cost);
+            sources.push(d.source);
         }
-        (Queries::Vectors(Points::from_flat(dim, data).expect("finite draws")), costs)
+        (Queries::Vectors(Points::from_flat(dim, data).expect("finite draws")), costs, sources)
     }
 }

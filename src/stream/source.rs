@@ -10,7 +10,7 @@ use crate::dataset::Dataset;
 use crate::error::{Error, Result};
 use crate::portable;
 use crate::space::Points;
-use crate::trace::{Queries, Trace};
+use crate::trace::{Queries, Trace, TraceLabels};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
@@ -137,7 +137,8 @@ impl ArrivalSource for OnlineStream {
             cost: d.cost,
             eta,
             index: if d.exact { d.source } else { None },
-            label: None,
+            // SPEC §14: the label of the universe row drawn or perturbed
+            label: d.source.and_then(|i| self.sampler.dataset().label(i as usize)),
         })
     }
 }
@@ -151,7 +152,7 @@ impl Trace {
             cost: self.cost[t],
             eta: self.eta[t],
             index: self.arrivals.index(t),
-            label: None,
+            label: self.label(t),
         }
     }
 }
@@ -195,6 +196,7 @@ pub fn generate_trace(dataset: Arc<Dataset>, model: ArrivalModel, params: &Param
     let dim = sampler.dim();
     let exact = model.exact();
     let (mut idx, mut data, mut cost, mut eta) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut arrival_labels: Vec<Option<Label>> = Vec::new();
     while let Some(a) = stream.next_arrival() {
         if exact {
             idx.push(a.index.expect("exact arrivals are universe rows"));
@@ -203,6 +205,7 @@ pub fn generate_trace(dataset: Arc<Dataset>, model: ArrivalModel, params: &Param
         }
         cost.push(a.cost);
         eta.push(a.eta);
+        arrival_labels.push(a.label.cloned());
     }
     // Log entries beyond the horizon observe noise from the same sub-stream, continued.
     let mut noise_rng = rng(seed, Purpose::Noise);
@@ -212,7 +215,20 @@ pub fn generate_trace(dataset: Arc<Dataset>, model: ArrivalModel, params: &Param
     debug_assert_eq!(&all_eta[..eta.len()], &eta[..]);
     let arrivals =
         if exact { Queries::Indices(idx) } else { Queries::Vectors(Points::from_flat(dim, data)?) };
-    let (eval, eval_cost) = sampler.iid(params.n_eval, &mut rng(seed, Purpose::Eval));
+    let (eval, eval_cost, eval_sources) = sampler.iid_sourced(params.n_eval, &mut rng(seed, Purpose::Eval));
+    // SPEC §14: ground truth travels with the trace. Exact arrivals and E are universe rows
+    // (labelled through `universe_labels`); jittered ones carry their source prompt's label.
+    let gt = dataset.ground_truth.labels();
+    let labels = TraceLabels {
+        arrivals: if exact { None } else { arrival_labels.into_iter().collect::<Option<Vec<_>>>() },
+        universe: if exact { gt.map(<[Label]>::to_vec) } else { None },
+        eval: match (gt, exact) {
+            (Some(l), false) => {
+                eval_sources.iter().map(|s| s.map(|i| l[i as usize].clone())).collect::<Option<Vec<_>>>()
+            }
+            _ => None,
+        },
+    };
     let (log, log_cost) = sampler.iid(params.log_len, &mut rng(seed, Purpose::Log));
     let mut zr = rng(seed, Purpose::Propensity);
     let z = (0..params.log_len).map(|_| zr.random::<f64>() < params.propensity).collect();
@@ -233,5 +249,6 @@ pub fn generate_trace(dataset: Arc<Dataset>, model: ArrivalModel, params: &Param
             "arrival_model": model,
             "params": params,
         }),
+        labels,
     })
 }
