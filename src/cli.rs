@@ -437,7 +437,10 @@ pub fn main() -> Res<()> {
             let kinds = match policies {
                 Some(s) => s.split(',').map(PolicyKind::parse).collect::<Result<Vec<_>, _>>().map_err(err)?,
                 // Every policy that can run on the trace (vCache needs ground truth labels).
-                None => PolicyKind::ALL.into_iter().filter(|k| !k.needs_labels()).collect(),
+                None => {
+                    let labelled = (0..t.horizon()).all(|i| t.label(i).is_some());
+                    PolicyKind::ALL.into_iter().filter(|k| labelled || !k.needs_labels()).collect()
+                }
             };
             let results = run_trace(&t, &params, &kinds).map_err(err)?;
             println!(

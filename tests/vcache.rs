@@ -64,9 +64,11 @@ fn differential_trace(t_max: usize, seed: u64) -> (Trace, Vec<Label>) {
         "eta": vec![0.0; t_max],
         "E": &xs[..50],
         "eval_cost": vec![0.5; 50],
+        "labels": labels,
     });
     let trace = Trace::from_json(&json.to_string()).unwrap();
-    (trace, labels.into_iter().map(Label::Class).collect())
+    let labels = (0..t_max).map(|t| trace.label(t).expect("labelled").clone()).collect();
+    (trace, labels)
 }
 
 /// SPEC §15 played by the engine (through the simulator) and by the plain re-implementation on
@@ -79,14 +81,14 @@ fn engine_agrees_with_a_plain_reimplementation_every_round() {
     let mut total_hits = 0;
     for (k, delta, seed) in [(8, 0.05, 0), (12, 0.1, 1), (4, 0.2, 2), (20, 0.01, 3)] {
         let p = Params { k, vcache_delta: delta, seed, horizon: t_max, n_eval: 50, ..Params::default() };
-        let mut env = Environment::from_trace(&trace, &p).unwrap();
-        env.labelled = true;
+        let env = Environment::from_trace(&trace, &p).unwrap();
+        assert!(env.labelled);
         let mut sim = Simulation::new(Arc::new(env), PolicyKind::VCache, &p, 0).unwrap();
         let mut plain = PlainVCache::new(k, delta, Metric::new(2.0).unwrap(), seed);
         let (mut hits, mut changes, mut last) = (0, 0, Vec::new());
         for (t, label) in labels.iter().enumerate() {
-            let mut a = trace.arrival(t);
-            a.label = Some(label);
+            let a = trace.arrival(t);
+            assert_eq!(a.label, Some(label));
             let (o, why) = sim.step_explained(&a);
             let Label::Class(l) = label else { unreachable!() };
             let want = plain.step(t, a.x, *l);
@@ -114,7 +116,8 @@ fn engine_agrees_with_a_plain_reimplementation_every_round() {
 
 #[test]
 fn refuses_data_without_labels() {
-    let (trace, _) = differential_trace(60, 1);
+    let (mut trace, _) = differential_trace(60, 1);
+    trace.labels = Default::default();
     let p = Params { horizon: 60, n_eval: 50, ..Params::default() };
     let env = Arc::new(Environment::from_trace(&trace, &p).unwrap());
     let e = Simulation::new(env, PolicyKind::VCache, &p, 0).err().expect("refused").to_string();

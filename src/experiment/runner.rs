@@ -76,6 +76,15 @@ pub fn run_unit(
             serde_json::Value::Object(d)
         }
         Measure::Online { policies } => {
+            if let Some(k) = policies.iter().find(|k| k.needs_labels()) {
+                if let Some(why) = dataset.ground_truth.absent_reason() {
+                    return Err(Error::unsupported(format!(
+                        "{} needs ground truth labels (SPEC §14) and {why}; run it on data with labels \
+                         (nq-trivia, synthetic, or a file with `answers` or `label` on every record)",
+                        k.label()
+                    )));
+                }
+            }
             let env = Arc::new(Environment::from_trace(&trace, &params)?);
             let total = policies.len() * trace.horizon();
             let mut done = 0usize;

@@ -61,7 +61,7 @@ impl Environment {
             oracle,
             horizon: trace.horizon(),
             dim: trace.dim(),
-            labelled: false,
+            labelled: (0..trace.horizon()).all(|t| trace.label(t).is_some()),
             net: Arc::new(SharedNet::new(trace.horizon())),
             near: Arc::new(NearMemo::new()),
         })
