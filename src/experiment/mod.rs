@@ -9,9 +9,11 @@
 //! - [`registry`]: the built-in experiments by id (the only list of ids);
 //! - [`spec`]: a definition, its validation and its units; [`dataset`]: which data it runs on;
 //! - [`runner`]: one unit; [`geometry`]: the geometry measure;
-//! - [`stats`]: aggregation over seeds; [`report`]: the finished report, CSV and summary table.
+//! - [`stats`]: aggregation over seeds; [`report`]: the finished report, CSV and summary table;
+//!   [`frontier`]: the frontier experiment's table and chart data.
 
 pub mod dataset;
+pub mod frontier;
 pub mod geometry;
 pub mod registry;
 pub mod report;
@@ -24,5 +26,5 @@ pub use dataset::{DatasetId, DatasetSpec};
 pub use registry::{builtin, paper_policies, tuned_offline, BUILTIN_IDS, TUNED_BETA_OFF, TUNED_LAMBDA};
 pub use report::Report;
 pub use runner::{run_unit, Observation, UnitResult};
-pub use spec::{check_experiment_size, ExperimentSpec, Measure, Sweep, Unit, MAX_UNITS};
+pub use spec::{check_experiment_size, ExperimentSpec, Family, Measure, Sweep, Unit, MAX_UNITS};
 pub use stats::{aggregate, t_quantile, Stat};

@@ -8,11 +8,14 @@ use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// The algorithms an experiment measures (their observations are recorded under the display name).
-fn algorithm_ids(measure: &Measure) -> Vec<AlgorithmInfo> {
+/// The series an experiment records, as (name its observations are recorded under, algorithm
+/// id): the display names, or a frontier's family names with their policy's id.
+fn algorithm_ids(measure: &Measure) -> Vec<(String, &'static str)> {
+    let named = |i: AlgorithmInfo| (i.name.to_string(), i.id);
     match measure {
-        Measure::Offline { algorithms } => algorithms.iter().map(|a| a.info()).collect(),
-        Measure::Online { policies } => policies.iter().map(|p| p.info()).collect(),
+        Measure::Offline { algorithms } => algorithms.iter().map(|a| named(a.info())).collect(),
+        Measure::Online { policies } => policies.iter().map(|p| named(p.info())).collect(),
+        Measure::Frontier { families } => families.iter().map(|f| (f.name(), f.policy.info().id)).collect(),
         Measure::Geometry { .. } => Vec::new(),
     }
 }
@@ -32,7 +35,7 @@ impl Report {
         let mut stats = aggregate(&units);
         let ids = algorithm_ids(&spec.measure);
         for s in &mut stats {
-            s.algorithm_id = ids.iter().find(|i| i.name == s.algorithm).map(|i| i.id.to_string());
+            s.algorithm_id = ids.iter().find(|(name, _)| *name == s.algorithm).map(|(_, id)| id.to_string());
         }
         Report {
             experiment: spec.clone(),
@@ -200,6 +203,7 @@ impl Report {
             Measure::Offline { .. } => {
                 out.push_str(&self.sweep_tables(&algs, "gap", &["gap", "loss"], &cell));
             }
+            Measure::Frontier { .. } => out.push_str(&self.frontier_table()),
             Measure::Online { .. } if self.experiment.sweep.is_some() => {
                 let metrics = ["final_avg_regret", "final_switches", "runtime_ms"];
                 out.push_str(&self.sweep_tables(&algs, "final_avg_regret", &metrics, &cell));
