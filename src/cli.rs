@@ -449,19 +449,27 @@ pub fn main() -> Res<()> {
             };
             let results = run_trace(&t, &params, &kinds).map_err(err)?;
             println!(
-                "{:<26}{:>14}{:>12}{:>10}{:>12}",
-                "algorithm", "avg regret", "switches", "hit rate", "avg cost"
+                "{:<26}{:>14}{:>12}{:>10}{:>12}{:>12}{:>15}",
+                "algorithm", "avg regret", "switches", "hit rate", "avg cost", "error rate", "hit precision"
             );
+            // SPEC §14: "—" where the trace carries no ground truth (or, for precision, no hits).
+            let opt =
+                |v: Option<f64>, digits: usize| v.map_or("—".to_string(), |v| format!("{v:.digits$}"));
             for r in &results {
                 let l = &r.last;
                 println!(
-                    "{:<26}{:>14.6}{:>12}{:>10.3}{:>12.4}",
+                    "{:<26}{:>14.6}{:>12}{:>10.3}{:>12.4}{:>12}{:>15}",
                     csc::online::sim::sized_label(&r.policy, l.cache_size as f64, params.k),
                     l.avg_regret,
                     l.switches,
                     l.hit_rate,
-                    l.avg_realised_cost
+                    l.avg_realised_cost,
+                    opt(l.error_rate, 4),
+                    opt(l.hit_precision, 3)
                 );
+            }
+            if !t.has_labels() {
+                println!("error rate, hit precision: — (the trace has no labels, SPEC §14)");
             }
             if let Some(o) = out {
                 write(&o, &serde_json::to_string_pretty(&results).map_err(err)?)?;

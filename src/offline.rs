@@ -15,6 +15,7 @@
 //! - Oracle: `M_orc` itself (gap 0 by construction).
 
 pub use crate::algorithms::OfflineKind;
+use crate::answers::{equivalent, Label};
 use crate::config::Params;
 use crate::epsilon_net::EpsilonNet;
 use crate::error::{Error, Result};
@@ -40,6 +41,9 @@ pub struct OfflineResult {
     pub cache: Vec<usize>,
     /// The costs the algorithm believed at its centers (pessimistic or empirical).
     pub believed_costs: Vec<f64>,
+    /// SPEC §14, offline: the fraction of `E` served wrongly by `M̂`; `None` without ground
+    /// truth for `E` and for the log entries `M̂` holds.
+    pub error_rate: Option<f64>,
 }
 
 /// What every offline algorithm shares for one log: the net, its cells, the observations.
@@ -56,6 +60,9 @@ pub struct OfflineProblem {
     pub observed: Vec<(usize, f64)>,
     pub eval: EvalSample,
     pub oracle: Oracle,
+    /// Ground truth (SPEC §14) of the points of `E` and of the log entries, when the trace has
+    /// both (a log of jittered vectors has none: SPEC §12 gives no key for it).
+    pub labels: Option<(Vec<Label>, Vec<Label>)>,
 }
 
 impl OfflineProblem {
@@ -92,7 +99,19 @@ impl OfflineProblem {
             params.eps_oracle,
             params.k,
         )?;
+        let eval_labels =
+            (0..trace.eval.len()).map(|i| trace.eval_label(i).cloned()).collect::<Option<Vec<_>>>();
+        let log_labels = (0..n)
+            .map(|t| match &trace.offline {
+                None => trace.label(t).cloned(),
+                Some((q, _)) => q
+                    .index(t)
+                    .and_then(|i| trace.labels.universe.as_ref().and_then(|u| u.get(i as usize)))
+                    .cloned(),
+            })
+            .collect::<Option<Vec<_>>>();
         Ok(OfflineProblem {
+            labels: eval_labels.zip(log_labels),
             params: params.clone(),
             metric,
             log,
@@ -103,6 +122,24 @@ impl OfflineProblem {
             eval,
             oracle,
         })
+    }
+
+    /// SPEC §14, offline: the error rate of the cache holding log entries `items` (with
+    /// vectors `cache`) on `E`: point `e` is served from the cache iff `φ(d(e, M̂)) < c(e)`
+    /// (eq. 1 with true costs), by its nearest item (ties to the lowest index), and served
+    /// wrongly when that item's label is not equivalent to its own. `None` without labels.
+    pub fn error_rate(&self, items: &[usize], cache: &Points) -> Option<f64> {
+        let (eval_labels, log_labels) = self.labels.as_ref()?;
+        let mut wrong = 0usize;
+        for (i, e) in self.eval.points.iter().enumerate() {
+            let Some((j, d)) = self.metric.nearest(e, cache) else { continue };
+            if self.eval.mismatch.phi(d) < self.eval.costs[i]
+                && !equivalent(&eval_labels[i], &log_labels[items[j]])
+            {
+                wrong += 1;
+            }
+        }
+        Some(wrong as f64 / self.eval.len() as f64)
     }
 
     /// Number of ε-net centers `m`.
@@ -206,24 +243,28 @@ impl OfflineProblem {
             }
             OfflineKind::Oracle => {
                 let loss = self.oracle.loss;
+                let items: Vec<usize> = self.oracle.keys.iter().map(|&k| k as usize).collect();
                 return Ok(OfflineResult {
                     algorithm: kind.label().into(),
                     algorithm_id: kind.id(),
                     loss,
                     gap: 0.0,
-                    cache: self.oracle.keys.iter().map(|&k| k as usize).collect(),
+                    error_rate: self.error_rate(&items, &self.oracle.cache),
+                    cache: items,
                     believed_costs: Vec::new(),
                 });
             }
         };
         let cache = self.net.centers().select(&cells);
         let loss = self.eval.loss(&cache);
+        let items: Vec<usize> = cells.iter().map(|&u| self.net.origin()[u]).collect();
         Ok(OfflineResult {
             algorithm: kind.label().into(),
             algorithm_id: kind.id(),
             loss,
             gap: loss - self.oracle.loss,
-            cache: cells.iter().map(|&u| self.net.origin()[u]).collect(),
+            error_rate: self.error_rate(&items, &cache),
+            cache: items,
             believed_costs: cells.iter().map(|&u| believed[u]).collect(),
         })
     }

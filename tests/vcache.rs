@@ -82,7 +82,7 @@ fn engine_agrees_with_a_plain_reimplementation_every_round() {
     for (k, delta, seed) in [(8, 0.05, 0), (12, 0.1, 1), (4, 0.2, 2), (20, 0.01, 3)] {
         let p = Params { k, vcache_delta: delta, seed, horizon: t_max, n_eval: 50, ..Params::default() };
         let env = Environment::from_trace(&trace, &p).unwrap();
-        assert!(env.labelled);
+        assert!(env.labels.is_some());
         let mut sim = Simulation::new(Arc::new(env), PolicyKind::VCache, &p, 0).unwrap();
         let mut plain = PlainVCache::new(k, delta, Metric::new(2.0).unwrap(), seed);
         let (mut hits, mut changes, mut last) = (0, 0, Vec::new());

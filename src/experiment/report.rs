@@ -150,6 +150,20 @@ impl Report {
                 "dataset {} ({} queries, d = {}, checksum {})\n",
                 d.name, d.size, d.dim, d.checksum
             ));
+            for note in &d.notes {
+                out.push_str(&format!("note: {note}\n"));
+            }
+        }
+        // SPEC §14: correctness metrics are shown "—" with the reason where there is no ground truth.
+        let no_truth = self.units.first().and_then(|u| u.dataset.no_ground_truth.clone());
+        let truth_cell = |s: Option<&Stat>, digits: usize| match s {
+            Some(s) => cell(Some(s), digits),
+            None => "—".to_string(),
+        };
+        if let Some(why) = &no_truth {
+            if !matches!(self.experiment.measure, Measure::Geometry { .. }) {
+                out.push_str(&format!("error rate, hit precision: — ({why})\n"));
+            }
         }
         match &self.experiment.measure {
             Measure::Geometry { .. } => {
@@ -201,17 +215,30 @@ impl Report {
                 }
             }
             Measure::Offline { .. } => {
-                out.push_str(&self.sweep_tables(&algs, "gap", &["gap", "loss"], &cell));
+                let metrics: &[&str] =
+                    if no_truth.is_none() { &["gap", "loss", "error_rate"] } else { &["gap", "loss"] };
+                out.push_str(&self.sweep_tables(&algs, "gap", metrics, &cell));
             }
             Measure::Frontier { .. } => out.push_str(&self.frontier_table()),
             Measure::Online { .. } if self.experiment.sweep.is_some() => {
-                let metrics = ["final_avg_regret", "final_switches", "runtime_ms"];
-                out.push_str(&self.sweep_tables(&algs, "final_avg_regret", &metrics, &cell));
+                let metrics: &[&str] = if no_truth.is_none() {
+                    &["final_avg_regret", "final_switches", "runtime_ms", "final_error_rate"]
+                } else {
+                    &["final_avg_regret", "final_switches", "runtime_ms"]
+                };
+                out.push_str(&self.sweep_tables(&algs, "final_avg_regret", metrics, &cell));
             }
             Measure::Online { .. } => {
                 out.push_str(&format!(
-                    "\n{:<26}{:>24}{:>20}{:>16}{:>18}{:>20}\n",
-                    "algorithm", "final avg regret", "runtime ms", "switches", "hit rate", "avg cost"
+                    "\n{:<26}{:>24}{:>20}{:>16}{:>18}{:>20}{:>18}{:>18}\n",
+                    "algorithm",
+                    "final avg regret",
+                    "runtime ms",
+                    "switches",
+                    "hit rate",
+                    "avg cost",
+                    "error rate",
+                    "hit precision"
                 ));
                 let mut rows: Vec<(&str, f64)> = algs
                     .iter()
@@ -224,12 +251,14 @@ impl Report {
                         crate::online::sim::sized_label(a, z, self.experiment.params.k)
                     });
                     out.push_str(&format!(
-                        "{label:<26}{:>24}{:>20}{:>16}{:>18}{:>20}\n",
+                        "{label:<26}{:>24}{:>20}{:>16}{:>18}{:>20}{:>18}{:>18}\n",
                         cell(self.final_mean(a, "final_avg_regret"), 5),
                         cell(self.final_mean(a, "runtime_ms"), 0),
                         cell(self.final_mean(a, "final_switches"), 0),
                         cell(self.final_mean(a, "final_hit_rate"), 3),
                         cell(self.final_mean(a, "final_avg_realised_cost"), 4),
+                        truth_cell(self.final_mean(a, "final_error_rate"), 4),
+                        truth_cell(self.final_mean(a, "final_hit_precision"), 3),
                     ));
                 }
             }

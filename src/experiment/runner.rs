@@ -66,6 +66,10 @@ pub fn run_unit(
                 let r = prob.run(a)?;
                 obs(&mut out, &r.algorithm, "gap", x, r.gap);
                 obs(&mut out, &r.algorithm, "loss", x, r.loss);
+                // SPEC §14: only where the data has ground truth (absent, never 0, otherwise).
+                if let Some(e) = r.error_rate {
+                    obs(&mut out, &r.algorithm, "error_rate", x, e);
+                }
                 d.insert(
                     r.algorithm.clone(),
                     serde_json::json!({ "cache": r.cache, "believed_costs": r.believed_costs }),
@@ -94,6 +98,9 @@ pub fn run_unit(
                     obs(&mut out, name, "avg_regret", x, c.avg_regret);
                     obs(&mut out, name, "switches", x, c.switches as f64);
                     obs(&mut out, name, "avg_realised_cost", x, c.avg_realised_cost);
+                    if let Some(e) = c.error_rate {
+                        obs(&mut out, name, "error_rate", x, e);
+                    }
                     if let (Some(a), Some(b), Some(m)) = (c.est_rmse, c.est_mae, c.est_max) {
                         obs(&mut out, name, "est_rmse", x, a);
                         obs(&mut out, name, "est_mae", x, b);
@@ -180,6 +187,13 @@ fn final_metrics(out: &mut Vec<Observation>, name: &str, x: f64, r: &RunResult) 
     obs(out, name, "final_hit_rate", x, l.hit_rate);
     obs(out, name, "final_avg_realised_cost", x, l.avg_realised_cost);
     obs(out, name, "final_cache_size", x, l.cache_size as f64);
+    // SPEC §14: present only with ground truth; hit precision only with hits.
+    if let Some(e) = l.error_rate {
+        obs(out, name, "final_error_rate", x, e);
+    }
+    if let Some(p) = l.hit_precision {
+        obs(out, name, "final_hit_precision", x, p);
+    }
     // The net's size and the stage counters of the low-switching policies (SPEC §11.2).
     if let Some(m) = r.counters.centers() {
         obs(out, name, "final_centers", x, m as f64);

@@ -15,6 +15,7 @@
 //! changed; the sets themselves are compared.
 
 use super::{make_policy, Context, Diagnostics, InspectablePolicy, PolicyKind, Round};
+use crate::answers::{equivalent, Label};
 use crate::config::Params;
 use crate::epsilon_net::{NetStep, SharedNet};
 use crate::error::{Error, Result};
@@ -35,13 +36,14 @@ pub struct Environment {
     pub horizon: usize,
     pub dim: usize,
     pub metric: Metric,
-    /// Whether every online arrival carries a ground-truth label (SPEC §14); a policy that
-    /// learns from labels ([`PolicyKind::needs_labels`], vCache) is refused without them.
-    pub labelled: bool,
     net: Arc<SharedNet>,
     /// Cache members' neighbours in `E`, shared by the loss trackers of the policies that
     /// cache ε-net centers.
     near: Arc<NearMemo>,
+    /// The ground truth of every round's arrival (SPEC §14), when the trace has it: what a
+    /// cached item keyed by its founding round `k` is labelled with. A policy that learns from
+    /// labels ([`PolicyKind::needs_labels`], vCache) is refused without them.
+    pub labels: Option<Arc<Vec<Label>>>,
 }
 
 impl Environment {
@@ -61,9 +63,12 @@ impl Environment {
             oracle,
             horizon: trace.horizon(),
             dim: trace.dim(),
-            labelled: (0..trace.horizon()).all(|t| trace.label(t).is_some()),
             net: Arc::new(SharedNet::new(trace.horizon())),
             near: Arc::new(NearMemo::new()),
+            labels: (0..trace.horizon())
+                .map(|t| trace.label(t).cloned())
+                .collect::<Option<Vec<_>>>()
+                .map(Arc::new),
         })
     }
 
@@ -106,6 +111,13 @@ pub struct Checkpoint {
     pub est_rmse: Option<f64>,
     pub est_mae: Option<f64>,
     pub est_max: Option<f64>,
+    /// SPEC §14 error rate `E(t)`: wrong hits over rounds so far; `None` without ground truth.
+    pub error_rate: Option<f64>,
+    /// SPEC §14 hit precision: correct hits over hits; `None` without ground truth or hits.
+    pub hit_precision: Option<f64>,
+    /// Wrong hits so far: rounds served from the cache by a nearest item whose label is not
+    /// equivalent to the arrival's (SPEC §14); `None` without ground truth.
+    pub wrong_hits: Option<u64>,
     /// Time spent inside the policy so far (ms). For a policy that keeps an ε-net this includes
     /// the scan of each arrival as measured once for the run's shared net (issue 18): what the
     /// policy would have spent scanning on its own, whichever policy did the scan.
@@ -172,6 +184,12 @@ pub struct Simulation {
     eps: f64,
     /// A new center's distances to the centers before it, from the shared net.
     net_row: Vec<f64>,
+    /// SPEC §14 counters: hits whose correctness could be judged, and the wrong ones.
+    judged_hits: u64,
+    wrong_hits: u64,
+    /// Labels of rounds played with an arrival that was not the trace's (an asked question):
+    /// a cached item founded in such a round holds that arrival's answer, not the trace's.
+    foreign_labels: std::collections::HashMap<u64, Option<Label>>,
 }
 
 impl Simulation {
@@ -182,7 +200,7 @@ impl Simulation {
         params: &Params,
         record_every: usize,
     ) -> Result<Self> {
-        if kind.needs_labels() && !env.labelled {
+        if kind.needs_labels() && env.labels.is_none() {
             return Err(Error::unsupported(format!(
                 "{} needs ground truth labels (SPEC §14) and this run's data has none; run it on \
                  data with labels (nq-trivia, synthetic, or a file with `answers` or `label` on \
@@ -214,6 +232,9 @@ impl Simulation {
             shared: kind.keeps_net(),
             eps: params.epsilon,
             net_row: Vec::new(),
+            judged_hits: 0,
+            wrong_hits: 0,
+            foreign_labels: std::collections::HashMap::new(),
             env,
         })
     }
@@ -234,6 +255,7 @@ impl Simulation {
     /// own arrivals, as [`step`](Self::step) does: the shared ε-net changes nothing).
     pub fn step_explained(&mut self, a: &Arrival) -> (StepOutcome, Explanation) {
         self.shared = false;
+        self.foreign_labels.insert(self.state.t as u64, a.label.cloned());
         let mut why = Explanation::default();
         let o = self.step_with(a, Some(&mut why));
         (o, why)
@@ -288,6 +310,7 @@ impl Simulation {
             self.elapsed += t0.elapsed().as_secs_f64() * 1e3;
         } else {
             self.hits += 1;
+            self.judge_hit(a);
         }
         let s = &mut self.state;
         s.t = t + 1;
@@ -301,10 +324,33 @@ impl Simulation {
         StepOutcome { t, llm, switched, phi, realised }
     }
 
+    /// SPEC §14, online: a hit is wrong when the nearest cached item (ties to the lowest
+    /// index) holds the answer of an arrival whose label is not equivalent to this one's. The
+    /// item's label is that of the arrival it was founded by or admitted from: its key is that
+    /// arrival's round (`Oracle::keys`, the ε-net centers' origins, the threshold cache's
+    /// admissions). A hit is judged only when both labels are known.
+    fn judge_hit(&mut self, a: &Arrival) {
+        let (Some(labels), Some(mine)) = (&self.env.labels, a.label) else { return };
+        let cache = self.policy.cache();
+        let Some((j, _)) = self.env.metric.nearest(a.x, cache.points()) else { return };
+        let key = cache.keys()[j];
+        let theirs = match self.foreign_labels.get(&key) {
+            Some(l) => l.as_ref(),
+            None => labels.get(key as usize),
+        };
+        if let Some(theirs) = theirs {
+            self.judged_hits += 1;
+            if !equivalent(mine, theirs) {
+                self.wrong_hits += 1;
+            }
+        }
+    }
+
     /// Plays one round whose arrival is not the trace's (the live view's asked question): from
     /// now on the policy scans its own ε-net, which holds every arrival it has seen.
     pub fn step_foreign(&mut self, a: &Arrival) -> StepOutcome {
         self.shared = false;
+        self.foreign_labels.insert(self.state.t as u64, a.label.cloned());
         self.step(a)
     }
 
@@ -317,6 +363,12 @@ impl Simulation {
         c.hit_rate = self.hits as f64 / n;
         c.loss = self.loss;
         c.wall_ms = self.elapsed;
+        if self.env.labels.is_some() {
+            c.wrong_hits = Some(self.wrong_hits);
+            c.error_rate = Some(self.wrong_hits as f64 / n);
+            c.hit_precision = (self.judged_hits > 0)
+                .then(|| (self.judged_hits - self.wrong_hits) as f64 / self.judged_hits as f64);
+        }
         if let Some(est) = self.policy.estimates() {
             if !est.is_empty() {
                 let errs: Vec<f64> =
