@@ -95,7 +95,8 @@ export type PolicyId = "clcb-sc-ls-cont" | "clcb-frozen-cont" | "clcb-sc-ls" | "
 /** An experiment definition (Rust: `csc::experiment::ExperimentSpec`). */
 export interface ExperimentSpec {
   id: string; title?: string; dataset: "synthetic" | "nq-trivia" | "plane" | DatasetSpec;
-  measure: { kind: "offline"; algorithms: string[] } | { kind: "online"; policies: PolicyId[] };
+  measure: { kind: "offline"; algorithms: string[] } | { kind: "online"; policies: PolicyId[] }
+    | { kind: "frontier"; families: { policy: PolicyId; label?: string; param?: string; values?: number[]; set?: Partial<Params> }[] };
   sweep?: { param: string; values: number[] } | null;
   params?: Partial<Params>; seeds: number; first_seed?: number;
 }
