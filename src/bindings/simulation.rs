@@ -49,7 +49,9 @@ export interface AskResult extends StepBatch {
 export interface Checkpoint {
   t: number; regret: number; avg_regret: number; realised_cost: number; avg_realised_cost: number;
   hit_rate: number; llm_calls: number; switches: number; switch_cost: number; loss: number;
-  cache_size: number; est_rmse: number | null; est_mae: number | null; est_max: number | null; wall_ms: number;
+  cache_size: number; est_rmse: number | null; est_mae: number | null; est_max: number | null;
+  /** SPEC §14: wrong hits / t, correct hits / hits, wrong hits; null without ground truth (precision: or hits). */
+  error_rate: number | null; hit_precision: number | null; wrong_hits: number | null; wall_ms: number;
 }
 
 /** A policy's ε-net centers as it sees them (for hovering a center). */

@@ -103,6 +103,10 @@ export interface DatasetInfo {
   dist_scale: number;
   /** First 16 hex digits of the sha256 of the dimension, vectors and token counts. */
   checksum: string;
+  /** Why the dataset has no ground truth (SPEC §14); absent when it has one. */
+  no_ground_truth?: string;
+  /** What loading changed or found in the data (e.g. rows not of unit norm); absent when none. */
+  notes?: string[];
 }
 
 /** The result of `epsilonNet`. */
