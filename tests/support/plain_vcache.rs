@@ -8,7 +8,7 @@
 //! (`Metric::dist`), the normal quantile `Φ⁻¹` (`csc::portable::norm_quantile`, there is none
 //! in std) and the random stream (ChaCha8 seeded with the run's seed, stream 7 = the engine's
 //! `Purpose::Policy`). The logistic uses std's `f64::exp`, not the engine's `libm` wrapper.
-#![allow(dead_code)]
+#![allow(dead_code, clippy::manual_clamp, clippy::neg_cmp_op_on_partial_ord)]
 
 use csc::space::Metric;
 use rand::{Rng, SeedableRng};

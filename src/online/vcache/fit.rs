@@ -106,7 +106,7 @@ fn information(obs: &[Observation], b0: f64, b1: f64) -> ([f64; 3], [f64; 2]) {
 /// eigenvalues `λ_max/λ_min = λ_max²/det` above [`MAX_CONDITION`] (or not finite).
 fn regular_det(h: &[f64; 3]) -> Option<f64> {
     let det = h[0] * h[2] - h[1] * h[1];
-    if !(det > 0.0) || !det.is_finite() {
+    if det.is_nan() || det <= 0.0 || det.is_infinite() {
         return None;
     }
     let tr = h[0] + h[2];
