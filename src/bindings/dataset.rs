@@ -126,6 +126,8 @@ struct LoadOptions {
     group_by: Option<String>,
     index: Option<(String, Vec<u8>)>,
     progress: Option<js_sys::Function>,
+    /// nq-trivia's gold answers (SPEC §14): `nqAnswers`, `tqAnswers` (the answers files' text).
+    answers: Option<(String, String)>,
 }
 
 impl LoadOptions {
@@ -159,7 +161,19 @@ impl LoadOptions {
             )));
         }
         let index = index.map(|b| (index_name.unwrap_or_else(|| "the replay index".into()), b));
-        Ok(LoadOptions { group_by, index, progress })
+        let nq_answers = get("nqAnswers")?.map(|a| string("options.nqAnswers", &a)).transpose()?;
+        let tq_answers = get("tqAnswers")?.map(|a| string("options.tqAnswers", &a)).transpose()?;
+        let answers = match (nq_answers, tq_answers) {
+            (Some(a), Some(b)) => Some((a, b)),
+            (None, None) => None,
+            _ => {
+                return Err(js_err(Error::param(
+                    "options",
+                    "`nqAnswers` and `tqAnswers` go together (nq.answers.jsonl and triviaqa.answers.jsonl); give both or neither",
+                )))
+            }
+        };
+        Ok(LoadOptions { group_by, index, progress, answers })
     }
 
     /// Runs `build` with the progress callback installed (its throws are ignored).
@@ -228,6 +242,12 @@ impl JsDataset {
     ) -> JsResult<JsDataset> {
         let embeddings = optional(embeddings).map(|e| self::bytes("embeddings", &e)).transpose()?;
         let o = LoadOptions::from_js(options)?;
+        if o.answers.is_some() {
+            return Err(js_err(Error::param(
+                "options",
+                "`nqAnswers` and `tqAnswers` are for Dataset.nqTrivia; a JSONL gives `answers` or `label` on its records",
+            )));
+        }
         let (name, bytes) = (string("name", &name)?, self::bytes("bytes", &bytes)?);
         o.run(|| {
             JsDataset::from_user_files(
@@ -263,10 +283,26 @@ impl JsDataset {
         if o.group_by.is_some() || o.index.is_some() {
             return Err(js_err(Error::param(
                 "options",
-                "nq-trivia has its own groups; only `onProgress` applies to it",
+                "nq-trivia has its own groups; only `onProgress`, `nqAnswers` and `tqAnswers` apply to it",
             )));
         }
-        o.run(|| JsDataset::nq_trivia(&nq_jsonl, &nq_emb, &tq_jsonl, &tq_emb, per_source, c_floor))
+        let Some((nq_a, tq_a)) = &o.answers else {
+            return o
+                .run(|| JsDataset::nq_trivia(&nq_jsonl, &nq_emb, &tq_jsonl, &tq_emb, per_source, c_floor));
+        };
+        let per_source = whole("per_source", per_source.unwrap_or(nq_trivia::PER_SOURCE as f64), 1)?;
+        if per_source > MAX_PER_SOURCE {
+            return Err(js_err(Error::param("per_source", format!("must be at most {MAX_PER_SOURCE}"))));
+        }
+        let c_floor = resolve_c_floor(c_floor)?;
+        let answers = Ok((nq_a.as_str(), tq_a.as_str()));
+        o.run(|| {
+            nq_trivia::from_parts_with_answers(
+                &nq_jsonl, &nq_emb, &tq_jsonl, &tq_emb, answers, per_source, c_floor,
+            )
+            .map(JsDataset::wrap)
+            .map_err(js_err)
+        })
     }
 
     /// The dataset's name (`"synthetic"`, `"plane"`, `"nq-trivia"` or the user's).

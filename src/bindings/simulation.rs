@@ -113,6 +113,10 @@ export interface LoadOptions {
   replayIndexName?: string | null;
   /** Called as the distance scale is measured: rows compared so far, of all rows. */
   onProgress?: ((rowsDone: number, rows: number) => void) | null;
+  /** `Dataset.nqTrivia` only: the text of nq.answers.jsonl and triviaqa.answers.jsonl (both or
+   *  neither), the gold answers of SPEC §14; without them the correctness metrics are absent. */
+  nqAnswers?: string | null;
+  tqAnswers?: string | null;
 }
 
 /** An arrival model by name with its parameters (Rust: `csc::stream::ArrivalSpec`; SPEC §7). */

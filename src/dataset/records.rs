@@ -43,7 +43,7 @@ pub fn parse_jsonl_limited(text: &str, limit: usize) -> Result<Vec<Record>> {
     parse_jsonl_grouped(text, limit, None)
 }
 
-fn at(line: usize) -> String {
+pub(super) fn at(line: usize) -> String {
     format!("line {line}")
 }
 
@@ -157,9 +157,9 @@ pub fn parse_jsonl_grouped(text: &str, limit: usize, group_field: Option<&str>) 
                 ))
             }
         };
-        let label = parse_label(obj, no)?;
+        let label = super::ground_truth::parse_label(obj, no)?;
         if let Some(first) = out.first() {
-            check_same_label_kind(first, label.as_ref(), no)?;
+            super::ground_truth::check_same_label_kind(first, label.as_ref(), no)?;
         }
         out.push(Record { id, text, tokens, embedding, group, label, line: no });
     }
@@ -172,74 +172,7 @@ pub fn parse_jsonl_grouped(text: &str, limit: usize, group_field: Option<&str>) 
     Ok(out)
 }
 
-/// The ground truth of one record (SPEC §14): `answers` (a list of strings) or `label` (a
-/// string or an integer), never both.
-fn parse_label(obj: &serde_json::Map<String, Value>, no: usize) -> Result<Option<Label>> {
-    let answers = obj.get("answers").filter(|v| !v.is_null());
-    let label = obj.get("label").filter(|v| !v.is_null());
-    match (answers, label) {
-        (Some(_), Some(_)) => Err(Error::at(
-            at(no),
-            "the record has both `answers` and `label`; ground truth is one or the other — keep one (the same on every line)",
-        )),
-        (Some(Value::Array(a)), None) => {
-            let mut v = Vec::with_capacity(a.len());
-            for (j, x) in a.iter().enumerate() {
-                v.push(x.as_str().ok_or_else(|| {
-                    Error::at(
-                        at(no),
-                        format!("`answers` must be a list of strings, but answer {j} is {}; quote it or remove it", kind(x)),
-                    )
-                })?);
-            }
-            Ok(Some(Label::answers(&v)))
-        }
-        (Some(o), None) => Err(Error::at(
-            at(no),
-            format!("`answers` must be a list of strings (the gold answers), found {}", kind(o)),
-        )),
-        (None, Some(Value::String(s))) => Ok(Some(Label::Text(s.clone()))),
-        (None, Some(Value::Number(n))) => match n.as_i64() {
-            Some(i) => Ok(Some(Label::Class(i))),
-            None => Err(Error::at(
-                at(no),
-                format!("`label` {n} is not a whole number in the 64-bit range; a label is a string or an integer — quote it to make it a string"),
-            )),
-        },
-        (None, Some(o)) => Err(Error::at(
-            at(no),
-            format!("`label` must be a string or an integer, found {}", kind(o)),
-        )),
-        (None, None) => Ok(None),
-    }
-}
-
-/// The name of a record's kind of ground truth, as a field.
-fn label_field(l: Option<&Label>) -> Option<&'static str> {
-    l.map(|l| if matches!(l, Label::Answers(_)) { "answers" } else { "label" })
-}
-
-/// SPEC §14: a file uses one kind of ground truth, on every record or on none.
-fn check_same_label_kind(first: &Record, this: Option<&Label>, no: usize) -> Result<()> {
-    match (label_field(first.label.as_ref()), label_field(this)) {
-        (a, b) if a == b => Ok(()),
-        (None, None) => Ok(()),
-        (Some(a), None) => Err(Error::at(
-            at(no),
-            format!("no `{a}` while line {} has one; ground truth must be on every record or on none — add `{a}` here or remove it everywhere", first.line),
-        )),
-        (None, Some(b)) => Err(Error::at(
-            at(no),
-            format!("`{b}` here but none on line {}; ground truth must be on every record or on none — add `{b}` to every record or remove it", first.line),
-        )),
-        (Some(a), Some(b)) => Err(Error::at(
-            at(no),
-            format!("`{b}` here but `{a}` on line {}; a file uses one kind of ground truth — use `{a}` on every record", first.line),
-        )),
-    }
-}
-
-fn kind(v: &Value) -> &'static str {
+pub(super) fn kind(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
