@@ -61,6 +61,7 @@ const FROZEN: Style = style("#56B4E9", "plus", &[4, 2, 1, 2]);
 const LRU: Style = style("#8C6D00", "hexagon", &[1, 3]);
 const THRESHOLD: Style = style("#999999", "star", &[12, 3, 3, 3]);
 const ORACLE: Style = style("#000000", "cross", &[3, 3]);
+const VCACHE: Style = style("#882255", "pentagon", &[14, 4, 2, 4, 2, 4]);
 
 /// The display name of the algorithm whose id is `id` (either list), if there is one.
 pub fn name_of(id: &str) -> Option<&'static str> {
@@ -164,6 +165,11 @@ catalog! {
         Threshold = "threshold", "Threshold", THRESHOLD,
             "A production-style semantic cache: a hit iff the nearest cached query is within τ, every miss admitted, least recently used evicted.",
             "SPEC §9 baseline";
+        /// vCache (Schroeder et al., arXiv 2502.03771): per-item logistic thresholds learnt from
+        /// judged explores, exploiting only within the error bound `δ` (SPEC §15).
+        VCache = "vcache", "vCache", VCACHE,
+            "A verified semantic cache: each cached item fits a logistic model of correctness against similarity from judged explores (ground truth labels), and a hit is served only when the error rate stays within vcache_delta; capacity k, least recently used evicted.",
+            "Schroeder et al., arXiv 2502.03771, Alg. 1; SPEC §15";
         /// The evaluation oracle's cache `M_orc`, served by eq. 1 with true costs (reference).
         Oracle = "oracle", "Oracle", ORACLE,
             "The reference: the evaluation oracle's cache M_orc, served with the true costs (regret 0 by construction).",

@@ -67,6 +67,13 @@ pub struct Params {
     pub explore_rate: f64,
     /// Threshold-cache hit radius `τ` on the normalised distance (SPEC §9). Default 0.15.
     pub threshold_tau: f64,
+    /// Threshold-cache hit radius given as a cosine similarity `s` instead (docs/SPEC-NOTES.md):
+    /// when set, it overrides `threshold_tau` with `τ = √(2(1 − s))/D` on the run's dataset
+    /// (distance scale `D`). GPTCache's defaults are `s = 0.6`
+    /// ([`GPTCACHE_COSINE`](crate::config::GPTCACHE_COSINE)). Default `None`.
+    pub threshold_cosine: Option<f64>,
+    /// vCache's error bound `δ` (SPEC §15; the reference code's default 0.01). Default 0.01.
+    pub vcache_delta: f64,
     /// CLCB-Frozen-Cont Lipschitz constant `L_g` (appendix Alg. 6; radius `ρ_s = e_s/(2L_g)`). Default 1.
     pub lipschitz: f64,
     /// CLCB-Frozen-Cont constant `C_p` (appendix Alg. 8 line 10). Default 0.1.
@@ -99,10 +106,38 @@ impl Default for Params {
             burst_mean: 100.0,
             explore_rate: 0.1,
             threshold_tau: 0.15,
+            threshold_cosine: None,
+            vcache_delta: 0.01,
             lipschitz: 1.0,
             c_p: 0.1,
             seed: 0,
         }
+    }
+}
+
+/// GPTCache's default hit rule as a cosine similarity (docs/SPEC-NOTES.md, "GPTCache preset").
+/// GPTCache (zilliztech/GPTCache) defaults to `Config(similarity_threshold = 0.8)`
+/// (`gptcache/config.py`), and its similar-cache set-up (`init_similar_cache` in
+/// `gptcache/adapter/api.py`) scores a candidate with `SearchDistanceEvaluation(max_distance =
+/// 4.0)`, i.e. `4 − dist`, where `dist` is Faiss's `METRIC_L2` distance — the *squared*
+/// Euclidean distance. A hit needs `score ≥ 0.8 · (4 − 0)`, i.e. `‖x − y‖² ≤ 0.8`, which for
+/// L2-normalised embeddings is `cos(x, y) = 1 − ‖x − y‖²/2 ≥ 0.6`.
+pub const GPTCACHE_COSINE: f64 = 0.6;
+
+impl Params {
+    /// The threshold cache's radius `τ` on a dataset of distance scale `D` (SPEC §9):
+    /// `threshold_tau`, or `√(2(1 − s))/D` when `threshold_cosine = s` is set (the cosine of two
+    /// unit rows at Euclidean distance `e` is `1 − e²/2`).
+    pub fn resolved_threshold_tau(&self, dist_scale: f64) -> f64 {
+        match self.threshold_cosine {
+            Some(s) => (2.0 * (1.0 - s)).max(0.0).sqrt() / dist_scale,
+            None => self.threshold_tau,
+        }
+    }
+
+    /// These parameters with the threshold cache set to GPTCache's defaults ([`GPTCACHE_COSINE`]).
+    pub fn gptcache_preset(&self) -> Params {
+        Params { threshold_cosine: Some(GPTCACHE_COSINE), ..self.clone() }
     }
 }
 
@@ -208,6 +243,15 @@ impl Params {
         in_range("burst_mean", self.burst_mean, 1.0, 1e9, "the mean burst length")?;
         in_range("explore_rate", self.explore_rate, 0.0, 1.0, "the exploration rate")?;
         in_range("threshold_tau", self.threshold_tau, 0.0, 10.0, "the threshold-cache radius τ")?;
+        if let Some(c) = self.threshold_cosine {
+            in_range("threshold_cosine", c, -1.0, 1.0, "the threshold cache's cosine similarity")?;
+        }
+        if !(self.vcache_delta > 0.0 && self.vcache_delta < 1.0) {
+            return Err(Error::param(
+                "vcache_delta",
+                format!("vCache's error bound δ must lie in (0, 1), got {}", self.vcache_delta),
+            ));
+        }
         positive("lipschitz", self.lipschitz, "the Lipschitz constant L_g")?;
         positive("c_p", self.c_p, "the constant C_p")?;
         Ok(())
@@ -262,6 +306,25 @@ mod tests {
         let e = Params::from_json(r#"{"delta": 1.5}"#).unwrap_err().to_string();
         assert!(e.contains("(0, 1)"), "{e}");
         assert!(Params::from_json("[1,2]").is_err());
+        let e = Params::from_json(r#"{"vcache_delta": 0}"#).unwrap_err().to_string();
+        assert!(e.contains("`vcache_delta`") && e.contains("(0, 1)"), "{e}");
+        let e = Params::from_json(r#"{"threshold_cosine": 1.5}"#).unwrap_err().to_string();
+        assert!(e.contains("`threshold_cosine`") && e.contains("[-1, 1]"), "{e}");
         assert!(Params::from_json(r#"{"k": "five"}"#).is_err());
+    }
+
+    #[test]
+    fn gptcache_preset_is_cosine_0_6_in_our_distance() {
+        // GPTCache: hit iff 4 − ‖x − y‖² ≥ 0.8·4, i.e. ‖x − y‖² ≤ 0.8 (unit rows): cos ≥ 0.6.
+        assert!((1.0 - 4.0 * (1.0 - 0.8) / 2.0 - GPTCACHE_COSINE).abs() < 1e-12);
+        let p = Params::default().gptcache_preset();
+        p.validate().unwrap();
+        // D = 2: τ = √0.8 / 2.
+        assert_eq!(p.resolved_threshold_tau(2.0), 0.8f64.sqrt() / 2.0);
+        assert_eq!(Params::default().resolved_threshold_tau(2.0), 0.15);
+        // s = 1: only exact repeats hit; s = −1: everything within the diameter 2/D.
+        let at =
+            |s: f64| Params { threshold_cosine: Some(s), ..Params::default() }.resolved_threshold_tau(1.0);
+        assert_eq!((at(1.0), at(-1.0)), (0.0, 2.0));
     }
 }

@@ -105,12 +105,13 @@ export interface RunResult {
 }
 
 /** Online algorithm ids: the ids of `policies()` (checked against `csc::algorithms` by tests/catalog.rs). */
-export type PolicyId = "clcb-sc-ls-cont" | "clcb-frozen-cont" | "clcb-sc-ls" | "greedy" | "epsilon-greedy" | "lfu" | "lru" | "threshold" | "oracle";
+export type PolicyId = "clcb-sc-ls-cont" | "clcb-frozen-cont" | "clcb-sc-ls" | "greedy" | "epsilon-greedy" | "lfu" | "lru" | "threshold" | "vcache" | "oracle";
 
 /** An experiment definition (Rust: `csc::experiment::ExperimentSpec`). */
 export interface ExperimentSpec {
   id: string; title?: string; dataset: "synthetic" | "nq-trivia" | "plane" | DatasetSpec;
-  measure: { kind: "offline"; algorithms: string[] } | { kind: "online"; policies: PolicyId[] };
+  measure: { kind: "offline"; algorithms: string[] } | { kind: "online"; policies: PolicyId[] }
+    | { kind: "frontier"; families: { policy: PolicyId; label?: string; param?: string; values?: number[]; set?: Partial<Params> }[] };
   sweep?: { param: string; values: number[] } | null;
   params?: Partial<Params>; seeds: number; first_seed?: number;
 }

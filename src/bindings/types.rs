@@ -81,6 +81,11 @@ export interface Params {
   explore_rate: number;
   /** Threshold-cache hit radius `τ` (SPEC §9). Default 0.15. */
   threshold_tau: number;
+  /** Threshold-cache radius as a cosine similarity `s`: when set it overrides `threshold_tau`
+   * with `τ = √(2(1 − s))/D` (GPTCache's defaults: 0.6). Default `null`. */
+  threshold_cosine: number | null;
+  /** vCache's error bound `δ` (SPEC §15). Default 0.01. */
+  vcache_delta: number;
   /** CLCB-Frozen-Cont Lipschitz constant `L_g`. Default 1. */
   lipschitz: number;
   /** CLCB-Frozen-Cont constant `C_p`. Default 0.1. */

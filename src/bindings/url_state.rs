@@ -501,7 +501,7 @@ mod tests {
     proptest::proptest! {
         #[test]
         fn decode_inverts_encode(
-            view in 0usize..5, ds in 0usize..3, p1 in 0usize..9, p2 in 0usize..9, mask in 1u16..512,
+            view in 0usize..5, ds in 0usize..3, p1 in 0usize..10, p2 in 0usize..10, mask in 1u16..1024,
             speed in 1u32..=MAX_SPEED, seeds in 1usize..=MAX_SEEDS, off in 0usize..3, pre in 0usize..7,
             full: bool, embed: bool, seed in 0u64..=MAX_SEED, k in 1usize..60, eps in 1e-6f64..3.0,
             beta in 0.0f64..100.0, horizon in 1usize..1_000_000, sigma in proptest::option::of(0.0f64..10.0),

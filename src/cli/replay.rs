@@ -64,7 +64,11 @@ pub fn replay(a: &ReplayArgs) -> Res<()> {
     let params = apply_sets(params, &a.set)?;
     let kinds = match &a.policies {
         Some(s) => s.split(',').map(PolicyKind::parse).collect::<Result<Vec<_>, _>>().map_err(err)?,
-        None => PolicyKind::ALL.to_vec(),
+        // Every policy that can run on the trace (vCache needs ground truth labels).
+        None => {
+            let labelled = (0..t.horizon()).all(|i| t.label(i).is_some());
+            PolicyKind::ALL.into_iter().filter(|k| labelled || !k.needs_labels()).collect()
+        }
     };
     let results = run_trace(&t, &params, &kinds).map_err(err)?;
     println!(

@@ -59,6 +59,11 @@ fn save(report: &Report, out: &Path, stem: &str) -> Res<()> {
     write(&out.join(format!("{stem}.json")), &json)?;
     write(&out.join(format!("{stem}.csv")), &report.to_csv())?;
     eprintln!("wrote {}/{stem}.json and .csv", out.display());
+    if let Some(csv) = report.frontier_csv() {
+        write(&out.join(format!("{stem}.frontier.csv")), &csv)?;
+        write(&out.join(format!("{stem}.summary.txt")), &report.summary())?;
+        eprintln!("wrote {}/{stem}.frontier.csv (chart data) and .summary.txt (table)", out.display());
+    }
     Ok(())
 }
 

@@ -10,11 +10,13 @@
 //! - [`spec`]: a definition, its validation and its units; [`dataset`]: which data it runs on;
 //! - [`runner`]: one unit; [`geometry`]: the geometry measure;
 //! - [`stats`]: aggregation over seeds; [`report`]: the finished report, CSV and summary table;
+//! - [`frontier`]: the frontier experiment's table and chart data;
 //! - [`headline`]: the paper's claims per preset, each with a verdict from a stated test;
 //! - [`presets`]: the paper view's presets (quick settings, labels) and [`presets::describe`];
 //! - [`metrics`]: the one list of reported metrics with their definitions.
 
 pub mod dataset;
+pub mod frontier;
 pub mod geometry;
 pub mod headline;
 pub mod metrics;
@@ -34,5 +36,5 @@ pub use presets::{describe, paper_presets, quick_spec, Preset};
 pub use registry::{builtin, paper_policies, tuned_offline, BUILTIN_IDS, TUNED_BETA_OFF, TUNED_LAMBDA};
 pub use report::{Report, ShardInfo, ENGINE};
 pub use runner::{run_unit, UnitResult};
-pub use spec::{check_experiment_size, ExperimentSpec, Measure, Sweep, Unit, MAX_UNITS};
+pub use spec::{check_experiment_size, ExperimentSpec, Family, Measure, Sweep, Unit, MAX_UNITS};
 pub use stats::{aggregate, t_quantile, Stat};

@@ -210,7 +210,7 @@ pub fn describe(spec: &ExperimentSpec) -> String {
             put("β_off", "beta_off", p.beta_off);
             put("λ", "lambda", p.lambda);
         }
-        Measure::Online { .. } => {
+        Measure::Online { .. } | Measure::Frontier { .. } => {
             put("k", "k", p.k as f64);
             put("ε", "epsilon", p.epsilon);
             put("T", "horizon", p.horizon as f64);
@@ -224,9 +224,22 @@ pub fn describe(spec: &ExperimentSpec) -> String {
             s.values.iter().map(|v| v.as_f64().map_or_else(|| v.to_string(), num)).collect();
         parts.push(format!("{} = {}", param_label(&s.param), vals.join(", ")));
     }
-    if let Measure::Online { policies } = &spec.measure {
-        let names: Vec<&str> = policies.iter().map(|p| p.label()).collect();
-        parts.push(names.join(", "));
+    match &spec.measure {
+        Measure::Online { policies } => {
+            let names: Vec<&str> = policies.iter().map(|p| p.label()).collect();
+            parts.push(names.join(", "));
+        }
+        Measure::Frontier { families } => {
+            let names: Vec<String> = families
+                .iter()
+                .map(|f| match &f.param {
+                    Some(param) => format!("{} over {} {}", f.name(), param_label(param), f.values.len()),
+                    None => f.name(),
+                })
+                .collect();
+            parts.push(names.join(", "));
+        }
+        _ => {}
     }
     parts.push(format!(
         "{} seed{} ({}…)",

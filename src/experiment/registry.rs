@@ -3,7 +3,7 @@
 //! checks (docs/REPRODUCTION.md). Each id appears once, in [`REGISTRY`]; [`BUILTIN_IDS`] and
 //! [`builtin`] are read from it.
 
-use super::{DatasetId, ExperimentSpec, Measure, Sweep};
+use super::{DatasetId, ExperimentSpec, Family, Measure, Sweep};
 use crate::config::Params;
 use crate::error::{Error, Result};
 use crate::offline::OfflineKind;
@@ -251,6 +251,8 @@ pub const REGISTRY: &[Entry] = &[
             first_seed: 0,
         },
     },
+    // Issue 24: what each policy pays against how often it serves a wrong answer (SPEC §14, §15).
+    Entry { id: "frontier", make: frontier },
     // Theory check: cache switches against the horizon T (stage thresholds depend on T).
     Entry {
         id: "thy-switch",
@@ -391,6 +393,55 @@ fn online_sensitivity(id: &str, what: &str, param: &str, values: Vec<serde_json:
         measure: Measure::Online { policies: sensitivity_policies(false) },
         sweep: Some(Sweep { param: param.into(), values }),
         params: Params { horizon: 2000, n_eval: 5000, ..Params::default() },
+        seeds: 3,
+        first_seed: 0,
+    }
+}
+
+/// `frontier` (issue 24): the cost–correctness frontier on nq-trivia (or any data with ground
+/// truth, SPEC §14) at quick settings (T = 2,000, n_eval = 2,000, 3 seeds) and k = 50 — at the
+/// default k = 5 every policy serves under 1% of nq-trivia's requests from its cache and the
+/// frontier collapses to one point (docs/REPRODUCTION.md, "frontier"): the threshold cache
+/// over a τ grid and at GPTCache's defaults (`threshold_cosine` = 0.6, docs/SPEC-NOTES.md), vCache
+/// over its bound δ (SPEC §15), CLCB-SC-LS-Cont over its width β (SPEC §6), and CLCB-SC-LS,
+/// Greedy, LFU and LRU as points. Every point: realised cost, error rate, hit rate and average
+/// regret with 95% intervals over seeds.
+fn frontier(id: &str, base: Params) -> ExperimentSpec {
+    let gptcache = Family {
+        label: Some("Threshold (GPTCache)".into()),
+        set: [("threshold_cosine".to_string(), serde_json::json!(crate::config::GPTCACHE_COSINE))]
+            .into_iter()
+            .collect(),
+        ..Family::point(PolicyKind::Threshold)
+    };
+    ExperimentSpec {
+        id: id.into(),
+        title:
+            "Cost–correctness frontier: realised cost, error rate, hit rate, regret (nq-trivia, k = 50, T = 2,000)"
+                .into(),
+        dataset: DatasetId::NqTrivia,
+        measure: Measure::Frontier {
+            families: vec![
+                Family::sweep(
+                    PolicyKind::Threshold,
+                    "threshold_tau",
+                    values(&[0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6]),
+                ),
+                gptcache,
+                Family::sweep(
+                    PolicyKind::VCache,
+                    "vcache_delta",
+                    values(&[0.005, 0.01, 0.02, 0.05, 0.1, 0.2]),
+                ),
+                Family::sweep(PolicyKind::ClcbScLsCont, "beta", values(&[0.03, 0.1, 0.3, 1.0])),
+                Family::point(PolicyKind::ClcbScLs),
+                Family::point(PolicyKind::Greedy),
+                Family::point(PolicyKind::Lfu),
+                Family::point(PolicyKind::Lru),
+            ],
+        },
+        sweep: None,
+        params: Params { k: 50, horizon: 2000, n_eval: 2000, ..base },
         seeds: 3,
         first_seed: 0,
     }

@@ -14,6 +14,7 @@ fn algorithm_infos(measure: &Measure) -> Vec<AlgorithmInfo> {
     match measure {
         Measure::Offline { algorithms } => algorithms.iter().map(|a| a.info()).collect(),
         Measure::Online { policies } => policies.iter().map(|p| p.info()).collect(),
+        Measure::Frontier { families } => families.iter().map(|f| f.policy.info()).collect(),
         Measure::Geometry { .. } => Vec::new(),
     }
 }
@@ -155,6 +156,11 @@ impl Report {
     /// How the summary names a result key: the algorithm's display name, or the key itself (a
     /// series that is not an algorithm).
     fn label(&self, key: &str) -> String {
+        if let Measure::Frontier { families } = &self.experiment.measure {
+            if let Some(f) = families.iter().find(|f| f.key() == key) {
+                return f.name();
+            }
+        }
         algorithm_infos(&self.experiment.measure)
             .iter()
             .find(|i| i.id == key)
@@ -339,6 +345,7 @@ impl Report {
                     if no_truth.is_none() { &["gap", "loss", "error_rate"] } else { &["gap", "loss"] };
                 out.push_str(&self.sweep_tables(&algs, "gap", metrics, &cell));
             }
+            Measure::Frontier { .. } => out.push_str(&self.frontier_table()),
             Measure::Online { .. } if self.experiment.sweep.is_some() => {
                 let metrics: &[&str] = if no_truth.is_none() {
                     &["final_avg_regret", "final_switches", "runtime_ms", "final_error_rate"]

@@ -8,7 +8,8 @@ use crate::config::Params;
 use crate::dataset::{Dataset, DatasetInfo};
 use crate::error::{Error, Result};
 use crate::offline::OfflineProblem;
-use crate::online::sim::{Environment, Simulation};
+use crate::online::sim::{Environment, RunResult, Simulation};
+use crate::online::PolicyKind;
 use crate::stream::{generate_trace, resolve_arrival};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -65,21 +66,14 @@ pub fn run_unit(
             serde_json::Value::Object(d)
         }
         Measure::Online { policies } => {
+            check_labels(policies, dataset)?;
             let env = Arc::new(Environment::from_trace(&trace, &params)?);
             let total = policies.len() * trace.horizon();
             let mut done = 0usize;
             let mut d = serde_json::Map::new();
             d.insert("oracle_loss".into(), env.oracle.loss.into());
             for &k in policies {
-                let mut sim = Simulation::new(env.clone(), k, &params, 0)?;
-                for t in 0..trace.horizon() {
-                    sim.step(&trace.arrival(t));
-                    done += 1;
-                    if done.is_multiple_of(256) && !on_round(done) {
-                        return Err(Error::unsupported("cancelled"));
-                    }
-                }
-                let r = sim.result();
+                let r = play(&env, k, &params, &trace, &mut done, on_round)?;
                 let name = r.policy.as_str();
                 // With a sweep, the curves of different sweep values would be averaged together:
                 // only the final metrics are recorded, at x = the sweep value.
@@ -100,36 +94,25 @@ pub fn run_unit(
                         obs(&mut out, name, "est_max", x, m);
                     }
                 }
-                let l = &r.last;
-                let x = if spec.sweep.is_some() { spec.unit_x(unit) } else { l.t as f64 };
-                obs(&mut out, name, "final_avg_regret", x, l.avg_regret);
-                // The regret's two parts (SPEC §9): the loss gap and the switching cost, per round.
-                obs(&mut out, name, "final_avg_loss_gap", x, l.avg_loss_gap);
-                obs(&mut out, name, "final_avg_switch_cost", x, l.avg_switch_cost);
-                obs(&mut out, name, "runtime_ms", x, l.wall_ms);
-                obs(&mut out, name, "final_switches", x, l.switches as f64);
-                obs(&mut out, name, "final_switch_cost", x, l.switch_cost);
-                obs(&mut out, name, "final_hit_rate", x, l.hit_rate);
-                obs(&mut out, name, "final_avg_realised_cost", x, l.avg_realised_cost);
-                obs(&mut out, name, "final_cache_size", x, l.cache_size as f64);
-                // SPEC §14: present only with ground truth; hit precision only with hits.
-                if let Some(e) = l.error_rate {
-                    obs(&mut out, name, "final_error_rate", x, e);
-                }
-                if let Some(p) = l.hit_precision {
-                    obs(&mut out, name, "final_hit_precision", x, p);
-                }
-                // The net's size and the stage counters of the low-switching policies (SPEC §11.2).
-                if let Some(m) = r.counters.centers() {
-                    obs(&mut out, name, "final_centers", x, m as f64);
-                }
-                if let Some((stage, advances)) = r.counters.stages() {
-                    obs(&mut out, name, "final_global_stage", x, stage as f64);
-                    obs(&mut out, name, "final_stage_advances", x, advances as f64);
-                }
+                let x = if spec.sweep.is_some() { spec.unit_x(unit) } else { r.last.t as f64 };
+                final_metrics(&mut out, name, x, &r);
                 d.insert(name.into(), r.diagnostics.clone());
             }
             on_round(total);
+            serde_json::Value::Object(d)
+        }
+        Measure::Frontier { .. } => {
+            let (family, _) = spec.family_of(unit.point).expect("a frontier unit's point is in a family");
+            check_labels(&[family.policy], dataset)?;
+            let env = Arc::new(Environment::from_trace(&trace, &params)?);
+            let mut done = 0usize;
+            let r = play(&env, family.policy, &params, &trace, &mut done, on_round)?;
+            on_round(done);
+            let name = family.key();
+            final_metrics(&mut out, &name, spec.unit_x(unit), &r);
+            let mut d = serde_json::Map::new();
+            d.insert("oracle_loss".into(), env.oracle.loss.into());
+            d.insert(name, r.diagnostics.clone());
             serde_json::Value::Object(d)
         }
         Measure::Geometry { stream } => geometry(dataset, &trace, *stream, &mut out)?,
@@ -142,4 +125,76 @@ pub fn run_unit(
         observations: out,
         detail,
     })
+}
+
+/// Refuses a policy that learns from ground truth (vCache, SPEC §15) on a dataset without it,
+/// naming the dataset.
+fn check_labels(policies: &[PolicyKind], dataset: &Dataset) -> Result<()> {
+    if let Some(k) = policies.iter().find(|k| k.needs_labels()) {
+        if let Some(why) = dataset.ground_truth.absent_reason() {
+            return Err(Error::unsupported(format!(
+                "{} needs ground truth labels (SPEC §14) and {why}; run it on data with labels \
+                 (nq-trivia, synthetic, or a file with `answers` or `label` on every record)",
+                k.label()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Plays policy `kind` over the whole trace, reporting progress (`done` counts rounds over the
+/// unit) and honouring cancellation.
+fn play(
+    env: &Arc<Environment>,
+    kind: PolicyKind,
+    params: &Params,
+    trace: &crate::trace::Trace,
+    done: &mut usize,
+    on_round: &mut dyn FnMut(usize) -> bool,
+) -> Result<RunResult> {
+    let mut sim = Simulation::new(env.clone(), kind, params, 0)?;
+    for t in 0..trace.horizon() {
+        sim.step(&trace.arrival(t));
+        *done += 1;
+        if done.is_multiple_of(256) && !on_round(*done) {
+            return Err(Error::unsupported("cancelled"));
+        }
+    }
+    Ok(sim.result())
+}
+
+/// The final metrics of one run at `x`: average regret, runtime, switches and their cost, hit
+/// rate, realised cost, cache size, and each policy family's counters.
+fn final_metrics(out: &mut Vec<Observation>, name: &str, x: f64, r: &RunResult) {
+    let l = &r.last;
+    obs(out, name, "final_avg_regret", x, l.avg_regret);
+    // The regret's two parts (SPEC §9): the loss gap and the switching cost, per round.
+    obs(out, name, "final_avg_loss_gap", x, l.avg_loss_gap);
+    obs(out, name, "final_avg_switch_cost", x, l.avg_switch_cost);
+    obs(out, name, "runtime_ms", x, l.wall_ms);
+    obs(out, name, "final_switches", x, l.switches as f64);
+    obs(out, name, "final_switch_cost", x, l.switch_cost);
+    obs(out, name, "final_hit_rate", x, l.hit_rate);
+    obs(out, name, "final_avg_realised_cost", x, l.avg_realised_cost);
+    obs(out, name, "final_cache_size", x, l.cache_size as f64);
+    // SPEC §14: present only with ground truth; hit precision only with hits.
+    if let Some(e) = l.error_rate {
+        obs(out, name, "final_error_rate", x, e);
+    }
+    if let Some(p) = l.hit_precision {
+        obs(out, name, "final_hit_precision", x, p);
+    }
+    // The net's size and the stage counters of the low-switching policies (SPEC §11.2).
+    if let Some(m) = r.counters.centers() {
+        obs(out, name, "final_centers", x, m as f64);
+    }
+    if let Some((stage, advances)) = r.counters.stages() {
+        obs(out, name, "final_global_stage", x, stage as f64);
+        obs(out, name, "final_stage_advances", x, advances as f64);
+    }
+    // vCache's exploration (SPEC §15): τ's mean and the share of rounds explored.
+    if let Some((tau, share)) = r.counters.vcache() {
+        obs(out, name, "final_tau_mean", x, tau);
+        obs(out, name, "final_explore_share", x, share);
+    }
 }

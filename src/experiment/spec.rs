@@ -19,6 +19,85 @@ pub enum Measure {
     /// Geometry of the data (paper appendix): distance distributions, token-length CDFs and a
     /// 2-D projection of the stream, over the first `stream` arrivals.
     Geometry { stream: usize },
+    /// A cost–correctness frontier (issue 24): each family is one policy over the values of one
+    /// of its parameters (or a single point), and every point records the final realised cost,
+    /// error rate, hit rate and average regret over seeds (x = the family's parameter value,
+    /// NaN for a single point). The experiment's points are the families' points in order; a
+    /// unit is one point × one seed. No `sweep` (each family carries its own).
+    Frontier { families: Vec<Family> },
+}
+
+/// One family of a [`Measure::Frontier`]: a policy with one parameter over values, or a point.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Family {
+    pub policy: PolicyKind,
+    /// The series' name in tables and charts (default: the policy's name); results stay keyed
+    /// by the policy's id (`Stat.algorithm_id`). Names must differ between families.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// The parameter swept; `None`: a single point at the (family's) base parameters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub param: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<serde_json::Value>,
+    /// Parameters set for this family only (e.g. the GPTCache preset's `threshold_cosine`).
+    #[serde(default, skip_serializing_if = "serde_json::Map::is_empty")]
+    pub set: serde_json::Map<String, serde_json::Value>,
+}
+
+impl Family {
+    /// A family sweeping `param` over `values`.
+    pub fn sweep(policy: PolicyKind, param: &str, values: Vec<serde_json::Value>) -> Self {
+        Family { policy, label: None, param: Some(param.into()), values, set: Default::default() }
+    }
+    /// A single point at the base parameters.
+    pub fn point(policy: PolicyKind) -> Self {
+        Family { policy, label: None, param: None, values: Vec::new(), set: Default::default() }
+    }
+    /// The series' name, for people (tables, charts).
+    pub fn name(&self) -> String {
+        self.label.clone().unwrap_or_else(|| self.policy.label().to_string())
+    }
+    /// The series' key in results (observations, statistics, CSV): the policy's id, and for a
+    /// labelled family `id:label` with the label lowercased and every run of other characters
+    /// than a–z and 0–9 one `-` (`threshold:gptcache`), so that results are keyed by id.
+    pub fn key(&self) -> String {
+        let id = self.policy.info().id;
+        match &self.label {
+            None => id.to_string(),
+            Some(l) => {
+                let mut slug = String::new();
+                for c in l.chars().flat_map(char::to_lowercase) {
+                    if c.is_ascii_lowercase() || c.is_ascii_digit() {
+                        slug.push(c);
+                    } else if !slug.ends_with('-') {
+                        slug.push('-');
+                    }
+                }
+                format!("{id}:{}", slug.trim_matches('-'))
+            }
+        }
+    }
+    /// Its number of points.
+    pub fn points(&self) -> usize {
+        if self.param.is_some() {
+            self.values.len()
+        } else {
+            1
+        }
+    }
+    /// `base` with this family's settings and its point `i`'s value.
+    pub fn params(&self, base: &Params, i: usize) -> Result<Params> {
+        let mut p = base.clone();
+        for (k, v) in &self.set {
+            p = with_param(&p, k, v)?;
+        }
+        if let Some(param) = &self.param {
+            p = with_param(&p, param, &self.values[i])?;
+        }
+        Ok(p)
+    }
 }
 
 /// A parameter swept over values (any `Params` field, e.g. `log_len`, `epsilon`, `k`).
@@ -73,6 +152,37 @@ impl ExperimentSpec {
         if self.seeds == 0 {
             return Err(Error::param("seeds", "run at least one seed"));
         }
+        if let Measure::Frontier { families } = &self.measure {
+            if families.is_empty() {
+                return Err(Error::param("families", "name at least one"));
+            }
+            if self.sweep.is_some() {
+                return Err(Error::param("sweep", "a frontier has no sweep: each family carries its own"));
+            }
+            for (i, f) in families.iter().enumerate() {
+                if f.param.is_some() && f.values.is_empty() {
+                    return Err(Error::param(
+                        "families",
+                        format!("family `{}`: give at least one value", f.name()),
+                    ));
+                }
+                if f.param.is_none() && !f.values.is_empty() {
+                    return Err(Error::param(
+                        "families",
+                        format!("family `{}`: values need a `param`", f.name()),
+                    ));
+                }
+                if families[..i].iter().any(|g| g.name() == f.name()) {
+                    return Err(Error::param(
+                        "families",
+                        format!("two families are named `{}`; give one a `label`", f.name()),
+                    ));
+                }
+                for j in 0..f.points() {
+                    f.params(&self.params, j)?;
+                }
+            }
+        }
         if let Some(s) = &self.sweep {
             if s.values.is_empty() {
                 return Err(Error::param("sweep", "give at least one value"));
@@ -92,9 +202,30 @@ impl ExperimentSpec {
         }
     }
 
+    /// The number of points: the sweep's values, a frontier's points over its families, else 1.
+    pub fn points(&self) -> usize {
+        match &self.measure {
+            Measure::Frontier { families } => families.iter().map(Family::points).sum(),
+            _ => self.sweep.as_ref().map_or(1, |s| s.values.len()),
+        }
+    }
+
+    /// A frontier's family and the index within it of experiment point `point`.
+    pub fn family_of(&self, point: usize) -> Option<(&Family, usize)> {
+        let Measure::Frontier { families } = &self.measure else { return None };
+        let mut rest = point;
+        for f in families {
+            if rest < f.points() {
+                return Some((f, rest));
+            }
+            rest -= f.points();
+        }
+        None
+    }
+
     /// All units in a fixed order: sweep point major, seed minor.
     pub fn units(&self) -> Vec<Unit> {
-        let points = self.sweep.as_ref().map_or(1, |s| s.values.len());
+        let points = self.points();
         (0..points)
             .flat_map(|p| (0..self.seeds as u64).map(move |s| (p, s)))
             .enumerate()
@@ -116,12 +247,18 @@ impl ExperimentSpec {
         if let Some(s) = &self.sweep {
             p = with_param(&p, &s.param, &s.values[unit.point])?;
         }
+        if let Some((f, i)) = self.family_of(unit.point) {
+            p = f.params(&p, i)?;
+        }
         p.seed = unit.seed;
         Ok(p)
     }
 
     /// The x value of a unit's sweep point (NaN without a sweep).
     pub(super) fn unit_x(&self, unit: &Unit) -> f64 {
+        if let Some((f, i)) = self.family_of(unit.point) {
+            return f.param.as_ref().and_then(|_| f.values[i].as_f64()).unwrap_or(f64::NAN);
+        }
         self.sweep.as_ref().and_then(|s| s.values[unit.point].as_f64()).unwrap_or(f64::NAN)
     }
 }
@@ -135,7 +272,7 @@ pub const MAX_UNITS: usize = 1_000_000;
 /// `first_seed .. first_seed + seeds` representable, and a geometry stream of 1 to
 /// [`MAX_ROUNDS`](crate::config::MAX_ROUNDS) arrivals.
 pub fn check_experiment_size(spec: &ExperimentSpec) -> Result<()> {
-    let points = spec.sweep.as_ref().map_or(1, |s| s.values.len());
+    let points = spec.points();
     match points.checked_mul(spec.seeds) {
         Some(n) if n <= MAX_UNITS => {}
         _ => {

@@ -18,6 +18,8 @@ pub enum Diagnostics {
     Cells(CellDiagnostics),
     /// CLCB-Frozen-Cont (appendix Algs. 6–8).
     Frozen(FrozenDiagnostics),
+    /// vCache (SPEC §15).
+    VCache(VCacheDiagnostics),
 }
 
 /// Counters of the low-switching learners.
@@ -55,6 +57,23 @@ pub struct FrozenDiagnostics {
     pub stage: u32,
 }
 
+/// Counters of vCache (SPEC §15, "Report τ's mean over rounds and the share of rounds explored").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct VCacheDiagnostics {
+    /// Items held.
+    pub items: usize,
+    /// Judged observations held by the items (evicted items take theirs with them).
+    pub observations: usize,
+    /// Share of rounds that explored (called the LLM): steps 1, 2, 3 and 5.
+    pub explore_share: f64,
+    /// Mean of the exploration probability `τ` over the rounds that computed it (step 4),
+    /// each clipped to [0, 1] as a probability (a negative `τ` never explores); NaN (JSON
+    /// `null`) if no round did.
+    pub tau_mean: f64,
+    /// Rounds that computed `τ`.
+    pub tau_rounds: u64,
+}
+
 impl Diagnostics {
     /// ε-net centers, for the policies that keep a net.
     pub fn centers(&self) -> Option<usize> {
@@ -71,6 +90,7 @@ impl Diagnostics {
             Diagnostics::LowSwitch(d) => Some(d.observations as u64),
             Diagnostics::Cells(d) => Some(d.observations),
             Diagnostics::Frozen(d) => Some(d.observations as u64),
+            Diagnostics::VCache(d) => Some(d.observations as u64),
             Diagnostics::None => None,
         }
     }
@@ -79,6 +99,14 @@ impl Diagnostics {
     pub fn stages(&self) -> Option<(u32, u64)> {
         match self {
             Diagnostics::LowSwitch(d) => Some((d.global_stage, d.stage_advances)),
+            _ => None,
+        }
+    }
+
+    /// vCache's `(τ mean, share of rounds explored)`.
+    pub fn vcache(&self) -> Option<(f64, f64)> {
+        match self {
+            Diagnostics::VCache(d) => Some((d.tau_mean, d.explore_share)),
             _ => None,
         }
     }

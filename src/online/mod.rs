@@ -13,6 +13,7 @@ pub mod low_switch;
 mod policy;
 pub mod sim;
 pub mod threshold;
+pub mod vcache;
 
 pub use crate::algorithms::PolicyKind;
 use crate::error::Result;
@@ -35,8 +36,15 @@ impl PolicyKind {
             | PolicyKind::Lfu
             | PolicyKind::Lru
             | PolicyKind::Threshold
+            | PolicyKind::VCache
             | PolicyKind::Oracle => false,
         }
+    }
+
+    /// Whether the policy learns from ground truth (SPEC §15: vCache's judge) and so cannot run
+    /// on data without labels.
+    pub fn needs_labels(&self) -> bool {
+        matches!(self, PolicyKind::VCache)
     }
 
     /// Whether the policy grows the ε-net of Alg. 3 lines 5–11 over the arrivals (then the
@@ -49,7 +57,9 @@ impl PolicyKind {
             | PolicyKind::EpsilonGreedy
             | PolicyKind::Lfu
             | PolicyKind::Lru => true,
-            PolicyKind::ClcbFrozenCont | PolicyKind::Threshold | PolicyKind::Oracle => false,
+            PolicyKind::ClcbFrozenCont | PolicyKind::Threshold | PolicyKind::VCache | PolicyKind::Oracle => {
+                false
+            }
         }
     }
 }
@@ -71,6 +81,7 @@ pub fn make_policy(
         PolicyKind::Lfu => Box::new(CellPolicy::new(ctx, Score::Lfu)?),
         PolicyKind::Lru => Box::new(CellPolicy::new(ctx, Score::Lru)?),
         PolicyKind::Threshold => Box::new(threshold::ThresholdCache::new(ctx)),
+        PolicyKind::VCache => Box::new(vcache::VCache::new(ctx)),
         PolicyKind::Oracle => Box::new(baselines::OracleCache::new(ctx, oracle)),
     })
 }

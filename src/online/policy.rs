@@ -22,6 +22,9 @@ pub struct Round<'a> {
     /// Where the run's shared ε-net put `x_t` (the simulator fills it for the policies that keep
     /// a net, [`PolicyKind::keeps_net`]); `None`: the policy scans its own net.
     pub net: Option<crate::epsilon_net::NetStep<'a>>,
+    /// The arrival's ground truth (SPEC §14), if the data has it: read only by the policies
+    /// that learn from a judge ([`PolicyKind::needs_labels`](crate::algorithms::PolicyKind::needs_labels)).
+    pub label: Option<&'a crate::answers::Label>,
 }
 
 /// Inserts round `r`'s arrival into a policy's ε-net (Alg. 3 lines 5–11): the shared net's

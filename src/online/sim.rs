@@ -41,7 +41,8 @@ pub struct Environment {
     /// cache ε-net centers.
     near: Arc<NearMemo>,
     /// The ground truth of every round's arrival (SPEC §14), when the trace has it: what a
-    /// cached item keyed by its founding round `k` is labelled with.
+    /// cached item keyed by its founding round `k` is labelled with. A policy that learns from
+    /// labels ([`PolicyKind::needs_labels`], vCache) is refused without them.
     pub labels: Option<Arc<Vec<Label>>>,
 }
 
@@ -217,6 +218,14 @@ impl Simulation {
         params: &Params,
         record_every: usize,
     ) -> Result<Self> {
+        if kind.needs_labels() && env.labels.is_none() {
+            return Err(Error::unsupported(format!(
+                "{} needs ground truth labels (SPEC §14) and this run's data has none; run it on \
+                 data with labels (nq-trivia, synthetic, or a file with `answers` or `label` on \
+                 every record)",
+                kind.label()
+            )));
+        }
         let ctx = Context::new(env.metric, params.clone(), env.dim)?;
         let policy = make_policy(kind, &ctx, &env.oracle_members())?;
         // Policies that cache ε-net centers share members' neighbours in `E` (bounded by the
@@ -284,7 +293,7 @@ impl Simulation {
             None
         };
         let net = assignment.map(|assignment| NetStep { assignment, row: &self.net_row });
-        let round = Round { t, x: a.x, index: a.index, true_cost: a.cost, net };
+        let round = Round { t, x: a.x, index: a.index, true_cost: a.cost, net, label: a.label };
         // The state the arrival meets, before the policy may switch (for the explanation only).
         let before: Option<(Option<(u64, f64)>, Vec<u64>)> = explain.as_ref().map(|_| {
             let cache = self.policy.cache();

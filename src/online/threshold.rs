@@ -4,6 +4,10 @@
 //!
 //! Admission stores the response the miss just paid for, so it fetches nothing extra: no
 //! switching cost is charged for it (docs/SPEC-NOTES.md), though each admission is a cache change.
+//!
+//! `τ` is `threshold_tau`, or resolved from a cosine similarity `threshold_cosine` on the run's
+//! distance scale ([`Params::resolved_threshold_tau`](crate::config::Params::resolved_threshold_tau));
+//! GPTCache's defaults are the preset [`GPTCACHE_COSINE`](crate::config::GPTCACHE_COSINE).
 
 use super::{CacheSet, Context, Inspect, Policy, PolicyKind, Round};
 use crate::space::Points;
@@ -14,11 +18,19 @@ pub struct ThresholdCache {
     entries: Vec<(u64, Vec<f32>, usize)>,
     cache: CacheSet,
     hit: Option<usize>,
+    /// The hit radius `τ` on this run's distance scale.
+    tau: f64,
 }
 
 impl ThresholdCache {
     pub fn new(ctx: &Context) -> Self {
-        ThresholdCache { ctx: ctx.clone(), entries: Vec::new(), cache: CacheSet::new(ctx.dim), hit: None }
+        ThresholdCache {
+            tau: ctx.params.resolved_threshold_tau(ctx.metric.scale),
+            ctx: ctx.clone(),
+            entries: Vec::new(),
+            cache: CacheSet::new(ctx.dim),
+            hit: None,
+        }
     }
 
     fn sync(&mut self) {
@@ -35,7 +47,7 @@ impl Policy for ThresholdCache {
     fn decide(&mut self, r: &Round) -> bool {
         let p: &Points = self.cache.points();
         let near = self.ctx.metric.nearest(r.x, p);
-        self.hit = near.filter(|&(_, d)| d <= self.ctx.params.threshold_tau).map(|(j, _)| j);
+        self.hit = near.filter(|&(_, d)| d <= self.tau).map(|(j, _)| j);
         match self.hit {
             Some(j) => {
                 self.entries[j].2 = r.t;

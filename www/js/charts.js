@@ -3,10 +3,10 @@
 // whole figure). What a chart draws is kept on the canvas as `canvas.chartData` (for export and
 // for the end-to-end test, which checks it against the JSON export).
 
-export const SERIES_COLOURS = ['#1f6fd1', '#dc2626', '#7c3aed', '#059669', '#d97706', '#db2777', '#0891b2', '#65a30d', '#6b7280'];
+export const SERIES_COLOURS = ['#1f6fd1', '#dc2626', '#7c3aed', '#059669', '#d97706', '#db2777', '#0891b2', '#65a30d', '#6b7280', '#92400e'];
 
 /** Line dashes by series index, so coinciding lines stay distinguishable (and not by colour alone). */
-const DASHES = [[], [7, 4], [2, 3], [10, 3, 2, 3], [5, 5], [1, 4], [12, 4], [3, 3, 8, 3], [6, 2]];
+const DASHES = [[], [7, 4], [2, 3], [10, 3, 2, 3], [5, 5], [1, 4], [12, 4], [3, 3, 8, 3], [6, 2], [9, 3, 3, 3]];
 const dashOf = (i) => DASHES[i % DASHES.length];
 
 export function fitCanvas(canvas) {

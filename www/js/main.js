@@ -13,7 +13,7 @@ import { setupUpload, arrivalChoice } from './upload.js';
 import { determinism } from './jobs.js';
 
 const $ = (id) => document.getElementById(id);
-const PARAMS = ['seed', 'k', 'epsilon', 'beta', 'horizon', 'n_eval', 'kernel_length', 'lambda', 'noise_r', 'threshold_tau'];
+const PARAMS = ['seed', 'k', 'epsilon', 'beta', 'horizon', 'n_eval', 'kernel_length', 'lambda', 'noise_r', 'threshold_tau', 'vcache_delta'];
 const RESTART = ['dataset', 'p1', 'p2', 'seed'];
 
 function banner(messages) {

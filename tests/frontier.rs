@@ -1,0 +1,108 @@
+//! The frontier experiment (issue 24 item 4): its definition, units and parameters, validation,
+//! and a small run through the runner to the table and the chart data.
+#![cfg(not(target_arch = "wasm32"))]
+
+use csc::config::GPTCACHE_COSINE;
+use csc::dataset::{plane, synthetic};
+use csc::experiment::{builtin, run_unit, ExperimentSpec, Measure, Report};
+use csc::online::PolicyKind;
+use std::sync::Arc;
+
+#[test]
+fn the_builtin_frontier_lists_every_family_point_by_seed() {
+    let spec = builtin("frontier").unwrap();
+    spec.validate().unwrap();
+    let Measure::Frontier { families } = &spec.measure else { panic!("not a frontier") };
+    let points: usize = families.iter().map(|f| f.points()).sum();
+    assert_eq!(points, 7 + 1 + 6 + 4 + 4);
+    assert_eq!(spec.points(), points);
+    assert_eq!(spec.units().len(), points * spec.seeds);
+    let units = spec.units();
+    // Point 7 is the GPTCache preset, 8–13 vCache's δ, 14–17 CLCB-SC-LS-Cont's β; 21 is LRU.
+    let at = |point: usize| units.iter().find(|u| u.point == point && u.seed == 1).unwrap();
+    let p = spec.unit_params(at(7)).unwrap();
+    assert_eq!((p.threshold_cosine, p.seed, p.k), (Some(GPTCACHE_COSINE), 1, 50));
+    assert_eq!(spec.family_of(7).unwrap().0.name(), "Threshold (GPTCache)");
+    assert_eq!(spec.unit_params(at(9)).unwrap().vcache_delta, 0.01);
+    assert_eq!(spec.family_of(9).unwrap().0.policy, PolicyKind::VCache);
+    assert_eq!(spec.unit_params(at(17)).unwrap().beta, 1.0);
+    assert_eq!(spec.family_of(21).unwrap().0.policy, PolicyKind::Lru);
+    assert!(spec.family_of(22).is_none());
+    // The JSON form reads back to the same definition.
+    let back = ExperimentSpec::from_json(&serde_json::to_string(&spec).unwrap()).unwrap();
+    assert_eq!(back, spec);
+}
+
+fn mini(families: &str) -> String {
+    format!(
+        r#"{{"id": "mini-frontier", "dataset": "synthetic", "measure": {{"kind": "frontier", "families": {families}}},
+            "params": {{"horizon": 80, "n_eval": 60, "k": 4}}, "seeds": 2}}"#
+    )
+}
+
+#[test]
+fn invalid_frontiers_are_refused_with_the_fix() {
+    let e = |f: &str| ExperimentSpec::from_json(&mini(f)).unwrap_err().to_string();
+    assert!(e("[]").contains("name at least one"));
+    let two = r#"[{"policy": "greedy"}, {"policy": "greedy"}]"#;
+    assert!(e(two).contains("two families are named `Greedy`; give one a `label`"), "{}", e(two));
+    let bare = r#"[{"policy": "threshold", "values": [0.1]}]"#;
+    assert!(e(bare).contains("values need a `param`"), "{}", e(bare));
+    let empty = r#"[{"policy": "threshold", "param": "threshold_tau"}]"#;
+    assert!(e(empty).contains("give at least one value"), "{}", e(empty));
+    let bad = r#"[{"policy": "vcache", "param": "vcache_delta", "values": [1.5]}]"#;
+    assert!(e(bad).contains("vcache_delta"), "{}", e(bad));
+    let swept = mini(r#"[{"policy": "greedy"}]"#)
+        .replace(r#""seeds": 2"#, r#""seeds": 2, "sweep": {"param": "k", "values": [3]}"#);
+    let err = ExperimentSpec::from_json(&swept).unwrap_err().to_string();
+    assert!(err.contains("a frontier has no sweep"), "{err}");
+}
+
+#[test]
+fn a_small_frontier_runs_to_its_table_and_chart_data() {
+    let families = r#"[
+        {"policy": "threshold", "param": "threshold_tau", "values": [0.1, 0.3]},
+        {"policy": "threshold", "label": "Threshold (GPTCache)", "set": {"threshold_cosine": 0.6}},
+        {"policy": "vcache", "param": "vcache_delta", "values": [0.05, 0.2]},
+        {"policy": "greedy"}
+    ]"#;
+    let spec = ExperimentSpec::from_json(&mini(families)).unwrap();
+    let d = Arc::new(synthetic::universe(spec.params.c_floor).unwrap());
+    let units: Vec<_> = spec.units().iter().map(|u| run_unit(&spec, u, &d, &mut |_| true).unwrap()).collect();
+    assert_eq!(units.len(), 6 * 2);
+    let report = Report::new(&spec, units);
+    // Every statistic is keyed by its policy's id (a labelled family: `id:label`), the GPTCache
+    // point under the threshold's; display names only in the table.
+    let keys = ["threshold", "threshold:threshold-gptcache", "vcache", "greedy"];
+    assert!(report.stats.iter().all(|s| keys.contains(&s.algorithm.as_str())), "an unkeyed statistic");
+    let gpt = report.stats.iter().find(|s| s.algorithm == "threshold:threshold-gptcache").unwrap();
+    assert!(gpt.x.is_nan());
+    let csv = report.frontier_csv().unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 1 + 6, "{csv}");
+    assert!(lines[0].starts_with(
+        "algorithm,algorithm_id,param,x,n,final_avg_realised_cost,final_avg_realised_cost_ci95"
+    ));
+    assert!(lines[1].starts_with("threshold,threshold,threshold_tau,0.1,2,"), "{}", lines[1]);
+    assert!(lines[3].starts_with("threshold:threshold-gptcache,threshold,,,2,"), "{}", lines[3]);
+    assert!(lines[5].starts_with("vcache,vcache,vcache_delta,0.2,2,"), "{}", lines[5]);
+    // Synthetic data has ground truth: every point has its error rate, with an interval.
+    for p in report.frontier_points() {
+        let err = p.stats[1].expect("error rate measured");
+        assert!(err.mean >= 0.0 && err.mean <= 1.0 && err.ci95.is_finite(), "{}", p.family.name());
+    }
+    let table = report.summary();
+    assert!(table.contains("Threshold (GPTCache)") && table.contains("vcache_delta=0.05"), "{table}");
+    // Not a frontier: no frontier CSV.
+    assert!(builtin("fig-c").map(|s| Report::new(&s, Vec::new()).frontier_csv()).unwrap().is_none());
+}
+
+#[test]
+fn vcache_on_data_without_ground_truth_is_refused_naming_it() {
+    let json = mini(r#"[{"policy": "vcache", "param": "vcache_delta", "values": [0.05]}]"#)
+        .replace("synthetic", "plane");
+    let spec = ExperimentSpec::from_json(&json).unwrap();
+    let d = Arc::new(plane::universe().unwrap());
+    let e = run_unit(&spec, &spec.units()[0], &d, &mut |_| true).unwrap_err().to_string();
+    assert!(e.contains("vCache needs ground truth labels") && e.contains("plane"), "{e}");
+}
