@@ -62,9 +62,19 @@ for n in nq triviaqa; do
         [ "$(stat -c %s "$out/data/$n.emb.f32")" -eq $((per_source * dim * 4)) ] ||
         { echo "dist.sh: $data/$n has fewer than $per_source rows" >&2; exit 1; }
 done
-python3 - "$data/README.md" "$out" "$per_source" <<'PY'
+# Their gold answers (SPEC §14), line for line, when the data has them: the page then measures
+# whether a served answer was right. Without them the correctness metrics are absent, with why.
+answers=()
+if [ -f "$data/nq.answers.jsonl" ] && [ -f "$data/triviaqa.answers.jsonl" ]; then
+    for n in nq triviaqa; do head -n "$per_source" "$data/$n.answers.jsonl" >"$out/data/$n.answers.jsonl"; done
+    answers=(nq.answers.jsonl triviaqa.answers.jsonl)
+else
+    echo "dist.sh: no answers files in $data: the bundle's nq-trivia has no ground truth" >&2
+fi
+python3 - "$data/README.md" "$out" "$per_source" "${answers[@]}" <<'PY'
 import html, json, re, sys
 readme, out, per = sys.argv[1], sys.argv[2], int(sys.argv[3])
+answers = sys.argv[4:]
 text = open(readme, encoding="utf-8").read()
 m = re.search(r"^## Provenance and licences\n(.*?)(?=^## )", text, re.S | re.M)
 prov = m.group(1).strip() if m else text
@@ -77,7 +87,7 @@ open(f"{out}/DATA-LICENSES", "w", encoding="utf-8").write(
     "Token counts: GPT-2 BPE (r50k_base, tiktoken).\n\n"
     "Provenance and licences, from the data's README:\n\n%s\n" % (per, prov))
 json.dump({"kind": "nq-trivia", "perSource": per, "dim": 384, "encoding": "f32",
-           "files": ["nq.jsonl", "nq.emb.f32", "triviaqa.jsonl", "triviaqa.emb.f32"]},
+           "files": ["nq.jsonl", "nq.emb.f32", "triviaqa.jsonl", "triviaqa.emb.f32"], "answers": answers},
           open(f"{out}/data/manifest.json", "w"), indent=1)
 PY
 

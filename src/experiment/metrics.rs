@@ -65,6 +65,18 @@ metrics! {
     "est_max", "KRR max error",
         "Largest absolute error of ĉ at the centers against the true costs.",
         "paper appendix, Fig. 12; SPEC §9";
+    "error_rate", "error rate",
+        "Wrong cache hits over all requests so far: a hit is wrong when the cached answer is not equivalent to the query's gold answer (— without ground truth).",
+        "SPEC §14 (not in the paper, which prices a hit by φ alone)";
+    "hit_precision", "hit precision",
+        "Correct hits over all hits (— without ground truth or without hits).",
+        "SPEC §14";
+    "tau_mean", "vCache τ",
+        "vCache's exploration probability τ, averaged over rounds.",
+        "SPEC §15, step 4; vCache (arXiv 2502.03771)";
+    "explore_share", "vCache explore share",
+        "The share of rounds vCache explored (called the LLM to judge its nearest item).",
+        "SPEC §15, step 5";
     "cache_size", "cache size",
         "|M_t|: the items in the cache now (below k for a policy that has not filled it).",
         "SPEC §9";

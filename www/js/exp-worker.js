@@ -7,6 +7,7 @@
 // engine failing to start included); one from a trapped instance says so (`trapped`), and this
 // worker then closes: the page starts fresh workers for the next job.
 import init, { Dataset, ExperimentRun, determinismReport, experimentDefinition, nativeDeterminismReport } from '../pkg/csc.js';
+import { answersOption } from './nq-trivia.js';
 
 const ready = init();
 ready.catch(() => {}); // reported, as an `error` reply, to each request below
@@ -20,7 +21,7 @@ function dataset(d) {
   }
   if (d.kind === 'nq-trivia') {
     const text = (b) => new TextDecoder().decode(b);
-    return Dataset.nqTrivia(text(d.nq), new Uint8Array(d.nqEmb), text(d.tq), new Uint8Array(d.tqEmb));
+    return Dataset.nqTrivia(text(d.nq), new Uint8Array(d.nqEmb), text(d.tq), new Uint8Array(d.tqEmb), undefined, undefined, answersOption(d));
   }
   return Dataset.synthetic();
 }

@@ -6,14 +6,18 @@ const BUNDLE = new URL('../data/', import.meta.url);
 const BUNDLE_FILES = { nq: 'nq.jsonl', nqEmb: 'nq.emb.f32', tq: 'triviaqa.jsonl', tqEmb: 'triviaqa.emb.f32' };
 let bundled; // a promise of the bundle's files (null: no bundle; { error } when unreadable)
 
-/** The bundled files, fetched once: `{ id, nq, nqEmb, tq, tqEmb }` (ArrayBuffers), null when the
- *  page has no bundle (no data/manifest.json), or `{ error }`. */
+/** The bundled files, fetched once: `{ id, nq, nqEmb, tq, tqEmb }` and, when the bundle has the
+ *  gold answers, `nqAns`, `tqAns` (ArrayBuffers); null when the page has no bundle (no
+ *  data/manifest.json), or `{ error }`. */
 function loadBundled() {
   bundled ??= (async () => {
     const manifest = await fetch(new URL('manifest.json', BUNDLE)).catch(() => null);
     if (!manifest || !manifest.ok) return null;
     const parts = { id: 'bundled' };
-    await Promise.all(Object.entries(BUNDLE_FILES).map(async ([k, name]) => {
+    // The gold answers (SPEC §14) when the bundle has them: nqAns, tqAns.
+    const { answers = [] } = await manifest.json();
+    const files = { ...BUNDLE_FILES, ...(answers.length === 2 ? { nqAns: answers[0], tqAns: answers[1] } : {}) };
+    await Promise.all(Object.entries(files).map(async ([k, name]) => {
       const r = await fetch(new URL(name, BUNDLE));
       if (!r.ok) throw new Error(`${name}: HTTP ${r.status}`);
       parts[k] = await r.arrayBuffer();
@@ -44,4 +48,10 @@ export function nqTriviaNow(app, onReady) {
     return { message: 'Loading the bundled nq-trivia data…' };
   }
   return result && !result.error ? { files: result } : { message: missing(result) };
+}
+
+/** Dataset.nqTrivia's options for files that carry the gold answers (SPEC §14), else undefined. */
+export function answersOption(f) {
+  const text = (b) => new TextDecoder().decode(b);
+  return f && f.nqAns && f.tqAns ? { nqAnswers: text(f.nqAns), tqAnswers: text(f.tqAns) } : undefined;
 }

@@ -4,6 +4,7 @@
 // failing to start included); one from a trapped instance says so (`trapped`), and this worker
 // then closes: the page starts a fresh one.
 import init, { Dataset, OnlineRun, validateParams } from '../pkg/csc.js';
+import { answersOption } from './nq-trivia.js';
 
 const ready = init();
 ready.catch(() => {}); // reported, as an `error` reply, to each request below
@@ -30,7 +31,7 @@ function makeDataset(msg) {
   if (msg.dataset === 'plane') return Dataset.plane();
   if (msg.dataset === 'nq-trivia' && msg.nq) {
     const f = msg.nq, text = (b) => new TextDecoder().decode(b);
-    return Dataset.nqTrivia(text(f.nq), new Uint8Array(f.nqEmb), text(f.tq), new Uint8Array(f.tqEmb));
+    return Dataset.nqTrivia(text(f.nq), new Uint8Array(f.nqEmb), text(f.tq), new Uint8Array(f.tqEmb), undefined, undefined, answersOption(f));
   }
   if (msg.dataset === 'upload' && msg.upload) {
     // with the group field of `bursty` and the index file of `replay` (upload.js uploadedData)
@@ -57,6 +58,8 @@ self.onmessage = async (ev) => {
       self.postMessage({
         type: 'ready', gen, universe: run.universe(), policies: run.policies, horizon: run.horizon,
         oracleLoss: run.oracleLoss, dim: dataset.dim, size: dataset.size, explained: ev2, checksum: dataset.checksum,
+        // SPEC §14: why this data has no ground truth (null when it has): the error-rate counter's "—".
+        noGroundTruth: dataset.info().no_ground_truth ?? null,
         initMs: performance.now() - t0, arrival: msg.arrival || null, ...snapshot(dataset.dim === 2 ? msg.heatN : 0),
       });
     } else if (msg.type === 'step') {

@@ -233,7 +233,9 @@ export class LivePanel {
       ['cost', 'realised cost', f(cp.realised_cost, 1), cp.realised_cost, 'realised_cost'], ['switches', 'switches', String(cp.switches), cp.switches, 'switches'],
       ['regret', 'avg regret', f(cp.avg_regret, 4), cp.avg_regret, 'avg_regret'],
       ['gap', '… loss gap', f(cp.avg_loss_gap, 4), cp.avg_loss_gap, 'avg_loss_gap'],
-      ['switchcost', '… switching', f(cp.avg_switch_cost, 4), cp.avg_switch_cost, 'avg_switch_cost']];
+      ['switchcost', '… switching', f(cp.avg_switch_cost, 4), cp.avg_switch_cost, 'avg_switch_cost'],
+      // SPEC §14: shown "—" where the dataset has no ground truth (the footer says why).
+      ['error', 'error rate', cp.error_rate == null ? '—' : `${(cp.error_rate * 100).toFixed(2)} %`, cp.error_rate ?? NaN, 'error_rate']];
     const dl = this.root.querySelector('.counters');
     if (!dl.children.length) {
       for (const [k, name, , , id] of rows) {
