@@ -146,7 +146,7 @@ fn num(v: f64) -> String {
         let s = format!("{}", v.abs() as u64);
         let mut out = String::new();
         for (i, c) in s.chars().enumerate() {
-            if i > 0 && (s.len() - i) % 3 == 0 {
+            if i > 0 && (s.len() - i).is_multiple_of(3) {
                 out.push(',');
             }
             out.push(c);

@@ -166,6 +166,10 @@ pub struct Explanation {
     pub acting_cost: Option<f64>,
 }
 
+/// The cache an arrival meets, for [`Explanation`]: its nearest member (key, `d`) and its sorted
+/// member keys.
+type CacheMet = (Option<(u64, f64)>, Vec<u64>);
+
 /// A finished (or paused) run.
 #[derive(Clone, Debug, Serialize)]
 pub struct RunResult {
@@ -295,7 +299,7 @@ impl Simulation {
         let net = assignment.map(|assignment| NetStep { assignment, row: &self.net_row });
         let round = Round { t, x: a.x, index: a.index, true_cost: a.cost, net, label: a.label };
         // The state the arrival meets, before the policy may switch (for the explanation only).
-        let before: Option<(Option<(u64, f64)>, Vec<u64>)> = explain.as_ref().map(|_| {
+        let before: Option<CacheMet> = explain.as_ref().map(|_| {
             let cache = self.policy.cache();
             let near = self.env.metric.nearest(a.x, cache.points()).map(|(j, d)| (cache.keys()[j], d));
             let mut keys = cache.keys().to_vec();
