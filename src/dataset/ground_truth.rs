@@ -2,7 +2,7 @@
 //! `label` (a string or an integer) per record, one kind per file, on every record or none. Each
 //! fault is one message naming the line, as the rest of [`super::records`].
 
-use super::records::{at, kind, Record};
+use super::fields::{at, kind};
 use crate::answers::Label;
 use crate::error::{Error, Result};
 use serde_json::Value;
@@ -55,21 +55,27 @@ fn label_field(l: Option<&Label>) -> Option<&'static str> {
 }
 
 /// SPEC §14: a file uses one kind of ground truth, on every record or on none.
-pub(super) fn check_same_label_kind(first: &Record, this: Option<&Label>, no: usize) -> Result<()> {
-    match (label_field(first.label.as_ref()), label_field(this)) {
+/// `first` is the first record's label and line.
+pub(super) fn check_same_label_kind(
+    first: (Option<&Label>, usize),
+    this: Option<&Label>,
+    no: usize,
+) -> Result<()> {
+    let (first_label, first_line) = first;
+    match (label_field(first_label), label_field(this)) {
         (a, b) if a == b => Ok(()),
         (None, None) => Ok(()),
         (Some(a), None) => Err(Error::at(
             at(no),
-            format!("no `{a}` while line {} has one; ground truth must be on every record or on none — add `{a}` here or remove it everywhere", first.line),
+            format!("no `{a}` while line {} has one; ground truth must be on every record or on none — add `{a}` here or remove it everywhere", first_line),
         )),
         (None, Some(b)) => Err(Error::at(
             at(no),
-            format!("`{b}` here but none on line {}; ground truth must be on every record or on none — add `{b}` to every record or remove it", first.line),
+            format!("`{b}` here but none on line {}; ground truth must be on every record or on none — add `{b}` to every record or remove it", first_line),
         )),
         (Some(a), Some(b)) => Err(Error::at(
             at(no),
-            format!("`{b}` here but `{a}` on line {}; a file uses one kind of ground truth — use `{a}` on every record", first.line),
+            format!("`{b}` here but `{a}` on line {}; a file uses one kind of ground truth — use `{a}` on every record", first_line),
         )),
     }
 }

@@ -6,6 +6,7 @@
 //! - [`plane`]: the 2-D dataset, with a continuous arrival density and cost surface.
 //! - user data: [`Dataset::from_jsonl`] with embeddings inline or in the binary layout.
 
+mod fields;
 mod ground_truth;
 pub mod nq_trivia;
 pub mod plane;

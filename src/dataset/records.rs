@@ -6,6 +6,7 @@
 //! rows are counted from 0 and named with the line of their record, "row 6 = line 7"), what was
 //! expected and how to fix it. The caller names the file with [`Error::in_file`].
 
+use super::fields::{at, kind};
 use crate::answers::Label;
 use crate::error::{Error, Result};
 use crate::space::Points;
@@ -41,10 +42,6 @@ pub fn parse_jsonl(text: &str) -> Result<Vec<Record>> {
 /// 2,500 of each file).
 pub fn parse_jsonl_limited(text: &str, limit: usize) -> Result<Vec<Record>> {
     parse_jsonl_grouped(text, limit, None)
-}
-
-pub(super) fn at(line: usize) -> String {
-    format!("line {line}")
 }
 
 /// Parses at most `limit` records; with `group_field`, every record must have that field (a
@@ -159,7 +156,11 @@ pub fn parse_jsonl_grouped(text: &str, limit: usize, group_field: Option<&str>) 
         };
         let label = super::ground_truth::parse_label(obj, no)?;
         if let Some(first) = out.first() {
-            super::ground_truth::check_same_label_kind(first, label.as_ref(), no)?;
+            super::ground_truth::check_same_label_kind(
+                (first.label.as_ref(), first.line),
+                label.as_ref(),
+                no,
+            )?;
         }
         out.push(Record { id, text, tokens, embedding, group, label, line: no });
     }
@@ -170,17 +171,6 @@ pub fn parse_jsonl_grouped(text: &str, limit: usize, group_field: Option<&str>) 
         ));
     }
     Ok(out)
-}
-
-pub(super) fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "an object",
-    }
 }
 
 /// Parses JSONL given as bytes (as a file picker delivers it), rejecting invalid UTF-8.

@@ -11,10 +11,11 @@
 //! - [`runner`]: one unit; [`geometry`]: the geometry measure;
 //! - [`stats`]: aggregation over seeds; [`report`]: the finished report, CSV and summary table;
 //! - [`frontier`]: the frontier experiment's table and chart data;
-//! - [`headline`]: the paper's claims per preset, each with a verdict from a stated test;
+//! - [`claims`]: the paper's claims per preset; [`headline`]: each judged by a stated test;
 //! - [`presets`]: the paper view's presets (quick settings, labels) and [`presets::describe`];
 //! - [`metrics`]: the one list of reported metrics with their definitions.
 
+pub mod claims;
 pub mod dataset;
 pub mod frontier;
 pub mod geometry;

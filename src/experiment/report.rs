@@ -1,7 +1,8 @@
 //! A finished experiment (SPEC §10): its definition, aggregated statistics and every unit's raw
 //! result; shard merging, CSV rows and the plain-text summary table.
 
-use super::headline::{headline, Headline};
+use super::claims::headline;
+use super::headline::Headline;
 use super::stats::aggregate;
 use super::{ExperimentSpec, Measure, Stat, UnitResult};
 use crate::algorithms::AlgorithmInfo;
