@@ -163,7 +163,7 @@ export function createPaperView(app) {
   app.on('change', () => setWorkers(app.state.workers));
   return {
     show() { document.getElementById('preset').value = app.state.preset; document.getElementById('full').checked = app.state.full; describe(); },
-    activate() { active = true; describe(); panel.activate(); },
-    deactivate() { active = false; panel.deactivate(); },
+    activate() { describe(); panel.activate(); },
+    deactivate() { panel.deactivate(); },
   };
 }
