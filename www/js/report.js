@@ -102,8 +102,8 @@ export const SWITCH_MEANING = 'a switch = a round whose cache set differs from t
 export function onlineCharts(report, { efficiency = false } = {}) {
   const st = report.stats;
   const charts = [
-    { title: 'Average regret R(t)/t = loss gap + switching cost (mean, 95% band over seeds)', xLabel: 'round t', yLabel: 'R(t)/t', skipX: 0.05, series: sized(report, series(st, 'avg_regret')) },
-    { title: 'Its loss gap Σ[L(M_s) − L(M_orc)]/t (the caches that served vs the oracle\'s)', xLabel: 'round t', yLabel: 'loss gap per round', skipX: 0.05, series: sized(report, series(st, 'avg_loss_gap')) },
+    { title: 'Average regret R(t)/t = loss gap + switching cost', xLabel: 'round t', yLabel: 'R(t)/t', skipX: 0.05, series: sized(report, series(st, 'avg_regret')) },
+    { title: 'Its loss gap Σ[L(M_s) − L(M_orc)]/t', xLabel: 'round t', yLabel: 'loss gap per round', skipX: 0.05, series: sized(report, series(st, 'avg_loss_gap')) },
     { title: 'Its switching cost Σ c(fetched)/t', xLabel: 'round t', yLabel: 'switching cost per round', skipX: 0.05, series: sized(report, series(st, 'avg_switch_cost')) },
     { title: 'Cache switches (rounds whose cache set changed; the first fill counts)', xLabel: 'round t', yLabel: 'switches', series: sized(report, series(st, 'switches')) },
     { title: 'Average realised cost per round', xLabel: 'round t', yLabel: 'cost per round', skipX: 0.05, series: sized(report, series(st, 'avg_realised_cost')) },
