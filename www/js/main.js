@@ -170,3 +170,9 @@ show();
 performance.mark('csc-ready');
 document.body.dataset.ready = 'true';
 setTimeout(showDeterminism, 1500);
+
+// "Copy BibTeX": the paper's entry to the clipboard (a plain message if the browser refuses).
+$('copy-bibtex').addEventListener('click', async () => {
+  const text = $('bibtex').textContent;
+  try { await navigator.clipboard.writeText(text); $('copy-bibtex').textContent = 'Copied'; } catch { $('copy-bibtex').textContent = 'Select the text above to copy it'; }
+});
