@@ -193,7 +193,7 @@ try {
     assert(await page.inputValue('#p1') === 'clcb-sc-ls-cont', 'p1');
     assert(await page.inputValue('#p2') === 'greedy', 'p2');
     assert(await page.inputValue('#epsilon') === '0.4', 'epsilon');
-    assert((await page.textContent('#panel-0 h3')).includes('CLCB'), 'panel title');
+    assert((await page.textContent('#panel-0 h2.panel-name')).includes('CLCB'), 'panel title');
     assert(/^[0-9a-f]{16}$/.test(await page.textContent('#fingerprint')), 'fingerprint');
     assert(await page.isHidden('#banner'), 'banner shown');
   });
@@ -289,7 +289,7 @@ try {
     for (const [sel, v] of [['#p2', 'lru'], ['#speed', '7'], ['#k', '3'], ['#kernel_length', '0.3']]) {
       assert(await again.inputValue(sel) === v, `${sel} not restored`);
     }
-    assert((await again.textContent('#panel-1 h3')) === 'LRU', 'panel B not LRU');
+    assert((await again.textContent('#panel-1 h2.panel-name')) === 'LRU', 'panel B not LRU');
     await again.close();
   });
   await page.close();

@@ -96,7 +96,10 @@ function show() {
     if (current) views[current].deactivate();
     current = s.view;
     for (const name of Object.keys(views)) $(`view-${name}`).hidden = name !== s.view;
-    document.querySelectorAll('.tabs button').forEach((b) => b.setAttribute('aria-pressed', String(b.dataset.view === s.view)));
+    document.querySelectorAll('.tabs button').forEach((b) => {
+      b.setAttribute('aria-selected', String(b.dataset.view === s.view));
+      b.tabIndex = b.dataset.view === s.view ? 0 : -1;
+    });
     views[s.view].activate();
   }
   // The shared settings sit in the open view's panel (the offline view has its own; the paper
@@ -129,6 +132,18 @@ $('offline').addEventListener('change', () => app.set((s) => { s.offline = $('of
 $('preset').addEventListener('change', () => app.set((s) => { s.preset = $('preset').value; }));
 $('full').addEventListener('change', () => app.set((s) => { s.full = $('full').checked; }));
 document.querySelectorAll('.tabs button').forEach((b) => b.addEventListener('click', () => app.set((s) => { s.view = b.dataset.view; })));
+// The views are an ARIA tablist: arrow keys (and Home, End) move to the next view and open it.
+$('tab-live').parentElement.addEventListener('keydown', (e) => {
+  const tabs = [...document.querySelectorAll('.tabs button')];
+  const i = tabs.indexOf(document.activeElement);
+  if (i < 0) return;
+  const next = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: tabs.length - 1 }[e.key];
+  if (next === undefined) return;
+  e.preventDefault();
+  const t = tabs[(next + tabs.length) % tabs.length];
+  t.focus();
+  t.click();
+});
 // A changed setting re-runs the experiment the open view shows (finished runs are kept per setting).
 app.on('change', () => { if (current !== 'live') views[current].activate(); });
 // The nq-trivia files arrived (bundle downloaded or loaded by the reader): the open view uses them.

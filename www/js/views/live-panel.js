@@ -32,7 +32,7 @@ export class LivePanel {
     this.textsOf = textsOf;
     this.canvas = root.querySelector('canvas');
     this.tip = root.querySelector('.tip');
-    this.title = root.querySelector('h3');
+    this.title = root.querySelector('h2.panel-name');
     this.selected = -1;
     this.reset();
     this.canvas.addEventListener('mousemove', (e) => this.hover(e));

@@ -129,7 +129,12 @@ export function createLiveView(app) {
       const model = a ? `, ${a.model} arrivals${a.group_by ? ` grouped by ${a.group_by}` : ''}${a.index ? ` in the order of ${a.index}` : ''}` : '';
       status(`Ready: ${m.size} queries, T = ${m.horizon}${model} (set up in ${(m.initMs / 1000).toFixed(1)} s).`);
       document.body.dataset.arrival = a ? a.model : '';
-      if (app.state.embed) setPlaying(true); // an embedded view has no Play button: it plays
+      // An embedded view has no Play button: it plays — unless the reader asked the system for
+      // reduced motion (prefers-reduced-motion), when it steps once and waits.
+      if (app.state.embed) {
+        if (window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches) $('step').click();
+        else setPlaying(true);
+      }
       return;
     }
     if (m.type === 'batch') {
