@@ -80,8 +80,16 @@ start() {
         }
     done
     if [ -f "$PIDS" ]; then
-        echo "slurm-local: $PIDS exists: a cluster may still run from $DIR; stop it first: bash scripts/slurm-local.sh stop $DIR" >&2
-        exit 1
+        # A cluster of an earlier run that was killed before it could stop: refuse while any of its
+        # daemons lives, else the record is stale and is dropped.
+        local live=0 name pid
+        while read -r name pid; do alive "$pid" "$name" && live=1; done <"$PIDS"
+        if [ "$live" = 1 ]; then
+            echo "slurm-local: a cluster still runs from $DIR ($PIDS); stop it first: bash scripts/slurm-local.sh stop $DIR" >&2
+            exit 1
+        fi
+        echo "slurm-local: $PIDS is left from a cluster that no longer runs; starting afresh" >&2
+        rm -f "$PIDS"
     fi
     trap 'stop_recorded' ERR INT TERM
     rm -rf "$DIR/munge" "$DIR/munge-key" "$DIR/state" "$DIR/spool" "$DIR/run" "$DIR/log"
