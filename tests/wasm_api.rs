@@ -609,7 +609,7 @@ fn experiment_run_in_chunks_with_progress_and_cancel() {
     assert_eq!(seen.get(), 400.0, "progress reaches rounds × policies");
     assert!(!run.run_next(None).unwrap());
     assert_eq!(run.done_units(), 2);
-    assert!(run.csv().contains("Greedy,final_avg_regret"));
+    assert!(run.csv().contains(",greedy,final_avg_regret"), "results are keyed by id");
     assert!(run.summary().contains("LFU"));
     // cancelling
     let mut run = JsExperimentRun::new(spec.unchecked_into(), &d, None, None).unwrap();
@@ -739,6 +739,10 @@ fn user_jsonl() -> Vec<u8> {
     for (i, id) in ["a", "b", "c", "d", "e", "f"].iter().enumerate() {
         let mut e = [0.1f32; 3];
         e[i % 3] = 1.0 + i as f32;
+        // Unit-norm rows, as sentence embeddings are (SPEC §1): the uniform arrival model's σ_e
+        // calibration refuses rows whose jitter cannot reach its target distance.
+        let norm = e.iter().map(|v| v * v).sum::<f32>().sqrt();
+        let e = e.map(|v| v / norm);
         s.push_str(&format!(
             "{{\"id\":\"{id}\",\"text\":\"q{i}\",\"tokens\":{},\"src\":\"{}\",\"embedding\":[{},{},{}]}}\n",
             3 + 2 * i,
