@@ -51,7 +51,8 @@ self.onmessage = async ({ data: m }) => {
 `;
 
 const LONG_RUN_DATA = Array.from({ length: 50 }, (_, i) => JSON.stringify({ text: `q${i}`, tokens: 5 + (i % 7),
-  embedding: Array.from({ length: 8 }, (_, j) => Math.sin(i * 0.7 + j * 1.3)) })).join('\n');
+  // unit-norm, as sentence embeddings are (the uniform arrival model's σ_e calibration needs it)
+  embedding: ((v) => v.map((x) => x / Math.hypot(...v)))(Array.from({ length: 8 }, (_, j) => Math.sin(i * 0.7 + j * 1.3))) })).join('\n');
 
 /** Starts the long run in `page` (a worker), polls it, and checks the main thread answers between
  *  chunks. Returns the figures; throws on a worker error or a timeout. `milestones`: rounds at

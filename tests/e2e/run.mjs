@@ -44,6 +44,8 @@ async function openPage(query = '', viewport = { width: 1280, height: 800 }, { r
   if (ready) await waitFor(page, () => /^Ready/.test(document.getElementById('status').textContent), null, { timeout: 120000 });
   return page;
 }
+/** A vector scaled to unit norm, as sentence embeddings are (the uniform arrival model needs it). */
+const unit = (v) => { const n = Math.hypot(...v); return v.map((x) => x / n); };
 const round = (page, p = 0) => page.evaluate((p) => Number(document.querySelector(`#panel-${p} [data-counter=round]`).textContent), p);
 const canvasData = (page) => page.evaluate(() => document.querySelector('#panel-0 canvas').toDataURL());
 const counters = (page, p) => page.evaluate((p) => Object.fromEntries([...document.querySelectorAll(`#panel-${p} [data-counter]`)].map((e) => [e.dataset.counter, Number(e.dataset.value)])), p);
@@ -337,9 +339,17 @@ try {
     const p = await openPage('?view=regret&seeds=3&horizon=300&policies=clcb-sc-ls-cont,greedy,lfu', undefined, { ready: false });
     await jobDone(p, 'regret');
     const data = await p.evaluate(() => [...document.querySelectorAll('[data-job=regret] canvas')].map((c) => c.chartData));
-    assert(data.length === 3 && data[0].series.length === 3, `charts ${data.length}`);
+    // average regret, its loss gap and its switching cost, switches, realised cost
+    assert(data.length === 5 && data.every((d) => d.series.length === 3), `charts ${data.length}`);
     const pt = data[0].series[0].points.at(-1);
     assert(pt.x === 300 && pt.lo < pt.y && pt.hi > pt.y, JSON.stringify(pt));
+    // the regret's two parts add up to it, point by point (issue 23: regret explained)
+    for (const [i, s] of data[0].series.entries()) {
+      for (const [j, q] of s.points.entries()) {
+        const sum = data[1].series[i].points[j].y + data[2].series[i].points[j].y;
+        assert(Math.abs(sum - q.y) < 1e-9, `${s.label} at ${q.x}: ${q.y} ≠ gap + switching ${sum}`);
+      }
+    }
     await shot(p, 'desktop-regret');
     await p.click('.tabs [data-view=efficiency]');
     assert(p.url().includes('view=efficiency'), p.url());
@@ -389,6 +399,7 @@ try {
 
   await check('every synthetic preset at quick settings: each headline row has paper, measured, verdict and n; no claim is "reproduced" unless its interval says so; the labels are the run\'s configuration', async () => {
     const p = await openPage('?view=paper&preset=fig-a', undefined, { ready: false });
+    await waitFor(p, () => document.querySelectorAll('#preset option').length > 0, null, { timeout: 60000 });
     const menu = await p.evaluate(() => [...document.querySelectorAll('#preset option')].map((o) => o.value));
     assert(menu.join() === 'fig-a,fig-b,fig-c,fig-e,abl-k,krr-err,geom', `menu ${menu}`);
     const verdicts = new Set(['reproduced', 'not reproduced', 'not run', 'no claim (measured)']);
@@ -452,7 +463,7 @@ try {
     assert(/^Could not load your data/.test(msg) && /line 2|json/i.test(msg), msg);
     await p.click('#step');
     await waitFor(p, () => document.body.dataset.round === '100', null, { timeout: 30000 });
-    const rows = Array.from({ length: 30 }, (_, i) => JSON.stringify({ text: `q${i}`, tokens: 5 + (i % 7), embedding: Array.from({ length: 8 }, (_, j) => Math.sin(i * 0.7 + j * 1.3)) }));
+    const rows = Array.from({ length: 30 }, (_, i) => JSON.stringify({ text: `q${i}`, tokens: 5 + (i % 7), embedding: unit(Array.from({ length: 8 }, (_, j) => Math.sin(i * 0.7 + j * 1.3))) }));
     await p.setInputFiles('#file', { name: 'mine.jsonl', mimeType: 'application/json', buffer: Buffer.from(rows.join('\n')) });
     await waitFor(p, () => /^Ready: 30 queries/.test(document.getElementById('status').textContent), null, { timeout: 60000 });
     assert(p.url().includes('dataset=upload'), p.url());
@@ -476,7 +487,7 @@ try {
         }
       }).observe(document.getElementById('upload-msg'), { subtree: true, childList: true, attributes: true, characterData: true });
     });
-    const rows = Array.from({ length: 30 }, (_, i) => JSON.stringify({ text: `q${i}`, tokens: 5 + (i % 7), kind: i < 15 ? 'a' : 'b', embedding: Array.from({ length: 8 }, (_, j) => Math.sin(i * 0.7 + j * 1.3)) }));
+    const rows = Array.from({ length: 30 }, (_, i) => JSON.stringify({ text: `q${i}`, tokens: 5 + (i % 7), kind: i < 15 ? 'a' : 'b', embedding: unit(Array.from({ length: 8 }, (_, j) => Math.sin(i * 0.7 + j * 1.3))) }));
     await p.setInputFiles('#file', { name: 'mine.jsonl', mimeType: 'application/json', buffer: Buffer.from(rows.join('\n')) });
     await waitFor(p, () => /^Ready: 30 queries, T = 200, uniform arrivals/.test(document.getElementById('status').textContent), null, { timeout: 60000 });
     const bars = await p.evaluate(() => window.__bars);
