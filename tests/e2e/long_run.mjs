@@ -3,7 +3,9 @@
 // `memory.buffer.byteLength` is the linear memory's size; it only ever grows, so it is the high-water
 // mark) after 10⁵ and 10⁶ rounds, while the page's main thread keeps answering.
 //
-// The data are a small user-style dataset (50 prompts, 8-dimensional embeddings), not `synthetic`:
+// The data are a small user-style dataset (50 prompts, 8-dimensional unit-norm embeddings) played
+// with `popularity` arrivals (exact rows, as nq-trivia's are; the jittered `uniform` model makes
+// every one of 10⁶ arrivals a distinct candidate of the evaluation oracle), not `synthetic`:
 // the stream is held in memory at ~(4·dim + 32) bytes per round and a live run is refused above
 // 1 GiB, which 384-dimensional `synthetic` exceeds at 10⁶ rounds (≈ 1.57 GB; its limit is ≈ 680k
 // rounds); the continuous 2-D `plane` fits but its oracle set-up grows faster than T (≈ 25 s at
@@ -25,7 +27,7 @@ self.onmessage = async ({ data: m }) => {
     const memStart = mem();
     const t0 = performance.now();
     ds = Dataset.fromJsonl('long-run', new TextEncoder().encode(m.jsonl));
-    run = new OnlineRun(ds, m.params, m.policies);
+    run = new OnlineRun(ds, m.params, m.policies, m.arrival);
     const initMs = performance.now() - t0;
     self.postMessage({ type: 'ready', memStart, memInit: mem(), initMs, horizon: run.horizon });
     const t1 = performance.now();
@@ -59,7 +61,7 @@ const LONG_RUN_DATA = Array.from({ length: 50 }, (_, i) => JSON.stringify({ text
  *  which a chunk ends, so that `memAt[r]` is the wasm memory after exactly `r` rounds (the
  *  benchmark, tests/e2e/bench.mjs, samples 10³…10⁶). */
 export async function longRun(page, { rounds = 1_000_000, chunk = 50_000, policies = ['greedy', 'lfu'],
-  params = { n_eval: 1000, seed: 1 }, timeout = 240000, milestones = [] } = {}) {
+  params = { n_eval: 1000, seed: 1 }, timeout = 240000, milestones = [], arrival = { model: 'popularity' } } = {}) {
   const started = Date.now();
   await page.evaluate(({ url, msg }) => {
     const st = { events: [], ticks: 0, maxGapMs: 0, heapStart: performance.memory ? performance.memory.usedJSHeapSize : null };
@@ -72,7 +74,7 @@ export async function longRun(page, { rounds = 1_000_000, chunk = 50_000, polici
     w.onmessage = (ev) => { st.events.push(ev.data); if (ev.data.type === 'done' || ev.data.type === 'error') { clearInterval(st.timer); w.terminate(); } };
     w.onerror = (e) => { st.events.push({ type: 'error', message: e.message || 'worker failed to load' }); clearInterval(st.timer); };
     w.postMessage(msg);
-  }, { url: LONG_RUN_WORKER, msg: { rounds, chunk, milestones, policies, jsonl: LONG_RUN_DATA, params: { ...params, horizon: rounds } } });
+  }, { url: LONG_RUN_WORKER, msg: { rounds, chunk, milestones, policies, arrival, jsonl: LONG_RUN_DATA, params: { ...params, horizon: rounds } } });
 
   const chunks = [];
   let ready = null, done = null, maxEvalMs = 0, answered = 0;

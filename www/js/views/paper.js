@@ -109,13 +109,19 @@ export function createPaperView(app) {
       const tr = body.insertRow();
       tr.dataset.verdict = up ? 'not-applicable' : r.verdict;
       tr.append(el('th', { scope: 'row', textContent: r.what, title: `${r.metric}${r.x != null ? ` at x = ${r.x}` : ''} · ${r.source}` }));
-      tr.append(el('td', { className: up ? 'na' : '', textContent: up ? 'not applicable' : r.paper }));
+      const paperCell = el('td', { className: up ? 'na' : '', textContent: up ? 'not applicable' : r.paper });
+      paperCell.dataset.label = 'paper';
+      tr.append(paperCell);
       const m = el('td', { className: 'measured' });
+      m.dataset.label = 'measured';
       m.textContent = r.measured_text;
       m.append(el('small', { className: 'n', textContent: ` (n = ${r.n})` }));
       tr.append(m);
-      tr.append(el('td', { className: `verdict ${up ? 'na' : r.verdict}`, textContent: up ? '—' : r.verdict_text }));
+      const verdict = el('td', { className: `verdict ${up ? 'na' : r.verdict}`, textContent: up ? '—' : r.verdict_text });
+      verdict.dataset.label = 'verdict';
+      tr.append(verdict);
       const why = el('td', { className: 'why' });
+      why.dataset.label = 'test';
       if (up) why.textContent = `The paper measured this on ${preset().dataset}, not on your data.`;
       else {
         why.append(el('span', { className: 'test', textContent: r.test }));
