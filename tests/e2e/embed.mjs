@@ -174,6 +174,8 @@ await check('the worker pool: 2 workers give the 1-worker report bit for bit (wa
     const r = JSON.parse(text);
     r.stats = r.stats.filter((s) => s.metric !== 'runtime_ms');
     for (const u of r.units) u.observations = u.observations.filter((o) => o.metric !== 'runtime_ms');
+    // the headline's runtime ratio is measured on the wall clock too
+    if (r.headline) r.headline.rows = r.headline.rows.filter((x) => x.metric !== 'runtime_ms');
     return JSON.stringify(r);
   };
   const [a, b] = reports.map((r) => strip(r.json));
