@@ -127,7 +127,7 @@ export function createAskView(app, live) {
       } else if (!a.llm[i] && a.d[i] === 0) {
         notes.push(`The same question is cached (d = 0, φ = 0) and ${sym} = ${num(acting)} > 0: served at no mismatch.`);
       }
-      const attrs = `data-policy="${i}" data-llm="${a.llm[i]}"${predicted == null ? '' : ` data-predicted-llm="${predicted}"`}`;
+      const attrs = `data-policy="${i}" data-llm="${Boolean(a.llm[i])}"${predicted == null ? '' : ` data-predicted-llm="${predicted}"`}`;
       return `<li ${attrs}><b>${esc(name)}</b>: ${before}. ${cell}. ${sw}. Then, ${served}: ${decision}.${notes.map((n) => ` <span class="note">${esc(n)}</span>`).join('')}</li>`;
     });
     const uni = a.universe.text.map((t, j) => `<li>${q(t)} <span class="muted">d = ${num(a.universe.d[j])}</span></li>`);
