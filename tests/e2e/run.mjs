@@ -429,6 +429,9 @@ try {
       assert(ran === `Ran: ${report.description}.` && ran.includes(`${report.experiment.seeds} seeds`), `${id}: ${ran}`);
       const interval = await p.textContent('#headline .interval-def');
       assert(/95% Student-t half-width over the n seeds/.test(interval), interval);
+      // Every chart has a text alternative: its title, axes and where each series ends.
+      const alts = await p.evaluate(() => [...document.querySelectorAll('[data-job=paper] canvas')].filter((c) => !c.hidden).map((c) => c.getAttribute('aria-label')));
+      assert(alts.length > 0 && alts.every((a) => /\. Last points: .+ at /.test(a)), `${id}: ${JSON.stringify(alts)}`);
       if (id === 'fig-c') await shot(p, 'desktop-paper-fig-c');
       await p.close();
     }
@@ -451,6 +454,10 @@ try {
     assert(await p.isHidden('header'), 'header visible');
     assert(await p.isHidden('.tabs'), 'tabs visible');
     assert(await p.isVisible('#panel-0 canvas'), 'canvas hidden');
+    // …but it still names itself and links to the full page (without embed=1) and the paper.
+    assert(await p.isVisible('#embed-credit'), 'no title or attribution in embed mode');
+    const full = await p.getAttribute('#embed-full', 'href');
+    assert(!full.includes('embed=1') && full.includes('dataset=plane'), full);
     await shot(p, 'embed-plane');
     await p.close();
   });

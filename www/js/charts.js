@@ -165,3 +165,19 @@ function drawLegend(ctx, series, legend, top, kind) {
     ctx.fillText(s.label, x + 23, y);
   });
 }
+
+/**
+ * A chart's text alternative: its title, its axes, and where each series ends (the last point,
+ * with its 95% interval when drawn), so a reader who cannot see the canvas gets the figure's
+ * message. Scatter charts give each series' point.
+ */
+export function summarise(opts) {
+  const num = (v) => (Number.isFinite(v) ? (Math.abs(v) >= 100 ? v.toFixed(0) : Number(v.toPrecision(3)).toString()) : '–');
+  const parts = (opts.series || []).filter((s) => s.points && s.points.length).map((s) => {
+    const p = s.points[s.points.length - 1];
+    const band = Number.isFinite(p.lo) && Number.isFinite(p.hi) && p.hi > p.lo ? ` [${num(p.lo)}, ${num(p.hi)}]` : '';
+    return `${s.label}: ${num(p.y)}${band} at ${num(p.x)}`;
+  });
+  const axes = opts.xLabel || opts.yLabel ? ` ${opts.yLabel || 'y'} against ${opts.xLabel || 'x'}.` : '';
+  return `${opts.title}.${axes}${parts.length ? ` Last points: ${parts.join('; ')}.` : ' No data yet.'}`;
+}

@@ -36,7 +36,14 @@ if (linked) {
   $('group-by').value = linked.groupBy;
 }
 banner(notes);
-if (state.embed) document.body.classList.add('embed');
+if (state.embed) {
+  document.body.classList.add('embed');
+  // Embedded, the page still says what it is and links to itself, whole (no embed=1), and the paper.
+  const full = new URL(location.href);
+  full.searchParams.delete('embed');
+  $('embed-full').href = full.href;
+  $('embed-credit').hidden = false;
+}
 
 const listeners = {};
 const app = {

@@ -1,6 +1,6 @@
 // The frame of every experiment view: Run / Cancel, a progress bar, the charts (redrawn as each
 // unit finishes), the summary table and the exports (CSV, JSON, PNG).
-import { drawChart } from '../charts.js';
+import { drawChart, summarise } from '../charts.js';
 import { runJob, cancelJob, getJob, onJob } from '../jobs.js';
 import { downloadText, downloadCanvas } from '../export.js';
 
@@ -111,7 +111,8 @@ export class JobPanel {
     }
     this.canvases.forEach((c, i) => {
       c.hidden = i >= charts.length;
-      if (i < charts.length) { c.setAttribute('aria-label', charts[i].title); drawChart(c, charts[i]); }
+      // The canvas's text alternative: title, axes and where each series ends (charts.js summarise).
+      if (i < charts.length) { c.setAttribute('aria-label', summarise(charts[i])); drawChart(c, charts[i]); }
     });
   }
 
