@@ -157,12 +157,14 @@ await check('the worker pool: 2 workers give the 1-worker report bit for bit (wa
       jobs.setWorkers(n);
       const job = jobs.runJob(`pool-${n}`, request);
       const partial = [];
+      let counted = 0; // the largest "N of M units done" seen while the job ran (issue 23: it stayed at 0)
       await new Promise((resolve) => jobs.onJob((j) => {
         if (j !== job) return;
+        if (j.status === 'running') counted = Math.max(counted, j.done);
         if (j.report && !partial.includes(j.report.units.length)) partial.push(j.report.units.length);
         if (j.status !== 'running') resolve();
       }));
-      out.push({ status: job.status, error: job.error, json: job.json, workers: job.workers, partial, total: job.total });
+      out.push({ status: job.status, error: job.error, json: job.json, workers: job.workers, partial, total: job.total, counted });
     }
     jobs.setWorkers(0);
     return out;
@@ -170,6 +172,7 @@ await check('the worker pool: 2 workers give the 1-worker report bit for bit (wa
   for (const r of reports) assert(r.status === 'done', `pool run: ${r.status} ${r.error || ''}`);
   assert(reports[0].workers === 1 && reports[1].workers === 2, `workers ${reports.map((r) => r.workers)}`);
   assert(reports[1].partial.length > 1, `charts should fill unit by unit; partial reports ${reports[1].partial}`);
+  assert(reports.every((r) => r.counted >= 1), `the units-done count never moved while running: ${reports.map((r) => r.counted)}`);
   const strip = (text) => {
     const r = JSON.parse(text);
     r.stats = r.stats.filter((s) => s.metric !== 'runtime_ms');

@@ -78,6 +78,12 @@ export function runJob(key, request) {
       else if (m.type === 'unit-progress') { run.inFlight.set(m.index, m.frac); progress(); emit(job); } else if (m.type === 'unit-done') {
         run.inFlight.delete(m.index);
         run.finished += 1;
+        // The count shown is the units finished, at once: the collector's report of them (which
+        // aggregates every unit so far) can lag far behind on a full run, which left the status at
+        // "0 of N units" until the end.
+        job.done = Math.max(job.done || 0, run.finished);
+        progress();
+        emit(job);
         run.collector.postMessage({ type: 'add', json: [m.json], finish: run.finished === job.total });
         next(w);
       }
@@ -98,7 +104,7 @@ export function runJob(key, request) {
       if (m.total === 0) { run.collector.postMessage({ type: 'add', json: [], finish: true }); return; }
       for (let i = 0; i < job.workers; i++) { const w = spawn(); run.workers.push(w); startWorker(w); }
     } else if (m.type === 'partial' || m.type === 'done') {
-      Object.assign(job, { done: m.done, total: m.total, report: m.report });
+      Object.assign(job, { done: Math.max(job.done || 0, m.done), total: m.total, report: m.report });
       progress();
       if (m.type === 'done') {
         Object.assign(job, { status: 'done', frac: 1, json: m.json, csv: m.csv, summary: m.summary, seconds: (performance.now() - job.started) / 1000 });
