@@ -125,7 +125,7 @@ await check('the plane refuses a question with a plain message', async () => {
   await waitFor(p2, () => /^Ready/.test(document.getElementById('status').textContent), null, { timeout: 60000 });
   await p2.fill('#ask-text', 'how tall is the eiffel tower');
   await p2.click('#ask-go');
-  await waitFor(p2, () => /plane holds points/.test(document.getElementById('ask-status').textContent), null, { timeout: 10000 });
+  await waitFor(p2, () => /plane holds points/.test(document.getElementById('ask-status').textContent), null, { timeout: 60000 });
   await p2.close();
 });
 mkdirSync(path.join(root, 'artifacts'), { recursive: true });
