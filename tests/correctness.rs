@@ -9,7 +9,7 @@ use csc::config::Params;
 use csc::dataset::{nq_trivia, plane, synthetic, Dataset, GroundTruth, UserFiles};
 use csc::experiment::{run_unit, ExperimentSpec, Report};
 use csc::offline::{OfflineKind, OfflineProblem};
-use csc::online::sim::run_trace;
+use csc::online::sim::{run_trace, Environment, Simulation};
 use csc::online::PolicyKind;
 use csc::space::Points;
 use csc::stream::{calibrate_sigma, generate_trace, ArrivalModel};
@@ -59,6 +59,16 @@ fn wrong_hits_by_hand() {
     let curve: Vec<Option<f64>> = r.checkpoints.iter().map(|c| c.error_rate).collect();
     assert_eq!(curve, vec![Some(0.0), Some(0.5), Some(1.0 / 3.0), Some(0.25), Some(0.4)]);
     assert_eq!(r.checkpoints[0].hit_precision, None, "no hits yet: undefined, not 0");
+    // Round by round, as the live view marks them: t1 wrong, t2 right, t4 wrong; the misses none.
+    let env = Arc::new(Environment::from_trace(&t, &threshold_params(5)).unwrap());
+    let mut sim = Simulation::new(env, PolicyKind::Threshold, &threshold_params(5), 0).unwrap();
+    let marks: Vec<Option<bool>> = (0..5).map(|i| sim.step(&t.arrival(i)).wrong).collect();
+    assert_eq!(marks, vec![None, Some(true), Some(false), None, Some(true)]);
+    // Without labels no hit is judged.
+    let t = line_trace(vec![0, 1, 0, 2, 1], None);
+    let env = Arc::new(Environment::from_trace(&t, &threshold_params(5)).unwrap());
+    let mut sim = Simulation::new(env, PolicyKind::Threshold, &threshold_params(5), 0).unwrap();
+    assert!((0..5).all(|i| sim.step(&t.arrival(i)).wrong.is_none()));
 }
 
 /// Answer lists are compared after SQuAD normalisation; an empty list matches nothing.

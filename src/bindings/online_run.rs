@@ -447,6 +447,7 @@ struct StepBatch {
     llm: Vec<u8>,
     switched: Vec<u8>,
     realised: Vec<f64>,
+    wrong: Vec<i8>,
 }
 
 impl StepBatch {
@@ -459,6 +460,7 @@ impl StepBatch {
             llm: Vec::with_capacity(n),
             switched: Vec::with_capacity(n),
             realised: Vec::with_capacity(n),
+            wrong: Vec::with_capacity(n),
         }
     }
 
@@ -472,6 +474,7 @@ impl StepBatch {
         self.llm.push(o.llm as u8);
         self.switched.push(o.switched as u8);
         self.realised.push(o.realised);
+        self.wrong.push(o.wrong.map_or(-1, i8::from));
     }
 
     fn into_obj(self) -> super::convert::Obj {
@@ -482,6 +485,7 @@ impl StepBatch {
             .set("llm", js_sys::Uint8Array::from(&self.llm[..]))
             .set("switched", js_sys::Uint8Array::from(&self.switched[..]))
             .set("realised", js_sys::Float64Array::from(&self.realised[..]))
+            .set("wrong", js_sys::Int8Array::from(&self.wrong[..]))
     }
 }
 

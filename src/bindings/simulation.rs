@@ -23,6 +23,9 @@ export interface StepBatch {
   switched: Uint8Array;
   /** What the round cost the policy: `c(x)` for an LLM call, `φ(d(x, M))` for a hit. */
   realised: Float64Array;
+  /** SPEC §14, per round and policy: 1 if a hit served a wrong answer, 0 a correct one, −1 for an
+   *  LLM call or where the data has no ground truth. */
+  wrong: Int8Array;
 }
 
 /** What `OnlineRun.ask(x, tokens, text)` played (issue 14, "Ask a question"): one round, as a

@@ -142,6 +142,9 @@ pub struct StepOutcome {
     pub phi: f64,
     /// What this round cost: `c(x_t)` or `φ`.
     pub realised: f64,
+    /// SPEC §14: for a cache hit whose labels are known, whether the answer served was wrong;
+    /// `None` for an LLM call, or where there is no ground truth to judge by.
+    pub wrong: Option<bool>,
 }
 
 /// What one round's decision saw ([`Simulation::step_explained`]), in the order the round
@@ -339,15 +342,16 @@ impl Simulation {
             why.center = self.policy.current_center();
             why.acting_cost = self.policy.acting_cost();
         }
-        if llm {
+        let wrong = if llm {
             self.state.llm_calls += 1;
             let t0 = Instant::now();
             self.policy.observe(&round, a.cost + a.eta);
             self.elapsed += t0.elapsed().as_secs_f64() * 1e3;
+            None
         } else {
             self.hits += 1;
-            self.judge_hit(a);
-        }
+            self.judge_hit(a)
+        };
         let s = &mut self.state;
         s.t = t + 1;
         s.realised_cost += realised;
@@ -358,29 +362,30 @@ impl Simulation {
             let cp = self.snapshot();
             self.checkpoints.push(cp);
         }
-        StepOutcome { t, llm, switched, phi, realised }
+        StepOutcome { t, llm, switched, phi, realised, wrong }
     }
 
     /// SPEC §14, online: a hit is wrong when the nearest cached item (ties to the lowest
     /// index) holds the answer of an arrival whose label is not equivalent to this one's. The
     /// item's label is that of the arrival it was founded by or admitted from: its key is that
     /// arrival's round (`Oracle::keys`, the ε-net centers' origins, the threshold cache's
-    /// admissions). A hit is judged only when both labels are known.
-    fn judge_hit(&mut self, a: &Arrival) {
-        let (Some(labels), Some(mine)) = (&self.env.labels, a.label) else { return };
+    /// admissions). A hit is judged only when both labels are known: `Some(wrong)`, else `None`.
+    fn judge_hit(&mut self, a: &Arrival) -> Option<bool> {
+        let (Some(labels), Some(mine)) = (&self.env.labels, a.label) else { return None };
         let cache = self.policy.cache();
-        let Some((j, _)) = self.env.metric.nearest(a.x, cache.points()) else { return };
+        let (j, _) = self.env.metric.nearest(a.x, cache.points())?;
         let key = cache.keys()[j];
         let theirs = match self.foreign_labels.get(&key) {
             Some(l) => l.as_ref(),
             None => labels.get(key as usize),
         };
-        if let Some(theirs) = theirs {
-            self.judged_hits += 1;
-            if !equivalent(mine, theirs) {
-                self.wrong_hits += 1;
-            }
+        let theirs = theirs?;
+        self.judged_hits += 1;
+        let wrong = !equivalent(mine, theirs);
+        if wrong {
+            self.wrong_hits += 1;
         }
+        Some(wrong)
     }
 
     /// Plays one round whose arrival is not the trace's (the live view's asked question): from

@@ -217,6 +217,10 @@ try {
     // Average regret = its loss gap + its switching cost, per round (issue 23: regret explained).
     const v = await counters(page, 1);
     assert(Math.abs(v.gap + v.switchcost - v.regret) < 1e-9 && v.switchcost > 0, JSON.stringify(v));
+    // Synthetic data has ground truth (SPEC §14): every wrong answer served is marked on the
+    // canvas (a cross), as many as the error-rate counter counts (all rounds are in the trail).
+    const marks = Number(await page.getAttribute('#panel-1', 'data-wrong-marks'));
+    assert(Number.isFinite(v.error) && Math.round(v.error * v.round) === marks, `marks ${marks}, counter ${v.error} × ${v.round}`);
     // Each metric carries its definition (hover, focus, tap) from the engine's list.
     const def = await page.getAttribute('#panel-1 .counters dt.def >> nth=3', 'data-def');
     assert(/Reg\(T\)|R\(t\)\/t/.test(def) && /§5\.1/.test(def), def);

@@ -10,6 +10,8 @@ import { defineMetric } from '../metrics.js';
 
 export const HIT = '#0f7b55';
 export const LLM = '#d9480f';
+/** A hit that served a wrong answer (SPEC §14): a cross, not a dot, so shape tells it too. */
+export const WRONG = '#7c1d6f';
 const CACHED = '#5b21b6';
 const TRAIL = 600;
 const PULSE_MS = 600;
@@ -45,6 +47,7 @@ export class LivePanel {
   reset() {
     this.arrX = new Float64Array(TRAIL); this.arrY = new Float64Array(TRAIL);
     this.arrLlm = new Uint8Array(TRAIL); this.arrCell = new Int32Array(TRAIL); this.arrAt = new Float64Array(TRAIL);
+    this.arrWrong = new Int8Array(TRAIL).fill(-1);
     this.arrT = new Int32Array(TRAIL);
     this.arrN = 0; this.arrHead = 0;
     this.centers = null; this.heatImg = null; this.universe = null; this.voronoi = null; this.bounds = null;
@@ -70,6 +73,7 @@ export class LivePanel {
       const i = this.arrHead;
       this.arrX[i] = batch.xy[2 * r]; this.arrY[i] = batch.xy[2 * r + 1];
       this.arrLlm[i] = batch.llm[r * nPol + p];
+      this.arrWrong[i] = batch.wrong ? batch.wrong[r * nPol + p] : -1;
       this.arrCell[i] = batch.center[r * nPol + p];
       this.arrAt[i] = now;
       this.arrT[i] = batch.t[r];
@@ -187,7 +191,11 @@ export class LivePanel {
       const colour = colourBy === 'cell' ? cellColour(this.arrCell[i]) : (this.arrLlm[i] ? LLM : HIT);
       const [x, y] = this.toScreen(this.arrX[i], this.arrY[i]);
       if (this.arrLlm[i]) { ctx.strokeStyle = colour; ctx.lineWidth = 1.6; ctx.strokeRect(x - 3, y - 3, 6, 6); }
-      else { ctx.fillStyle = colour; ctx.beginPath(); ctx.arc(x, y, 3, 0, 2 * Math.PI); ctx.fill(); }
+      else if (this.arrWrong[i] === 1) {
+        // a wrong answer served (SPEC §14): a cross in its own colour
+        ctx.strokeStyle = WRONG; ctx.lineWidth = 2;
+        ctx.beginPath(); ctx.moveTo(x - 4, y - 4); ctx.lineTo(x + 4, y + 4); ctx.moveTo(x + 4, y - 4); ctx.lineTo(x - 4, y + 4); ctx.stroke();
+      } else { ctx.fillStyle = colour; ctx.beginPath(); ctx.arc(x, y, 3, 0, 2 * Math.PI); ctx.fill(); }
       // The newest arrivals pulse once in their decision's colour.
       const t = (now - this.arrAt[i]) / PULSE_MS;
       if (t < 1 && k >= this.arrN - 6) {
@@ -249,6 +257,8 @@ export class LivePanel {
         dl.append(div);
       }
     }
+    // For the end-to-end test: the wrong answers marked in the trail (SPEC §14).
+    this.root.dataset.wrongMarks = String(this.arrWrong.reduce((n, w, i) => n + (w === 1 && i < this.arrN ? 1 : 0), 0));
     for (const [k, , text, value] of rows) {
       const dd = dl.querySelector(`[data-counter="${k}"]`);
       dd.textContent = text;
@@ -302,7 +312,8 @@ export class LivePanel {
     this.selected = -1;
     const [x, y] = this.toScreen(this.arrX[i], this.arrY[i]);
     const cell = this.arrCell[i];
-    this.place(x, y, [`arrival of round ${this.arrT[i]}`, this.arrLlm[i] ? 'sent to the LLM' : 'served from the cache',
+    const judged = this.arrWrong[i] === 1 ? ' — a wrong answer (its gold answer differs, SPEC §14)' : this.arrWrong[i] === 0 ? ' — a correct answer' : '';
+    this.place(x, y, [`arrival of round ${this.arrT[i]}`, this.arrLlm[i] ? 'sent to the LLM' : `served from the cache${judged}`,
       ...(cell >= 0 ? [`in the cell of center #${cell}`] : [])], this.arrT[i]);
   }
 

@@ -40,6 +40,7 @@ export function createLiveView(app) {
     const item = (cls, text) => `<span class="item${text.length > 30 ? ' long' : ''}"><span class="key ${cls}"></span> ${text}</span>`;
     $('legend').innerHTML = [
       item(byCell ? 'hit cellkey' : 'hit', 'served from the cache'), item(byCell ? 'llm cellkey' : 'llm', 'sent to the LLM'),
+      item('wrong', 'wrong answer served (SPEC §14)'),
       item('newest', 'newest arrival'), item('center', 'ε-net center'), item('cached', 'cached center'),
       item('cell', byCell ? 'Voronoi cell of the projected centers (colour = center)' : 'Voronoi cell'),
       info && info.dim === 2 ? item('heat', 'KRR estimate ĉ: darker = costlier, greyer = less certain (σ)') : item('universe', 'universe query'),
