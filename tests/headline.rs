@@ -11,7 +11,7 @@ use csc::experiment::{
 use csc::online::PolicyKind;
 use std::sync::Arc;
 
-/// A report of experiment `id` whose unit for seed s holds `(algorithm, metric, x, values[s])`.
+/// A report of experiment `id` whose unit for seed s holds `(algorithm id, metric, x, values[s])`.
 fn report(id: &str, series: &[(&str, &str, f64, &[f64])]) -> Report {
     let n = series.iter().map(|s| s.3.len()).max().unwrap();
     let spec = ExperimentSpec {
@@ -85,12 +85,12 @@ fn online_claims_on_constructed_seeds() {
     let r = report(
         "fig-c",
         &[
-            ("CLCB-SC-LS-Cont", "final_avg_regret", T, &ours),
-            ("CLCB-SC-LS", "final_avg_regret", T, &ls),
-            ("Greedy", "final_avg_regret", T, &greedy),
-            ("CLCB-SC-LS-Cont", "runtime_ms", T, &[500.0, 400.0, 600.0, 450.0, 550.0]),
-            ("CLCB-SC-LS", "runtime_ms", T, &[1.0, 1.0, 1.2, 0.9, 1.1]),
-            ("CLCB-SC-LS-Cont", "final_hit_rate", T, &[0.5; 5]),
+            ("clcb-sc-ls-cont", "final_avg_regret", T, &ours),
+            ("clcb-sc-ls", "final_avg_regret", T, &ls),
+            ("greedy", "final_avg_regret", T, &greedy),
+            ("clcb-sc-ls-cont", "runtime_ms", T, &[500.0, 400.0, 600.0, 450.0, 550.0]),
+            ("clcb-sc-ls", "runtime_ms", T, &[1.0, 1.0, 1.2, 0.9, 1.1]),
+            ("clcb-sc-ls-cont", "final_hit_rate", T, &[0.5; 5]),
         ],
     );
     // 0.010 against the paper's 0.0083: the interval [0.0092, 0.0108] misses [0.00825, 0.00835].
@@ -125,9 +125,9 @@ fn a_win_is_never_claimed_when_the_interval_includes_zero_and_identical_results_
     let r = report(
         "fig-e",
         &[
-            ("CLCB-SC-LS-Cont", "final_avg_regret", T, &same),
-            ("CLCB-SC-LS", "final_avg_regret", T, &same),
-            ("Greedy", "final_avg_regret", T, &[0.0030, 0.0028, 0.0025, 0.0031, 0.0027]),
+            ("clcb-sc-ls-cont", "final_avg_regret", T, &same),
+            ("clcb-sc-ls", "final_avg_regret", T, &same),
+            ("greedy", "final_avg_regret", T, &[0.0030, 0.0028, 0.0025, 0.0031, 0.0027]),
         ],
     );
     let b = row(&r, "below CLCB-SC-LS");
@@ -146,8 +146,8 @@ fn one_seed_gives_no_verdict() {
     let r = report(
         "fig-c",
         &[
-            ("CLCB-SC-LS-Cont", "final_avg_regret", T, &[0.001]),
-            ("CLCB-SC-LS", "final_avg_regret", T, &[0.5]),
+            ("clcb-sc-ls-cont", "final_avg_regret", T, &[0.001]),
+            ("clcb-sc-ls", "final_avg_regret", T, &[0.5]),
         ],
     );
     let b = row(&r, "below CLCB-SC-LS");
@@ -158,14 +158,14 @@ fn one_seed_gives_no_verdict() {
 
 #[test]
 fn lowest_at_every_x_fails_where_another_is_significantly_lower_and_names_it() {
-    let x = |k: f64, v: &'static [f64]| ("CUCB-SC-Cont", "loss", k, v);
+    let x = |k: f64, v: &'static [f64]| ("cucb-sc-cont", "loss", k, v);
     let r = report(
         "abl-k",
         &[
             x(3.0, &[0.30, 0.31, 0.29]),
             x(5.0, &[0.20, 0.21, 0.19]),
-            ("Greedy", "loss", 3.0, &[0.40, 0.41, 0.39]),
-            ("Greedy", "loss", 5.0, &[0.10, 0.11, 0.09]),
+            ("greedy", "loss", 3.0, &[0.40, 0.41, 0.39]),
+            ("greedy", "loss", 5.0, &[0.10, 0.11, 0.09]),
         ],
     );
     let l = row(&r, "lowest true loss");
@@ -179,7 +179,7 @@ fn lowest_at_every_x_fails_where_another_is_significantly_lower_and_names_it() {
 
 #[test]
 fn experiments_without_claims_have_no_headline() {
-    let r = report("sens-on-beta", &[("CLCB-SC-LS-Cont", "final_avg_regret", T, &[0.1, 0.2])]);
+    let r = report("sens-on-beta", &[("clcb-sc-ls-cont", "final_avg_regret", T, &[0.1, 0.2])]);
     assert!(r.headline.is_none());
     assert!(!r.summary().contains("Headline claims"));
 }

@@ -17,8 +17,9 @@
 //! When two compared algorithms gave bit-identical values on every seed the row says so, with the
 //! reason the claim gives ([`Claim::identical`]).
 
-use super::{t_quantile, ExperimentSpec, UnitResult};
-use crate::algorithms::{AlgorithmInfo, OfflineKind, PolicyKind};
+use super::stats::mean_std_ci95;
+use super::{ExperimentSpec, UnitResult};
+use crate::algorithms::name_of;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -144,29 +145,21 @@ pub struct Headline {
     pub rows: Vec<HeadlineRow>,
 }
 
-/// An algorithm's (or series') display name.
+/// An algorithm's display name ([`crate::algorithms::name_of`]), or a series' own name.
 fn name(id: &str) -> String {
-    PolicyKind::parse(id)
-        .map(|p| p.label())
-        .or_else(|_| OfflineKind::parse(id).map(|a| a.label()))
-        .map(str::to_string)
-        .unwrap_or_else(|_| id.to_string())
+    name_of(id).unwrap_or(id).to_string()
 }
 
-/// Whether an observation's algorithm field names `id` (by id, or by display name in reports
-/// that recorded names).
-fn names(recorded: &str, id: &str) -> bool {
-    recorded == id || recorded == name(id)
-}
-
-/// Per-seed values of (algorithm, metric) at each x: `x bits → seed → value`.
+/// Per-seed values of (algorithm, metric) at each x: `x bits → seed → value`. Observations are
+/// keyed by algorithm id (reports written with display names are read back by id,
+/// [`super::observation`]).
 type Values = BTreeMap<u64, BTreeMap<u64, f64>>;
 
 fn values(units: &[UnitResult], id: &str, metric: &str) -> Values {
     let mut v: Values = BTreeMap::new();
     for u in units {
         for o in &u.observations {
-            if o.metric == metric && names(&o.algorithm, id) {
+            if o.metric == metric && o.algorithm == id {
                 v.entry(o.x.to_bits()).or_default().insert(u.unit.seed, o.value);
             }
         }
@@ -174,19 +167,12 @@ fn values(units: &[UnitResult], id: &str, metric: &str) -> Values {
     v
 }
 
-/// The algorithms (ids where known) that recorded `metric`, in first-seen order.
+/// The algorithms (their ids) that recorded `metric`, in first-seen order.
 fn algorithms_of(units: &[UnitResult], metric: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for u in units {
-        for o in &u.observations {
-            if o.metric == metric && !out.iter().any(|a| names(&o.algorithm, a)) {
-                let id = PolicyKind::parse(&o.algorithm)
-                    .map(|p| p.info())
-                    .or_else(|_| OfflineKind::parse(&o.algorithm).map(|a| a.info()))
-                    .map(|i: AlgorithmInfo| i.id.to_string())
-                    .unwrap_or_else(|_| o.algorithm.clone());
-                out.push(id);
-            }
+    for o in units.iter().flat_map(|u| &u.observations) {
+        if o.metric == metric && !out.contains(&o.algorithm) {
+            out.push(o.algorithm.clone());
         }
     }
     out
@@ -206,18 +192,14 @@ fn xs_of(v: &Values, at: At) -> Vec<u64> {
     }
 }
 
-/// Mean and 95% Student-t half-width of a sample (NaN half-width for n < 2).
+/// Mean and 95% Student-t half-width of a sample (NaN half-width for n < 2), as every
+/// statistic of a report ([`super::stats::mean_std_ci95`]).
 pub fn interval(sample: &[f64]) -> (f64, f64) {
-    let n = sample.len();
-    if n == 0 {
+    if sample.is_empty() {
         return (f64::NAN, f64::NAN);
     }
-    let mean = sample.iter().sum::<f64>() / n as f64;
-    if n < 2 {
-        return (mean, f64::NAN);
-    }
-    let var = sample.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / (n - 1) as f64;
-    (mean, t_quantile(n - 1) * (var / n as f64).sqrt())
+    let (mean, _, ci95) = mean_std_ci95(sample);
+    (mean, ci95)
 }
 
 /// The verdict on a direction: the interval `mean ± hw` of a difference that the claim says is

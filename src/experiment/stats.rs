@@ -45,6 +45,18 @@ pub fn t_quantile(df: usize) -> f64 {
     }
 }
 
+/// Mean, sample standard deviation and half-width of the 95% Student-t interval of a non-empty
+/// sample (standard deviation 0 and half-width NaN for a single value).
+pub fn mean_std_ci95(v: &[f64]) -> (f64, f64, f64) {
+    let n = v.len();
+    let mean = v.iter().sum::<f64>() / n as f64;
+    if n < 2 {
+        return (mean, 0.0, f64::NAN);
+    }
+    let std = (v.iter().map(|a| (a - mean) * (a - mean)).sum::<f64>() / (n - 1) as f64).sqrt();
+    (mean, std, t_quantile(n - 1) * std / (n as f64).sqrt())
+}
+
 /// Groups observations by (algorithm, metric, x) in first-seen order of algorithms.
 pub fn aggregate(results: &[UnitResult]) -> Vec<Stat> {
     let mut order: Vec<String> = Vec::new();
@@ -61,15 +73,8 @@ pub fn aggregate(results: &[UnitResult]) -> Vec<Stat> {
     let mut stats: Vec<Stat> = groups
         .into_iter()
         .map(|((ai, metric, xb), v)| {
-            let n = v.len();
-            let mean = v.iter().sum::<f64>() / n as f64;
-            let std = if n > 1 {
-                (v.iter().map(|a| (a - mean) * (a - mean)).sum::<f64>() / (n - 1) as f64).sqrt()
-            } else {
-                0.0
-            };
-            let ci95 = if n > 1 { t_quantile(n - 1) * std / (n as f64).sqrt() } else { f64::NAN };
-            Stat { algorithm: order[ai].clone(), metric, x: f64::from_bits(xb), n, mean, std, ci95 }
+            let (mean, std, ci95) = mean_std_ci95(&v);
+            Stat { algorithm: order[ai].clone(), metric, x: f64::from_bits(xb), n: v.len(), mean, std, ci95 }
         })
         .collect();
     stats.sort_by(|a, b| {
