@@ -7,23 +7,8 @@
 
 use pulldown_cmark::{html, CowStr, Event, Options, Parser, Tag, TagEnd};
 
-/// The anchor of a heading's text.
-pub fn slug(text: &str) -> String {
-    let mut out = String::new();
-    let mut dash = false;
-    for c in text.chars().flat_map(char::to_lowercase) {
-        if c.is_ascii_lowercase() || c.is_ascii_digit() {
-            if dash && !out.is_empty() {
-                out.push('-');
-            }
-            dash = false;
-            out.push(c);
-        } else {
-            dash = true;
-        }
-    }
-    out
-}
+/// The anchor of a heading's text (the engine's one rule, [`csc::experiment::spec::slug`]).
+pub use csc::experiment::spec::slug;
 
 /// The page: `title`, a style sheet for reading, and the document's HTML.
 pub fn render(markdown: &str, title: &str) -> String {

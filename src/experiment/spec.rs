@@ -46,6 +46,26 @@ pub struct Family {
     pub set: serde_json::Map<String, serde_json::Value>,
 }
 
+/// `text` as an identifier: lowercased, each run of characters other than a–z and 0–9 one `-`,
+/// none at either end (`"Where we differ, and why"` → `where-we-differ-and-why`). Frontier
+/// series keys and the anchors of the rendered documents (`csc doc`) use it.
+pub fn slug(text: &str) -> String {
+    let mut out = String::new();
+    let mut dash = false;
+    for c in text.chars().flat_map(char::to_lowercase) {
+        if c.is_ascii_lowercase() || c.is_ascii_digit() {
+            if dash && !out.is_empty() {
+                out.push('-');
+            }
+            dash = false;
+            out.push(c);
+        } else {
+            dash = true;
+        }
+    }
+    out
+}
+
 impl Family {
     /// A family sweeping `param` over `values`.
     pub fn sweep(policy: PolicyKind, param: &str, values: Vec<serde_json::Value>) -> Self {
@@ -66,17 +86,7 @@ impl Family {
         let id = self.policy.info().id;
         match &self.label {
             None => id.to_string(),
-            Some(l) => {
-                let mut slug = String::new();
-                for c in l.chars().flat_map(char::to_lowercase) {
-                    if c.is_ascii_lowercase() || c.is_ascii_digit() {
-                        slug.push(c);
-                    } else if !slug.ends_with('-') {
-                        slug.push('-');
-                    }
-                }
-                format!("{id}:{}", slug.trim_matches('-'))
-            }
+            Some(l) => format!("{id}:{}", slug(l)),
         }
     }
     /// Its number of points.
