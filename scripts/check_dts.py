@@ -70,6 +70,7 @@ SIGNATURES = [
     "export function determinismReport(seed?: number | null): DeterminismReport;",
     "export function nativeDeterminismReport(): NativeDeterminismReport;",
     "export function version(): string;",
+    "export function commit(): string;",
     "export function policies(): AlgorithmInfo<PolicyId>[];",
     "export function offlineAlgorithms(): AlgorithmInfo[];",
     "export function paperPresets(): PaperPreset[];",

@@ -40,6 +40,7 @@ const plane = () => csc.Dataset.plane();
 // valid arguments (a function: they may hold objects to free) and each method's.
 const FUNCTIONS = {
   version: () => [],
+  commit: () => [],
   start: () => [], // the panic hook's installer (run once at start-up; idempotent)
   defaultParams: () => [],
   policies: () => [],

@@ -16,7 +16,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 #[derive(Parser)]
-#[command(name = "csc", version, about = "Continuous semantic caching: experiments, traces, replay")]
+#[command(
+    name = "csc",
+    version = concat!(env!("CARGO_PKG_VERSION"), " (commit ", env!("CSC_COMMIT"), ")"),
+    about = "Continuous semantic caching: experiments, traces, replay")]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,

@@ -45,3 +45,7 @@ pub mod vector_ops;
 pub mod workloads;
 
 pub use error::{Error, Result};
+
+/// The commit the engine was built from (`build.rs`; `unknown` outside a git checkout): shown
+/// beside the crate version by `csc --version` and the page's footer.
+pub const COMMIT: &str = env!("CSC_COMMIT");

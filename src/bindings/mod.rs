@@ -67,3 +67,11 @@ pub fn start() {
 pub fn version() -> String {
     env!("CARGO_PKG_VERSION").to_string()
 }
+
+/// The commit the engine was built from (12 hex digits; `"unknown"` when built outside a git
+/// checkout), shown in the page's footer beside [`version`].
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen]
+pub fn commit() -> String {
+    crate::COMMIT.to_string()
+}

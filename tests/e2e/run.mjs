@@ -9,7 +9,7 @@
 import { readFile, writeFile, mkdir, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import { promisify } from 'node:util';
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -197,6 +197,12 @@ try {
     assert(await page.inputValue('#epsilon') === '0.4', 'epsilon');
     assert((await page.textContent('#panel-0 h2.panel-name')).includes('CLCB'), 'panel title');
     assert(/^[0-9a-f]{16}$/.test(await page.textContent('#fingerprint')), 'fingerprint');
+    // The footer names the engine: the crate version and the commit it was built from (build.rs).
+    const engine = await page.textContent('#engine-version');
+    const head = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { encoding: 'utf8' }).trim();
+    assert(new RegExp(`^csc \\d+\\.\\d+\\.\\d+, commit [0-9a-f]{12}$`).test(engine), `footer engine: ${engine}`);
+    // The page's engine is this tree's build (an older pkg/ would name an older commit).
+    assert(engine.endsWith(head), `the footer names ${engine}, the checkout is at ${head}: rebuild pkg/ (scripts/wasm.sh)`);
     assert(await page.isHidden('#banner'), 'banner shown');
   });
   await check('play advances the round counter and redraws the canvas', async () => {

@@ -1,6 +1,6 @@
 // The playground: reads the state from the URL (through the engine), wires the shared controls
 // and the tabs, and hands each view its part of the page. Views live in js/views/.
-import init, { Dataset } from '../pkg/csc.js';
+import init, { Dataset, version, commit } from '../pkg/csc.js';
 import { loadState, saveState, defaultsFor, fingerprint, uploadHash, linkedUpload } from './state.js';
 import { createLiveView } from './views/live.js';
 import { createAskView } from './views/ask.js';
@@ -154,6 +154,8 @@ $('tab-live').parentElement.addEventListener('keydown', (e) => {
 // A changed setting re-runs the experiment the open view shows (finished runs are kept per setting).
 app.on('change', () => { if (current !== 'live') views[current].activate(); });
 // The nq-trivia files arrived (bundle downloaded or loaded by the reader): the open view uses them.
+// The bundle's download moves on: the open view's status line and bar follow it.
+app.on('nq-progress', () => { if (current !== 'live') views[current].activate(); });
 app.on('nq-loaded', (e) => { if (current !== 'live') views[current].activate(); else if (e?.loaded && app.state.dataset === 'nq-trivia') live.restart(); });
 // A run that has read its data reports the checksum: only the footer changes. (Redrawing every
 // control here would put back the old value of a field the reader is typing in.)
@@ -187,6 +189,8 @@ app.on('change', showDeterminism);
 
 saveState(app.state, hash(app.state));
 show();
+// The engine that computes every figure: crate version and the commit it was built from.
+$('engine-version').textContent = `csc ${version()}, commit ${commit()}`;
 // The wasm module is initialised and every control is wired (tests/e2e/bench.mjs times this mark
 // from navigation start; the live view's Play works once its status reads "Ready").
 performance.mark('csc-ready');
