@@ -72,7 +72,7 @@ else
     echo "dist.sh: no answers files in $data: the bundle's nq-trivia has no ground truth" >&2
 fi
 python3 - "$data/README.md" "$out" "$per_source" "${answers[@]}" <<'PY'
-import html, json, re, sys
+import html, json, os, re, sys
 readme, out, per = sys.argv[1], sys.argv[2], int(sys.argv[3])
 answers = sys.argv[4:]
 text = open(readme, encoding="utf-8").read()
@@ -86,8 +86,12 @@ open(f"{out}/DATA-LICENSES", "w", encoding="utf-8").write(
     "Embeddings: sentence-transformers/all-MiniLM-L6-v2 (Apache-2.0), float32, 384-d, one row per line.\n"
     "Token counts: GPT-2 BPE (r50k_base, tiktoken).\n\n"
     "Provenance and licences, from the data's README:\n\n%s\n" % (per, prov))
+files = ["nq.jsonl", "nq.emb.f32", "triviaqa.jsonl", "triviaqa.emb.f32"]
+# Each file's size, so the page can show how much of the download has arrived (a byte bar that
+# needs no Content-Length from the server).
+sizes = {f: os.path.getsize(f"{out}/data/{f}") for f in files + answers}
 json.dump({"kind": "nq-trivia", "perSource": per, "dim": 384, "encoding": "f32",
-           "files": ["nq.jsonl", "nq.emb.f32", "triviaqa.jsonl", "triviaqa.emb.f32"], "answers": answers},
+           "files": files, "answers": answers, "bytes": sizes},
           open(f"{out}/data/manifest.json", "w"), indent=1)
 PY
 

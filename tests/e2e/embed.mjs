@@ -67,9 +67,10 @@ async function newPage() {
   return page;
 }
 /** Opens a host page (second origin) holding `iframes` (HTML) and returns the page and its site frames. */
-async function hostWith(name, iframes) {
+async function hostWith(name, iframes, setup = async () => {}) {
   hostPages.set(`/${name}.html`, `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>host</title><h1>A companion site</h1>\n${iframes}\n`);
   const page = await newPage();
+  await setup(page);
   await page.goto(`${host.origin}/${name}.html`);
   const n = (iframes.match(/<iframe/g) || []).length;
   await waitFor(page, (n) => document.querySelectorAll('iframe').length === n, n);
@@ -106,6 +107,37 @@ await check('fig-e (nq-trivia) runs from the bundled data in the embedded Paper 
   assert(links.length >= 1 && links.every((h) => h === links[0] && h.startsWith(`${site.origin}${SUB}docs/REPRODUCTION.html#where-we-differ-and-why`)), `reason links: ${links}`);
   const doc = await (await fetch(links[0])).text();
   assert(doc.includes('id="where-we-differ-and-why"'), 'the shipped REPRODUCTION.html has no "Where we differ" anchor');
+  await page.close();
+});
+
+await check('the bundle's download shows its bytes: a determinate bar and "x of y MB" that grow to the end', async () => {
+  const manifest = JSON.parse(await readFile(path.join(dist, 'data/manifest.json'), 'utf8'));
+  const total = Object.values(manifest.bytes).reduce((a, b) => a + b, 0);
+  const files = [...manifest.files, ...manifest.answers];
+  assert(files.every((f) => manifest.bytes[f] > 0), `manifest sizes: ${JSON.stringify(manifest.bytes)}`);
+  // A slow line (about 2 MB/s, Chromium's network emulation), so the download takes seconds.
+  const { page, frames: [f] } = await hostWith('bytes', `<iframe src="${base}index.html?embed=1&view=paper&preset=fig-e" width="900" height="900"></iframe>`, async (pg) => {
+    const cdp = await pg.context().newCDPSession(pg);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: 2e6, uploadThroughput: -1 });
+  });
+  const seen = [];
+  for (let i = 0; i < 600; i++) {
+    const s = await f.evaluate(() => {
+      const job = document.querySelector('[data-job=paper]');
+      const bar = job.querySelector('progress');
+      return { text: job.querySelector('.status').textContent, value: bar.hasAttribute('value') ? bar.value : null, status: job.dataset.status };
+    });
+    const m = s.text.match(/Loading the bundled nq-trivia data… ([\d.]+) of ([\d.]+) MB/);
+    if (m) seen.push({ mb: Number(m[1]), of: Number(m[2]), value: s.value });
+    if (!m && seen.length) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert(seen.length >= 3, `saw ${seen.length} download states: ${JSON.stringify(seen)}`);
+  assert(seen.every((x) => x.of === Number((total / 1e6).toFixed(1))), `the total is not the manifest's ${total} bytes: ${JSON.stringify(seen)}`);
+  assert(seen.every((x, i) => x.value !== null && x.value >= 0 && x.value <= 1 && (i === 0 || x.mb >= seen[i - 1].mb)), `not a growing determinate bar: ${JSON.stringify(seen)}`);
+  assert(seen.some((x) => x.value > 0 && x.value < 1), `never part-way: ${JSON.stringify(seen)}`);
+  assert(Math.abs(seen.at(-1).value - seen.at(-1).mb / seen.at(-1).of) < 0.02, `bar and text disagree: ${JSON.stringify(seen.at(-1))}`);
   await page.close();
 });
 

@@ -53,6 +53,7 @@ export class JobPanel {
     const r = this.opts.request();
     this.key = r.key;
     this.message = r.message;
+    this.waiting = r.progress; // the fraction of the data downloaded, while the message waits for it
     if (autoRun && !r.message && !getJob(r.key)) this.run();
     else this.render();
   }
@@ -85,7 +86,13 @@ export class JobPanel {
     this.runBtn.disabled = running || !!this.message;
     this.runBtn.textContent = job && job.status === 'done' ? 'Run again' : 'Run';
     this.cancelBtn.disabled = !running;
-    this.progress.value = job ? job.frac || 0 : 0;
+    // Before the job: the download of its data, when the request waits for one (determinate when
+    // its size is known, else an indeterminate bar).
+    if (job) this.progress.value = job.frac || 0;
+    else if (this.message && this.waiting !== undefined) {
+      if (this.waiting === null) this.progress.removeAttribute('value');
+      else this.progress.value = this.waiting;
+    } else this.progress.value = 0;
     const secs = job ? ((performance.now() - job.started) / 1000).toFixed(0) : 0;
     this.status.textContent = this.message ? this.message
       : !job ? 'Not run yet.'

@@ -62,8 +62,8 @@ export function createPaperView(app) {
     }
     let files = null;
     if (p.dataset === 'nq-trivia') {
-      const nq = nqTriviaNow(app, () => app.emit('nq-loaded'));
-      if (!nq.files) return { message: nq.message };
+      const nq = nqTriviaNow(app);
+      if (!nq.files) return { message: nq.message, progress: nq.progress };
       files = nq.files;
     }
     const request = { type: 'run', experiment, dataset: { kind: p.dataset, ...(files || {}) }, ...quick };

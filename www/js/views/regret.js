@@ -15,8 +15,8 @@ export function onlineRequest(app) {
   if (s.dataset === 'upload' && !up) return { message: 'Load your data first (“Load your data…” in the settings).' };
   let files = null;
   if (s.dataset === 'nq-trivia') {
-    const nq = nqTriviaNow(app, () => app.emit('nq-loaded'));
-    if (!nq.files) return { message: nq.message };
+    const nq = nqTriviaNow(app);
+    if (!nq.files) return { message: nq.message, progress: nq.progress };
     files = nq.files;
   }
   const name = up ? up.upload.jsonl : s.dataset;
