@@ -70,8 +70,11 @@ done
 # The playground page (www/) end to end in headless Chromium: tests/e2e/run.mjs serves www/ on a
 # free localhost port, plays, steps, checks the URL state, no console errors and no request to
 # another origin, and saves screenshots to artifacts/. playwright-core drives the installed
-# Chromium (no browser download).
-if [ ! -d tests/e2e/node_modules ]; then
+# Chromium (no browser download). Its npm dependencies (playwright-core, axe-core) are installed
+# when node_modules lacks any package of tests/e2e/package-lock.json at its version, so one added
+# later reaches an existing checkout too.
+if ! node -e 'const want = require("./tests/e2e/package-lock.json").packages, have = require("./tests/e2e/node_modules/.package-lock.json").packages;
+for (const k of Object.keys(want)) if (k && have[k]?.version !== want[k].version) process.exit(1);' 2>/dev/null; then
     step "playground e2e deps" npm ci --prefix tests/e2e --no-audit --no-fund
 fi
 step "playground e2e" node tests/e2e/run.mjs
