@@ -193,11 +193,13 @@ const svgEl = (tag, attrs = {}) => {
 };
 const htmlEl = (tag, props = {}, text = '') => Object.assign(document.createElement(tag), props, text ? { textContent: text } : {});
 
-/** d3 symbols for the engine's marker names Plot lacks (Plot's own: circle, square, diamond, …). */
+/** d3 symbols for the engine's marker names d3 lacks (d3's own: circle, square, diamond, star, …). */
 function customSymbol(name) {
   const poly = (pts) => ({ draw(ctx, size) { const r = Math.sqrt(size) * 0.62; pts.forEach(([a, b], j) => (j ? ctx.lineTo(a * r, b * r) : ctx.moveTo(a * r, b * r))); ctx.closePath(); } });
   if (name === 'triangle-down') return poly([[0, 1.15], [1, -0.58], [-1, -0.58]]);
-  if (name === 'pentagon') return poly([0, 1, 2, 3, 4].map((k) => [Math.sin((2 * Math.PI * k) / 5), -Math.cos((2 * Math.PI * k) / 5)]));
+  const ring = (n, turn) => poly([...Array(n).keys()].map((k) => [Math.sin((2 * Math.PI * k) / n + turn), -Math.cos((2 * Math.PI * k) / n + turn)]));
+  if (name === 'pentagon') return ring(5, 0);
+  if (name === 'hexagon') return ring(6, Math.PI / 6); // d3 has none; Plot's own is not a d3 symbol the legend can draw
   return null;
 }
 /** Plot's symbol for an engine marker name. */
@@ -205,7 +207,7 @@ export function plotSymbol(marker) {
   return customSymbol(marker) ?? ({ 'triangle-up': 'triangle', cross: 'times' }[marker] || marker || 'circle');
 }
 /** Symbols drawn as strokes only (Plot's own rule: they have no area to fill). */
-const STROKED = new Set(['plus', 'times', 'cross', 'asterisk', 'wye']);
+const STROKED = new Set(['plus', 'times', 'asterisk', 'wye']);
 
 /** A small legend swatch: the series' dash and marker in its colour (also used by the export). */
 export function swatch(style, kind, w = 26, h = 14) {
