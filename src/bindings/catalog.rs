@@ -143,7 +143,9 @@ pub fn metrics() -> JsResult<JsValue> {
 /// (`csc::experiment::claims::paper_values`): the page marks them on the figure. Unknown presets
 /// have none.
 #[wasm_bindgen(js_name = paperValues, unchecked_return_type = "PaperValue[]")]
-pub fn paper_values_js(#[wasm_bindgen(unchecked_param_type = "string")] preset: JsValue) -> JsResult<JsValue> {
+pub fn paper_values_js(
+    #[wasm_bindgen(unchecked_param_type = "string")] preset: JsValue,
+) -> JsResult<JsValue> {
     let preset = super::convert::string("preset", &preset)?;
     to_js(&crate::experiment::claims::paper_values(&preset))
 }

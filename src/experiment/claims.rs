@@ -235,7 +235,15 @@ pub fn paper_values(preset: &str) -> Vec<PaperValue> {
             At::X(x) => Some(x),
             At::Final | At::Every => None,
         };
-        out.push(PaperValue { what: c.what, metric: c.metric, series: ours, x, value, printed, source: c.source });
+        out.push(PaperValue {
+            what: c.what,
+            metric: c.metric,
+            series: ours,
+            x,
+            value,
+            printed,
+            source: c.source,
+        });
     }
     out
 }
