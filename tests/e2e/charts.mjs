@@ -1,6 +1,6 @@
 // End-to-end test of the experiment figures (www/js/charts.js on Observable Plot) in headless
 // Chromium, on real runs: the regret view (line), the efficiency view (scatter), the offline
-// view (fig-b), the paper view (fig-c with the paper's value marked, abl-k with integer k), and a
+// view (fig-a), the paper view (fig-c with the paper's value marked, abl-k with integer k), and a
 // path and a heatmap drawn from those runs' reports. For each chart type: the SVG export parses,
 // names every series in its legend, carries the data drawn, which equals the CSV export; the PNG
 // exports are 2× and 3× the figure's CSS size; the axes contain every band and bar drawn. Also:
@@ -9,13 +9,13 @@
 // the page's origin and no console error. Screenshots at 1440 and 390 px (and an exported SVG
 // rendered) go to artifacts/charts-*.png.
 // Prints "N passed, M failed" and exits non-zero on failure.
-import { readFile, mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { serveStatic } from './static_server.mjs';
-import { checks, assert, waitFor } from './harness.mjs';
+import { checks, assert, waitFor, grab } from './harness.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const www = path.join(root, 'www');
@@ -39,21 +39,10 @@ async function openPage(query, width = 1440) {
   await page.goto(`${origin}/${query}`);
   return page;
 }
-async function jobDone(page, job, timeout = 300000) {
+async function jobDone(page, job, timeout = 900000) {
   await waitFor(page, (j) => ['done', 'error'].includes(document.querySelector(`[data-job=${j}]`)?.dataset.status), job, { timeout, every: 250 });
   const status = await page.textContent(`[data-job=${job}] .status`);
   assert(/^Done/.test(status), status);
-}
-/** Clicks `sel` and returns the `count` downloads it starts ({ name, body }). */
-async function grab(page, sel, count = 1) {
-  const got = [];
-  const all = new Promise((resolve) => {
-    const on = (d) => { got.push(d); if (got.length === count) { page.off('download', on); resolve(); } };
-    page.on('download', on);
-  });
-  await page.click(sel);
-  await all;
-  return Promise.all(got.map(async (d) => ({ name: d.suggestedFilename(), body: await readFile(await d.path()) })));
 }
 const pngSize = (buf) => {
   assert(buf.subarray(1, 4).toString() === 'PNG', 'not a PNG');
@@ -205,8 +194,8 @@ try {
     await p.close();
   });
 
-  await check('offline view (fig-b): gap against ε, oracle line, exports and CSV', async () => {
-    const p = await openPage('?view=offline&offline=fig-b&seeds=3');
+  await check('offline view (fig-a): gap against stream length (log x), oracle line, exports and CSV', async () => {
+    const p = await openPage('?view=offline&offline=fig-a&seeds=3');
     await jobDone(p, 'offline');
     const sel = '[data-job=offline] figure.chart:nth-of-type(1)';
     const { svg } = await checkExports(p, sel);

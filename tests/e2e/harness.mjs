@@ -1,6 +1,8 @@
-// What every end-to-end script shares: named checks that count and report, assertions, and
+// What every end-to-end script shares: named checks that count and report, assertions, downloads, and
 // polling a page (page.waitForFunction evaluates a string inside the page, which the page's CSP
 // forbids — no 'unsafe-eval' — while page.evaluate goes through the debugger protocol).
+
+import { readFile } from 'node:fs/promises';
 
 /** `check(name, fn)` runs one named check and prints ok/FAIL; `done()` prints the tally and exits
  *  non-zero when a check failed. */
@@ -32,4 +34,16 @@ export async function waitFor(target, fn, arg, { timeout = 30000, every = 100 } 
     }
     await new Promise((r) => setTimeout(r, every));
   }
+}
+
+/** Clicks `sel` in `page` and returns the `count` downloads it starts, as { name, body }. */
+export async function grab(page, sel, count = 1) {
+  const got = [];
+  const done = new Promise((resolve) => {
+    const on = (d) => { got.push(d); if (got.length === count) { page.off('download', on); resolve(); } };
+    page.on('download', on);
+  });
+  await page.click(sel);
+  await done;
+  return Promise.all(got.map(async (d) => ({ name: d.suggestedFilename(), body: await readFile(await d.path()) })));
 }

@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { longRun } from './long_run.mjs';
 import { serveStatic } from './static_server.mjs';
-import { checks, assert, waitFor } from './harness.mjs';
+import { checks, assert, waitFor, grab } from './harness.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const www = path.join(root, 'www');
@@ -56,16 +56,6 @@ async function jobDone(page, job, timeout = 180000) {
   const status = await page.textContent(`[data-job=${job}] .status`);
   assert(/^Done/.test(status), status);
   return status;
-}
-async function grab(page, sel, count = 1) {
-  const got = [];
-  const done = new Promise((resolve) => {
-    const on = (d) => { got.push(d); if (got.length === count) { page.off('download', on); resolve(); } };
-    page.on('download', on);
-  });
-  await page.click(sel);
-  await done;
-  return Promise.all(got.map(async (d) => ({ name: d.suggestedFilename(), body: await readFile(await d.path()) })));
 }
 /** The native engine's counters after T rounds, through the csc CLI (trace, then replay). */
 async function nativeCounters(seed, horizon, policies) {

@@ -231,12 +231,17 @@ function pathContext() {
     moveTo(x, y) { d += `M${x},${y}`; },
     lineTo(x, y) { d += `L${x},${y}`; },
     closePath() { d += 'Z'; },
+    rect(x, y, w, h) { d += `M${x},${y}h${w}v${h}h${-w}Z`; },
     arc(x, y, r) { d += `M${x + r},${y}A${r},${r},0,1,1,${x - r},${y}A${r},${r},0,1,1,${x + r},${y}`; },
   };
 }
 
-/** Plot appends <style> elements, which the page's CSP forbids: css/style.css holds their rules. */
-const stripStyles = (node) => { for (const s of node.querySelectorAll('style')) s.remove(); return node; };
+/**
+ * Plot appends <style> elements, which the page's CSP forbids (css/style.css holds their rules),
+ * and writes no style attribute unless asked (a clone of one would be refused too); the font
+ * size is an attribute.
+ */
+const stripStyles = (node) => { for (const s of node.querySelectorAll('style')) s.remove(); node.setAttribute('font-size', 11); return node; };
 
 /**
  * Draws `spec` into `host` (a `.chart` element): the title, a log-y switch where it applies, the
@@ -274,7 +279,10 @@ export function drawChart(host, spec, opts = {}) {
     drawChart(host, spec, opts);
     host.querySelector(`.chart-legend button[data-key="${CSS.escape(key)}"]`)?.focus();
   }));
-  const width = Math.max(240, Math.round(host.clientWidth || 480) - 2);
+  // The plot's CSS width is the figure's content width (so the SVG is drawn at 1:1, never scaled).
+  const cs = host.clientWidth ? getComputedStyle(host) : null;
+  const inner = cs ? host.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) : 480;
+  const width = Math.max(240, Math.floor(inner));
   const height = opts.height || Math.round(Math.min(300, Math.max(200, width * 0.62)));
   const readout = htmlEl('p', { className: 'chart-readout' });
   readout.setAttribute('aria-live', 'polite');
@@ -364,7 +372,6 @@ function plotXY(Plot, spec, series, { width, height, logY }) {
   const yTicks = logY ? logTicks(dom.y[0], dom.y[1]) : undefined;
   const svg = Plot.plot({
     width, height, className: 'csc-plot', marginLeft: 58, marginBottom: 40, marginTop: 14, marginRight: 16,
-    style: { fontSize: '11px' },
     x: { type: spec.logX ? 'log' : 'linear', domain: dom.x, label: spec.xLabel, labelAnchor: 'center', labelOffset: 34, ticks: xTicks, tickFormat: spec.integerX ? 'd' : spec.logX ? '~g' : undefined, grid: true },
     y: { type: logY ? 'log' : 'linear', domain: dom.y, label: spec.yLabel, labelAnchor: 'center', labelOffset: 48, ticks: yTicks, tickFormat: logY ? '~g' : undefined, grid: true },
     clip: true,
@@ -383,7 +390,7 @@ function heatmap(Plot, spec, width, height) {
   const marks = [Plot.cell(cells, { x: 'x', y: 'y', fill: 'value', inset: 0.5 })];
   if (cells.length <= 64) marks.push(Plot.text(cells, { x: 'x', y: 'y', text: (c) => num(c.value), fill: (c) => (c.value > (colour.domain[0] + colour.domain[1]) / 2 ? 'black' : 'white'), fontSize: 11 }));
   const svg = Plot.plot({
-    width, height, className: 'csc-plot', marginLeft: 64, marginBottom: 42, marginTop: 10, style: { fontSize: '11px' },
+    width, height, className: 'csc-plot', marginLeft: 64, marginBottom: 42, marginTop: 10,
     x: { type: 'band', domain: xd, label: spec.xLabel, labelAnchor: 'center', labelOffset: 34 },
     y: { type: 'band', domain: yd, label: spec.yLabel, labelAnchor: 'center', labelOffset: 54, reverse: true },
     color: colour,
