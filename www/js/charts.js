@@ -178,7 +178,7 @@ export function captionText(spec, run = {}) {
   const interval = ` ${shade}${run.interval || INTERVAL_WORDS} (shown from 3 seeds up).`;
   const refs = (spec.refs || []).map((r) => r.label).filter(Boolean);
   const marks = refs.length ? ` Reference marks: ${refs.join('; ')}.` : '';
-  const engine = run.engine ? ` csc ${run.engine}.` : '';
+  const engine = run.engine ? ` ${run.engine}.` : ''; // the report's engine, 'csc <version>'
   return `${spec.title}: ${what}${names.length ? `, for ${names.join(', ')}` : ''}.${ran}${seeds}${interval}${marks}${engine}`;
 }
 
@@ -518,7 +518,7 @@ export function figureSvg(host) {
   const items = (spec.series || []).map((s, i) => ({ s, style: styleOf(s, i) })).filter(({ s }) => !host.hiddenKeys.has(s.key ?? s.label));
   if (spec.kind !== 'heatmap' && items.length) {
     for (const { s, style } of items) {
-      const w = 34 + s.label.length * 6.3;
+      const w = 44 + s.label.length * 6.6;
       if (lx + w > W - 8 && lx > 8) { lx = 8; row += 18; }
       const g = svgEl('g', { transform: `translate(${lx},${row})` });
       const sw = swatch(style, spec.kind);
@@ -534,6 +534,13 @@ export function figureSvg(host) {
   const ramp = host.querySelector('svg.chart-ramp');
   if (ramp) {
     const r = ramp.cloneNode(true);
+    // Plot paints the ramp's gradient as a bitmap: the export draws it as vector bands instead.
+    for (const img of r.querySelectorAll('image')) {
+      const [x, y0, w, h] = ['x', 'y', 'width', 'height'].map((a) => Number(img.getAttribute(a)) || 0);
+      const g = svgEl('g');
+      for (let i = 0; i < 64; i++) g.append(svgEl('rect', { x: x + (w * i) / 64, y: y0, width: w / 64 + 0.3, height: h, fill: globalThis.d3.interpolateViridis((i + 0.5) / 64) }));
+      img.replaceWith(g);
+    }
     r.setAttribute('x', 8); r.setAttribute('y', y);
     root.append(r);
     y += +ramp.getAttribute('height') + 4;
