@@ -120,6 +120,9 @@ test('the caption names the figure, the resolved run, the seeds and the interval
   assert.equal(captionText(spec, run),
     'T: R(t)/t against round t, for Greedy. Experiment fig-c (Online regret): synthetic, k = 5, ε = 0.3, T = 2000, n_eval = 500, β = 1, Greedy. '
     + `5 seeds from seed 0. Lines: the mean over seeds; bands: ${INTERVAL_WORDS} (shown from 3 seeds up). Reference marks: oracle M_orc (0). csc 0.1.0.`);
+  // The engine's description names its seeds: not said twice.
+  const named = captionText(spec, { ...run, description: 'synthetic, T = 300, Greedy, 3 seeds (0…)' });
+  assert.ok(named.includes('Greedy, 3 seeds (0…). Lines:') && !named.includes('from seed'), named);
   const scatter = captionText({ title: 'S', kind: 'scatter', xLabel: 'x', yLabel: 'y', logX: true, series: [] }, { seeds: 1, interval: 'the engine\'s words' });
   assert.equal(scatter, 'S: y against x (log x). 1 seed. Points: the mean over seeds; bars: the engine\'s words (shown from 3 seeds up).');
 });

@@ -32,6 +32,7 @@ const consoleErrors = [], foreign = [];
 
 async function openPage(query, width = 1440) {
   const ctx = await browser.newContext({ viewport: { width, height: 900 }, acceptDownloads: true });
+  await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
   const page = await ctx.newPage();
   page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
   page.on('pageerror', (e) => consoleErrors.push(String(e)));
@@ -172,6 +173,12 @@ try {
     const back = await p.textContent(`${first} .chart-readout`);
     const prevX = svg.data.series[0].points.at(-2).x;
     assert(back.startsWith(`round t = ${num(prevX)}:`), back);
+    // Copy caption: the caption of the configuration that ran, on the clipboard.
+    await p.click(`${first} .chart-copy-caption`);
+    await waitFor(p, (s) => /copied/.test(document.querySelector(`${s} .chart-copy-caption`).textContent), first, { timeout: 5000 });
+    const cap = await p.evaluate(() => navigator.clipboard.readText());
+    assert(cap === await p.evaluate((s) => document.querySelector(s).caption, first), 'clipboard is not the caption');
+    for (const want of ['synthetic', 'T = 300', 'k = 5', '3 seeds', 'mean ± 95% Student-t half-width over n seeds', 'CLCB-SC-LS-Cont, Greedy, LFU']) assert(cap.includes(want), `caption lacks "${want}": ${cap}`);
     await shot(p, 'regret-1440');
     await p.setViewportSize({ width: 390, height: 844 });
     await p.waitForTimeout(300);

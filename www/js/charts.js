@@ -173,7 +173,8 @@ export function captionText(spec, run = {}) {
     : `${spec.yLabel || 'y'} against ${spec.xLabel || 'x'}${spec.logX ? ' (log x)' : ''}`;
   const names = (spec.series || []).map((s) => s.label).filter(Boolean);
   const ran = run.description ? ` ${run.id ? `Experiment ${run.id}${run.title ? ` (${run.title})` : ''}: ` : ''}${run.description}.` : '';
-  const seeds = run.seeds ? ` ${run.seeds} seed${run.seeds === 1 ? '' : 's'}${finite(run.firstSeed) ? ` from seed ${run.firstSeed}` : ''}.` : '';
+  // The seeds, unless the description names them already (csc::experiment::describe does).
+  const seeds = run.seeds && !/\bseeds?\b/.test(run.description || '') ? ` ${run.seeds} seed${run.seeds === 1 ? '' : 's'}${finite(run.firstSeed) ? ` from seed ${run.firstSeed}` : ''}.` : '';
   const shade = spec.kind === 'heatmap' ? 'Cells: the mean over seeds; hover: ' : spec.kind === 'line' || !spec.kind ? 'Lines: the mean over seeds; bands: ' : 'Points: the mean over seeds; bars: ';
   const interval = ` ${shade}${run.interval || INTERVAL_WORDS} (shown from 3 seeds up).`;
   const refs = (spec.refs || []).map((r) => r.label).filter(Boolean);
