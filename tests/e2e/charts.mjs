@@ -5,12 +5,14 @@
 // names every series in its legend, carries the data drawn, which equals the CSV export; the PNG
 // exports are 2× and 3× the figure's CSS size; the axes contain every band and bar drawn. Also:
 // a legend entry hides and shows its series; the crosshair readout, reached by keyboard, gives
-// every series' value at the last round; Enter on a path point calls onPoint; no request leaves
-// the page's origin and no console error. Screenshots at 1440 and 390 px (and an exported SVG
-// rendered) go to artifacts/charts-*.png.
+// every series' value at the last round; Enter on a path point calls onPoint; "Copy caption"
+// puts what ran on the clipboard; nothing is clipped at 390 px; no request leaves the page's
+// origin and no console error. In headless Firefox (geckodriver) the figures draw and export too.
+// Screenshots at 1440 and 390 px (and an exported SVG rendered) go to artifacts/charts-*.png.
 // Prints "N passed, M failed" and exits non-zero on failure.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -134,6 +136,44 @@ function checkCsv(rows, series, metric) {
     }
   }
   assert(compared > 0, 'no point compared');
+}
+
+/** Runs the regret view in headless Firefox through geckodriver's WebDriver API (as
+ * embed_browsers.mjs does) and returns what its figures and exports measured. */
+async function inFirefox(url) {
+  const port = 4400 + Math.floor(Math.random() * 500);
+  const driver = spawn(process.env.GECKODRIVER || 'geckodriver', ['--port', String(port)], { stdio: 'ignore' });
+  const wd = `http://127.0.0.1:${port}`;
+  const call = async (method, p, body) => {
+    const r = await fetch(`${wd}${p}`, { method, headers: { 'Content-Type': 'application/json' }, body: body && JSON.stringify(body) });
+    const j = await r.json();
+    if (!r.ok) throw new Error(`WebDriver ${p}: ${j.value?.message || r.status}`);
+    return j.value;
+  };
+  try {
+    for (let i = 0; ; i++) { try { await fetch(`${wd}/status`); break; } catch { if (i > 100) throw new Error('geckodriver did not start'); await new Promise((res) => setTimeout(res, 100)); } }
+    const binary = process.env.FIREFOX || (existsSync('/usr/bin/firefox-esr') ? '/usr/bin/firefox-esr' : 'firefox');
+    const { sessionId: sid } = await call('POST', '/session', { capabilities: { alwaysMatch: { browserName: 'firefox', 'moz:firefoxOptions': { binary, args: ['-headless'] } } } });
+    try {
+      await call('POST', `/session/${sid}/window/rect`, { width: 1300, height: 900 });
+      await call('POST', `/session/${sid}/url`, { url });
+      const end = Date.now() + 900000;
+      for (;;) {
+        const st = await call('POST', `/session/${sid}/execute/sync`, { script: "return document.querySelector('[data-job=regret]').dataset.status;", args: [] });
+        if (st === 'done') break;
+        if (st === 'error' || Date.now() > end) throw new Error(`the run ended as ${st}`);
+        await new Promise((res) => setTimeout(res, 1000));
+      }
+      return await call('POST', `/session/${sid}/execute/async`, { script: `const done = arguments[0]; (async () => {
+        const f = document.querySelector('[data-job=regret] figure.chart');
+        const { figureSvgText, figurePng } = await import('./js/export.js');
+        const svg = new DOMParser().parseFromString(figureSvgText(f), 'image/svg+xml').documentElement;
+        const bmp = await createImageBitmap(await figurePng(f, 2));
+        return { plots: document.querySelectorAll('[data-job=regret] svg.chart-plot').length, legend: document.querySelectorAll('[data-job=regret] .legend-item').length,
+          w: svg.getAttribute('width'), h: svg.getAttribute('height'), pw: bmp.width, ph: bmp.height, cssW: f.querySelector('svg.chart-plot').getBoundingClientRect().width };
+      })().then(done, (e) => done({ error: String(e) }));`, args: [] });
+    } finally { await call('DELETE', `/session/${sid}`).catch(() => {}); }
+  } finally { driver.kill(); }
 }
 
 const num = (v) => (Math.abs(v) >= 100 ? v.toFixed(0) : Number(v.toPrecision(3)).toString());
@@ -303,6 +343,7 @@ try {
     picked = await p.evaluate(() => window.picked);
     assert(picked.length === 2 && picked[1][0] === 'cell' && picked[1][1] === 0, JSON.stringify(picked));
     await shot(p, 'path-heatmap-1440');
+    for (const id of ['path-chart', 'heat-chart']) await p.locator(`#${id}`).screenshot({ path: path.join(artifacts, `charts-${id}.png`) });
     // An exported SVG, rendered on its own.
     await writeFile(path.join(artifacts, 'charts-exported.svg'), pathExp.text);
     const v = await browser.newPage({ viewport: { width: pathExp.svg.width + 20, height: pathExp.svg.height + 20 } });
@@ -310,6 +351,13 @@ try {
     await v.screenshot({ path: path.join(artifacts, 'charts-exported-svg.png') });
     await v.close();
     await p.close();
+  });
+
+  await check('Firefox (geckodriver): the regret view draws its five figures, and one exports as SVG and as PNG at 2×', async () => {
+    const r = await inFirefox(`${origin}/?view=regret&seeds=3&horizon=300&policies=clcb-sc-ls-cont,greedy,lfu`);
+    assert(!r.error, r.error);
+    assert(r.plots === 5 && r.legend === 15, `${r.plots} figures, ${r.legend} legend entries`);
+    assert(Number(r.w) === Math.round(r.cssW) && r.pw === 2 * Number(r.w) && r.ph === 2 * Number(r.h), JSON.stringify(r));
   });
 
   await check('no console error and no request to another origin', async () => {

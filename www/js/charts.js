@@ -390,10 +390,12 @@ function heatmap(Plot, spec, width, height) {
   const colour = { type: 'linear', scheme: 'viridis', domain: [Math.min(...vals), Math.max(...vals)], label: spec.valueLabel || 'value' };
   const marks = [Plot.cell(cells, { x: 'x', y: 'y', fill: 'value', inset: 0.5 })];
   if (cells.length <= 64) marks.push(Plot.text(cells, { x: 'x', y: 'y', text: (c) => num(c.value), fill: (c) => (c.value > (colour.domain[0] + colour.domain[1]) / 2 ? 'black' : 'white'), fontSize: 11 }));
+  // Room for the longest y label (category labels can be long), at most a third of the width.
+  const left = Math.round(Math.min(width / 3, 30 + 6.4 * Math.max(...yd.map((v) => String(v).length))));
   const svg = Plot.plot({
-    width, height, className: 'csc-plot', marginLeft: 64, marginBottom: 42, marginTop: 10,
+    width, height, className: 'csc-plot', marginLeft: left, marginBottom: 42, marginTop: 10,
     x: { type: 'band', domain: xd, label: spec.xLabel, labelAnchor: 'center', labelOffset: 34 },
-    y: { type: 'band', domain: yd, label: spec.yLabel, labelAnchor: 'center', labelOffset: 54, reverse: true },
+    y: { type: 'band', domain: yd, label: spec.yLabel, labelAnchor: 'center', labelOffset: left - 12, reverse: true },
     color: colour,
     marks,
   });
