@@ -36,9 +36,10 @@ export function paperValuesOf(report, metric) {
   try { return paperValues(report.experiment.id).filter((v) => v.metric === metric); } catch { return []; }
 }
 
-/** The oracle's loss L(M_orc), mean over the units (each unit's detail records it). */
-function oracleLoss(report) {
-  const v = report.units.map((u) => u.detail?.oracle_loss).filter(Number.isFinite);
+/** A loss each unit's detail records (`oracle_loss`: L(M_orc); `no_cache_loss`: E[c(x)], every
+ * query to the LLM; csc::experiment::runner), mean over the units, or null. */
+function unitMean(report, field) {
+  const v = report.units.map((u) => u.detail?.[field]).filter(Number.isFinite);
   return v.length ? v.reduce((a, b) => a + b, 0) / v.length : null;
 }
 
@@ -129,14 +130,18 @@ export function onlineCharts(report, { efficiency = false } = {}) {
     const s = regret.find((r) => r.key === v.series);
     return s && s.points.length ? [{ x: s.points.at(-1).x, y: v.value, label: `paper: ${s.label} ${v.printed}`, kind: 'paper' }] : [];
   });
-  const orc = oracleLoss(report);
+  const orc = unitMean(report, 'oracle_loss'), none = unitMean(report, 'no_cache_loss');
+  const costRefs = [
+    ...(orc == null ? [] : [{ y: orc, label: `oracle L(M_orc) ${orc.toPrecision(3)}`, kind: 'oracle' }]),
+    ...(none == null ? [] : [{ y: none, label: `no cache E[c(x)] ${none.toPrecision(3)}`, kind: 'no-cache' }]),
+  ];
   const charts = [
     { title: 'Average regret R(t)/t = loss gap + switching cost', xLabel: 'round t', yLabel: 'R(t)/t', skipX: 0.05, refs: [oracle, ...paper], series: regret },
     { title: 'Its loss gap Σ[L(M_s) − L(M_orc)]/t', xLabel: 'round t', yLabel: 'loss gap per round', skipX: 0.05, refs: [oracle], series: sized(report, series(st, 'avg_loss_gap')) },
     { title: 'Its switching cost Σ c(fetched)/t', xLabel: 'round t', yLabel: 'switching cost per round', skipX: 0.05, series: sized(report, series(st, 'avg_switch_cost')) },
     { title: 'Cache switches (rounds whose cache set changed; the first fill counts)', xLabel: 'round t', yLabel: 'switches', series: sized(report, series(st, 'switches')) },
     { title: 'Average realised cost per round', xLabel: 'round t', yLabel: 'cost per round', skipX: 0.05,
-      refs: orc == null ? [] : [{ y: orc, label: `oracle L(M_orc) ${orc.toPrecision(3)}`, kind: 'oracle' }], series: sized(report, series(st, 'avg_realised_cost')) },
+      refs: costRefs, series: sized(report, series(st, 'avg_realised_cost')) },
   ];
   if (efficiency) charts.push(efficiencyChart(report));
   return charts;
