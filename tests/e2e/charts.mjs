@@ -274,7 +274,7 @@ try {
     await p.close();
     const q = await openPage('?view=paper&preset=abl-k');
     await jobDone(q, 'paper');
-    const ticks = await q.evaluate(() => [...document.querySelectorAll('[data-job=paper] figure.chart')].map((f) => [...f.querySelectorAll('svg.chart-plot [aria-label="x-axis tick label"] text')].map((t) => t.textContent)));
+    const ticks = await q.evaluate(() => [...document.querySelectorAll('[data-job=paper] figure.chart')].map((f) => [...f.querySelectorAll('svg.chart-plot [data-mark="x-axis tick label"] text')].map((t) => t.textContent)));
     assert(ticks.length >= 1 && ticks.every((t) => t.length >= 2 && t.every((s) => /^\d+$/.test(s))), `k ticks: ${JSON.stringify(ticks)}`);
     await checkExports(q, '[data-job=paper] figure.chart:nth-of-type(2)');
     await shot(q, 'paper-abl-k-1440');

@@ -242,7 +242,14 @@ function pathContext() {
  * and writes no style attribute unless asked (a clone of one would be refused too); the font
  * size is an attribute.
  */
-const stripStyles = (node) => { for (const s of node.querySelectorAll('style')) s.remove(); node.setAttribute('font-size', 11); return node; };
+const stripStyles = (node) => {
+  for (const s of node.querySelectorAll('style')) s.remove();
+  node.setAttribute('font-size', 11);
+  // Plot names each mark's <g> with aria-label, which ARIA forbids on a group without a role (and
+  // the figure is one image, named by summarise): kept as data-mark, for tests and inspection.
+  for (const g of node.querySelectorAll('[aria-label]')) { g.dataset.mark = g.getAttribute('aria-label'); g.removeAttribute('aria-label'); }
+  return node;
+};
 
 /**
  * Draws `spec` into `host` (a `.chart` element): the title, a log-y switch where it applies, the
@@ -264,7 +271,7 @@ export function drawChart(host, spec, opts = {}) {
   const logY = heat ? false : host.logYChoice ?? !!spec.logY;
   const titleId = `${host.id || (host.id = `chart-${Math.random().toString(36).slice(2, 9)}`)}-title`;
   const head = htmlEl('div', { className: 'chart-head' });
-  head.append(htmlEl('h3', { className: 'chart-title', id: titleId }, spec.title || ''));
+  head.append(htmlEl('h2', { className: 'chart-title', id: titleId }, spec.title || ''));
   if (!heat && (dom0.decades || spec.logY)) {
     const lab = htmlEl('label', { className: 'check chart-logy' });
     const box = htmlEl('input', { type: 'checkbox', checked: logY });
