@@ -12,12 +12,11 @@
 // Prints "N passed, M failed" and exits non-zero on failure.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { serveStatic } from './static_server.mjs';
-import { checks, assert, waitFor, grab } from './harness.mjs';
+import { checks, assert, waitFor, grab, inFirefoxSession } from './harness.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const www = path.join(root, 'www');
@@ -141,39 +140,25 @@ function checkCsv(rows, series, metric) {
 /** Runs the regret view in headless Firefox through geckodriver's WebDriver API (as
  * embed_browsers.mjs does) and returns what its figures and exports measured. */
 async function inFirefox(url) {
-  const port = 4400 + Math.floor(Math.random() * 500);
-  const driver = spawn(process.env.GECKODRIVER || 'geckodriver', ['--port', String(port)], { stdio: 'ignore' });
-  const wd = `http://127.0.0.1:${port}`;
-  const call = async (method, p, body) => {
-    const r = await fetch(`${wd}${p}`, { method, headers: { 'Content-Type': 'application/json' }, body: body && JSON.stringify(body) });
-    const j = await r.json();
-    if (!r.ok) throw new Error(`WebDriver ${p}: ${j.value?.message || r.status}`);
-    return j.value;
-  };
-  try {
-    for (let i = 0; ; i++) { try { await fetch(`${wd}/status`); break; } catch { if (i > 100) throw new Error('geckodriver did not start'); await new Promise((res) => setTimeout(res, 100)); } }
-    const binary = process.env.FIREFOX || (existsSync('/usr/bin/firefox-esr') ? '/usr/bin/firefox-esr' : 'firefox');
-    const { sessionId: sid } = await call('POST', '/session', { capabilities: { alwaysMatch: { browserName: 'firefox', 'moz:firefoxOptions': { binary, args: ['-headless'] } } } });
-    try {
-      await call('POST', `/session/${sid}/window/rect`, { width: 1300, height: 900 });
-      await call('POST', `/session/${sid}/url`, { url });
-      const end = Date.now() + 900000;
-      for (;;) {
-        const st = await call('POST', `/session/${sid}/execute/sync`, { script: "return document.querySelector('[data-job=regret]').dataset.status;", args: [] });
-        if (st === 'done') break;
-        if (st === 'error' || Date.now() > end) throw new Error(`the run ended as ${st}`);
-        await new Promise((res) => setTimeout(res, 1000));
-      }
-      return await call('POST', `/session/${sid}/execute/async`, { script: `const done = arguments[0]; (async () => {
-        const f = document.querySelector('[data-job=regret] figure.chart');
-        const { figureSvgText, figurePng } = await import('./js/export.js');
-        const svg = new DOMParser().parseFromString(figureSvgText(f), 'image/svg+xml').documentElement;
-        const bmp = await createImageBitmap(await figurePng(f, 2));
-        return { plots: document.querySelectorAll('[data-job=regret] svg.chart-plot').length, legend: document.querySelectorAll('[data-job=regret] .legend-item').length,
-          w: svg.getAttribute('width'), h: svg.getAttribute('height'), pw: bmp.width, ph: bmp.height, cssW: f.querySelector('svg.chart-plot').getBoundingClientRect().width };
-      })().then(done, (e) => done({ error: String(e) }));`, args: [] });
-    } finally { await call('DELETE', `/session/${sid}`).catch(() => {}); }
-  } finally { driver.kill(); }
+  return inFirefoxSession(async (call, sid) => {
+    await call('POST', `/session/${sid}/window/rect`, { width: 1300, height: 900 });
+    await call('POST', `/session/${sid}/url`, { url });
+    const end = Date.now() + 900000;
+    for (;;) {
+      const st = await call('POST', `/session/${sid}/execute/sync`, { script: "return document.querySelector('[data-job=regret]').dataset.status;", args: [] });
+      if (st === 'done') break;
+      if (st === 'error' || Date.now() > end) throw new Error(`the run ended as ${st}`);
+      await new Promise((res) => setTimeout(res, 1000));
+    }
+    return call('POST', `/session/${sid}/execute/async`, { script: `const done = arguments[0]; (async () => {
+      const f = document.querySelector('[data-job=regret] figure.chart');
+      const { figureSvgText, figurePng } = await import('./js/export.js');
+      const svg = new DOMParser().parseFromString(figureSvgText(f), 'image/svg+xml').documentElement;
+      const bmp = await createImageBitmap(await figurePng(f, 2));
+      return { plots: document.querySelectorAll('[data-job=regret] svg.chart-plot').length, legend: document.querySelectorAll('[data-job=regret] .legend-item').length,
+        w: svg.getAttribute('width'), h: svg.getAttribute('height'), pw: bmp.width, ph: bmp.height, cssW: f.querySelector('svg.chart-plot').getBoundingClientRect().width };
+    })().then(done, (e) => done({ error: String(e) }));`, args: [] });
+  });
 }
 
 const num = (v) => (Math.abs(v) >= 100 ? v.toFixed(0) : Number(v.toPrecision(3)).toString());
