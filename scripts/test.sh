@@ -11,6 +11,7 @@ export PATH="$HOME/.cargo/bin:$PATH"
 
 ensure_rust_components
 step "format" cargo fmt --check
+step "chart module (node)" node --experimental-detect-module --test tests/charts/
 step "clippy" cargo clippy --all-targets --locked -- -D warnings
 step "native tests" cargo test --locked
 
@@ -78,6 +79,7 @@ for (const k of Object.keys(want)) if (k && have[k]?.version !== want[k].version
     step "playground e2e deps" npm ci --prefix tests/e2e --no-audit --no-fund
 fi
 step "playground e2e" node tests/e2e/run.mjs
+step "experiment figures e2e" node tests/e2e/charts.mjs
 
 # The companion-site bundle (scripts/dist.sh: dist/ with the nq-trivia data of ../shared/data or
 # $CSC_DATA; fails without it) embedded in an iframe on another origin from a sub-path

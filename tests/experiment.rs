@@ -128,3 +128,25 @@ fn algorithm_names_parse_by_id_or_paper_name() {
     let e = OfflineKind::parse("clcb-sc-ls").unwrap_err().to_string();
     assert!(e.contains("unknown offline algorithm") && e.contains("cucb-sc-cont"), "{e}");
 }
+
+/// An online unit records the oracle's loss and the no-cache loss `E_x[c(x)]` on the evaluation
+/// sample; the oracle serves each query at most at its LLM cost, so it is never above.
+#[test]
+fn online_units_record_the_oracle_and_no_cache_losses() {
+    let spec = ExperimentSpec::from_json(
+        r#"{"id": "mini-online", "dataset": "plane", "measure": {"kind": "online", "policies": ["greedy"]},
+            "params": {"horizon": 60, "n_eval": 150, "epsilon": 0.15}, "seeds": 2}"#,
+    )
+    .unwrap();
+    let r = run_units(&spec, &spec.units());
+    for u in &r.units {
+        let (orc, none) =
+            (u.detail["oracle_loss"].as_f64().unwrap(), u.detail["no_cache_loss"].as_f64().unwrap());
+        assert!(
+            orc.is_finite() && none.is_finite() && orc > 0.0 && orc <= none,
+            "L(M_orc) {orc}, no cache {none}"
+        );
+    }
+    assert_eq!(csc::experiment::runner::no_cache_loss(&[1.0, 2.0, 6.0]), 3.0);
+    assert_eq!(csc::experiment::runner::no_cache_loss(&[]), 0.0);
+}

@@ -51,6 +51,21 @@ export interface PaperPreset {
   quickDescription: string;
   fullDescription: string;
 }
+
+/** A number the paper prints for a metric (Rust: `csc::experiment::claims::PaperValue`). */
+export interface PaperValue {
+  what: string;
+  /** The observation's metric name (`final_avg_regret`, …). */
+  metric: string;
+  /** The algorithm id, or the series name, it is of. */
+  series: string;
+  /** The x it is read at; null: the final x. */
+  x: number | null;
+  value: number;
+  /** As the paper prints it. */
+  printed: string;
+  source: string;
+}
 "#;
 
 /// Every online policy, in the engine's order (the order of the page's choices and of links).
@@ -122,4 +137,15 @@ pub fn paper_presets_js() -> JsResult<JsValue> {
 #[wasm_bindgen(unchecked_return_type = "MetricInfo[]")]
 pub fn metrics() -> JsResult<JsValue> {
     to_js(&crate::experiment::metrics::METRICS)
+}
+
+/// The numbers the paper prints for the metrics of a preset's figure
+/// (`csc::experiment::claims::paper_values`): the page marks them on the figure. Unknown presets
+/// have none.
+#[wasm_bindgen(js_name = paperValues, unchecked_return_type = "PaperValue[]")]
+pub fn paper_values_js(
+    #[wasm_bindgen(unchecked_param_type = "string")] preset: JsValue,
+) -> JsResult<JsValue> {
+    let preset = super::convert::string("preset", &preset)?;
+    to_js(&crate::experiment::claims::paper_values(&preset))
 }

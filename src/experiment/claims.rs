@@ -1,9 +1,11 @@
 //! The paper's headline claims per preset (paper §6 and its appendix; SPEC §10), with the reason
 //! each may differ (docs/REPRODUCTION.md, "Where we differ"): the table [`super::headline`]
-//! evaluates, and [`headline`], a run's table.
+//! evaluates, and [`headline`], a run's table; [`paper_values`], the numbers the paper prints
+//! for a metric, which the page marks on its figures.
 
 use super::headline::{evaluate, At, Claim, Comparison, Headline};
 use super::{ExperimentSpec, UnitResult};
+use serde::Serialize;
 
 const OFF_WHY: &str = "Where we differ 1–3: the paper's offline widths are unstated; at the theoretical widths c̄ saturates, and Greedy is strong on this data.";
 const OFF_TUNED_WHY: &str =
@@ -201,4 +203,70 @@ pub fn claims(preset: &str) -> Option<Vec<Claim>> {
 /// units; `None` for other experiments and on other data than the preset's.
 pub fn headline(spec: &ExperimentSpec, units: &[UnitResult]) -> Option<Headline> {
     evaluate(spec, units, &claims(&spec.id)?)
+}
+
+/// A value of a metric the paper prints, to mark on the figure that plots the metric.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PaperValue {
+    /// The claim, in words.
+    pub what: &'static str,
+    /// The metric (an observation's metric name, e.g. `final_avg_regret`).
+    pub metric: &'static str,
+    /// The algorithm id, or the series name, the value is of.
+    pub series: &'static str,
+    /// The x it is read at; `None`: the final x (the last round or sweep value).
+    pub x: Option<f64>,
+    /// The paper's number.
+    pub value: f64,
+    /// The number as the paper prints it.
+    pub printed: &'static str,
+    /// Where the paper states it.
+    pub source: &'static str,
+}
+
+/// The numbers the paper prints for a preset's metrics: its claims that compare a value
+/// ([`Comparison::Value`]), not a reduction or ratio, which no axis of the figure shows.
+pub fn paper_values(preset: &str) -> Vec<PaperValue> {
+    let mut out = Vec::new();
+    for c in claims(preset).unwrap_or_default() {
+        let (Comparison::Value { ours }, Some(printed)) = (c.comparison, c.paper) else { continue };
+        let Ok(value) = printed.parse::<f64>() else { continue };
+        let x = match c.at {
+            At::X(x) => Some(x),
+            At::Final | At::Every => None,
+        };
+        out.push(PaperValue {
+            what: c.what,
+            metric: c.metric,
+            series: ours,
+            x,
+            value,
+            printed,
+            source: c.source,
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod paper_value_tests {
+    use super::*;
+
+    #[test]
+    fn fig_c_marks_the_printed_final_regret_of_clcb_sc_ls_cont() {
+        let v = paper_values("fig-c");
+        assert_eq!(v.len(), 1, "{v:?}");
+        assert_eq!((v[0].metric, v[0].series, v[0].x, v[0].value), ("final_avg_regret", CLCB, None, 0.0083));
+        assert_eq!(paper_values("fig-e")[0].value, 0.0061);
+    }
+
+    #[test]
+    fn reductions_and_ratios_are_not_values_and_unknown_presets_have_none() {
+        // fig-a prints a reduction in percent (73.32 %), which no axis of its figure shows.
+        assert!(paper_values("fig-a").is_empty());
+        assert!(paper_values("no-such-preset").is_empty());
+        // The geometry figure prints medians, read at the quantile level 0.5.
+        let g = paper_values("geom");
+        assert!(!g.is_empty() && g.iter().all(|p| p.x == Some(0.5) && p.value > 0.0), "{g:?}");
+    }
 }

@@ -72,6 +72,7 @@ pub fn run_unit(
             let mut done = 0usize;
             let mut d = serde_json::Map::new();
             d.insert("oracle_loss".into(), env.oracle.loss.into());
+            d.insert("no_cache_loss".into(), no_cache_loss(&env.eval.costs).into());
             for &k in policies {
                 let r = play(&env, k, &params, &trace, &mut done, on_round)?;
                 let name = r.policy.as_str();
@@ -125,6 +126,13 @@ pub fn run_unit(
         observations: out,
         detail,
     })
+}
+
+/// What serving without a cache costs per query, `E_x[c(x)]` on the evaluation sample `E` (every
+/// query sent to the LLM, paper eq. (1) with `M = ∅`; SPEC §3): the page's no-cache line beside
+/// the oracle's `L(M_orc)` (summed in the sample's order).
+pub fn no_cache_loss(costs: &[f64]) -> f64 {
+    costs.iter().sum::<f64>() / costs.len().max(1) as f64
 }
 
 /// Refuses a policy that learns from ground truth (vCache, SPEC §15) on a dataset without it,

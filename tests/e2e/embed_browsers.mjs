@@ -6,12 +6,12 @@
 // values throw Errors. Chrome through playwright-core, Firefox through geckodriver's WebDriver
 // (both installed by scripts/setup.sh; nothing downloaded). Fails when the data is missing.
 //   node tests/e2e/embed_browsers.mjs [DATA_DIR]     (default $CSC_DATA, else ../shared/data)
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { serveStatic } from './static_server.mjs';
+import { inFirefoxSession } from './harness.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dist = path.join(root, 'dist');
@@ -38,33 +38,18 @@ async function inChrome() {
   } finally { await browser.close(); }
 }
 
-/** Firefox through geckodriver's W3C WebDriver HTTP API. */
-async function inFirefox() {
-  const port = 4400 + Math.floor(Math.random() * 500);
-  const driver = spawn(process.env.GECKODRIVER || 'geckodriver', ['--port', String(port)], { stdio: 'ignore' });
-  const wd = `http://127.0.0.1:${port}`;
-  const call = async (method, p, body) => {
-    const r = await fetch(`${wd}${p}`, { method, headers: { 'Content-Type': 'application/json' }, body: body && JSON.stringify(body) });
-    const j = await r.json();
-    if (!r.ok) throw new Error(`WebDriver ${p}: ${j.value?.message || r.status}`);
-    return j.value;
-  };
-  try {
-    for (let i = 0; ; i++) { try { await fetch(`${wd}/status`); break; } catch { if (i > 100) throw new Error('geckodriver did not start'); await new Promise((r) => setTimeout(r, 100)); } }
-    const binary = process.env.FIREFOX || (existsSync('/usr/bin/firefox-esr') ? '/usr/bin/firefox-esr' : 'firefox');
-    const s = await call('POST', '/session', { capabilities: { alwaysMatch: { browserName: 'firefox', 'moz:firefoxOptions': { binary, args: ['-headless'] } } } });
-    const sid = s.sessionId;
-    try {
-      await call('POST', `/session/${sid}/url`, { url });
-      const end = Date.now() + TIMEOUT;
-      for (;;) {
-        const r = await call('POST', `/session/${sid}/execute/sync`, { script: 'return window.__result || null;', args: [] });
-        if (r) return r;
-        if (Date.now() > end) throw new Error('timed out');
-        await new Promise((res) => setTimeout(res, 500));
-      }
-    } finally { await call('DELETE', `/session/${sid}`).catch(() => {}); }
-  } finally { driver.kill(); }
+/** Firefox through geckodriver's W3C WebDriver HTTP API (harness.mjs). */
+function inFirefox() {
+  return inFirefoxSession(async (call, sid) => {
+    await call('POST', `/session/${sid}/url`, { url });
+    const end = Date.now() + TIMEOUT;
+    for (;;) {
+      const r = await call('POST', `/session/${sid}/execute/sync`, { script: 'return window.__result || null;', args: [] });
+      if (r) return r;
+      if (Date.now() > end) throw new Error('timed out');
+      await new Promise((res) => setTimeout(res, 500));
+    }
+  });
 }
 
 let failed = 0;

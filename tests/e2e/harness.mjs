@@ -1,6 +1,10 @@
-// What every end-to-end script shares: named checks that count and report, assertions, and
+// What every end-to-end script shares: named checks that count and report, assertions, downloads, and
 // polling a page (page.waitForFunction evaluates a string inside the page, which the page's CSP
 // forbids — no 'unsafe-eval' — while page.evaluate goes through the debugger protocol).
+
+import { readFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 
 /** `check(name, fn)` runs one named check and prints ok/FAIL; `done()` prints the tally and exits
  *  non-zero when a check failed. */
@@ -32,4 +36,40 @@ export async function waitFor(target, fn, arg, { timeout = 30000, every = 100 } 
     }
     await new Promise((r) => setTimeout(r, every));
   }
+}
+
+/** Clicks `sel` in `page` and returns the `count` downloads it starts, as { name, body }. */
+export async function grab(page, sel, count = 1) {
+  const got = [];
+  const done = new Promise((resolve) => {
+    const on = (d) => { got.push(d); if (got.length === count) { page.off('download', on); resolve(); } };
+    page.on('download', on);
+  });
+  await page.click(sel);
+  await done;
+  return Promise.all(got.map(async (d) => ({ name: d.suggestedFilename(), body: await readFile(await d.path()) })));
+}
+
+/**
+ * Runs `fn(call, sid)` in a headless Firefox session through geckodriver's W3C WebDriver HTTP API
+ * (both installed by scripts/setup.sh; $GECKODRIVER, $FIREFOX override them): `call(method, path,
+ * body)` sends one command and returns its value. The session and the driver end with `fn`.
+ */
+export async function inFirefoxSession(fn) {
+  const port = 4400 + Math.floor(Math.random() * 500);
+  const driver = spawn(process.env.GECKODRIVER || 'geckodriver', ['--port', String(port)], { stdio: 'ignore' });
+  const wd = `http://127.0.0.1:${port}`;
+  const call = async (method, p, body) => {
+    const r = await fetch(`${wd}${p}`, { method, headers: { 'Content-Type': 'application/json' }, body: body && JSON.stringify(body) });
+    const j = await r.json();
+    if (!r.ok) throw new Error(`WebDriver ${p}: ${j.value?.message || r.status}`);
+    return j.value;
+  };
+  try {
+    for (let i = 0; ; i++) { try { await fetch(`${wd}/status`); break; } catch { if (i > 100) throw new Error('geckodriver did not start'); await new Promise((r) => setTimeout(r, 100)); } }
+    const binary = process.env.FIREFOX || (existsSync('/usr/bin/firefox-esr') ? '/usr/bin/firefox-esr' : 'firefox');
+    const s = await call('POST', '/session', { capabilities: { alwaysMatch: { browserName: 'firefox', 'moz:firefoxOptions': { binary, args: ['-headless'] } } } });
+    const sid = s.sessionId;
+    try { return await fn(call, sid); } finally { await call('DELETE', `/session/${sid}`).catch(() => {}); }
+  } finally { driver.kill(); }
 }

@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { longRun } from './long_run.mjs';
 import { serveStatic } from './static_server.mjs';
-import { checks, assert, waitFor } from './harness.mjs';
+import { checks, assert, waitFor, grab } from './harness.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const www = path.join(root, 'www');
@@ -56,16 +56,6 @@ async function jobDone(page, job, timeout = 180000) {
   const status = await page.textContent(`[data-job=${job}] .status`);
   assert(/^Done/.test(status), status);
   return status;
-}
-async function grab(page, sel, count = 1) {
-  const got = [];
-  const done = new Promise((resolve) => {
-    const on = (d) => { got.push(d); if (got.length === count) { page.off('download', on); resolve(); } };
-    page.on('download', on);
-  });
-  await page.click(sel);
-  await done;
-  return Promise.all(got.map(async (d) => ({ name: d.suggestedFilename(), body: await readFile(await d.path()) })));
 }
 /** The native engine's counters after T rounds, through the csc CLI (trace, then replay). */
 async function nativeCounters(seed, horizon, policies) {
@@ -348,7 +338,7 @@ try {
   await check('online regret view: runs over seeds, draws mean and band, then efficiency reuses the runs', async () => {
     const p = await openPage('?view=regret&seeds=3&horizon=300&policies=clcb-sc-ls-cont,greedy,lfu', undefined, { ready: false });
     await jobDone(p, 'regret');
-    const data = await p.evaluate(() => [...document.querySelectorAll('[data-job=regret] canvas')].map((c) => c.chartData));
+    const data = await p.evaluate(() => [...document.querySelectorAll('[data-job=regret] figure.chart')].map((c) => c.chartData));
     // average regret, its loss gap and its switching cost, switches, realised cost
     assert(data.length === 5 && data.every((d) => d.series.length === 3), `charts ${data.length}`);
     const pt = data[0].series[0].points.at(-1);
@@ -388,7 +378,7 @@ try {
     const [json] = await grab(p, '[data-job=paper] .export-json');
     const report = JSON.parse(json.body.toString());
     assert(report.experiment.id === 'fig-a' && report.experiment.seeds === 5, 'not the quick fig-a');
-    const charts = await p.evaluate(() => [...document.querySelectorAll('[data-job=paper] canvas')].filter((c) => !c.hidden).map((c) => c.chartData));
+    const charts = await p.evaluate(() => [...document.querySelectorAll('[data-job=paper] figure.chart')].filter((c) => !c.hidden).map((c) => c.chartData));
     let compared = 0;
     for (const s of charts[0].series) {
       for (const pt of s.points) {
@@ -440,7 +430,7 @@ try {
       const interval = await p.textContent('#headline .interval-def');
       assert(/95% Student-t half-width over the n seeds/.test(interval), interval);
       // Every chart has a text alternative: its title, axes and where each series ends.
-      const alts = await p.evaluate(() => [...document.querySelectorAll('[data-job=paper] canvas')].filter((c) => !c.hidden).map((c) => c.getAttribute('aria-label')));
+      const alts = await p.evaluate(() => [...document.querySelectorAll('[data-job=paper] figure.chart')].filter((c) => !c.hidden).map((c) => c.querySelector('svg.chart-plot').getAttribute('aria-label')));
       assert(alts.length > 0 && alts.every((a) => /\. Last points: .+ at /.test(a)), `${id}: ${JSON.stringify(alts)}`);
       if (id === 'fig-c') await shot(p, 'desktop-paper-fig-c');
       await p.close();

@@ -1,13 +1,31 @@
-// Compact hand-written canvas charts: lines with a confidence band, or points with error bars;
-// linear or log x; ticks, axis labels and a legend drawn into the canvas (so a PNG export is the
-// whole figure). What a chart draws is kept on the canvas as `canvas.chartData` (for export and
-// for the end-to-end test, which checks it against the JSON export).
+// The one chart module: experiment figures as SVG, drawn by Observable Plot (www/vendor/plot, a
+// UMD build on www/vendor/d3 that index.html loads as the global `Plot`), from chart *specs* —
+// the one interface between report.js (what to draw) and this module (how):
+//   { title, xLabel, yLabel, kind: 'line' | 'scatter' | 'path' | 'heatmap', logX, logY,
+//     integerX, skipX, xMin, xMax, radius, zeroLine, empty, valueLabel, onPoint,
+//     series: [{ key, label, colour, dash, marker, points: [{ x, y, lo, hi, xlo, xhi, n, meta }] }],
+//     refs: [{ y, x?, label, kind: 'paper' | 'oracle' | 'no-cache' }],
+//     cells: [{ x, y, value, lo, hi, n, meta }] }   (heatmap)
+// 'line': each series sorted by x, with its 95% band; 'scatter': points with error bars both ways;
+// 'path': points joined in the given order, error bars both ways, `meta` on hover;
+// 'heatmap': cells coloured by value (viridis), the interval per cell on hover. `onPoint(key,
+// index, datum)` is called on click or Enter on a point (path: the series key; heatmap: null).
+// The figure's axes include every band and bar and reference line; its legend hides and shows a
+// series (click, Enter, Space); a crosshair readout gives every series' value at the pointer or at
+// the x reached with the arrow keys; a log-y switch appears where the values span decades.
+// Styles: an algorithm's colour, marker and dash come from the engine's list through the spec
+// (report.js); any other series takes an Okabe–Ito colour, marker and dash by position, so every
+// figure reads for colour-blind readers and in greyscale print. What a chart draws is kept on its
+// element as `chartData` (exports, tests). The pure parts (domains, ticks, captions, summaries)
+// need no DOM and are unit-tested (tests/charts/). The live view keeps its canvas (fitCanvas).
 
-export const SERIES_COLOURS = ['#1f6fd1', '#dc2626', '#7c3aed', '#059669', '#d97706', '#db2777', '#0891b2', '#65a30d', '#6b7280', '#92400e'];
+/** Okabe–Ito colours for series that are not algorithms, by position (yellow last: faint on white). */
+export const FALLBACK_COLOURS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#F0E442'];
+const FALLBACK_MARKERS = ['circle', 'square', 'triangle-up', 'diamond', 'triangle-down', 'plus', 'hexagon', 'star'];
+const FALLBACK_DASHES = [[], [6, 3], [2, 2], [8, 3, 2, 3], [10, 4], [4, 2, 1, 2], [1, 3], [12, 3, 3, 3]];
 
-/** Line dashes by series index, so coinciding lines stay distinguishable (and not by colour alone). */
-const DASHES = [[], [7, 4], [2, 3], [10, 3, 2, 3], [5, 5], [1, 4], [12, 4], [3, 3, 8, 3], [6, 2], [9, 3, 3, 3]];
-const dashOf = (i) => DASHES[i % DASHES.length];
+/** What the bands and bars are (the engine's interval, csc::experiment::headline::INTERVAL). */
+export const INTERVAL_WORDS = 'mean ± 95% Student-t half-width over n seeds';
 
 export function fitCanvas(canvas) {
   const dpr = window.devicePixelRatio || 1;
@@ -17,167 +35,540 @@ export function fitCanvas(canvas) {
   return dpr;
 }
 
-const fmtTick = (v) => (Math.abs(v) >= 1e4 ? `${+(v / 1000).toPrecision(6)}k`
-  : v !== 0 && Math.abs(v) < 1e-3 ? v.toExponential(0) : String(+v.toPrecision(6)));
-
-function linearTicks(lo, hi, count) {
-  const span = hi - lo || 1;
-  const step0 = span / Math.max(1, count);
-  const mag = 10 ** Math.floor(Math.log10(step0));
-  const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= step0);
-  const ticks = [];
-  for (let v = Math.ceil(lo / step) * step; v <= hi + step * 1e-9 && ticks.length < 1000; v += step) ticks.push(+v.toPrecision(12));
-  return ticks;
+/** A series' style: its own (the engine's, for an algorithm), else the fallback at position i. */
+export function styleOf(series, i) {
+  return {
+    colour: series.colour || FALLBACK_COLOURS[i % FALLBACK_COLOURS.length],
+    marker: series.marker || FALLBACK_MARKERS[i % FALLBACK_MARKERS.length],
+    dash: series.dash || FALLBACK_DASHES[i % FALLBACK_DASHES.length],
+  };
 }
 
-function logTicks(lo, hi) {
-  const ticks = [];
-  if (!(lo > 0 && hi >= lo && Number.isFinite(hi))) return ticks; // no decades to mark (and no endless loop)
-  for (let e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++) {
-    for (const m of [1, 2, 5]) { const v = m * 10 ** e; if (v >= lo * 0.999 && v <= hi * 1.001) ticks.push(v); }
-  }
-  return ticks;
+// ---------------------------------------------------------------------------------------------
+// Pure logic: domains, ticks, text.
+
+const finite = Number.isFinite;
+const loOf = (p) => (finite(p.lo) ? p.lo : p.y);
+const hiOf = (p) => (finite(p.hi) ? p.hi : p.y);
+
+/** The first x drawn: `skipX` of a line chart's x range is left out (a running mean's first rounds). */
+export function skipCut(spec) {
+  if (spec.kind && spec.kind !== 'line') return -Infinity;
+  if (!spec.skipX) return -Infinity;
+  const xs = (spec.series || []).flatMap((s) => s.points.map((p) => p.x)).filter(finite);
+  if (!xs.length) return -Infinity;
+  const x0 = Math.min(...xs), x1 = Math.max(...xs);
+  return x0 + (x1 - x0) * spec.skipX;
+}
+
+/** The points of a series that are drawn: finite, from the skip cut on (line: sorted by x). */
+export function drawnPoints(spec, s) {
+  const cut = skipCut(spec);
+  const pts = s.points.filter((p) => finite(p.x) && finite(p.y) && p.x >= cut);
+  return !spec.kind || spec.kind === 'line' ? [...pts].sort((a, b) => a.x - b.x) : pts;
+}
+
+/** Whether the positive values span two decades or more (then a log-y switch is offered). */
+export function spansDecades(values) {
+  const pos = values.filter((v) => finite(v) && v > 0);
+  return pos.length > 1 && Math.max(...pos) / Math.min(...pos) >= 100;
 }
 
 /**
- * opts: { series: [{ label, points: [{ x, y, lo?, hi? }] }], kind: 'line' | 'scatter', title,
- *         xLabel, yLabel, logX, logY, xMin, xMax, zeroLine }.
+ * The axes' domains of a (non-heatmap) chart: every drawn point with its band and bars, and every
+ * reference value, of the series not `hidden`; a linear y axis includes 0, a log axis only the
+ * positive values. Returns { x: [x0, x1], y: [y0, y1], decades } (decades: spansDecades of y).
  */
-export function drawChart(canvas, opts) {
-  canvas.chartData = { title: opts.title || '', xLabel: opts.xLabel, yLabel: opts.yLabel, series: opts.series };
-  const dpr = fitCanvas(canvas);
-  const ctx = canvas.getContext('2d');
-  const W = canvas.width / dpr, H = canvas.height / dpr;
-  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  ctx.fillStyle = '#fff';
-  ctx.fillRect(0, 0, W, H);
-  const all = opts.series.flatMap((s) => s.points).filter((p) => Number.isFinite(p.x) && Number.isFinite(p.y));
-  ctx.font = '12px system-ui, sans-serif';
-  const legend = layoutLegend(ctx, opts.series, W - 16);
-  const m = { l: 58, r: 16, t: (opts.title ? 26 : 8) + legend.height, b: 42 };
-  const pw = Math.max(10, W - m.l - m.r), ph = Math.max(10, H - m.t - m.b);
-  if (opts.title) {
-    ctx.fillStyle = '#1a1d23'; ctx.textAlign = 'left'; ctx.textBaseline = 'top';
-    ctx.font = '600 13px system-ui, sans-serif';
-    ctx.fillText(opts.title, 8, 6);
-    ctx.font = '12px system-ui, sans-serif';
-  }
-  if (!all.length) {
-    ctx.fillStyle = '#6b7280'; ctx.textAlign = 'center'; ctx.textBaseline = 'middle';
-    ctx.fillText(opts.empty || 'No data yet', W / 2, H / 2);
-    return;
-  }
-  const lo = (p) => (Number.isFinite(p.lo) ? p.lo : p.y), hi = (p) => (Number.isFinite(p.hi) ? p.hi : p.y);
-  let x0 = opts.xMin ?? Math.min(...all.map((p) => p.x)), x1 = opts.xMax ?? Math.max(...all.map((p) => p.x));
-  // The y range follows the means (bands are clipped: with few seeds a 95% interval is wide),
-  // skipping the first `skipX` of the x range (a running average is noisy in its first rounds).
-  const yPts = all.filter((p) => !opts.skipX || p.x >= x0 + (x1 - x0) * opts.skipX);
-  const ys = (yPts.length ? yPts : all).map((p) => p.y);
-  let y0 = Math.min(...ys), y1 = Math.max(...ys);
-  if (!opts.logY) { y0 = Math.min(0, y0); }
-  // A log axis starts at the smallest positive value (a run too short to time reads 0 ms).
-  if (opts.logX && !(x0 > 0)) { const pos = all.map((p) => p.x).filter((x) => x > 0); x0 = pos.length ? Math.min(...pos) : 1e-3; }
-  if (x1 <= x0) { x1 = x0 + 1; if (!opts.logX) x0 -= 1; }
-  if (opts.kind === 'scatter') {
-    if (opts.logX) { x0 /= 1.4; x1 *= 1.4; } else { const px = (x1 - x0) * 0.06; x0 -= px; x1 += px; }
-  }
-  if (opts.logY) { y0 = Math.max(y0, 1e-9) * 0.8; y1 = Math.max(y1, y0 * 1.5) * 1.25; } else { y1 = y1 > y0 ? y1 + (y1 - y0) * 0.08 : y0 + 1; }
-  const tx = opts.logX ? Math.log10 : (v) => v, ty = opts.logY ? Math.log10 : (v) => v;
-  const X = (x) => m.l + ((tx(x) - tx(x0)) / (tx(x1) - tx(x0) || 1)) * pw;
-  const Y = (y) => m.t + ph - ((ty(y) - ty(y0)) / (ty(y1) - ty(y0) || 1)) * ph;
-  // Grid, ticks.
-  ctx.strokeStyle = '#e5e7eb'; ctx.fillStyle = '#374151'; ctx.lineWidth = 1;
-  ctx.textAlign = 'right'; ctx.textBaseline = 'middle';
-  for (const v of opts.logY ? logTicks(y0, y1) : linearTicks(y0, y1, Math.max(2, Math.floor(ph / 50)))) {
-    ctx.beginPath(); ctx.moveTo(m.l, Y(v)); ctx.lineTo(m.l + pw, Y(v)); ctx.stroke();
-    ctx.fillText(fmtTick(v), m.l - 6, Y(v));
-  }
-  ctx.textAlign = 'center'; ctx.textBaseline = 'top';
-  const xt = opts.logX ? logTicks(x0, x1) : linearTicks(x0, x1, Math.max(2, Math.floor(pw / 70)));
-  for (const v of xt) {
-    ctx.beginPath(); ctx.moveTo(X(v), m.t); ctx.lineTo(X(v), m.t + ph); ctx.stroke();
-    ctx.fillText(fmtTick(v), X(v), m.t + ph + 5);
-  }
-  ctx.strokeStyle = '#4b5563';
-  ctx.beginPath(); ctx.moveTo(m.l, m.t); ctx.lineTo(m.l, m.t + ph); ctx.lineTo(m.l + pw, m.t + ph); ctx.stroke();
-  if (opts.zeroLine && y0 < 0 && y1 > 0) {
-    ctx.setLineDash([4, 3]); ctx.beginPath(); ctx.moveTo(m.l, Y(0)); ctx.lineTo(m.l + pw, Y(0)); ctx.stroke(); ctx.setLineDash([]);
-  }
-  if (opts.xLabel) ctx.fillText(opts.xLabel, m.l + pw / 2, H - 17);
-  if (opts.yLabel) {
-    ctx.save(); ctx.translate(13, m.t + ph / 2); ctx.rotate(-Math.PI / 2);
-    ctx.textBaseline = 'middle'; ctx.fillText(opts.yLabel, 0, 0); ctx.restore();
-  }
-  ctx.save();
-  ctx.beginPath(); ctx.rect(m.l, m.t, pw, ph); ctx.clip();
-  opts.series.forEach((s, i) => {
-    const colour = s.colour || SERIES_COLOURS[i % SERIES_COLOURS.length];
-    const pts = s.points.filter((p) => Number.isFinite(p.x) && Number.isFinite(p.y)).sort((a, b) => a.x - b.x);
-    if (opts.kind === 'scatter') {
-      ctx.strokeStyle = colour; ctx.fillStyle = colour; ctx.lineWidth = 1.5;
-      // Error bars; on a log axis a bar reaching zero or below runs to the axis.
-      const cx = (v) => (opts.logX ? Math.max(v, x0) : v), cy = (v) => (opts.logY ? Math.max(v, y0) : v);
-      for (const p of pts) {
-        if (lo(p) !== hi(p)) { ctx.beginPath(); ctx.moveTo(X(p.x), Y(cy(lo(p)))); ctx.lineTo(X(p.x), Y(hi(p))); ctx.stroke(); }
-        if (Number.isFinite(p.xlo)) { ctx.beginPath(); ctx.moveTo(X(cx(p.xlo)), Y(p.y)); ctx.lineTo(X(p.xhi), Y(p.y)); ctx.stroke(); }
-        ctx.beginPath(); ctx.arc(X(p.x), Y(p.y), opts.radius || 5, 0, 2 * Math.PI); ctx.fill();
-      }
-      return;
+export function domains(spec, { hidden = new Set(), logY = !!spec.logY } = {}) {
+  const logX = !!spec.logX;
+  const shown = (spec.series || []).filter((s) => !hidden.has(s.key ?? s.label));
+  const xs = [], ys = [];
+  for (const s of shown) {
+    for (const p of drawnPoints(spec, s)) {
+      xs.push(p.x, p.xlo, p.xhi);
+      ys.push(p.y, loOf(p), hiOf(p));
     }
-    const band = pts.filter((p) => lo(p) !== hi(p));
-    if (band.length > 1) {
-      ctx.globalAlpha = opts.series.length > 3 ? 0.08 : 0.14; ctx.fillStyle = colour; ctx.beginPath();
-      band.forEach((p, j) => (j ? ctx.lineTo(X(p.x), Y(hi(p))) : ctx.moveTo(X(p.x), Y(hi(p)))));
-      for (let j = band.length - 1; j >= 0; j--) ctx.lineTo(X(band[j].x), Y(lo(band[j])));
-      ctx.closePath(); ctx.fill(); ctx.globalAlpha = 1;
-    }
-    ctx.strokeStyle = colour; ctx.lineWidth = 2; ctx.setLineDash(s.dash ?? dashOf(i)); ctx.beginPath();
-    pts.forEach((p, j) => (j ? ctx.lineTo(X(p.x), Y(p.y)) : ctx.moveTo(X(p.x), Y(p.y))));
-    ctx.stroke(); ctx.setLineDash([]);
-    if (pts.length <= 12) { ctx.fillStyle = colour; for (const p of pts) { ctx.beginPath(); ctx.arc(X(p.x), Y(p.y), 3, 0, 2 * Math.PI); ctx.fill(); } }
-  });
-  ctx.restore();
-  drawLegend(ctx, opts.series, legend, opts.title ? 26 : 8, opts.kind);
+  }
+  for (const r of spec.refs || []) { if (finite(r.y)) ys.push(r.y); if (finite(r.x)) xs.push(r.x); }
+  if (spec.zeroLine) ys.push(0);
+  const keepX = xs.filter((v) => finite(v) && (!logX || v > 0));
+  const keepY = ys.filter((v) => finite(v) && (!logY || v > 0));
+  const decades = spansDecades(ys);
+  let x0 = spec.xMin ?? (keepX.length ? Math.min(...keepX) : logX ? 1 : 0);
+  let x1 = spec.xMax ?? (keepX.length ? Math.max(...keepX) : logX ? 10 : 1);
+  let y0 = keepY.length ? Math.min(...keepY) : logY ? 1 : 0;
+  let y1 = keepY.length ? Math.max(...keepY) : logY ? 10 : 1;
+  if (x1 <= x0) { if (logX) { x0 /= 2; x1 = x0 * 4 || 1; } else { x0 -= 1; x1 += 1; } }
+  const padX = spec.kind === 'scatter' || spec.kind === 'path';
+  if (padX && spec.xMin == null && spec.xMax == null) {
+    if (logX) { x0 /= 1.4; x1 *= 1.4; } else { const px = (x1 - x0) * 0.06; x0 -= px; x1 += px; }
+  }
+  if (logY) {
+    if (y1 <= y0) { y0 /= 2; y1 = y0 * 4; }
+    y0 /= 1.25; y1 *= 1.25;
+  } else {
+    y0 = Math.min(0, y0);
+    if (y1 <= y0) y1 = y0 + 1;
+    const py = (y1 - y0) * 0.05;
+    y1 += py;
+    if (y0 < 0) y0 -= py;
+  }
+  return { x: [x0, x1], y: [y0, y1], decades };
 }
 
-/** Legend items laid out in rows above the plot (so they never hide a line). */
-function layoutLegend(ctx, series, width) {
-  const items = [];
-  let x = 8, row = 0;
-  for (const s of series) {
-    const w = Math.min(width, ctx.measureText(s.label).width + 34);
-    if (x + w > width && x > 8) { x = 8; row += 1; }
-    items.push({ x, row });
-    x += w;
+/** Integer ticks in [lo, hi], at most about `count` of them, on a 1-2-5 step (an integer parameter: k). */
+export function integerTicks(lo, hi, count = 8) {
+  const a = Math.ceil(lo), b = Math.floor(hi);
+  if (!(finite(a) && finite(b)) || b < a) return [];
+  let step = 1;
+  for (let mag = 1; ; mag *= 10) {
+    const s = [1, 2, 5].map((m) => m * mag).find((v) => (b - a) / v <= Math.max(1, count));
+    if (s) { step = s; break; }
   }
-  return { items, height: series.length ? (row + 1) * 17 + 4 : 0 };
+  const ticks = [];
+  for (let v = Math.ceil(a / step) * step; v <= b; v += step) ticks.push(v);
+  return ticks;
 }
 
-function drawLegend(ctx, series, legend, top, kind) {
-  ctx.textAlign = 'left'; ctx.textBaseline = 'middle';
-  series.forEach((s, i) => {
-    const { x, row } = legend.items[i];
-    const y = top + 8 + row * 17;
-    ctx.strokeStyle = s.colour || SERIES_COLOURS[i % SERIES_COLOURS.length];
-    ctx.lineWidth = 3; ctx.setLineDash(kind === 'scatter' ? [] : s.dash ?? dashOf(i));
-    ctx.beginPath(); ctx.moveTo(x, y); ctx.lineTo(x + 18, y); ctx.stroke(); ctx.setLineDash([]);
-    ctx.fillStyle = '#1f2937';
-    ctx.fillText(s.label, x + 23, y);
-  });
+/** Log ticks: 1, 2, 5 of each decade in [lo, hi] (none when lo is not positive). */
+export function logTicks(lo, hi) {
+  const ticks = [];
+  if (!(lo > 0 && hi >= lo && finite(hi))) return ticks;
+  for (let e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++) {
+    for (const m of [1, 2, 5]) { const v = +(m * 10 ** e).toPrecision(12); if (v >= lo * 0.999 && v <= hi * 1.001) ticks.push(v); }
+  }
+  return ticks;
 }
+
+/** A number for a readout or summary: 3 significant digits, whole numbers from 100 up. */
+export const num = (v) => (finite(v) ? (Math.abs(v) >= 100 ? v.toFixed(0) : Number(v.toPrecision(3)).toString()) : '–');
+const band = (p) => (finite(p.lo) && finite(p.hi) && p.hi > p.lo ? ` [${num(p.lo)}, ${num(p.hi)}]` : '');
 
 /**
  * A chart's text alternative: its title, its axes, and where each series ends (the last point,
- * with its 95% interval when drawn), so a reader who cannot see the canvas gets the figure's
- * message. Scatter charts give each series' point.
+ * with its 95% interval when drawn); a heatmap: its range of values and its lowest cell.
  */
-export function summarise(opts) {
-  const num = (v) => (Number.isFinite(v) ? (Math.abs(v) >= 100 ? v.toFixed(0) : Number(v.toPrecision(3)).toString()) : '–');
-  const parts = (opts.series || []).filter((s) => s.points && s.points.length).map((s) => {
+export function summarise(spec) {
+  const axes = spec.xLabel || spec.yLabel ? ` ${spec.yLabel || 'y'} against ${spec.xLabel || 'x'}.` : '';
+  if (spec.kind === 'heatmap') {
+    const cells = (spec.cells || []).filter((c) => finite(c.value));
+    if (!cells.length) return `${spec.title}.${axes} No data yet.`;
+    const low = cells.reduce((a, c) => (c.value < a.value ? c : a)), high = cells.reduce((a, c) => (c.value > a.value ? c : a));
+    return `${spec.title}.${axes} ${spec.valueLabel || 'value'} of ${cells.length} cells from ${num(low.value)} (at ${low.x}, ${low.y}) to ${num(high.value)} (at ${high.x}, ${high.y}).`;
+  }
+  const parts = (spec.series || []).filter((s) => s.points && s.points.length).map((s) => {
     const p = s.points[s.points.length - 1];
-    const band = Number.isFinite(p.lo) && Number.isFinite(p.hi) && p.hi > p.lo ? ` [${num(p.lo)}, ${num(p.hi)}]` : '';
-    return `${s.label}: ${num(p.y)}${band} at ${num(p.x)}`;
+    return `${s.label}: ${num(p.y)}${band(p)} at ${num(p.x)}`;
   });
-  const axes = opts.xLabel || opts.yLabel ? ` ${opts.yLabel || 'y'} against ${opts.xLabel || 'x'}.` : '';
-  return `${opts.title}.${axes}${parts.length ? ` Last points: ${parts.join('; ')}.` : ' No data yet.'}`;
+  return `${spec.title}.${axes}${parts.length ? ` Last points: ${parts.join('; ')}.` : ' No data yet.'}`;
+}
+
+/**
+ * The caption of a figure for an author: what it shows, what ran (the engine's description of the
+ * resolved configuration: dataset, T or the sweep, parameters, policies), the seeds, and what the
+ * bands and bars are. `run`: { id, title, description, seeds, firstSeed, engine, interval } (report.js runOf).
+ */
+export function captionText(spec, run = {}) {
+  const what = spec.kind === 'heatmap' ? `${spec.valueLabel || 'value'} over ${spec.xLabel} × ${spec.yLabel}`
+    : `${spec.yLabel || 'y'} against ${spec.xLabel || 'x'}${spec.logX ? ' (log x)' : ''}`;
+  const names = (spec.series || []).map((s) => s.label).filter(Boolean);
+  const ran = run.description ? ` ${run.id ? `Experiment ${run.id}${run.title ? ` (${run.title})` : ''}: ` : ''}${run.description}.` : '';
+  // The seeds, unless the description names them already (csc::experiment::describe does).
+  const seeds = run.seeds && !/\bseeds?\b/.test(run.description || '') ? ` ${run.seeds} seed${run.seeds === 1 ? '' : 's'}${finite(run.firstSeed) ? ` from seed ${run.firstSeed}` : ''}.` : '';
+  const shade = spec.kind === 'heatmap' ? 'Cells: the mean over seeds; hover: ' : spec.kind === 'line' || !spec.kind ? 'Lines: the mean over seeds; bands: ' : 'Points: the mean over seeds; bars: ';
+  const interval = ` ${shade}${run.interval || INTERVAL_WORDS} (shown from 3 seeds up).`;
+  const refs = (spec.refs || []).map((r) => r.label).filter(Boolean);
+  const marks = refs.length ? ` Reference marks: ${refs.join('; ')}.` : '';
+  const engine = run.engine ? ` ${run.engine}.` : ''; // the report's engine, 'csc <version>'
+  return `${spec.title}: ${what}${names.length ? `, for ${names.join(', ')}` : ''}.${ran}${seeds}${interval}${marks}${engine}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Drawing.
+
+const SVGNS = 'http://www.w3.org/2000/svg';
+const svgEl = (tag, attrs = {}) => {
+  const e = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs)) if (v != null) e.setAttribute(k, String(v));
+  return e;
+};
+const htmlEl = (tag, props = {}, text = '') => Object.assign(document.createElement(tag), props, text ? { textContent: text } : {});
+
+/** d3 symbols for the engine's marker names d3 lacks (d3's own: circle, square, diamond, star, …). */
+function customSymbol(name) {
+  const poly = (pts) => ({ draw(ctx, size) { const r = Math.sqrt(size) * 0.62; pts.forEach(([a, b], j) => (j ? ctx.lineTo(a * r, b * r) : ctx.moveTo(a * r, b * r))); ctx.closePath(); } });
+  if (name === 'triangle-down') return poly([[0, 1.15], [1, -0.58], [-1, -0.58]]);
+  const ring = (n, turn) => poly([...Array(n).keys()].map((k) => [Math.sin((2 * Math.PI * k) / n + turn), -Math.cos((2 * Math.PI * k) / n + turn)]));
+  if (name === 'pentagon') return ring(5, 0);
+  if (name === 'hexagon') return ring(6, Math.PI / 6); // d3 has none; Plot's own is not a d3 symbol the legend can draw
+  return null;
+}
+/** Plot's symbol for an engine marker name. */
+export function plotSymbol(marker) {
+  return customSymbol(marker) ?? ({ 'triangle-up': 'triangle', cross: 'times' }[marker] || marker || 'circle');
+}
+/** Symbols drawn as strokes only (Plot's own rule: they have no area to fill). */
+const STROKED = new Set(['plus', 'times', 'asterisk', 'wye']);
+
+/** A small legend swatch: the series' dash and marker in its colour (also used by the export). */
+export function swatch(style, kind, w = 26, h = 14) {
+  const s = svgEl('svg', { width: w, height: h, viewBox: `0 0 ${w} ${h}`, 'aria-hidden': 'true', class: 'swatch' });
+  if (kind !== 'scatter') s.append(svgEl('line', { x1: 1, x2: w - 1, y1: h / 2, y2: h / 2, stroke: style.colour, 'stroke-width': 2.5, 'stroke-dasharray': style.dash.length ? style.dash.join(' ') : null }));
+  const path = svgEl('path', { transform: `translate(${w / 2},${h / 2})` });
+  const sym = plotSymbol(style.marker);
+  const ctx = pathContext();
+  const d3sym = typeof sym === 'string' ? globalThis.d3?.[`symbol${sym[0].toUpperCase()}${sym.slice(1)}`] : sym;
+  (d3sym || { draw(c) { c.moveTo(3, 0); c.arc?.(0, 0, 3, 0, 2 * Math.PI); } }).draw(ctx, 36);
+  path.setAttribute('d', ctx.d);
+  if (STROKED.has(sym)) { path.setAttribute('stroke', style.colour); path.setAttribute('stroke-width', 1.5); path.setAttribute('fill', 'none'); } else path.setAttribute('fill', style.colour);
+  s.append(path);
+  return s;
+}
+/** A minimal path context (moveTo, lineTo, closePath, arc) for d3 symbols. */
+function pathContext() {
+  let d = '';
+  return {
+    get d() { return d; },
+    moveTo(x, y) { d += `M${x},${y}`; },
+    lineTo(x, y) { d += `L${x},${y}`; },
+    closePath() { d += 'Z'; },
+    rect(x, y, w, h) { d += `M${x},${y}h${w}v${h}h${-w}Z`; },
+    arc(x, y, r) { d += `M${x + r},${y}A${r},${r},0,1,1,${x - r},${y}A${r},${r},0,1,1,${x + r},${y}`; },
+  };
+}
+
+/**
+ * Plot appends <style> elements, which the page's CSP forbids (css/style.css holds their rules),
+ * and writes no style attribute unless asked (a clone of one would be refused too); the font
+ * size is an attribute.
+ */
+const stripStyles = (node) => {
+  for (const s of node.querySelectorAll('style')) s.remove();
+  node.setAttribute('font-size', 11);
+  // Plot names each mark's <g> with aria-label, which ARIA forbids on a group without a role (and
+  // the figure is one image, named by summarise): kept as data-mark, for tests and inspection.
+  for (const g of node.querySelectorAll('[aria-label]')) { g.dataset.mark = g.getAttribute('aria-label'); g.removeAttribute('aria-label'); }
+  return node;
+};
+
+/**
+ * Draws `spec` into `host` (a `.chart` element): the title, a log-y switch where it applies, the
+ * legend, the SVG figure, the crosshair readout and the caption (`opts.caption`). Keeps what it
+ * drew as `host.chartData` and the state a reader set (hidden series, log y) across redraws.
+ */
+export function drawChart(host, spec, opts = {}) {
+  const Plot = globalThis.Plot;
+  host.chartData = { title: spec.title || '', kind: spec.kind || 'line', xLabel: spec.xLabel, yLabel: spec.yLabel, valueLabel: spec.valueLabel, series: spec.series || [], cells: spec.cells, refs: spec.refs || [] };
+  host.chartSpec = spec;
+  host.caption = opts.caption || '';
+  host.hiddenKeys ??= new Set();
+  const keyOf = (s) => s.key ?? s.label;
+  const sig = `${spec.title}|${(spec.series || []).map(keyOf).join(',')}`;
+  if (host.chartSig !== sig) { host.chartSig = sig; host.hiddenKeys = new Set(); host.logYChoice = undefined; }
+  const hidden = host.hiddenKeys;
+  const heat = spec.kind === 'heatmap';
+  const dom0 = heat ? null : domains(spec, { hidden });
+  const logY = heat ? false : host.logYChoice ?? !!spec.logY;
+  const titleId = `${host.id || (host.id = `chart-${Math.random().toString(36).slice(2, 9)}`)}-title`;
+  const head = htmlEl('div', { className: 'chart-head' });
+  head.append(htmlEl('h2', { className: 'chart-title', id: titleId }, spec.title || ''));
+  if (!heat && (dom0.decades || spec.logY)) {
+    const lab = htmlEl('label', { className: 'check chart-logy' });
+    const box = htmlEl('input', { type: 'checkbox', checked: logY });
+    box.addEventListener('change', () => { host.logYChoice = box.checked; drawChart(host, spec, opts); host.querySelector('.chart-logy input')?.focus(); });
+    lab.append(box, ' log y');
+    head.append(lab);
+  }
+  host.setAttribute('aria-labelledby', titleId);
+  const parts = [head];
+  const series = (spec.series || []).map((s, i) => ({ ...s, style: styleOf(s, i) }));
+  if (!heat && series.length) parts.push(legend(series, hidden, spec.kind, (key) => {
+    if (hidden.has(key)) hidden.delete(key); else hidden.add(key);
+    drawChart(host, spec, opts);
+    host.querySelector(`.chart-legend button[data-key="${CSS.escape(key)}"]`)?.focus();
+  }));
+  // The plot's CSS width is the figure's content width (so the SVG is drawn at 1:1, never scaled).
+  const cs = host.clientWidth ? getComputedStyle(host) : null;
+  const inner = cs ? host.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) : 480;
+  const width = Math.max(240, Math.floor(inner));
+  const height = opts.height || Math.round(Math.min(300, Math.max(200, width * 0.62)));
+  const readout = htmlEl('p', { className: 'chart-readout' });
+  readout.setAttribute('aria-live', 'polite');
+  const hasData = heat ? (spec.cells || []).some((c) => finite(c.value)) : series.some((s) => drawnPoints(spec, s).length);
+  let fig = null;
+  if (!hasData || !Plot) {
+    parts.push(htmlEl('p', { className: 'chart-empty' }, !Plot ? 'The chart library did not load.' : spec.empty || 'No data yet'));
+  } else {
+    const built = heat ? heatmap(Plot, spec, width, height) : plotXY(Plot, spec, series.filter((s) => !hidden.has(keyOf(s))), { width, height, logY });
+    fig = stripStyles(built.svg);
+    fig.classList.add('chart-plot');
+    fig.setAttribute('role', 'img');
+    fig.setAttribute('tabindex', '0');
+    fig.setAttribute('aria-label', summarise(spec));
+    if (built.ramp) parts.push(stripStyles(built.ramp));
+    parts.push(fig);
+    crosshair(fig, spec, built, readout);
+    readout.textContent = heat ? 'Point at a cell, or focus the chart and use the arrow keys.' : 'Point at the chart, or focus it and use ← →, for every series\' value.';
+  }
+  parts.push(readout);
+  const cap = htmlEl('figcaption', { className: 'chart-caption' }, host.caption);
+  cap.hidden = !host.caption;
+  parts.push(cap);
+  host.replaceChildren(...parts);
+  if (opts.tools) host.querySelector('.chart-head').append(opts.tools);
+}
+
+/** The legend: one toggle button per series (aria-pressed: shown). */
+function legend(series, hidden, kind, toggle) {
+  const box = htmlEl('div', { className: 'chart-legend' });
+  box.setAttribute('role', 'group');
+  box.setAttribute('aria-label', 'Series (click to hide or show)');
+  for (const s of series) {
+    const key = s.key ?? s.label;
+    const b = htmlEl('button', { type: 'button', className: 'legend-item' });
+    b.dataset.key = key;
+    b.setAttribute('aria-pressed', String(!hidden.has(key)));
+    b.title = `${hidden.has(key) ? 'Show' : 'Hide'} ${s.label}`;
+    b.append(swatch(s.style, kind), htmlEl('span', {}, s.label));
+    b.addEventListener('click', () => toggle(key));
+    box.append(b);
+  }
+  return box;
+}
+
+/** Line, scatter and path charts. Returns { svg, points: [{ key, label, i, p, colour }] }. */
+function plotXY(Plot, spec, series, { width, height, logY }) {
+  const kind = spec.kind || 'line';
+  const shownSpec = { ...spec, series };
+  const dom = domains(shownSpec, { logY });
+  const [y0] = dom.y, [x0] = dom.x;
+  const clampY = (v) => (logY ? Math.max(v, y0) : v), clampX = (v) => (spec.logX ? Math.max(v, x0) : v);
+  const marks = [];
+  const pointsOut = [];
+  for (const s of series) {
+    const pts = drawnPoints(spec, s);
+    const st = s.style, dash = st.dash.length ? st.dash.join(',') : undefined;
+    const sym = plotSymbol(st.marker), stroked = STROKED.has(sym);
+    pts.forEach((p) => pointsOut.push({ key: s.key ?? s.label, label: s.label, i: s.points.indexOf(p), p, colour: st.colour }));
+    const withBand = pts.filter((p) => loOf(p) !== hiOf(p));
+    if (kind === 'line') {
+      if (withBand.length > 1) marks.push(Plot.areaY(withBand, { x: 'x', y1: (p) => clampY(loOf(p)), y2: (p) => clampY(hiOf(p)), fill: st.colour, fillOpacity: series.length > 3 ? 0.1 : 0.16 }));
+      marks.push(Plot.line(pts, { x: 'x', y: 'y', stroke: st.colour, strokeWidth: 2, strokeDasharray: dash }));
+      // Markers every few points, so the series stay apart in greyscale print.
+      const every = Math.max(1, Math.ceil(pts.length / 8));
+      marks.push(Plot.dot(pts.filter((_, j) => j % every === 0 || j === pts.length - 1), { x: 'x', y: 'y', symbol: sym, r: 3.5, ...(stroked ? { stroke: st.colour } : { fill: st.colour, stroke: 'white', strokeWidth: 0.8 }) }));
+    } else {
+      marks.push(Plot.ruleX(withBand, { x: 'x', y1: (p) => clampY(loOf(p)), y2: (p) => clampY(hiOf(p)), stroke: st.colour, strokeWidth: 1.5 }));
+      const xb = pts.filter((p) => finite(p.xlo) && finite(p.xhi) && p.xhi > p.xlo);
+      marks.push(Plot.ruleY(xb, { y: 'y', x1: (p) => clampX(p.xlo), x2: (p) => clampX(p.xhi), stroke: st.colour, strokeWidth: 1.5 }));
+      if (kind === 'path' && pts.length > 1) marks.push(Plot.line(pts, { x: 'x', y: 'y', stroke: st.colour, strokeWidth: 1.8, strokeDasharray: dash }));
+      marks.push(Plot.dot(pts, { x: 'x', y: 'y', symbol: sym, r: spec.radius || 5, ...(stroked ? { stroke: st.colour, strokeWidth: 2 } : { fill: st.colour, stroke: 'white', strokeWidth: 1 }) }));
+    }
+  }
+  if (spec.zeroLine && !logY) marks.push(Plot.ruleY([0], { stroke: '#4b5563', strokeDasharray: '4,3' }));
+  for (const r of spec.refs || []) {
+    if (!finite(r.y) || (logY && r.y <= 0)) continue;
+    if (finite(r.x)) {
+      marks.push(Plot.dot([r], { x: 'x', y: 'y', r: 7, stroke: '#000', strokeWidth: 1.8, symbol: 'diamond', fill: 'none' }));
+      marks.push(Plot.text([r], { x: 'x', y: 'y', text: 'label', dy: -13, textAnchor: 'end', fill: '#000', fontSize: 11, stroke: 'white', strokeWidth: 3, paintOrder: 'stroke' }));
+    } else {
+      marks.push(Plot.ruleY([r.y], { stroke: '#000', strokeDasharray: r.kind === 'no-cache' ? '6,2,1,2' : '3,3', strokeWidth: 1.2 }));
+      marks.push(Plot.text([r], { y: 'y', frameAnchor: 'left', text: 'label', dy: -7, dx: 4, textAnchor: 'start', fill: '#000', fontSize: 11, stroke: 'white', strokeWidth: 3, paintOrder: 'stroke' }));
+    }
+  }
+  const xTicks = spec.integerX ? integerTicks(dom.x[0], dom.x[1], Math.max(2, Math.floor(width / 60))) : spec.logX ? logTicks(dom.x[0], dom.x[1]) : undefined;
+  const yTicks = logY ? logTicks(dom.y[0], dom.y[1]) : undefined;
+  const svg = Plot.plot({
+    width, height, className: 'csc-plot', marginLeft: 58, marginBottom: 40, marginTop: 14, marginRight: 16,
+    x: { type: spec.logX ? 'log' : 'linear', domain: dom.x, label: spec.xLabel, labelAnchor: 'center', labelOffset: 34, ticks: xTicks, tickFormat: spec.integerX ? 'd' : spec.logX ? '~g' : undefined, grid: true },
+    y: { type: logY ? 'log' : 'linear', domain: dom.y, label: spec.yLabel, labelAnchor: 'center', labelOffset: 48, ticks: yTicks, tickFormat: logY ? '~g' : undefined, grid: true },
+    clip: true,
+    marks,
+  });
+  return { svg, points: pointsOut, xs: [...new Set(pointsOut.map((q) => q.p.x))].sort((a, b) => a - b) };
+}
+
+/** A heatmap: band scales over the cells' x and y values, viridis colour, a colour ramp. */
+function heatmap(Plot, spec, width, height) {
+  const cells = (spec.cells || []).filter((c) => finite(c.value));
+  const uniq = (k) => [...new Set(cells.map((c) => c[k]))].sort((a, b) => (typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b))));
+  const xd = uniq('x'), yd = uniq('y');
+  const vals = cells.map((c) => c.value);
+  const colour = { type: 'linear', scheme: 'viridis', domain: [Math.min(...vals), Math.max(...vals)], label: spec.valueLabel || 'value' };
+  const marks = [Plot.cell(cells, { x: 'x', y: 'y', fill: 'value', inset: 0.5 })];
+  if (cells.length <= 64) marks.push(Plot.text(cells, { x: 'x', y: 'y', text: (c) => num(c.value), fill: (c) => (c.value > (colour.domain[0] + colour.domain[1]) / 2 ? 'black' : 'white'), fontSize: 11 }));
+  // Room for the longest y label (category labels can be long), at most a third of the width.
+  const left = Math.round(Math.min(width / 3, 30 + 6.4 * Math.max(...yd.map((v) => String(v).length))));
+  const svg = Plot.plot({
+    width, height, className: 'csc-plot', marginLeft: left, marginBottom: 42, marginTop: 10,
+    x: { type: 'band', domain: xd, label: spec.xLabel, labelAnchor: 'center', labelOffset: 34 },
+    y: { type: 'band', domain: yd, label: spec.yLabel, labelAnchor: 'center', labelOffset: left - 12, reverse: true },
+    color: colour,
+    marks,
+  });
+  const ramp = Plot.legend({ color: colour, className: 'csc-plot', width: Math.min(320, width - 20), label: spec.valueLabel || 'value' });
+  ramp.classList.add('chart-ramp');
+  return { svg, ramp, cells };
+}
+
+/**
+ * The crosshair and readout. Line and scatter: a vertical rule at the nearest x with every shown
+ * series' value there (← → Home End step through the x values). Path: the nearest point with its
+ * meta (← → step through the points in order). Heatmap: the cell under the pointer (arrows move).
+ * Enter (or a click) on a point or cell calls spec.onPoint.
+ */
+function crosshair(svg, spec, built, readout) {
+  const x = svg.scale('x'), y = svg.scale('y');
+  const W = +svg.getAttribute('width');
+  const layer = svgEl('g', { class: 'crosshair', 'pointer-events': 'none' });
+  svg.append(layer);
+  const [ry0, ry1] = y.range;
+  const toLocal = (ev) => { const r = svg.getBoundingClientRect(); const k = W / r.width; return [(ev.clientX - r.left) * k, (ev.clientY - r.top) * k]; };
+  let cur = -1;
+  const heat = spec.kind === 'heatmap', path = spec.kind === 'path';
+  const items = heat ? built.cells : path ? built.points : built.xs;
+  if (!items.length) return;
+  const pos = (q) => (heat ? [x.apply(q.x) + x.bandwidth / 2, y.apply(q.y) + y.bandwidth / 2] : [x.apply(q.p.x), y.apply(q.p.y)]);
+  const show = (i) => {
+    cur = Math.max(0, Math.min(items.length - 1, i));
+    layer.replaceChildren();
+    svg.dataset.cursor = String(cur);
+    if (heat) {
+      const c = items[cur];
+      layer.append(svgEl('rect', { x: x.apply(c.x), y: y.apply(c.y), width: x.bandwidth, height: y.bandwidth, fill: 'none', stroke: '#000', 'stroke-width': 2 }));
+      readout.textContent = `${spec.xLabel} ${c.x}, ${spec.yLabel} ${c.y}: ${spec.valueLabel || 'value'} ${num(c.value)}${band(c)}${c.n ? ` (n = ${c.n})` : ''}${c.meta ? ` — ${c.meta}` : ''}`;
+      return;
+    }
+    if (path) {
+      const q = items[cur];
+      const [px, py] = pos(q);
+      layer.append(svgEl('circle', { cx: px, cy: py, r: 8, fill: 'none', stroke: '#000', 'stroke-width': 1.5 }));
+      const xb = finite(q.p.xlo) && finite(q.p.xhi) && q.p.xhi > q.p.xlo ? ` [${num(q.p.xlo)}, ${num(q.p.xhi)}]` : '';
+      readout.textContent = `${q.label}: ${spec.xLabel} ${num(q.p.x)}${xb}, ${spec.yLabel} ${num(q.p.y)}${band(q.p)}${q.p.meta ? ` — ${q.p.meta}` : ''}`;
+      return;
+    }
+    const xv = items[cur];
+    const px = x.apply(xv);
+    layer.append(svgEl('line', { x1: px, x2: px, y1: ry0, y2: ry1, stroke: '#111827', 'stroke-width': 1, 'stroke-dasharray': '3,3' }));
+    const at = [];
+    for (const q of built.points) if (q.p.x === xv) at.push(q);
+    for (const q of at) {
+      const py = y.apply(q.p.y);
+      if (finite(py)) layer.append(svgEl('circle', { cx: px, cy: py, r: 4.5, fill: 'white', stroke: q.colour, 'stroke-width': 2 }));
+    }
+    readout.textContent = `${spec.xLabel || 'x'} = ${num(xv)}: ${at.map((q) => `${q.label} ${num(q.p.y)}${band(q.p)}`).join('; ')}`;
+  };
+  const nearest = (lx, ly) => {
+    let best = 0, bd = Infinity;
+    items.forEach((q, i) => {
+      let dd;
+      if (heat || path) { const [px, py] = pos(q); dd = (px - lx) ** 2 + (py - ly) ** 2; } else dd = Math.abs(x.apply(q) - lx);
+      if (dd < bd) { bd = dd; best = i; }
+    });
+    return best;
+  };
+  const pick = () => {
+    if (!spec.onPoint || cur < 0) return;
+    if (heat) spec.onPoint(null, cur, items[cur]);
+    else if (path) spec.onPoint(items[cur].key, items[cur].i, items[cur].p);
+  };
+  svg.addEventListener('pointermove', (ev) => show(nearest(...toLocal(ev))));
+  svg.addEventListener('click', (ev) => { show(nearest(...toLocal(ev))); pick(); });
+  svg.addEventListener('keydown', (ev) => {
+    const cols = heat ? new Set(items.map((c) => c.x)).size : 1;
+    const step = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: heat ? cols : 1, ArrowUp: heat ? -cols : -1 }[ev.key];
+    if (step !== undefined) { show(cur < 0 ? 0 : cur + step); ev.preventDefault(); } else if (ev.key === 'Home') { show(0); ev.preventDefault(); } else if (ev.key === 'End') { show(items.length - 1); ev.preventDefault(); } else if (ev.key === 'Enter' || ev.key === ' ') { if (cur < 0) show(0); pick(); ev.preventDefault(); }
+  });
+  if (spec.onPoint) svg.classList.add('pickable');
+}
+
+// ---------------------------------------------------------------------------------------------
+// The figure as one standalone SVG: title, legend, plot (and colour ramp), caption — text as text.
+
+/** Greedy word wrap at about `chars` characters a line. */
+export function wrap(text, chars) {
+  const lines = [];
+  let line = '';
+  for (const w of String(text).split(/\s+/).filter(Boolean)) {
+    if (line && (line + ' ' + w).length > chars) { lines.push(line); line = w; } else line = line ? `${line} ${w}` : w;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+/**
+ * The figure of a drawn chart element as a standalone SVG element (for SVG and PNG export): its
+ * width is the plot's CSS width; the series shown (hidden ones left out) are in the legend; the
+ * data drawn is kept as JSON in <metadata> and the text alternative in <desc>.
+ */
+export function figureSvg(host) {
+  const plot = host.querySelector('svg.chart-plot');
+  if (!plot) return null;
+  const spec = host.chartSpec, W = +plot.getAttribute('width'), H = +plot.getAttribute('height');
+  const root = svgEl('svg', { xmlns: SVGNS, width: W, height: 0, 'font-family': 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif', 'font-size': 11, color: '#1a1d23' });
+  root.append(svgEl('rect', { x: 0, y: 0, width: W, height: '100%', fill: 'white' }));
+  const title = svgEl('title');
+  title.textContent = spec.title || '';
+  const desc = svgEl('desc');
+  desc.textContent = summarise(spec);
+  const meta = svgEl('metadata');
+  const shown = (host.chartData.series || []).filter((s) => !host.hiddenKeys.has(s.key ?? s.label));
+  meta.textContent = JSON.stringify({ title: spec.title, kind: spec.kind || 'line', xLabel: spec.xLabel, yLabel: spec.yLabel, series: shown.map((s) => ({ key: s.key, label: s.label, points: s.points })), cells: spec.cells, refs: spec.refs });
+  root.append(title, desc, meta);
+  let y = 8;
+  for (const line of wrap(spec.title || '', Math.floor(W / 7.4))) {
+    y += 16;
+    const t = svgEl('text', { x: 8, y, 'font-size': 13, 'font-weight': 600, fill: '#1a1d23' });
+    t.textContent = line;
+    root.append(t);
+  }
+  y += 6;
+  // The legend, flowed in rows.
+  let lx = 8, row = y;
+  const items = (spec.series || []).map((s, i) => ({ s, style: styleOf(s, i) })).filter(({ s }) => !host.hiddenKeys.has(s.key ?? s.label));
+  if (spec.kind !== 'heatmap' && items.length) {
+    for (const { s, style } of items) {
+      const w = 44 + s.label.length * 6.6;
+      if (lx + w > W - 8 && lx > 8) { lx = 8; row += 18; }
+      const g = svgEl('g', { transform: `translate(${lx},${row})` });
+      const sw = swatch(style, spec.kind);
+      g.append(sw);
+      const t = svgEl('text', { x: 30, y: 11, fill: '#1f2937' });
+      t.textContent = s.label;
+      g.append(t);
+      root.append(g);
+      lx += w;
+    }
+    y = row + 22;
+  }
+  const ramp = host.querySelector('svg.chart-ramp');
+  if (ramp) {
+    const r = ramp.cloneNode(true);
+    // Plot paints the ramp's gradient as a bitmap: the export draws it as vector bands instead.
+    for (const img of r.querySelectorAll('image')) {
+      const [x, y0, w, h] = ['x', 'y', 'width', 'height'].map((a) => Number(img.getAttribute(a)) || 0);
+      const g = svgEl('g');
+      for (let i = 0; i < 64; i++) g.append(svgEl('rect', { x: x + (w * i) / 64, y: y0, width: w / 64 + 0.3, height: h, fill: globalThis.d3.interpolateViridis((i + 0.5) / 64) }));
+      img.replaceWith(g);
+    }
+    r.setAttribute('x', 8); r.setAttribute('y', y);
+    root.append(r);
+    y += +ramp.getAttribute('height') + 4;
+  }
+  const p = plot.cloneNode(true);
+  p.querySelector('.crosshair')?.remove();
+  for (const a of ['tabindex', 'role', 'class', 'aria-label', 'data-cursor']) p.removeAttribute(a);
+  p.setAttribute('x', 0); p.setAttribute('y', y);
+  root.append(p);
+  y += H + 6;
+  for (const line of wrap(host.caption || captionText(spec), Math.floor(W / 5.9))) {
+    y += 14;
+    const t = svgEl('text', { x: 8, y, 'font-size': 10.5, fill: '#374151' });
+    t.textContent = line;
+    root.append(t);
+  }
+  y += 10;
+  root.setAttribute('height', y);
+  root.setAttribute('viewBox', `0 0 ${W} ${y}`);
+  return root;
 }

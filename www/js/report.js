@@ -1,10 +1,11 @@
-// Reading an experiment report (csc::experiment::Report): statistics as chart series, and one
-// colour per algorithm everywhere on the page.
+// Reading an experiment report (csc::experiment::Report): statistics as chart specs (charts.js
+// draws them), and one style per algorithm everywhere on the page.
 // Results are keyed by algorithm id (`Stat.algorithm`, csc::algorithms); the display name and the
-// chart style (colour, dash) come from the engine's list (`policies()`, `offlineAlgorithms()`) and
-// are only drawn. Series that are not algorithms (geometry) keep their series names.
-import { SERIES_COLOURS } from './charts.js';
-import { policies, offlineAlgorithms } from '../pkg/csc.js';
+// chart style (colour, marker, dash) come from the engine's list (`policies()`,
+// `offlineAlgorithms()`) and are only drawn. Series that are not algorithms (geometry) keep their
+// series names and take charts.js's fallback style by position. Reference marks: the numbers the
+// paper prints (`paperValues`, csc::experiment::claims) on its figures, and the oracle.
+import { policies, offlineAlgorithms, paperValues } from '../pkg/csc.js';
 
 /** The key of a stat: its algorithm's id, or its series name when it is not an algorithm
  * (`algorithm_id`: reports written when `algorithm` was the display name). */
@@ -17,9 +18,29 @@ const infoOf = (key) => (catalog ??= new Map([...offlineAlgorithms(), ...policie
 /** What a chart or table shows for a key: the algorithm's display name, else the key. */
 export const labelOf = (key) => infoOf(key)?.name ?? key;
 
-/** The engine's colour for an algorithm; any other series: by position. */
-export function colourFor(key, i = 0) {
-  return infoOf(key)?.style.colour ?? SERIES_COLOURS[i % SERIES_COLOURS.length];
+/** The engine's style of an algorithm as a series' colour, marker and dash (none for other series:
+ * charts.js gives those a fallback by position). */
+const styleFields = (key) => {
+  const st = infoOf(key)?.style;
+  return st ? { colour: st.colour, marker: st.marker, dash: st.dash } : {};
+};
+
+/** What ran, for a figure's caption (charts.js captionText). */
+export function runOf(report) {
+  const e = report.experiment;
+  return { id: e.id, title: e.title, description: report.description, seeds: e.seeds, firstSeed: e.first_seed, engine: report.engine, interval: report.headline?.interval };
+}
+
+/** The numbers the paper prints for `metric` in this report's experiment (none but for its presets). */
+export function paperValuesOf(report, metric) {
+  try { return paperValues(report.experiment.id).filter((v) => v.metric === metric); } catch { return []; }
+}
+
+/** A loss each unit's detail records (`oracle_loss`: L(M_orc); `no_cache_loss`: E[c(x)], every
+ * query to the LLM; csc::experiment::runner), mean over the units, or null. */
+function unitMean(report, field) {
+  const v = report.units.map((u) => u.detail?.[field]).filter(Number.isFinite);
+  return v.length ? v.reduce((a, b) => a + b, 0) / v.length : null;
 }
 
 /** The 95% half-width of a stat, drawn from 3 seeds up (with 2 its t-quantile, 12.7, swamps the figure). */
@@ -35,7 +56,7 @@ export function series(stats, metric, keep = () => true) {
     const ci = ciOf(s);
     by.get(key).points.push({ x: s.x, y: s.mean, lo: s.mean - ci, hi: s.mean + ci, n: s.n });
   }
-  return [...by].map(([key, { label, points }], i) => ({ key, label, colour: colourFor(key, i), dash: infoOf(key)?.style.dash, points: points.sort((a, b) => a.x - b.x) }));
+  return [...by].map(([key, { label, points }]) => ({ key, label, ...styleFields(key), points: points.sort((a, b) => a.x - b.x) }));
 }
 
 /** The stat of `metric` for the algorithm `key` (its id) at the largest x. */
@@ -59,10 +80,10 @@ export const onlineKeys = (stats) => [...new Set(stats.filter((s) => s.metric ==
 
 /** Runtime (x) against final average regret (y) per policy, with 95% intervals both ways. */
 export function efficiencySeries(stats) {
-  return onlineKeys(stats).map((a, i) => {
+  return onlineKeys(stats).map((a) => {
     const r = final(stats, a, 'final_avg_regret'), t = final(stats, a, 'runtime_ms');
     return {
-      key: a, label: labelOf(a), colour: colourFor(a, i),
+      key: a, label: labelOf(a), ...styleFields(a),
       points: [{ x: t.mean, y: r.mean, lo: r.mean - ciOf(r), hi: r.mean + ciOf(r), xlo: t.mean - ciOf(t), xhi: t.mean + ciOf(t) }],
     };
   });
@@ -75,9 +96,10 @@ export function offlineCharts(report) {
   const param = report.experiment.sweep ? report.experiment.sweep.param : 'x';
   const x = PARAM_LABEL[param] || param;
   const logX = param === 'log_len';
-  const charts = [{ title: `Suboptimality gap L(M̂) − L(M_orc) vs ${x}`, xLabel: x, yLabel: 'gap', logX, zeroLine: true,
-    series: series(report.stats, 'gap', (a) => a !== 'oracle') }];
-  if (param === 'k') charts.push({ title: `Loss L(M̂) vs ${x}`, xLabel: x, yLabel: 'loss L(M̂)', logX, series: series(report.stats, 'loss') });
+  const integerX = param === 'k';
+  const charts = [{ title: `Suboptimality gap L(M̂) − L(M_orc) vs ${x}`, xLabel: x, yLabel: 'gap', logX, integerX,
+    refs: [{ y: 0, label: 'oracle M_orc (gap 0)', kind: 'oracle' }], series: series(report.stats, 'gap', (a) => a !== 'oracle') }];
+  if (param === 'k') charts.push({ title: `Loss L(M̂) vs ${x}`, xLabel: x, yLabel: 'loss L(M̂)', logX, integerX, series: series(report.stats, 'loss') });
   return charts;
 }
 
@@ -101,18 +123,32 @@ export const SWITCH_MEANING = 'a switch = a round whose cache set differs from t
 /** Charts of an online report: average regret, switches and realised cost against rounds. */
 export function onlineCharts(report, { efficiency = false } = {}) {
   const st = report.stats;
+  const oracle = { y: 0, label: 'oracle M_orc (0)', kind: 'oracle' };
+  const regret = sized(report, series(st, 'avg_regret'));
+  // The paper's final R(T)/T, marked at this run's last round (the paper's own T may differ).
+  const paper = paperValuesOf(report, 'final_avg_regret').flatMap((v) => {
+    const s = regret.find((r) => r.key === v.series);
+    return s && s.points.length ? [{ x: s.points.at(-1).x, y: v.value, label: `paper: ${s.label} ${v.printed}`, kind: 'paper' }] : [];
+  });
+  const orc = unitMean(report, 'oracle_loss'), none = unitMean(report, 'no_cache_loss');
+  const costRefs = [
+    ...(orc == null ? [] : [{ y: orc, label: `oracle L(M_orc) ${orc.toPrecision(3)}`, kind: 'oracle' }]),
+    ...(none == null ? [] : [{ y: none, label: `no cache E[c(x)] ${none.toPrecision(3)}`, kind: 'no-cache' }]),
+  ];
   const charts = [
-    { title: 'Average regret R(t)/t = loss gap + switching cost', xLabel: 'round t', yLabel: 'R(t)/t', skipX: 0.05, series: sized(report, series(st, 'avg_regret')) },
-    { title: 'Its loss gap Σ[L(M_s) − L(M_orc)]/t', xLabel: 'round t', yLabel: 'loss gap per round', skipX: 0.05, series: sized(report, series(st, 'avg_loss_gap')) },
+    { title: 'Average regret R(t)/t = loss gap + switching cost', xLabel: 'round t', yLabel: 'R(t)/t', skipX: 0.05, refs: [oracle, ...paper], series: regret },
+    { title: 'Its loss gap Σ[L(M_s) − L(M_orc)]/t', xLabel: 'round t', yLabel: 'loss gap per round', skipX: 0.05, refs: [oracle], series: sized(report, series(st, 'avg_loss_gap')) },
     { title: 'Its switching cost Σ c(fetched)/t', xLabel: 'round t', yLabel: 'switching cost per round', skipX: 0.05, series: sized(report, series(st, 'avg_switch_cost')) },
     { title: 'Cache switches (rounds whose cache set changed; the first fill counts)', xLabel: 'round t', yLabel: 'switches', series: sized(report, series(st, 'switches')) },
-    { title: 'Average realised cost per round', xLabel: 'round t', yLabel: 'cost per round', skipX: 0.05, series: sized(report, series(st, 'avg_realised_cost')) },
+    { title: 'Average realised cost per round', xLabel: 'round t', yLabel: 'cost per round', skipX: 0.05,
+      refs: costRefs, series: sized(report, series(st, 'avg_realised_cost')) },
   ];
   if (efficiency) charts.push(efficiencyChart(report));
   return charts;
 }
 
 export function efficiencyChart(report) {
+  const refs = paperValuesOf(report, 'final_avg_regret').map((v) => ({ y: v.value, label: `paper: ${labelOf(v.series)} ${v.printed}`, kind: 'paper' }));
   return { title: 'Runtime vs final average regret (lower left is better)', kind: 'scatter', logX: true, logY: true,
-    xLabel: 'runtime (ms, this browser)', yLabel: 'final R(T)/T', series: sized(report, efficiencySeries(report.stats)) };
+    xLabel: 'runtime (ms, this browser)', yLabel: 'final R(T)/T', refs, series: sized(report, efficiencySeries(report.stats)) };
 }

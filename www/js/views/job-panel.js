@@ -1,15 +1,17 @@
 // The frame of every experiment view: Run / Cancel, a progress bar, the charts (redrawn as each
-// unit finishes), the summary table and the exports (CSV, JSON, PNG).
-import { drawChart, summarise } from '../charts.js';
+// unit finishes; SVG figures by charts.js), the summary table and the exports: the report's CSV
+// and JSON, every figure as PNG 2×, and per figure SVG, PNG 2× and 3× and its caption to copy.
+import { captionText, drawChart } from '../charts.js';
 import { runJob, cancelJob, getJob, onJob } from '../jobs.js';
-import { downloadText, downloadCanvas } from '../export.js';
+import { downloadText, downloadFigureSvg, downloadFigurePng } from '../export.js';
+import { runOf } from '../report.js';
 
 const el = (tag, attrs = {}, text = '') => Object.assign(document.createElement(tag), attrs, text ? { textContent: text } : {});
 
 export class JobPanel {
   /**
    * root: the `.job` element; opts.request() → { key, request, stem } or { message } when it
-   * cannot run; opts.charts(report) → chart options for drawChart; opts.onReport(job) (optional).
+   * cannot run; opts.charts(report) → chart specs for charts.js drawChart; opts.onReport(job) (optional).
    */
   constructor(root, opts) {
     this.root = root;
@@ -28,10 +30,10 @@ export class JobPanel {
     const ex = el('div', { className: 'row buttons exports controls' });
     this.csvBtn = el('button', { type: 'button', className: 'export-csv' }, 'Data (CSV)');
     this.jsonBtn = el('button', { type: 'button', className: 'export-json' }, 'Report (JSON)');
-    this.pngBtn = el('button', { type: 'button', className: 'export-png' }, 'Charts (PNG)');
+    this.pngBtn = el('button', { type: 'button', className: 'export-png' }, 'Charts (PNG 2×)');
     ex.append(el('span', { className: 'muted' }, 'Export:'), this.csvBtn, this.jsonBtn, this.pngBtn);
     root.append(bar, this.chartsEl, ex, this.summary);
-    this.canvases = [];
+    this.figures = [];
     this.runBtn.addEventListener('click', () => this.run());
     this.cancelBtn.addEventListener('click', () => cancelJob());
     this.csvBtn.addEventListener('click', () => this.export('csv'));
@@ -110,27 +112,59 @@ export class JobPanel {
   drawCharts() {
     const job = this.job();
     const charts = job && job.report ? this.opts.charts(job.report) : [];
-    while (this.canvases.length < charts.length) {
-      const c = el('canvas', { className: 'chart' });
-      c.setAttribute('role', 'img');
-      this.chartsEl.append(c);
-      this.canvases.push(c);
+    while (this.figures.length < charts.length) {
+      const f = el('figure', { className: 'chart' });
+      this.chartsEl.append(f);
+      this.figures.push(f);
     }
-    this.canvases.forEach((c, i) => {
-      c.hidden = i >= charts.length;
-      // The canvas's text alternative: title, axes and where each series ends (charts.js summarise).
-      if (i < charts.length) { c.setAttribute('aria-label', summarise(charts[i])); drawChart(c, charts[i]); }
+    const run = job && job.report ? runOf(job.report) : {};
+    this.figures.forEach((f, i) => {
+      f.hidden = i >= charts.length;
+      if (i < charts.length) drawChart(f, charts[i], { caption: captionText(charts[i], run), tools: this.chartTools(f, i) });
     });
+  }
+
+  /** A figure's own exports: SVG, PNG at 2× and 3×, and its caption to copy. */
+  chartTools(figure, i) {
+    const box = el('div', { className: 'chart-tools controls' });
+    const name = () => `${this.stem()}-${i + 1}`;
+    const btn = (cls, text, label, fn) => {
+      const b = el('button', { type: 'button', className: cls, title: label }, text);
+      b.setAttribute('aria-label', `${label}: ${figure.chartData?.title || `chart ${i + 1}`}`);
+      b.addEventListener('click', fn);
+      box.append(b);
+      return b;
+    };
+    btn('chart-svg', 'SVG', 'Download the figure as SVG', () => downloadFigureSvg(`${name()}.svg`, figure));
+    btn('chart-png2', 'PNG 2×', 'Download the figure as PNG at twice its size', () => downloadFigurePng(`${name()}@2x.png`, figure, 2));
+    btn('chart-png3', 'PNG 3×', 'Download the figure as PNG at three times its size', () => downloadFigurePng(`${name()}@3x.png`, figure, 3));
+    const copy = btn('chart-copy-caption', 'Copy caption', 'Copy the figure\'s caption', async () => {
+      try {
+        await navigator.clipboard.writeText(figure.caption);
+        copy.textContent = 'Caption copied';
+      } catch {
+        // No clipboard (permission, insecure origin): select the caption for the reader to copy.
+        const cap = figure.querySelector('.chart-caption');
+        getSelection().selectAllChildren(cap);
+        copy.textContent = 'Caption selected';
+      }
+    });
+    return box;
+  }
+
+  stem() {
+    const job = this.job();
+    return `csc-${this.opts.stem ? this.opts.stem() : job?.spec?.id || 'experiment'}`;
   }
 
   async export(kind) {
     const job = this.job();
     if (!job) return;
-    const stem = `csc-${this.opts.stem ? this.opts.stem() : job.spec?.id || 'experiment'}`;
+    const stem = this.stem();
     if (kind === 'csv') downloadText(`${stem}.csv`, job.csv, 'text/csv');
     else if (kind === 'json') downloadText(`${stem}.json`, job.json, 'application/json');
     else {
-      for (const [i, c] of this.canvases.entries()) if (!c.hidden) await downloadCanvas(`${stem}-${i + 1}.png`, c);
+      for (const [i, f] of this.figures.entries()) if (!f.hidden) await downloadFigurePng(`${stem}-${i + 1}@2x.png`, f, 2);
     }
   }
 }

@@ -8,7 +8,7 @@
 // the nq-trivia universe bundled by scripts/dist.sh (data/), or on the files the reader loaded.
 import { JobPanel } from './job-panel.js';
 import { setWorkers, workerCount, AUTO_CAP } from '../jobs.js';
-import { offlineCharts, onlineCharts, series } from '../report.js';
+import { offlineCharts, onlineCharts, paperValuesOf, series } from '../report.js';
 import { presetsOf, quickRequest } from '../presets.js';
 import { uploadedData } from '../upload.js';
 import { nqTriviaNow } from '../nq-trivia.js';
@@ -24,7 +24,8 @@ const CHARTS = {
   'fig-e': (r) => onlineCharts(r, { efficiency: true }),
   'abl-k': offlineCharts,
   'krr-err': (r) => [{ title: 'KRR cost-estimate error at the centers (CLCB-SC-LS-Cont)', xLabel: 'round t', yLabel: 'error vs true c',
-    series: ['est_rmse', 'est_mae', 'est_max'].map((m, i) => ({ ...series(r.stats, m)[0], label: ['RMSE', 'MAE', 'max'][i] })).filter((s) => s.points) }],
+    // Three metrics of one policy: not algorithm series, so styled by position (charts.js).
+    series: ['est_rmse', 'est_mae', 'est_max'].map((m, i) => ({ key: m, label: ['RMSE', 'MAE', 'max'][i], points: series(r.stats, m)[0]?.points })).filter((s) => s.points) }],
   geom: geomCharts,
 };
 
@@ -34,11 +35,14 @@ function geomCharts(r) {
   const names = [...new Set(quant.map((s) => `${s.algorithm}|${s.metric}`))];
   const dist = names.map((n) => {
     const [a, m] = n.split('|');
-    return { label: `${a}: ${m.replace(/_/g, ' ')}`, points: quant.filter((s) => s.algorithm === a && s.metric === m).map((s) => ({ x: s.mean, y: s.x })) };
+    return { key: n, label: `${a}: ${m.replace(/_/g, ' ')}`, points: quant.filter((s) => s.algorithm === a && s.metric === m).map((s) => ({ x: s.mean, y: s.x })) };
   });
   const proj = r.units[0]?.detail?.stream_projection || [];
+  // The medians the paper prints (x: the distance, at the quantile level the claim reads).
+  const refs = [...new Set(quant.map((s) => s.metric))].flatMap((m) => paperValuesOf(r, m))
+    .map((v) => ({ x: v.value, y: v.x ?? 0.5, label: `paper: ${v.series} ${v.metric.replace(/_/g, ' ')} ${v.printed}`, kind: 'paper' }));
   return [
-    { title: 'Distance distributions (quantiles)', xLabel: 'normalised distance d', yLabel: 'quantile level', series: dist },
+    { title: 'Distance distributions (quantiles)', xLabel: 'normalised distance d', yLabel: 'quantile level', refs, series: dist },
     { title: 'Token-length CDF per source', xLabel: 'GPT-2 tokens', yLabel: 'fraction ≤', series: series(st, 'token_cdf') },
     { title: 'First 1,000 arrivals, 2-D PCA projection', kind: 'scatter', radius: 2, xLabel: 'PC 1', yLabel: 'PC 2',
       series: [{ label: 'arrival', points: proj.map(([x, y]) => ({ x, y })) }] },
