@@ -17,11 +17,12 @@ use csc::online::PolicyKind;
 use csc::projection::Projection;
 use csc::space::Points;
 use csc::stream::{generate_trace, ArrivalModel};
-use csc::trace::{Queries, Trace, TraceLabels};
+use csc::trace::{Trace, TraceLabels};
 use std::sync::Arc;
 
-const COST: [f64; 3] = [0.9, 0.5, 0.1];
-const ROWS: [[f32; 2]; 3] = [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]];
+#[path = "support/tiny_world.rs"]
+mod tiny_world;
+use tiny_world::{COST, ROWS};
 
 fn tiny_dataset() -> Arc<Dataset> {
     let points = Points::from_rows(&ROWS).unwrap();
@@ -33,22 +34,12 @@ fn tiny_dataset() -> Arc<Dataset> {
     Arc::new(d)
 }
 
+/// The tiny world's trace with gold answers: rows 0 and 2 answer "paris", row 1 "rome".
 fn tiny_trace(horizon: usize) -> Trace {
-    let idx: Vec<u32> = (0..horizon as u32).map(|t| t % 3).collect();
     let gold = ["paris", "rome", "paris"].map(|a| Label::answers(&[a])).to_vec();
     Trace {
-        dist_scale: 2f64.sqrt(),
-        universe: Some(Points::from_rows(&ROWS).unwrap()),
-        universe_cost: Some(COST.to_vec()),
-        cost: idx.iter().map(|&i| COST[i as usize]).collect(),
-        arrivals: Queries::Indices(idx),
-        eta: vec![0.0; horizon],
-        z: Vec::new(),
-        eval: Queries::Indices(vec![0, 1, 2]),
-        eval_cost: COST.to_vec(),
-        offline: None,
-        meta: serde_json::Value::Null,
         labels: TraceLabels { universe: Some(gold), ..TraceLabels::default() },
+        ..tiny_world::tiny_trace(horizon)
     }
 }
 
