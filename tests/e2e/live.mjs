@@ -200,6 +200,33 @@ await check('nq-trivia at T = 5,000: older arrivals become a density; the hover 
 });
 
 await check('no console error', async () => { assert(!errors.length, errors.join(' | ')); });
+
+// The one failure path of rpc.js: a worker that dies while a request waits (an error thrown
+// outside any handler) gives one plain message, and Reset starts a fresh worker that plays.
+await check('a worker that crashes mid-run: the live view says so in one message, and Reset plays again', async () => {
+  const crash = path.join(tmp, 'worker-crash.js');
+  writeFileSync(crash, [
+    "import './worker-real.js';",
+    "self.addEventListener('message', (e) => { if (e.data && e.data.type === 'step' && e.data.payload.n === 100) setTimeout(() => { throw new Error('the worker crashed on purpose'); }); });",
+  ].join('\n'));
+  const srv = await serveStatic(www, { '/js/worker.js': crash, '/js/worker-real.js': path.join(www, 'js', 'worker.js') });
+  const p = await browser.newPage();
+  const workers = [];
+  p.on('worker', (w) => { const rec = { url: w.url(), closed: false }; workers.push(rec); w.on('close', () => { rec.closed = true; }); });
+  await p.goto(`${srv.origin}/${QUERY}`);
+  await waitFor(p, () => /^Ready/.test(document.getElementById('status').textContent), null, { timeout: 120000 });
+  await p.click('#step');
+  await waitFor(p, () => /^Error: the engine's worker failed: .*crashed on purpose/.test(document.getElementById('status').textContent));
+  await p.waitForTimeout(300);
+  const live = workers.filter((w) => /\/worker\.js/.test(w.url));
+  assert(live.length === 1 && live[0].closed, `the crashed worker is stopped: ${JSON.stringify(live)}`);
+  await p.click('#reset');
+  await waitFor(p, () => /^Ready/.test(document.getElementById('status').textContent), null, { timeout: 120000 });
+  await p.click('#step-one');
+  await waitFor(p, () => Number(document.body.dataset.round) === 1);
+  await p.close();
+  srv.server.close();
+});
 await browser.close();
 server.close();
 rmSync(tmp, { recursive: true, force: true });

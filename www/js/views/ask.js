@@ -1,6 +1,6 @@
 // "Ask a question" (issue 14): the reader types a question; the embedding worker
 // (embed-worker.js) embeds it in the browser and counts its GPT-2 tokens, and the live run plays
-// it as its next arrival in both panels (OnlineRun.ask). The answer says, per policy, where it
+// it as its next arrival in every panel (OnlineRun.ask). The answer says, per policy, where it
 // met (the cache before the round, M_{t−1}: its nearest question, d and φ), where it landed
 // (its ε-net cell, or a new center), the switch the round made (Alg. 3 lines 5–11, Alg. 4), and
 // the decision with its reason against the cache that served it: the acting cost c̲ compared with
@@ -119,6 +119,6 @@ export function createAskView(app, live) {
       <ul class="ask-policies">${lines.join('')}</ul>
       <p>The five nearest questions of the universe:</p><ol class="ask-universe">${uni.join('')}</ol>`;
     document.body.dataset.askMs = ms.toFixed(0);
-    status(`Played as round ${a.t[0]} in both panels (${ms.toFixed(0)} ms from Ask).`);
+    status(`Played as round ${a.t[0]} in every panel (${ms.toFixed(0)} ms from Ask).`);
   });
 }
