@@ -81,7 +81,7 @@ const CLASSES = {
   OnlineRun: {
     make: () => new csc.OnlineRun(plane(), small, ['clcb-sc-ls-cont', 'greedy']),
     ctor: () => [plane(), small, ['greedy', 'lru'], { model: 'plane' }],
-    methods: { step: () => [3], cache: () => [1], centers: () => [0], curves: () => [0], heatmap: () => [0, 4], ask: () => [new Float32Array([0.3, 0.7]), 12, 'a question'], roundText: () => [0] },
+    methods: { step: () => [3], cache: () => [1], centers: () => [0], curves: () => [0], heatmap: () => [0, 4], ask: () => [new Float32Array([0.3, 0.7]), 12, 'a question'], roundText: () => [0], roundAnswers: () => [0] },
   },
   ExperimentRun: {
     make: () => new csc.ExperimentRun(spec, plane(), undefined, undefined),

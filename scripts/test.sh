@@ -80,6 +80,9 @@ for (const k of Object.keys(want)) if (k && have[k]?.version !== want[k].version
 fi
 step "playground e2e" node tests/e2e/run.mjs
 step "experiment figures e2e" node tests/e2e/charts.mjs
+# The live view explaining its rounds (why this round, running charts, four panels, nq-trivia at
+# T = 5,000 from ../shared/data or $CSC_DATA, the hover on a wrong hit): tests/e2e/live.mjs.
+step "live view e2e" node tests/e2e/live.mjs
 
 # The companion-site bundle (scripts/dist.sh: dist/ with the nq-trivia data of ../shared/data or
 # $CSC_DATA; fails without it) embedded in an iframe on another origin from a sub-path

@@ -28,6 +28,7 @@ pub mod epsilon_net;
 pub mod error;
 pub mod experiment;
 pub mod krr;
+pub mod live;
 pub mod loss;
 pub mod mismatch;
 pub mod neighbours;

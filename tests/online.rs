@@ -12,31 +12,13 @@
 use csc::config::Params;
 use csc::online::sim::{run_trace, Environment, Simulation, StepOutcome};
 use csc::online::PolicyKind;
-use csc::space::Points;
 use csc::stream::{generate_trace, ArrivalModel};
-use csc::trace::{Queries, Trace};
+use csc::trace::Trace;
 use std::sync::Arc;
 
-const COST: [f64; 3] = [0.9, 0.5, 0.1];
-
-fn tiny_trace(horizon: usize) -> Trace {
-    let universe = Points::from_rows(&[[0.0f32, 0.0], [1.0, 0.0], [0.0, 1.0]]).unwrap();
-    let idx: Vec<u32> = (0..horizon as u32).map(|t| t % 3).collect();
-    Trace {
-        dist_scale: 2f64.sqrt(),
-        universe: Some(universe),
-        universe_cost: Some(COST.to_vec()),
-        cost: idx.iter().map(|&i| COST[i as usize]).collect(),
-        arrivals: Queries::Indices(idx),
-        eta: vec![0.0; horizon],
-        z: Vec::new(),
-        eval: Queries::Indices(vec![0, 1, 2]),
-        eval_cost: COST.to_vec(),
-        offline: None,
-        meta: serde_json::Value::Null,
-        labels: Default::default(),
-    }
-}
+#[path = "support/tiny_world.rs"]
+mod tiny_world;
+use tiny_world::{tiny_trace, COST};
 
 fn tiny_params(horizon: usize, k: usize) -> Params {
     Params { k, horizon, epsilon: 0.1, ..Params::default() }

@@ -483,6 +483,21 @@ fn online_run_matches_native() {
     assert_eq!(f64_field(&b, "xy").len(), 120);
     let llm = field(&b, "llm").dyn_into::<js_sys::Uint8Array>().unwrap().to_vec();
     assert_eq!(llm.len(), 120);
+    // What fired per round and policy (csc::live::RoundEvents): round 0 of CLCB-SC-LS-Cont founds
+    // center 0 and its switch caches it (Alg. 3 lines 5–11, Alg. 4); every swap names its keys.
+    let events = field(&b, "events").dyn_into::<js_sys::Uint8Array>().unwrap().to_vec();
+    assert_eq!(events.len(), 120);
+    assert_eq!(events[0] & (1 | 8), 1 | 8, "round 0: a new center and a swap");
+    let inserted = js_sys::Array::from(&field(&b, "inserted"));
+    assert_eq!(inserted.length(), 120);
+    assert_eq!(js_sys::Uint32Array::new(&inserted.get(0)).to_vec(), vec![0]);
+    for (i, e) in events.iter().enumerate() {
+        let n = js_sys::Uint32Array::new(&inserted.get(i as u32)).length()
+            + js_sys::Uint32Array::new(&js_sys::Array::from(&field(&b, "removed")).get(i as u32)).length();
+        assert_eq!(e & 8 != 0, n > 0, "entry {i}: the swap flag and the keys agree");
+    }
+    assert_eq!(f64_field(&b, "acting").len(), 120);
+    assert_eq!(run.round_answers(0.0).unwrap(), None, "plane has no ground truth");
     run.step(40.0).unwrap();
     assert_eq!(run.round(), 100);
     let c = run.counters().unwrap();

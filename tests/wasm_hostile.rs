@@ -322,12 +322,14 @@ export function runHostile(g) {
     const r3 = new g.OnlineRun(plane, { horizon: 120, n_eval: 40, seed: 1, epsilon: 0.2 }, ids);
     matrix('run.ask', [new Float32Array([0.5, 0.5]), 5, 'a question'], (a) => r3.ask(...a));
     matrix('run.roundText', [0], (a) => r3.roundText(...a));
+    matrix('run.roundAnswers', [0], (a) => r3.roundAnswers(...a));
     mustThrow('run.ask wrong dim', () => r3.ask(new Float32Array(3), 5, 'q'));
     mustThrow('run.ask NaN', () => r3.ask(new Float32Array([NaN, 0.5]), 5, 'q'));
     mustThrow('run.ask [1,"a"]', () => r3.ask([1, 'a'], 5, 'q'));
     mustThrow('run.ask tokens -1', () => r3.ask([0.5, 0.5], -1, 'q'));
     mustThrow('run.ask text 5', () => r3.ask([0.5, 0.5], 3, 5));
     mustThrow('run.roundText(-1)', () => r3.roundText(-1));
+    mustThrow('run.roundAnswers(-1)', () => r3.roundAnswers(-1));
     probe('run.ask until the horizon, then refused', 'ok', () => {
       while (r3.round < r3.horizon) r3.ask([0.25, 0.75], 1, 'q');
       let threw = false;

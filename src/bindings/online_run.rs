@@ -1,20 +1,16 @@
-//! `OnlineRun`: one seeded stream played by several policies side by side (the live view), read
-//! without copying the whole state each frame; a typed question played as the next round
-//! (`ask`, issue 14). SPEC §9, §12.
+//! `OnlineRun`: the engine's [`LiveRun`] (one seeded stream played by several policies side by
+//! side, the live view) handed to JavaScript as typed arrays, read without copying the whole
+//! state each frame; a typed question played as the next round (`ask`, issue 14). SPEC §9, §12.
 
 use super::convert::{js_err, to_js, JsResult};
 use super::dataset::JsDataset;
 use super::params::params_from_js;
 use super::simulation::{live_run_fits, JsPolicyIds};
 use super::types::JsPartialParams;
-use crate::dataset::Dataset;
 use crate::error::Error;
-use crate::online::sim::{Environment, Simulation};
+use crate::live::{LiveRun, PlayedRound};
 use crate::online::PolicyKind;
-use crate::projection::Projection;
-use crate::stream::{generate_trace, resolve_arrival, Arrival, ArrivalSpec};
-use crate::trace::Trace;
-use std::sync::Arc;
+use crate::stream::{resolve_arrival, ArrivalSpec};
 use wasm_bindgen::prelude::*;
 
 /// The `arrival` argument of `OnlineRun`: a model name or an [`ArrivalSpec`] object; `None` when
@@ -39,52 +35,32 @@ fn arrival_from_js(v: JsValue) -> JsResult<Option<ArrivalSpec>> {
     serde_json::from_value(j).map(Some).map_err(|e| bad(&e))
 }
 
-/// One seeded stream, its evaluation sample and oracle, and policies playing it side by side.
+/// One seeded stream, its evaluation sample and oracle, and policies playing it side by side:
+/// the engine's [`LiveRun`], handed to JavaScript.
 #[wasm_bindgen(js_name = OnlineRun)]
 pub struct JsOnlineRun {
-    dataset: Arc<Dataset>,
-    projection: Option<Projection>,
-    trace: Trace,
-    sims: Vec<Simulation>,
-    t: usize,
-    /// Rounds played by `ask` (issue 14): the round, its vector and its text. They replace the
-    /// trace's arrival of that round (the trace, `traceJson` and the oracle keep the planned one).
-    asked: Vec<(usize, Vec<f32>, String)>,
+    live: LiveRun,
 }
 
 impl JsOnlineRun {
-    /// The arrival vector of a played round (an asked question's, or the trace's).
-    fn x_at(&self, r: usize) -> &[f32] {
-        match self.asked.iter().find(|(k, ..)| *k == r) {
-            Some((_, x, _)) => x,
-            None => self.trace.x(r),
-        }
-    }
-    /// The `k` universe rows nearest to `x` (ties to the lowest row) with their distances.
-    fn nearest_universe(&self, x: &[f32], k: usize) -> Vec<(usize, f64)> {
-        let m = &self.sims[0].environment().metric;
-        let mut all: Vec<(usize, f64)> =
-            self.dataset.points.iter().enumerate().map(|(i, y)| (i, m.dist(x, y))).collect();
-        all.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
-        all.truncate(k);
-        all
-    }
-    fn xy(&self, x: &[f32]) -> [f64; 2] {
-        match &self.projection {
-            Some(p) => p.project(x),
-            None => [x[0] as f64, x[1] as f64],
-        }
-    }
     fn policy_index(&self, p: f64) -> JsResult<usize> {
         let i = super::convert::whole("policy", p, 0)?;
-        if i >= self.sims.len() {
-            return Err(js_err(Error::param(
-                "policy",
-                format!("there are {} policies, index {i} is out of range", self.sims.len()),
-            )));
-        }
+        self.live.policy(i).map_err(js_err)?;
         Ok(i)
     }
+}
+
+/// Round keys as a `Uint32Array`.
+fn keys_js(keys: &[u64]) -> js_sys::Uint32Array {
+    js_sys::Uint32Array::from(&keys.iter().map(|&k| k as u32).collect::<Vec<_>>()[..])
+}
+
+/// A cache as a `CacheView`.
+fn cache_js((keys, xy): (Vec<u64>, Vec<f64>)) -> JsValue {
+    super::convert::Obj::new()
+        .set("keys", keys_js(&keys))
+        .set("xy", js_sys::Float64Array::from(&xy[..]))
+        .build()
 }
 
 #[wasm_bindgen(js_class = OnlineRun)]
@@ -111,80 +87,77 @@ impl JsOnlineRun {
         let arrival = arrival_from_js(arrival)?;
         let d = dataset.inner().clone();
         let model = resolve_arrival(arrival.as_ref(), &d, &mut params).map_err(js_err)?;
-        live_run_fits(&params, dataset.inner().points.dim())?;
+        live_run_fits(&params, d.points.dim())?;
         let ids: Vec<String> = serde_wasm_bindgen::from_value(policies.into())
             .map_err(|e| js_err(Error::parse(format!("policies must be an array of ids: {e}"))))?;
-        if ids.is_empty() {
-            return Err(js_err(Error::param("policies", "name at least one policy")));
-        }
         let kinds =
             ids.iter().map(|s| PolicyKind::parse(s)).collect::<Result<Vec<_>, _>>().map_err(js_err)?;
+        if kinds.is_empty() {
+            return Err(js_err(Error::param("policies", "name at least one policy")));
+        }
         let projection = if d.points.dim() == 2 { None } else { Some(dataset.fitted_projection()?.clone()) };
-        let trace = generate_trace(d.clone(), model, &params).map_err(js_err)?;
-        let env = Arc::new(Environment::from_trace(&trace, &params).map_err(js_err)?);
-        let sims = kinds
-            .iter()
-            .map(|&k| Simulation::new(env.clone(), k, &params, 0))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(js_err)?;
-        Ok(JsOnlineRun { dataset: d, projection, trace, sims, t: 0, asked: Vec::new() })
+        let live = LiveRun::new(d, projection, model, &params, &kinds).map_err(js_err)?;
+        Ok(JsOnlineRun { live })
     }
 
     /// The horizon `T`.
     #[wasm_bindgen(getter)]
     pub fn horizon(&self) -> usize {
-        self.trace.horizon()
+        self.live.horizon()
     }
 
     /// Rounds played so far.
     #[wasm_bindgen(getter)]
     pub fn round(&self) -> usize {
-        self.t
+        self.live.round()
     }
 
     /// The policies' paper names, in order.
     #[wasm_bindgen(getter)]
     pub fn policies(&self) -> Vec<String> {
-        self.sims.iter().map(|s| s.policy().kind().label().to_string()).collect()
+        self.live.policies().iter().map(|k| k.label().to_string()).collect()
+    }
+
+    /// Per policy, what its acting cost is (`AskResult.actingSymbol`): `"c̲"` (a lower
+    /// confidence bound: the CLCB family), `"ĉ"` (a center's mean cost: the baselines), `""`
+    /// for policies that decide otherwise.
+    #[wasm_bindgen(getter, js_name = actingSymbols)]
+    pub fn acting_symbols(&self) -> Vec<String> {
+        self.live.policies().iter().map(|k| acting_symbol(*k, true).to_string()).collect()
     }
 
     /// `L(M_orc)` on the evaluation sample.
     #[wasm_bindgen(getter, js_name = oracleLoss)]
     pub fn oracle_loss(&self) -> f64 {
-        self.sims[0].environment().oracle.loss
+        self.live.oracle_loss()
+    }
+
+    /// `L(∅)` on the evaluation sample: the loss of sending every query to the LLM (its average
+    /// regret is `L(∅) − L(M_orc)`), the live charts' "no cache" line.
+    #[wasm_bindgen(getter, js_name = noCacheLoss)]
+    pub fn no_cache_loss(&self) -> f64 {
+        self.live.no_cache_loss()
     }
 
     /// The oracle's cache (keys are the rounds of its members' first arrival).
     #[wasm_bindgen(js_name = oracleCache, unchecked_return_type = "CacheView")]
     pub fn oracle_cache(&self) -> JsValue {
-        let env = self.sims[0].environment();
-        let xy: Vec<f64> = env.oracle.cache.iter().flat_map(|x| self.xy(x)).collect();
-        let keys: Vec<u32> = env.oracle.keys.iter().map(|&k| k as u32).collect();
-        super::convert::Obj::new()
-            .set("keys", js_sys::Uint32Array::from(&keys[..]))
-            .set("xy", js_sys::Float64Array::from(&xy[..]))
-            .build()
+        cache_js(self.live.oracle_cache())
     }
 
     /// 2-D positions of the dataset's universe (for the background of the view).
     pub fn universe(&self) -> Vec<f64> {
-        self.dataset.points.iter().flat_map(|x| self.xy(x)).collect()
+        self.live.universe_xy()
     }
 
     /// Plays up to `n` more rounds for every policy (fewer at the end of the horizon).
     #[wasm_bindgen(unchecked_return_type = "StepBatch")]
     pub fn step(&mut self, n: f64) -> JsResult<JsValue> {
-        let n = super::convert::whole("n", n, 0)?.min(self.trace.horizon() - self.t);
-        let mut batch = StepBatch::new(n, self.sims.len());
-        for _ in 0..n {
-            let r = self.t;
-            let a = self.trace.arrival(r);
-            batch.round(r, self.xy(a.x));
-            for sim in &mut self.sims {
-                let o = sim.step(&a);
-                batch.policy(sim.policy().current_center(), &o);
-            }
-            self.t += 1;
+        let n = super::convert::whole("n", n, 0)?;
+        let rounds = self.live.step(n);
+        let mut batch = StepBatch::new(rounds.len(), self.live.policies().len());
+        for r in &rounds {
+            batch.round(r);
         }
         Ok(batch.into_obj().build())
     }
@@ -194,8 +167,8 @@ impl JsOnlineRun {
     /// question), `tokens` its GPT-2 token count, `text` its text (for `roundText`). Its cost is
     /// `c = c_floor + (1 − c_floor)·(tokens − min)/(max − min)` over the dataset's token counts
     /// (SPEC §2), clamped to `[c_floor, 1]`; an LLM call observes it with the round's planned
-    /// noise `η_t`. Returns the round as a `StepBatch` plus, per policy, the nearest cached member
-    /// with `d` and `φ(d)`, and the five nearest universe questions.
+    /// noise `η_t`. Returns the round as a `StepBatch` plus, per policy, the cache the question
+    /// met, and the five nearest universe questions.
     #[wasm_bindgen(unchecked_return_type = "AskResult")]
     pub fn ask(
         &mut self,
@@ -203,85 +176,51 @@ impl JsOnlineRun {
         tokens: f64,
         #[wasm_bindgen(unchecked_param_type = "string | undefined")] text: JsValue,
     ) -> JsResult<JsValue> {
-        let r = self.t;
-        if r >= self.trace.horizon() {
+        if self.live.round() >= self.live.horizon() {
             return Err(js_err(Error::param("round", "the run has reached its horizon: no round is left")));
         }
-        let dim = self.dataset.points.dim();
-        let x = vector_from_js("x", &x, dim)?;
+        let x = super::convert::f32s("x", &x)?;
         let tokens = super::convert::whole("tokens", tokens, 0)?;
         let text = if text.is_undefined() || text.is_null() {
             String::new()
         } else {
             text.as_string().ok_or_else(|| js_err(Error::param("text", "must be a string")))?
         };
-        let cost = self.dataset.cost_of_tokens(tokens);
-        let eta = self.trace.arrival(r).eta;
-        let a = Arrival { t: r, x: &x, cost, eta, index: None, label: None };
-        let p = self.sims.len();
-        let mut batch = StepBatch::new(1, p);
-        batch.round(r, self.xy(&x));
-        let (mut nearest, mut d, mut phi, mut acting) =
-            (Vec::with_capacity(p), Vec::with_capacity(p), Vec::with_capacity(p), Vec::with_capacity(p));
-        let (mut before_key, mut before_d, mut before_phi, mut before_size) =
-            (Vec::with_capacity(p), Vec::with_capacity(p), Vec::with_capacity(p), Vec::with_capacity(p));
-        let (inserted, removed) = (js_sys::Array::new(), js_sys::Array::new());
+        let asked = self.live.ask(x, tokens, text).map_err(js_err)?;
+        let kinds = self.live.policies();
+        let mut batch = StepBatch::new(1, kinds.len());
+        batch.round(&asked.round);
+        let mismatch = self.live.environment().eval.mismatch;
+        let p = &asked.round.policies;
+        let before_key: Vec<i32> =
+            p.iter().map(|r| r.events.why.before.map_or(-1, |(k, _)| k as i32)).collect();
+        let before_d: Vec<f64> =
+            p.iter().map(|r| r.events.why.before.map_or(f64::INFINITY, |(_, d)| d)).collect();
+        let before_phi: Vec<f64> = before_d.iter().map(|&d| mismatch.phi(d)).collect();
+        let before_size: Vec<u32> = p.iter().map(|r| r.events.why.before_size as u32).collect();
         let symbol = js_sys::Array::new();
-        for sim in &mut self.sims {
-            // What the decision compared (Alg. 5 lines 4–6): taken before the policy observes the
-            // LLM's answer, which may add this very question to its cache; and, before that, the
-            // cache the question met (M_{t−1}) and the switch it caused (Alg. 3 l. 5–11, Alg. 4).
-            let (o, why) = sim.step_explained(&a);
-            let (bk, bd) = why.before.map_or((-1, f64::INFINITY), |(k, dk)| (k as i32, dk));
-            before_key.push(bk);
-            before_d.push(bd);
-            before_phi.push(sim.environment().eval.mismatch.phi(bd));
-            before_size.push(why.before_size as u32);
-            let keys =
-                |v: &[u64]| js_sys::Uint32Array::from(&v.iter().map(|&k| k as u32).collect::<Vec<_>>()[..]);
-            inserted.push(&keys(&why.inserted));
-            removed.push(&keys(&why.removed));
-            batch.policy(why.center, &o);
-            let (k, dist) = why.nearest.map_or((-1, f64::INFINITY), |(k, dk)| (k as i32, dk));
-            nearest.push(k);
-            d.push(dist);
-            phi.push(o.phi);
-            acting.push(why.acting_cost.unwrap_or(f64::NAN));
-            let sym = match why.acting_cost {
-                None => "",
-                Some(_) if sim.policy().kind().acts_on_lcb() => "c̲",
-                Some(_) => "ĉ",
-            };
-            symbol.push(&JsValue::from_str(sym));
+        for (r, k) in p.iter().zip(&kinds) {
+            symbol.push(&JsValue::from_str(acting_symbol(*k, r.events.why.acting_cost.is_some())));
         }
-        let near = self.nearest_universe(&x, 5);
         let texts = js_sys::Array::new();
-        for &(i, _) in &near {
-            texts.push(&JsValue::from_str(&self.dataset.texts.get(i).cloned().unwrap_or_default()));
+        for &(i, _) in &asked.universe {
+            texts.push(&JsValue::from_str(&self.live.dataset().texts.get(i).cloned().unwrap_or_default()));
         }
-        let idx: Vec<u32> = near.iter().map(|&(i, _)| i as u32).collect();
-        let nd: Vec<f64> = near.iter().map(|&(_, v)| v).collect();
+        let idx: Vec<u32> = asked.universe.iter().map(|&(i, _)| i as u32).collect();
+        let nd: Vec<f64> = asked.universe.iter().map(|&(_, v)| v).collect();
         let universe = super::convert::Obj::new()
             .set("index", js_sys::Uint32Array::from(&idx[..]))
             .set("d", js_sys::Float64Array::from(&nd[..]))
             .set("text", texts)
             .build();
-        self.asked.push((r, x, text));
-        self.t += 1;
         Ok(batch
             .into_obj()
-            .set("cost", cost)
-            .set("nearestKey", js_sys::Int32Array::from(&nearest[..]))
-            .set("d", js_sys::Float64Array::from(&d[..]))
-            .set("phi", js_sys::Float64Array::from(&phi[..]))
-            .set("acting", js_sys::Float64Array::from(&acting[..]))
+            .set("cost", asked.cost)
             .set("actingSymbol", symbol)
             .set("beforeKey", js_sys::Int32Array::from(&before_key[..]))
             .set("beforeD", js_sys::Float64Array::from(&before_d[..]))
             .set("beforePhi", js_sys::Float64Array::from(&before_phi[..]))
             .set("beforeSize", js_sys::Uint32Array::from(&before_size[..]))
-            .set("inserted", inserted)
-            .set("removed", removed)
             .set("universe", universe)
             .build())
     }
@@ -292,82 +231,50 @@ impl JsOnlineRun {
     #[wasm_bindgen(js_name = roundText)]
     pub fn round_text(&self, round: f64) -> JsResult<Option<String>> {
         let r = super::convert::whole("round", round, 0)?;
-        if r >= self.t {
-            return Ok(None);
-        }
-        if let Some((_, _, text)) = self.asked.iter().find(|(k, ..)| *k == r) {
-            return Ok(Some(text.clone()));
-        }
-        let a = self.trace.arrival(r);
-        let (i, prefix) = match a.index {
-            Some(i) => (i as usize, ""),
-            None => match self.nearest_universe(a.x, 1).first() {
-                Some(&(i, _)) => (i, "≈ "),
-                None => return Ok(None),
-            },
-        };
-        Ok(self.dataset.texts.get(i).filter(|t| !t.is_empty()).map(|t| format!("{prefix}{t}")))
+        Ok(self.live.round_text(r))
+    }
+
+    /// The gold answers (SPEC §14) of a played round's arrival, for hovering a served hit;
+    /// `undefined` for an unplayed round, an asked question or data without ground truth.
+    #[wasm_bindgen(js_name = roundAnswers)]
+    pub fn round_answers(&self, round: f64) -> JsResult<Option<Vec<String>>> {
+        let r = super::convert::whole("round", round, 0)?;
+        Ok(self.live.round_answers(r))
     }
 
     /// Every policy's metrics now.
     #[wasm_bindgen(unchecked_return_type = "Checkpoint[]")]
     pub fn counters(&mut self) -> JsResult<JsValue> {
-        let c: Vec<_> = self.sims.iter_mut().map(|s| s.snapshot()).collect();
-        to_js(&c)
+        to_js(&self.live.counters())
     }
 
     /// Policy `policy`'s current cache.
     #[wasm_bindgen(unchecked_return_type = "CacheView")]
     pub fn cache(&self, policy: f64) -> JsResult<JsValue> {
         let i = self.policy_index(policy)?;
-        let c = self.sims[i].policy().cache();
-        let keys: Vec<u32> = c.keys().iter().map(|&k| k as u32).collect();
-        let xy: Vec<f64> = c.points().iter().flat_map(|x| self.xy(x)).collect();
-        Ok(super::convert::Obj::new()
-            .set("keys", js_sys::Uint32Array::from(&keys[..]))
-            .set("xy", js_sys::Float64Array::from(&xy[..]))
-            .build())
+        Ok(cache_js(self.live.cache(i).map_err(js_err)?))
     }
 
     /// Policy `policy`'s ε-net centers with what it believes of each (empty without a net).
     #[wasm_bindgen(unchecked_return_type = "CenterDetails")]
     pub fn centers(&mut self, policy: f64) -> JsResult<JsValue> {
         let i = self.policy_index(policy)?;
-        let details = self.sims[i].policy_mut().center_details().unwrap_or_default();
-        let n = details.len();
-        let (mut keys, mut xy, mut count, mut weight, mut est, mut act, mut sd, mut cached, mut contrib) = (
-            Vec::with_capacity(n),
-            Vec::with_capacity(2 * n),
-            Vec::with_capacity(n),
-            Vec::with_capacity(n),
-            Vec::with_capacity(n),
-            Vec::with_capacity(n),
-            Vec::with_capacity(n),
-            Vec::with_capacity(n),
-            Vec::with_capacity(n),
-        );
-        for c in &details {
-            let x = self.x_at(c.key as usize);
-            keys.push(c.key as u32);
-            xy.extend(self.xy(x));
-            count.push(c.count as f64);
-            weight.push(c.weight);
-            est.push(c.estimate);
-            act.push(c.acting_cost);
-            sd.push(c.sd);
-            cached.push(c.cached as u8);
-            contrib.push(c.contribution);
-        }
+        let (details, xy) = self.live.centers(i).map_err(js_err)?;
+        let col = |f: &dyn Fn(&crate::online::CenterInfo) -> f64| {
+            js_sys::Float64Array::from(&details.iter().map(f).collect::<Vec<_>>()[..])
+        };
+        let keys: Vec<u64> = details.iter().map(|c| c.key).collect();
+        let cached: Vec<u8> = details.iter().map(|c| c.cached as u8).collect();
         Ok(super::convert::Obj::new()
-            .set("keys", js_sys::Uint32Array::from(&keys[..]))
+            .set("keys", keys_js(&keys))
             .set("xy", js_sys::Float64Array::from(&xy[..]))
-            .set("count", js_sys::Float64Array::from(&count[..]))
-            .set("weight", js_sys::Float64Array::from(&weight[..]))
-            .set("estimate", js_sys::Float64Array::from(&est[..]))
-            .set("actingCost", js_sys::Float64Array::from(&act[..]))
-            .set("sd", js_sys::Float64Array::from(&sd[..]))
+            .set("count", col(&|c| c.count as f64))
+            .set("weight", col(&|c| c.weight))
+            .set("estimate", col(&|c| c.estimate))
+            .set("actingCost", col(&|c| c.acting_cost))
+            .set("sd", col(&|c| c.sd))
             .set("cached", js_sys::Uint8Array::from(&cached[..]))
-            .set("contribution", js_sys::Float64Array::from(&contrib[..]))
+            .set("contribution", col(&|c| c.contribution))
             .build())
     }
 
@@ -375,7 +282,7 @@ impl JsOnlineRun {
     #[wasm_bindgen(unchecked_return_type = "Curves")]
     pub fn curves(&mut self, policy: f64) -> JsResult<JsValue> {
         let i = self.policy_index(policy)?;
-        let cps = self.sims[i].result().checkpoints;
+        let cps = self.live.curves(i).map_err(js_err)?;
         let col = |f: &dyn Fn(&crate::online::sim::Checkpoint) -> f64| {
             js_sys::Float64Array::from(&cps.iter().map(f).collect::<Vec<_>>()[..])
         };
@@ -399,47 +306,45 @@ impl JsOnlineRun {
         if n > 128 {
             return Err(js_err(Error::param("n", format!("the grid is at most 128 × 128, got {n}"))));
         }
-        if self.dataset.points.dim() != 2 {
-            return Err(js_err(Error::unsupported(
-                "the cost heatmap is drawn for 2-D data (the plane dataset) only",
-            )));
-        }
-        let pol = self.sims[i].policy();
-        let (mut mean, mut sd) = (Vec::with_capacity(n * n), Vec::with_capacity(n * n));
-        for gy in 0..n {
-            for gx in 0..n {
-                let x = [(gx as f32 + 0.5) / n as f32, (gy as f32 + 0.5) / n as f32];
-                let p = pol.posterior_at(&x).ok_or_else(|| {
-                    js_err(Error::unsupported(format!("{} has no kernel cost model", pol.kind().label())))
-                })?;
-                mean.push(p.mean);
-                sd.push(p.sd());
-            }
-        }
+        let h = self.live.heatmap(i, n).map_err(js_err)?;
         Ok(super::convert::Obj::new()
-            .set("n", n as f64)
-            .set("mean", js_sys::Float64Array::from(&mean[..]))
-            .set("sd", js_sys::Float64Array::from(&sd[..]))
+            .set("n", h.n as f64)
+            .set("mean", js_sys::Float64Array::from(&h.mean[..]))
+            .set("sd", js_sys::Float64Array::from(&h.sd[..]))
             .build())
     }
 
     /// Every policy's result so far (curves, last checkpoint, diagnostics) — for export.
     #[wasm_bindgen(unchecked_return_type = "RunResult[]")]
     pub fn results(&mut self) -> JsResult<JsValue> {
-        let r: Vec<_> = self.sims.iter_mut().map(|s| s.result()).collect();
-        to_js(&r)
+        to_js(&self.live.results())
     }
 
     /// The stream as a SPEC §12 trace (JSON text), so the run can be replayed elsewhere.
     #[wasm_bindgen(js_name = traceJson)]
     pub fn trace_json(&self) -> String {
-        self.trace.to_json()
+        self.live.trace_json()
     }
 }
 
+/// The symbol of a policy's acting cost (`has`: whether the round had one).
+fn acting_symbol(kind: PolicyKind, has: bool) -> &'static str {
+    match (has, kind.acts_on_lcb()) {
+        (false, _) => "",
+        (true, true) => "c̲",
+        (true, false) => "ĉ",
+    }
+}
+
+/// Event flags of `StepBatch.events` (what fired in a round, [`crate::live::RoundEvents`]).
+const NEW_CENTER: u8 = 1;
+const LOCAL_STAGE: u8 = 2;
+const GLOBAL_STAGE: u8 = 4;
+const SWAP: u8 = 8;
+
 /// The rounds of one `step` (or `ask`) call as the typed arrays of a `StepBatch`: per round its
 /// number and projected point, per round and policy (row-major) the center, the decision,
-/// whether it switched, and what it cost.
+/// whether it switched, what it cost, and what fired.
 struct StepBatch {
     t: Vec<u32>,
     xy: Vec<f64>,
@@ -448,6 +353,16 @@ struct StepBatch {
     switched: Vec<u8>,
     realised: Vec<f64>,
     wrong: Vec<i8>,
+    events: Vec<u8>,
+    local_advances: Vec<u32>,
+    nearest: Vec<i32>,
+    d: Vec<f64>,
+    phi: Vec<f64>,
+    acting: Vec<f64>,
+    inserted: js_sys::Array,
+    removed: js_sys::Array,
+    /// One empty key list shared by the rounds that swapped nothing (most of them).
+    none: js_sys::Uint32Array,
 }
 
 impl StepBatch {
@@ -461,20 +376,43 @@ impl StepBatch {
             switched: Vec::with_capacity(n),
             realised: Vec::with_capacity(n),
             wrong: Vec::with_capacity(n),
+            events: Vec::with_capacity(n),
+            local_advances: Vec::with_capacity(n),
+            nearest: Vec::with_capacity(n),
+            d: Vec::with_capacity(n),
+            phi: Vec::with_capacity(n),
+            acting: Vec::with_capacity(n),
+            inserted: js_sys::Array::new(),
+            removed: js_sys::Array::new(),
+            none: js_sys::Uint32Array::new_with_length(0),
         }
     }
 
-    fn round(&mut self, r: usize, xy: [f64; 2]) {
-        self.t.push(r as u32);
-        self.xy.extend(xy);
-    }
-
-    fn policy(&mut self, center: Option<usize>, o: &crate::online::sim::StepOutcome) {
-        self.center.push(center.map_or(-1, |c| c as i32));
-        self.llm.push(o.llm as u8);
-        self.switched.push(o.switched as u8);
-        self.realised.push(o.realised);
-        self.wrong.push(o.wrong.map_or(-1, i8::from));
+    fn round(&mut self, r: &PlayedRound) {
+        self.t.push(r.t as u32);
+        self.xy.extend(r.xy);
+        for p in &r.policies {
+            let (o, e) = (&p.outcome, &p.events);
+            self.center.push(e.why.center.map_or(-1, |c| c as i32));
+            self.llm.push(o.llm as u8);
+            self.switched.push(o.switched as u8);
+            self.realised.push(o.realised);
+            self.wrong.push(o.wrong.map_or(-1, i8::from));
+            let flags = (if e.new_center { NEW_CENTER } else { 0 })
+                | (if e.local_advances > 0 { LOCAL_STAGE } else { 0 })
+                | (if e.global_advance { GLOBAL_STAGE } else { 0 })
+                | (if e.swapped() { SWAP } else { 0 });
+            self.events.push(flags);
+            self.local_advances.push(e.local_advances as u32);
+            self.nearest.push(e.why.nearest.map_or(-1, |(k, _)| k as i32));
+            self.d.push(e.why.nearest.map_or(f64::INFINITY, |(_, d)| d));
+            self.phi.push(o.phi);
+            self.acting.push(e.why.acting_cost.unwrap_or(f64::NAN));
+            let keys = |v: &[u64]| if v.is_empty() { self.none.clone() } else { keys_js(v) };
+            let (ins, out) = (keys(&e.why.inserted), keys(&e.why.removed));
+            self.inserted.push(&ins);
+            self.removed.push(&out);
+        }
     }
 
     fn into_obj(self) -> super::convert::Obj {
@@ -486,20 +424,13 @@ impl StepBatch {
             .set("switched", js_sys::Uint8Array::from(&self.switched[..]))
             .set("realised", js_sys::Float64Array::from(&self.realised[..]))
             .set("wrong", js_sys::Int8Array::from(&self.wrong[..]))
+            .set("events", js_sys::Uint8Array::from(&self.events[..]))
+            .set("localAdvances", js_sys::Uint32Array::from(&self.local_advances[..]))
+            .set("nearestKey", js_sys::Int32Array::from(&self.nearest[..]))
+            .set("d", js_sys::Float64Array::from(&self.d[..]))
+            .set("phi", js_sys::Float64Array::from(&self.phi[..]))
+            .set("acting", js_sys::Float64Array::from(&self.acting[..]))
+            .set("inserted", self.inserted)
+            .set("removed", self.removed)
     }
-}
-
-/// A JS Float32Array or array of numbers as a finite vector of dimension `dim`.
-fn vector_from_js(what: &str, v: &JsValue, dim: usize) -> JsResult<Vec<f32>> {
-    let x = super::convert::f32s(what, v)?;
-    if x.len() != dim {
-        return Err(js_err(Error::param(
-            what,
-            format!("has {} numbers but the dataset's vectors have {dim}", x.len()),
-        )));
-    }
-    if x.iter().any(|f| !f.is_finite()) {
-        return Err(js_err(Error::param(what, "has a value that is not a finite number")));
-    }
-    Ok(x)
 }

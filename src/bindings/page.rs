@@ -17,6 +17,8 @@ export interface UrlState {
   /** Every parameter of the run, the seed included. */
   params: Params;
   p1: PolicyId; p2: PolicyId;
+  /** The live view's third and fourth panels; null: no panel. */
+  p3: PolicyId | null; p4: PolicyId | null;
   /** Policies of the regret and efficiency views. */
   policies: PolicyId[];
   speed: number; seeds: number;

@@ -26,6 +26,25 @@ export interface StepBatch {
   /** SPEC §14, per round and policy: 1 if a hit served a wrong answer, 0 a correct one, −1 for an
    *  LLM call or where the data has no ground truth. */
   wrong: Int8Array;
+  /** What fired per round and policy (`csc::live::RoundEvents`), as flags: 1 a new ε-net center
+   *  (Alg. 3 lines 5–11), 2 local stages advanced (lines 12–15; how many: `localAdvances`), 4 the
+   *  global stage advanced (lines 16–18; CLCB-Frozen-Cont: its stage, Alg. 6), 8 the switch
+   *  changed the cache (Alg. 4 lines 17–18: `inserted`, `removed`). */
+  events: Uint8Array;
+  localAdvances: Uint32Array;
+  /** As the policy decided: the round key of the nearest member of its cache `M_t` (−1: empty
+   *  cache; for a hit, the cached answer served, Alg. 5 line 12). */
+  nearestKey: Int32Array;
+  /** `d(x, M_t)` to that member (`Infinity` for an empty cache) and `φ(d)`. */
+  d: Float64Array;
+  phi: Float64Array;
+  /** The acting cost at the round's center when it decided (`c̲` for the CLCB policies; it calls
+   *  the LLM iff `c̲ ≤ φ`, Alg. 5 lines 4–6), `NaN` for policies without one. */
+  acting: Float64Array;
+  /** The members (round keys) the round's switch put in and took out (Alg. 3 lines 5–11: a new
+   *  center forces a switch; Alg. 4 at a stage's end), sorted. */
+  inserted: Uint32Array[];
+  removed: Uint32Array[];
 }
 
 /** What `OnlineRun.ask(x, tokens, text)` played (issue 14, "Ask a question"): one round, as a
@@ -33,14 +52,6 @@ export interface StepBatch {
 export interface AskResult extends StepBatch {
   /** `c(x)`: the token count min-max normalised over the dataset (SPEC §2), clamped to `[c_floor, 1]`. */
   cost: number;
-  /** Per policy, as it decided: the round key of the nearest member of its cache (−1: empty cache). */
-  nearestKey: Int32Array;
-  /** Per policy: `d(x, M)` to that member (`Infinity` for an empty cache) and `φ(d)`. */
-  d: Float64Array;
-  phi: Float64Array;
-  /** Per policy: the acting cost at the round's center when it decided (`c̲` for the CLCB
-   *  policies; it calls the LLM iff `c̲ ≤ φ`, Alg. 5), `NaN` for policies without an ε-net. */
-  acting: Float64Array;
   /** Per policy: what `acting` is, `"c̲"` (a lower confidence bound: the CLCB family) or `"ĉ"`
    *  (a center's mean cost: the baselines); `""` for policies without one. */
   actingSymbol: string[];
@@ -50,10 +61,6 @@ export interface AskResult extends StepBatch {
   beforeD: Float64Array;
   beforePhi: Float64Array;
   beforeSize: Uint32Array;
-  /** Per policy: the members (round keys) the round's switch put in and took out (Alg. 3
-   *  lines 5–11: a new center forces a switch; Alg. 4 at a stage's end), sorted. */
-  inserted: Uint32Array[];
-  removed: Uint32Array[];
   /** The five universe questions nearest to `x`: row, `d`, text. */
   universe: { index: Uint32Array; d: Float64Array; text: string[] };
 }

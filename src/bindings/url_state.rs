@@ -73,6 +73,12 @@ pub struct UrlState {
     /// The live view's left and right policies.
     pub p1: PolicyKind,
     pub p2: PolicyKind,
+    /// The live view's third and fourth panels, side by side with the first two (issue 23,
+    /// item 6); `None` (the link's `p3=` or no key): no panel.
+    #[serde(default)]
+    pub p3: Option<PolicyKind>,
+    #[serde(default)]
+    pub p4: Option<PolicyKind>,
     /// The policies of the regret and efficiency views.
     pub policies: Vec<PolicyKind>,
     /// Rounds played per animation frame in the live view.
@@ -118,6 +124,8 @@ impl UrlState {
             params: page_params(dataset),
             p1: PolicyKind::ClcbScLsCont,
             p2: PolicyKind::Greedy,
+            p3: None,
+            p4: None,
             policies: vec![
                 PolicyKind::ClcbScLsCont,
                 PolicyKind::ClcbScLs,
@@ -176,9 +184,9 @@ fn one_of(name: &str, v: &str, known: &[&str]) -> Result<()> {
 }
 
 /// Page keys (the `Params` fields are keys too).
-const PAGE_KEYS: [&str; 13] = [
-    "view", "dataset", "p1", "p2", "policies", "speed", "seeds", "offline", "preset", "full", "tuned",
-    "workers", "embed",
+const PAGE_KEYS: [&str; 15] = [
+    "view", "dataset", "p1", "p2", "p3", "p4", "policies", "speed", "seeds", "offline", "preset", "full",
+    "tuned", "workers", "embed",
 ];
 
 /// A unit enum from its serde id.
@@ -199,6 +207,15 @@ fn flag(name: &str, v: &str) -> Result<bool> {
     }
 }
 
+/// An optional panel's policy: empty for none.
+fn optional_policy(v: &str) -> Result<Option<PolicyKind>> {
+    if v.is_empty() {
+        Ok(None)
+    } else {
+        PolicyKind::parse(v).map(Some)
+    }
+}
+
 /// Applies one key of a query to `s`.
 fn apply(s: &mut UrlState, key: &str, v: &str) -> Result<()> {
     match key {
@@ -206,6 +223,8 @@ fn apply(s: &mut UrlState, key: &str, v: &str) -> Result<()> {
         "dataset" => {} // read first, by decode_lossy
         "p1" => s.p1 = PolicyKind::parse(v)?,
         "p2" => s.p2 = PolicyKind::parse(v)?,
+        "p3" => s.p3 = optional_policy(v)?,
+        "p4" => s.p4 = optional_policy(v)?,
         "policies" => {
             s.policies = v.split(',').map(PolicyKind::parse).collect::<Result<Vec<_>>>()?;
         }
@@ -342,6 +361,8 @@ pub fn encode(s: &UrlState) -> Result<String> {
     put("dataset", id(&s.dataset), s.dataset == PageDataset::default());
     put("p1", id(&s.p1), s.p1 == d.p1);
     put("p2", id(&s.p2), s.p2 == d.p2);
+    put("p3", s.p3.as_ref().map(|p| id(p)).unwrap_or_default(), s.p3 == d.p3);
+    put("p4", s.p4.as_ref().map(|p| id(p)).unwrap_or_default(), s.p4 == d.p4);
     let list = s.policies.iter().map(|p| id(p)).collect::<Vec<_>>().join(",");
     put("policies", list, s.policies == d.policies);
     put("speed", s.speed.to_string(), s.speed == d.speed);
@@ -402,6 +423,31 @@ mod tests {
         assert_eq!(encode(&UrlState::defaults(PageDataset::Synthetic)).unwrap(), "");
         assert_eq!(encode(&UrlState::defaults(PageDataset::Plane)).unwrap(), "dataset=plane");
         assert_eq!(decode("").unwrap(), decode("?").unwrap());
+    }
+
+    /// The live view's third and fourth panels (issue 23, item 6): optional, empty = no panel,
+    /// written only when set, any policy id, a bad one an error naming the key.
+    #[test]
+    fn p3_and_p4_are_optional_panels() {
+        let d = UrlState::defaults(PageDataset::Synthetic);
+        assert_eq!((d.p3, d.p4), (None, None));
+        let s = decode("p3=lfu&p4=clcb-sc-ls").unwrap();
+        assert_eq!((s.p3, s.p4), (Some(PolicyKind::Lfu), Some(PolicyKind::ClcbScLs)));
+        assert_eq!(encode(&s).unwrap(), "p3=lfu&p4=clcb-sc-ls");
+        assert_eq!(decode("p3=&p4=").unwrap(), d);
+        let mut only4 = d.clone();
+        only4.p4 = Some(PolicyKind::Threshold);
+        assert_eq!(encode(&only4).unwrap(), "p4=threshold");
+        assert_eq!(decode(&encode(&only4).unwrap()).unwrap(), only4);
+        let e = decode("p3=nope").unwrap_err().to_string();
+        assert!(e.contains("nope"), "{e}");
+        let (s, errors) = decode_lossy("p3=greedy&p4=zzz");
+        assert_eq!((s.p3, s.p4, errors.len()), (Some(PolicyKind::Greedy), None, 1));
+        // The engine's state as the page holds it (JSON): `null` for no panel.
+        let j = serde_json::to_value(&s).unwrap();
+        assert_eq!((j["p3"].as_str(), j["p4"].is_null()), (Some("greedy"), true));
+        let back: UrlState = serde_json::from_value(j).unwrap();
+        assert_eq!(back, s);
     }
 
     #[test]
@@ -505,6 +551,7 @@ mod tests {
             speed in 1u32..=MAX_SPEED, seeds in 1usize..=MAX_SEEDS, off in 0usize..3, pre in 0usize..7,
             full: bool, embed: bool, seed in 0u64..=MAX_SEED, k in 1usize..60, eps in 1e-6f64..3.0,
             beta in 0.0f64..100.0, horizon in 1usize..1_000_000, sigma in proptest::option::of(0.0f64..10.0),
+            p3 in proptest::option::of(0usize..10), p4 in proptest::option::of(0usize..10),
         ) {
             let views = [View::Live, View::Regret, View::Offline, View::Efficiency, View::Paper];
             let sets = [PageDataset::Synthetic, PageDataset::Plane, PageDataset::NqTrivia, PageDataset::Upload];
@@ -512,6 +559,7 @@ mod tests {
             s.view = views[view];
             s.p1 = PolicyKind::ALL[p1];
             s.p2 = PolicyKind::ALL[p2];
+            (s.p3, s.p4) = (p3.map(|i| PolicyKind::ALL[i]), p4.map(|i| PolicyKind::ALL[i]));
             s.policies = PolicyKind::ALL.iter().enumerate().filter(|(i, _)| mask >> i & 1 == 1).map(|(_, &p)| p).collect();
             (s.speed, s.seeds, s.full, s.embed) = (speed, seeds, full, embed);
             s.offline = OFFLINE_EXPERIMENTS[off].into();

@@ -1,7 +1,7 @@
 //! Inspection of a policy for the page (the live view's hover and heatmap): what a policy
 //! believes at its ε-net centers and the cost surface of its kernel model. Not part of the
 //! paper's algorithms — the [`Policy`](super::Policy) trait does not carry it; the simulator
-//! hands it to the bindings, the only user.
+//! hands it to the live run (`crate::live`) and the bindings, its only users.
 
 use super::Mismatch;
 use crate::epsilon_net::EpsilonNet;

@@ -286,6 +286,14 @@ impl Simulation {
         (o, why)
     }
 
+    /// [`step`](Self::step), also saying what the round did (for the live view's "why this
+    /// round", `crate::live`): played exactly as `step` plays it, the shared ε-net kept.
+    pub fn step_traced(&mut self, a: &Arrival) -> (StepOutcome, Explanation) {
+        let mut why = Explanation::default();
+        let o = self.step_with(a, Some(&mut why));
+        (o, why)
+    }
+
     fn step_with(&mut self, a: &Arrival, explain: Option<&mut Explanation>) -> StepOutcome {
         let t = self.state.t;
         self.cost_by_round.push(a.cost);

@@ -238,6 +238,8 @@ try {
     for (const png of await grab(page, '#export-png', 2)) assert(png.body.subarray(1, 4).toString() === 'PNG', `${png.name} is not a PNG`);
   });
   await check('hovering a center shows its details; arrow keys walk them', async () => {
+    // A reader scrolls the canvas into view first (the exports above left the page scrolled down).
+    await page.locator('#panel-0 canvas').first().scrollIntoViewIfNeeded();
     const pos = await page.evaluate(() => { const r = document.querySelector('#panel-0 canvas').getBoundingClientRect(); return { x: r.left, y: r.top, w: r.width }; });
     let shown = false;
     for (let gy = 10; gy < pos.w && !shown; gy += 8) {

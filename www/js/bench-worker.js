@@ -1,12 +1,15 @@
 // The browser benchmark's worker (www/bench.html, tests/e2e/bench.mjs): runs the workloads of
 // examples/online_profile.rs and benches/engine.rs in WebAssembly and times each part with
-// performance.now(), posting one message per measurement. Benchmark-only: the playground never
-// loads it. The classes BenchOnline, BenchReverseGreedy and BenchKrr are src/bindings/bench.rs.
+// performance.now(), sending one progress message per measurement of its one request, `run`
+// (rpc.js). Benchmark-only: the playground never loads it. The classes BenchOnline,
+// BenchReverseGreedy and BenchKrr are src/bindings/bench.rs.
 import init, { Dataset, BenchOnline, BenchReverseGreedy, BenchKrr } from '../pkg/csc.js';
+import { serve } from './rpc.js';
 
 let memory = null;
 const mem = () => (memory ? memory.buffer.byteLength : null);
-const post = (m) => self.postMessage({ ...m, mem: mem() });
+let progress = () => {};
+const post = (m) => progress({ ...m, mem: mem() });
 
 /** Times `fn()` (milliseconds, and what it returned). */
 function timed(fn) {
@@ -93,8 +96,9 @@ function krr({ l, tracked, reps }) {
   }
 }
 
-self.onmessage = async ({ data: tasks }) => {
-  try {
+serve({
+  async run(tasks, onProgress) {
+    progress = onProgress;
     const t0 = performance.now();
     const wasm = await init();
     memory = wasm.memory;
@@ -105,8 +109,6 @@ self.onmessage = async ({ data: tasks }) => {
       else if (task.kind === 'krr') krr(task);
       else throw new Error(`unknown task ${task.kind}`);
     }
-    post({ type: 'done' });
-  } catch (e) {
-    post({ type: 'error', message: String(e && e.message ? e.message : e) });
-  }
-};
+    return { type: 'done', mem: mem() };
+  },
+});

@@ -2,6 +2,8 @@
 // each measurement as it arrives. tests/e2e/bench.mjs drives it headless through
 // `window.cscBench.start(tasks)` and reads `window.cscBench.events`; the Run button runs the
 // synthetic workload by hand.
+import { Rpc } from './rpc.js';
+
 export const POLICIES = ['clcb-sc-ls-cont', 'clcb-frozen-cont', 'clcb-sc-ls', 'greedy', 'epsilon-greedy', 'lfu'];
 
 /** The default task list: the issue's workloads (datasets other than the built-in ones need `dataUrl`). */
@@ -38,30 +40,30 @@ function describe(e) {
 const bench = {
   events: [],
   running: false,
-  /** Runs `tasks` in a new worker; resolves when it is done (rejects on an error). */
-  start(tasks) {
-    if (bench.running) return Promise.reject(new Error('a benchmark is already running'));
+  /** Runs `tasks` in a new worker (through rpc.js); resolves when it is done (rejects on an error). */
+  async start(tasks) {
+    if (bench.running) throw new Error('a benchmark is already running');
     bench.running = true;
     bench.events = [];
     $('state').textContent = 'running…';
-    const w = new Worker(new URL('./bench-worker.js', import.meta.url), { type: 'module' });
-    return new Promise((resolve, reject) => {
-      const finish = (err) => {
-        bench.running = false;
-        w.terminate();
-        $('state').textContent = err ? `failed: ${err.message}` : 'done';
-        if (err) reject(err); else resolve(bench.events);
-      };
-      w.onmessage = ({ data: e }) => {
-        bench.events.push(e);
-        const memNote = e.mem ? `  [wasm memory ${(e.mem / MiB).toFixed(1)} MiB]` : '';
-        $('out').textContent += `${describe(e)}${memNote}\n`;
-        if (e.type === 'done') finish(null);
-        if (e.type === 'error') finish(new Error(e.message));
-      };
-      w.onerror = (e) => finish(new Error(e.message || 'the benchmark worker failed to load'));
-      w.postMessage(tasks);
-    });
+    const show = (e) => {
+      bench.events.push(e);
+      const memNote = e.mem ? `  [wasm memory ${(e.mem / MiB).toFixed(1)} MiB]` : '';
+      $('out').textContent += `${describe(e)}${memNote}\n`;
+    };
+    const w = new Rpc(new URL('./bench-worker.js', import.meta.url), { name: 'the benchmark worker', idleMs: 30 * 60 * 1000, startHint: 'it failed to load' });
+    try {
+      show(await w.request('run', tasks, { onProgress: show }));
+      $('state').textContent = 'done';
+      return bench.events;
+    } catch (err) {
+      show({ type: 'error', message: err.message });
+      $('state').textContent = `failed: ${err.message}`;
+      throw err;
+    } finally {
+      bench.running = false;
+      w.terminate();
+    }
   },
 };
 window.cscBench = bench;

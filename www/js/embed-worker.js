@@ -1,11 +1,13 @@
 // Embeds typed questions off the main thread (views/ask.js, issue 14). On the first request it
 // loads the embedding package (www/pkg-embed, scripts/wasm-embed.sh) and all-MiniLM-L6-v2
 // (www/model, scripts/fetch-model.sh) — the model through the browser's Cache Storage, so a
-// later visit does not download it again — reporting progress as `progress` messages. Then each
-// `embed` request is answered with the L2-normalised vector (mean pooling over the attention mask,
-// the shared data's embedding), the GPT-2 token count (its cost, SPEC §2) and the time taken.
-// Every failure is answered as `error` with the request's id. Nothing is sent anywhere.
+// later visit does not download it again — reporting the load as notes (rpc.js: news of no one
+// request, since `preload` and `embed` share it). Then each `embed` request is answered with the
+// L2-normalised vector (mean pooling over the attention mask, the shared data's embedding), the
+// GPT-2 token count (its cost, SPEC §2) and the time taken. Every failure is the request's failed
+// reply. Nothing is sent anywhere.
 import init, { Embedder, gpt2Tokens } from '../pkg-embed/csc_embed.js';
+import { serve, note, reply } from './rpc.js';
 
 /** Bump when the model files change: an old copy in Cache Storage is then not used. */
 const MODEL_CACHE = 'csc-model-all-MiniLM-L6-v2-f16-v1';
@@ -53,15 +55,15 @@ function load() {
       seen += n;
       totals[name] = total;
       const all = Object.values(totals).reduce((a, b) => a + b, 0);
-      self.postMessage({ type: 'progress', loaded: seen, total: all });
+      note({ type: 'progress', loaded: seen, total: all });
     };
     const files = await Promise.all(Object.entries(MODEL_FILES).map(([k, f]) => cachedBytes(modelUrl(f), progress(k))));
     const [w, t, c] = files;
-    self.postMessage({ type: 'progress', loaded: seen, total: seen, preparing: true });
+    note({ type: 'progress', loaded: seen, total: seen, preparing: true });
     const embedder = Embedder.load(w.bytes, t.bytes, new TextDecoder().decode(c.bytes));
     embedder.embed(['warm-up']); // the first call allocates and compiles the hot paths
     const loaded = { loadMs: performance.now() - t0, fromCache: files.every((f) => f.fromCache), bytes: seen };
-    self.postMessage({ type: 'loaded', ...loaded });
+    note({ type: 'loaded', ...loaded });
     return { embedder, ...loaded };
   })();
   model.catch(() => { model = null; }); // a failed load may be tried again
@@ -77,18 +79,17 @@ async function cached() {
   } catch { return false; }
 }
 
-self.onmessage = async ({ data: m }) => {
-  try {
-    // `preload`: load the model ahead of the first question, if it needs no download.
-    if (m.type === 'preload') { if (model === null && (await cached())) load().catch(() => {}); return; }
-    if (m.type !== 'embed') return;
+serve({
+  /** Loads the model ahead of the first question, if it needs no download. */
+  async preload() {
+    if (model === null && (await cached())) load().catch(() => {});
+  },
+  async embed({ text }) {
     const { embedder, fromCache } = await load();
     const t0 = performance.now();
-    const x = embedder.embed([m.text]);
-    const tokens = gpt2Tokens(m.text);
+    const x = embedder.embed([text]);
+    const tokens = gpt2Tokens(text);
     const embedMs = performance.now() - t0;
-    self.postMessage({ type: 'embedded', id: m.id, x, tokens, embedMs, fromCache }, [x.buffer]);
-  } catch (e) {
-    self.postMessage({ type: 'error', id: m.id, message: String(e && e.message ? e.message : e) });
-  }
-};
+    return reply({ x, tokens, embedMs, fromCache }, [x.buffer]);
+  },
+});

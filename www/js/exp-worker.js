@@ -1,16 +1,18 @@
-// Runs experiments (SPEC §10) off the main thread. As a member of the page's pool (jobs.js):
-// `init` builds the run, then `unit` runs one unit (sweep value × seed) with progress and returns
-// its result, while the pool's collector (another instance) receives them with `add` and answers
-// with the aggregated report (`finish`: with the exports). `run` still runs a whole experiment,
-// one unit at a time, in this one worker. Cancelling is terminating the workers. Also computes
-// the engine's determinism report on request. Every failure is replied as an `error` message (the
-// engine failing to start included); one from a trapped instance says so (`trapped`), and this
-// worker then closes: the page starts fresh workers for the next job.
+// Runs experiments (SPEC §10) off the main thread, through the page's one request/reply protocol
+// (rpc.js). As a member of the page's pool (jobs.js): `init` builds the run, then `unit` runs one
+// unit (sweep value × seed) with progress and returns its result, while the pool's collector
+// (another instance) receives them with `add` and answers with the aggregated report (`finish`:
+// with the exports). `run` still runs a whole experiment, one unit at a time, in this one worker
+// (its partial reports as progress). Cancelling is terminating the workers. Also computes the
+// engine's determinism report on request. Every failure is the request's failed reply (the engine
+// failing to start included); a trapped instance says so, and this worker then closes: the page
+// starts fresh workers for the next job.
 import init, { Dataset, ExperimentRun, determinismReport, experimentDefinition, nativeDeterminismReport } from '../pkg/csc.js';
 import { answersOption } from './nq-trivia.js';
+import { serve } from './rpc.js';
 
 const ready = init();
-ready.catch(() => {}); // reported, as an `error` reply, to each request below
+ready.catch(() => {}); // reported, as the failed reply, to each request below
 
 function dataset(d) {
   if (d.kind === 'plane') return Dataset.plane();
@@ -52,69 +54,57 @@ function experiment(m, ds) {
 
 let pool = null; // { ds, run } of this worker's pool job
 
-/** A pool message: init, unit, add, finish (see jobs.js). */
-function poolMessage(m) {
-  if (m.type === 'init') {
-    const ds = dataset(m.request.dataset);
-    const run = new ExperimentRun(experiment(m.request, ds), ds, m.request.overrides || undefined, m.request.seeds || undefined);
-    pool = { ds, run };
-    const spec = run.spec();
-    self.postMessage({ type: 'ready', total: run.totalUnits, spec, perUnit: spec.measure.kind === 'online' ? spec.measure.policies.length * spec.params.horizon : 0 });
-  } else if (m.type === 'unit') {
-    let last = 0;
-    const progress = (rounds) => {
-      const now = performance.now();
-      if (m.perUnit && now - last > 150) { last = now; self.postMessage({ type: 'unit-progress', index: m.index, frac: Math.min(1, rounds / m.perUnit) }); }
-      return true;
-    };
-    self.postMessage({ type: 'unit-done', index: m.index, json: pool.run.runUnit(m.index, progress) });
-  } else if (m.type === 'add') {
-    for (const j of m.json) pool.run.addUnit(j);
-    const done = pool.run.doneUnits, total = pool.run.totalUnits;
-    if (m.finish) self.postMessage({ type: 'done', done, total, report: pool.run.report(), json: pool.run.reportJson(), csv: pool.run.csv(), summary: pool.run.summary() });
-    else self.postMessage({ type: 'partial', done, total, report: pool.run.report() });
-  }
+/** Progress of one unit as a fraction of its rounds, at most every 150 ms. */
+function unitProgress(perUnit, progress) {
+  let last = 0;
+  return (rounds) => {
+    const now = performance.now();
+    if (perUnit && now - last > 150) { last = now; progress(Math.min(1, rounds / perUnit)); }
+    return true;
+  };
 }
 
-self.onmessage = async (ev) => {
-  const m = ev.data;
-  try {
+const perUnitOf = (spec) => (spec.measure.kind === 'online' ? spec.measure.policies.length * spec.params.horizon : 0);
+
+serve({
+  async init(request) {
     await ready;
-    if (['init', 'unit', 'add'].includes(m.type)) { poolMessage(m); return; }
-    if (m.type === 'determinism') {
-      const r = determinismReport(m.seed);
-      self.postMessage({ type: 'determinism', report: r, native: nativeDeterminismReport() });
-      return;
-    }
+    const ds = dataset(request.dataset);
+    const run = new ExperimentRun(experiment(request, ds), ds, request.overrides || undefined, request.seeds || undefined);
+    pool = { ds, run };
+    const spec = run.spec();
+    return { total: run.totalUnits, spec, perUnit: perUnitOf(spec) };
+  },
+  unit({ index, perUnit }, progress) {
+    return pool.run.runUnit(index, unitProgress(perUnit, progress));
+  },
+  add({ json, finish }) {
+    for (const j of json) pool.run.addUnit(j);
+    const done = pool.run.doneUnits, total = pool.run.totalUnits;
+    if (finish) return { done, total, report: pool.run.report(), json: pool.run.reportJson(), csv: pool.run.csv(), summary: pool.run.summary() };
+    return { done, total, report: pool.run.report() };
+  },
+  async determinism({ seed }) {
+    await ready;
+    return { report: determinismReport(seed), native: nativeDeterminismReport() };
+  },
+  /** A whole experiment in this one worker: progress `{ done, total, frac }` and `{ partial }`. */
+  async run(m, progress) {
+    await ready;
     const ds = dataset(m.dataset);
     const run = new ExperimentRun(experiment(m, ds), ds, m.overrides || undefined, m.seeds || undefined);
-    const spec = run.spec();
-    const total = run.totalUnits;
-    const perUnit = spec.measure.kind === 'online' ? spec.measure.policies.length * spec.params.horizon : 0;
-    self.postMessage({ type: 'start', total, spec });
+    const spec = run.spec(), total = run.totalUnits, perUnit = perUnitOf(spec);
+    progress({ start: { total, spec } });
     let done = 0;
-    let last = 0;
-    const progress = (rounds) => {
-      const now = performance.now();
-      if (perUnit && now - last > 150) {
-        last = now;
-        self.postMessage({ type: 'progress', done, total, frac: (done + Math.min(1, rounds / perUnit)) / total });
-      }
-      return true;
-    };
+    const onRounds = unitProgress(perUnit, (f) => progress({ done, total, frac: (done + f) / total }));
     for (let more = total > 0; more;) {
-      more = run.runNext(progress);
+      more = run.runNext(onRounds);
       done += 1;
-      const report = run.report();
-      if (more) self.postMessage({ type: 'partial', done, total, report });
-      else self.postMessage({ type: 'done', done, total, report, json: run.reportJson(), csv: run.csv(), summary: run.summary() });
+      if (more) progress({ partial: { done, total, report: run.report() } });
     }
+    const out = { done, total, report: run.report(), json: run.reportJson(), csv: run.csv(), summary: run.summary() };
     run.free();
     ds.free();
-  } catch (e) {
-    const trapped = e instanceof WebAssembly.RuntimeError;
-    const message = String(e && e.message ? e.message : e);
-    self.postMessage({ type: 'error', trapped, message: trapped ? `the engine stopped (${message}); a fresh one runs the next job` : message });
-    if (trapped) self.close();
-  }
-};
+    return out;
+  },
+}, { trappedSays: (m) => `the engine stopped (${m}); a fresh one runs the next job` });

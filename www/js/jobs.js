@@ -6,9 +6,11 @@
 // workers or the order in which units finish (tests/e2e/embed.mjs checks 1 against 2 workers).
 // Results are kept per request, so two views showing the same runs share them, and a finished
 // run is not repeated. Cancel terminates the workers; the units finished so far stay shown.
-// Every failure ends the job with a message: a worker failing to load (onerror), the engine
-// failing to start or throwing (an `error` reply, also for a trapped wasm instance). Each job
-// spawns fresh workers, so a trapped instance never runs another job.
+// Every worker speaks the page's one request/reply protocol (rpc.js), whose one failure path —
+// a worker failing to load, the engine failing to start or throwing, a trapped wasm instance, a
+// worker silent for too long — ends the job with its message. Each job spawns fresh workers, so
+// a trapped instance never runs another job.
+import { Rpc } from './rpc.js';
 
 const jobs = new Map(); // key → { key, request, status, done, total, frac, report, json, csv, summary, error, workers }
 const listeners = new Set();
@@ -33,9 +35,12 @@ export function workerCount(units = Infinity) {
   return Math.max(1, Math.min(wanted || auto, units));
 }
 
-const reason = (ev) => ev.message || 'the worker could not be started (is pkg/ built and served?)';
-
-const spawn = () => new Worker(new URL('./exp-worker.js', import.meta.url), { type: 'module' });
+/** Units may run long between progress reports (offline units report none): a worker is
+ *  taken for hung only after this long in silence. */
+const IDLE_MS = 15 * 60 * 1000;
+const spawn = () => new Rpc(new URL('./exp-worker.js', import.meta.url), {
+  name: 'the engine\'s worker', idleMs: IDLE_MS, startHint: 'the worker could not be started (is pkg/ built and served?)',
+});
 
 function stop(run) {
   for (const w of run.workers) w.terminate();
@@ -49,11 +54,11 @@ export function runJob(key, request) {
   jobs.set(key, job);
   const run = { job, workers: [], collector: spawn(), queue: [], inFlight: new Map(), finished: 0, perUnit: 0 };
   current = run;
-  const fail = (message) => {
+  const fail = (e) => {
     if (current !== run) return;
     stop(run);
     current = null;
-    Object.assign(job, { status: 'error', error: message });
+    Object.assign(job, { status: 'error', error: e.message });
     emit(job);
   };
   const progress = () => {
@@ -61,60 +66,48 @@ export function runJob(key, request) {
     for (const f of run.inFlight.values()) part += f;
     job.frac = job.total ? (run.finished + part) / job.total : 0;
   };
-  const next = (w) => {
-    const index = run.queue.shift();
-    if (index === undefined) { w.terminate(); return; }
-    run.inFlight.set(index, 0);
-    w.postMessage({ type: 'unit', index, perUnit: run.perUnit });
-  };
-  const startWorker = (w) => {
-    w.onerror = (ev) => { ev.preventDefault(); fail(`the engine's worker failed: ${reason(ev)}`); };
-    w.onmessageerror = () => fail('a message from the engine\'s worker could not be read');
-    w.onmessage = (ev) => {
-      const m = ev.data;
-      if (current !== run) return;
-      if (m.type === 'error') { fail(m.message); return; }
-      if (m.type === 'ready') next(w);
-      else if (m.type === 'unit-progress') { run.inFlight.set(m.index, m.frac); progress(); emit(job); } else if (m.type === 'unit-done') {
-        run.inFlight.delete(m.index);
-        run.finished += 1;
-        // The count shown is the units finished, at once: the collector's report of them (which
-        // aggregates every unit so far) can lag far behind on a full run, which left the status at
-        // "0 of N units" until the end.
-        job.done = Math.max(job.done || 0, run.finished);
-        progress();
-        emit(job);
-        run.collector.postMessage({ type: 'add', json: [m.json], finish: run.finished === job.total });
-        next(w);
-      }
-    };
-    w.postMessage({ type: 'init', request });
-  };
-  run.collector.onerror = (ev) => { ev.preventDefault(); fail(`the engine's worker failed: ${reason(ev)}`); };
-  run.collector.onmessageerror = () => fail('a message from the engine\'s worker could not be read');
-  run.collector.onmessage = (ev) => {
-    const m = ev.data;
+  /** The collector's aggregated report of the units so far (`finish`: the last one, with exports). */
+  const collect = (json, finish) => run.collector.request('add', { json, finish }).then((m) => {
     if (current !== run) return;
-    if (m.type === 'error') { fail(m.message); return; }
-    if (m.type === 'ready') {
-      Object.assign(job, { total: m.total, spec: m.spec });
-      run.perUnit = m.perUnit;
-      run.queue = Array.from({ length: m.total }, (_, i) => i);
-      job.workers = workerCount(m.total);
-      if (m.total === 0) { run.collector.postMessage({ type: 'add', json: [], finish: true }); return; }
-      for (let i = 0; i < job.workers; i++) { const w = spawn(); run.workers.push(w); startWorker(w); }
-    } else if (m.type === 'partial' || m.type === 'done') {
-      Object.assign(job, { done: Math.max(job.done || 0, m.done), total: m.total, report: m.report });
-      progress();
-      if (m.type === 'done') {
-        Object.assign(job, { status: 'done', frac: 1, json: m.json, csv: m.csv, summary: m.summary, seconds: (performance.now() - job.started) / 1000 });
-        stop(run);
-        current = null;
-      }
+    Object.assign(job, { done: Math.max(job.done || 0, m.done), total: m.total, report: m.report });
+    progress();
+    if (finish) {
+      Object.assign(job, { status: 'done', frac: 1, json: m.json, csv: m.csv, summary: m.summary, seconds: (performance.now() - job.started) / 1000 });
+      stop(run);
+      current = null;
     }
     emit(job);
+  }, fail);
+  /** A unit worker: builds the run, then takes units from the queue until it is empty. */
+  const work = async (w) => {
+    await w.request('init', request);
+    for (let index = run.queue.shift(); index !== undefined && current === run; index = run.queue.shift()) {
+      run.inFlight.set(index, 0);
+      const onProgress = (frac) => { if (current !== run) return; run.inFlight.set(index, frac); progress(); emit(job); };
+      const json = await w.request('unit', { index, perUnit: run.perUnit }, { onProgress });
+      if (current !== run) return;
+      run.inFlight.delete(index);
+      run.finished += 1;
+      // The count shown is the units finished, at once: the collector's report of them (which
+      // aggregates every unit so far) can lag far behind on a full run, which left the status at
+      // "0 of N units" until the end.
+      job.done = Math.max(job.done || 0, run.finished);
+      progress();
+      emit(job);
+      collect([json], run.finished === job.total);
+    }
+    w.terminate();
   };
-  run.collector.postMessage({ type: 'init', request });
+  run.collector.request('init', request).then((m) => {
+    if (current !== run) return;
+    Object.assign(job, { total: m.total, spec: m.spec });
+    run.perUnit = m.perUnit;
+    run.queue = Array.from({ length: m.total }, (_, i) => i);
+    job.workers = workerCount(m.total);
+    if (m.total === 0) { collect([], true); return; }
+    for (let i = 0; i < job.workers; i++) { const w = spawn(); run.workers.push(w); work(w).catch(fail); }
+    emit(job);
+  }, fail);
   emit(job);
   return job;
 }
@@ -129,12 +122,7 @@ export function cancelJob() {
 }
 
 /** The engine's determinism report for `seed`, computed in a worker of its own. */
-export function determinism(seed) {
-  return new Promise((resolve, reject) => {
-    const w = new Worker(new URL('./exp-worker.js', import.meta.url), { type: 'module' });
-    w.onmessage = (ev) => { w.terminate(); if (ev.data.type === 'determinism') resolve(ev.data); else reject(new Error(ev.data.message)); };
-    w.onerror = (ev) => { ev.preventDefault(); w.terminate(); reject(new Error(`the engine's worker failed: ${reason(ev)}`)); };
-    w.onmessageerror = () => { w.terminate(); reject(new Error('a message from the engine\'s worker could not be read')); };
-    w.postMessage({ type: 'determinism', seed });
-  });
+export async function determinism(seed) {
+  const w = spawn();
+  try { return await w.request('determinism', { seed }); } finally { w.terminate(); }
 }

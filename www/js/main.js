@@ -94,7 +94,7 @@ function show() {
   const s = app.state;
   $('dataset').value = s.dataset;
   for (const k of PARAMS) $(k).value = String(s.params[k]);
-  for (const k of ['p1', 'p2', 'speed', 'seeds']) $(k).value = String(s[k]);
+  for (const k of ['speed', 'seeds']) $(k).value = String(s[k]);
   $('seeds-offline').value = String(s.seeds);
   $('offline').value = s.offline;
   showFingerprint();
@@ -132,7 +132,7 @@ $('dataset').addEventListener('change', () => app.set((s) => {
 for (const k of PARAMS) {
   $(k).addEventListener('change', () => app.set((s) => { s.params[k] = Number($(k).value); }, { restart: RESTART.includes(k) }));
 }
-for (const k of ['p1', 'p2']) $(k).addEventListener('change', () => app.set((s) => { s[k] = $(k).value; }, { restart: true }));
+// The live view's policy selects (p1…p4) are its own (views/live.js).
 $('speed').addEventListener('change', () => app.set((s) => { s.speed = Number($('speed').value); }));
 for (const id of ['seeds', 'seeds-offline']) $(id).addEventListener('change', () => app.set((s) => { s.seeds = Number($(id).value); }));
 $('offline').addEventListener('change', () => app.set((s) => { s.offline = $('offline').value; }));

@@ -1,20 +1,21 @@
 // Parses and checks uploaded data off the main thread (building a dataset measures its distance
 // scale, O(n²·d)), so the page stays responsive while a large file is read: a user's JSONL (with
 // its embedding file, and the index file of arrivals of `replay`), or the four nq-trivia files.
-// Posts { progress: [rowsDone, rows] } as the distances are measured, then replies
-// { ok, size, dim, checksum, arrivals } or { ok: false, message } with the engine's message.
+// One request, `check` (rpc.js): progress `[rowsDone, rows]` as the distances are measured, then
+// `{ size, dim, checksum, arrivals }`, or the engine's message as the failed reply.
 import init, { Dataset } from '../pkg/csc.js';
+import { serve } from './rpc.js';
 
 const ready = init();
-ready.catch(() => {}); // reported as a reply below
+ready.catch(() => {}); // reported as the failed reply below
 
-self.onmessage = async ({ data: u }) => {
-  try {
+serve({
+  async check(u, progress) {
     await ready;
     let last = 0;
     const onProgress = (done, total) => {
       const now = performance.now();
-      if (now - last > 100 || done === total) { last = now; self.postMessage({ progress: [done, total] }); }
+      if (now - last > 100 || done === total) { last = now; progress([done, total]); }
     };
     let d;
     if (u.kind === 'nq') {
@@ -24,10 +25,8 @@ self.onmessage = async ({ data: u }) => {
       const options = { onProgress, replayIndex: u.index ? new Uint8Array(u.index) : undefined, replayIndexName: u.indexName };
       d = Dataset.fromJsonl(u.name, new Uint8Array(u.jsonl), u.emb ? new Uint8Array(u.emb) : undefined, u.dim || undefined, undefined, options);
     }
-    const reply = { ok: true, size: d.size, dim: d.dim, checksum: d.checksum, arrivals: u.index ? d.replayLength : undefined };
+    const out = { size: d.size, dim: d.dim, checksum: d.checksum, arrivals: u.index ? d.replayLength : undefined };
     d.free();
-    self.postMessage(reply);
-  } catch (e) {
-    self.postMessage({ ok: false, message: String(e && e.message ? e.message : e) });
-  }
-};
+    return out;
+  },
+});

@@ -5,6 +5,8 @@
 // and checks them with the engine, the bar counting the rows whose distances are measured.
 // Nothing is sent.
 
+import { Rpc } from './rpc.js';
+
 const MAX_BYTES = 256 * 1024 * 1024;
 const NQ = { 'nq.jsonl': 'nq', 'nq.emb.f32': 'nqEmb', 'triviaqa.jsonl': 'tq', 'triviaqa.emb.f32': 'tqEmb' };
 
@@ -56,21 +58,15 @@ async function readAll(files) {
 }
 
 /**
- * Parses and checks data in a worker (upload-worker.js) while a progress bar counts the rows
- * whose distances are measured (the O(n²·d) part). Resolves with the worker's reply.
+ * Parses and checks data in a worker (upload-worker.js, through rpc.js) while a progress bar
+ * counts the rows whose distances are measured (the O(n²·d) part). Resolves with the worker's
+ * reply; a worker that fails or falls silent rejects with one plain message.
  */
-function check(u, file) {
+async function check(u, file) {
   progress(`Checking ${file}…`, 0, 1);
-  return new Promise((resolve, reject) => {
-    const w = new Worker(new URL('./upload-worker.js', import.meta.url), { type: 'module' });
-    w.onmessage = ({ data }) => {
-      if (data.progress) { const [done, total] = data.progress; progress(`Checking ${file}: distances measured for ${done.toLocaleString('en')} / ${total.toLocaleString('en')} rows`, done, total); return; }
-      w.terminate();
-      if (data.ok) resolve(data); else reject(new Error(data.message));
-    };
-    w.onerror = (ev) => { ev.preventDefault(); w.terminate(); reject(new Error(`the checking worker failed: ${ev.message || 'it could not be started'}`)); };
-    w.postMessage(u);
-  });
+  const w = new Rpc(new URL('./upload-worker.js', import.meta.url), { name: 'the checking worker' });
+  const onProgress = ([done, total]) => progress(`Checking ${file}: distances measured for ${done.toLocaleString('en')} / ${total.toLocaleString('en')} rows`, done, total);
+  try { return await w.request('check', u, { onProgress }); } finally { w.terminate(); }
 }
 
 const isJsonl = (f) => /\.(jsonl|json|ndjson|txt)$/i.test(f.name);

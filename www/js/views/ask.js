@@ -1,6 +1,6 @@
 // "Ask a question" (issue 14): the reader types a question; the embedding worker
 // (embed-worker.js) embeds it in the browser and counts its GPT-2 tokens, and the live run plays
-// it as its next arrival in both panels (OnlineRun.ask). The answer says, per policy, where it
+// it as its next arrival in every panel (OnlineRun.ask). The answer says, per policy, where it
 // met (the cache before the round, M_{t−1}: its nearest question, d and φ), where it landed
 // (its ε-net cell, or a new center), the switch the round made (Alg. 3 lines 5–11, Alg. 4), and
 // the decision with its reason against the cache that served it: the acting cost c̲ compared with
@@ -8,56 +8,38 @@
 // question can go to the LLM again. Then the five nearest questions of the universe. Nothing
 // leaves the page.
 
+import { Rpc } from '../rpc.js';
+
 const $ = (id) => document.getElementById(id);
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const num = (v) => (Number.isFinite(v) ? v.toFixed(3) : '∞');
 const q = (t) => (t ? `“${esc(t)}”` : '(a question without text)');
 
 export function createAskView(app, live) {
-  let worker = null, nextId = 1;
-  const waiters = new Map();
   const status = (t) => { $('ask-status').textContent = t; };
   const bar = $('ask-progress');
-
-  function spawn() {
-    worker = new Worker(new URL('../embed-worker.js', import.meta.url), { type: 'module' });
-    const fail = (message) => {
-      worker.terminate(); worker = null;
-      for (const w of waiters.values()) w.reject(new Error(message));
-      waiters.clear();
-    };
-    worker.onerror = (ev) => { ev.preventDefault(); fail(`the embedding worker failed: ${ev.message || 'it could not be started (is pkg-embed/ built and served? scripts/wasm-embed.sh)'}`); };
-    worker.onmessageerror = () => fail('a message from the embedding worker could not be read');
-    worker.onmessage = ({ data: m }) => {
+  /** The embedding worker (embed-worker.js, through rpc.js); the model's load comes as notes.
+   *  Downloading 45 MB may be slow, but any note keeps the request alive. */
+  const embedder = new Rpc(new URL('../embed-worker.js', import.meta.url), {
+    name: 'the embedding worker', startHint: 'it could not be started (is pkg-embed/ built and served? scripts/wasm-embed.sh)',
+    onNote: (m) => {
       if (m.type === 'progress') {
         bar.hidden = false;
         bar.value = m.total ? m.loaded / m.total : 0;
         status(m.preparing ? 'Preparing the model…' : `Loading the model… ${(m.loaded / 1e6).toFixed(1)}${m.total ? ` of ${(m.total / 1e6).toFixed(1)}` : ''} MB`);
-        return;
-      }
-      if (m.type === 'loaded') {
+      } else if (m.type === 'loaded') {
         bar.hidden = true;
         status(`The model is ready (${m.fromCache ? 'from this browser\'s cache' : `${(m.bytes / 1e6).toFixed(1)} MB downloaded`}, ${(m.loadMs / 1000).toFixed(1)} s).`);
         document.body.dataset.askLoadMs = m.loadMs.toFixed(0);
         document.body.dataset.askModelCached = String(m.fromCache);
-        return;
       }
-      const w = waiters.get(m.id);
-      if (!w) return;
-      waiters.delete(m.id);
-      if (m.type === 'error') w.reject(new Error(m.message)); else w.resolve(m);
-    };
-  }
-  const embed = (text) => new Promise((resolve, reject) => {
-    if (!worker) spawn();
-    const id = nextId++;
-    waiters.set(id, { resolve, reject });
-    worker.postMessage({ type: 'embed', id, text });
+    },
   });
+  const embed = (text) => embedder.request('embed', { text });
 
   // A reader about to ask: load the model now if it is already in the browser's cache (a later
   // visit), so the answer comes within a second; a first download waits for the Ask button.
-  $('ask-text').addEventListener('focus', () => { if (!worker) spawn(); worker.postMessage({ type: 'preload' }); }, { once: true });
+  $('ask-text').addEventListener('focus', () => { embedder.request('preload').catch(() => {}); }, { once: true });
 
   let pending = null;
   $('ask-form').addEventListener('submit', async (e) => {
@@ -137,6 +119,6 @@ export function createAskView(app, live) {
       <ul class="ask-policies">${lines.join('')}</ul>
       <p>The five nearest questions of the universe:</p><ol class="ask-universe">${uni.join('')}</ol>`;
     document.body.dataset.askMs = ms.toFixed(0);
-    status(`Played as round ${a.t[0]} in both panels (${ms.toFixed(0)} ms from Ask).`);
+    status(`Played as round ${a.t[0]} in every panel (${ms.toFixed(0)} ms from Ask).`);
   });
 }

@@ -1,12 +1,16 @@
 // One policy's live canvas: the (projected) universe, the policy's ε-net centers with their
 // Voronoi cells (d3-delaunay), its cache, the recent arrivals marked by decision (dot = served
 // from the cache, square = sent to the LLM) and coloured by decision or by true ε-net cell, and
-// on the 2-D plane the KRR cost estimate with its uncertainty. Hover, tap or arrow keys show a
-// center's details and its question; hovering a recent arrival shows its round, decision and
-// question (texts come from the worker's `roundText`, through `textsOf`).
+// on the 2-D plane the KRR cost estimate with its uncertainty. The newest arrivals are bright and
+// fade with age; older ones than the trail become a grey density, so a long run (nq-trivia at
+// T = 5,000) stays readable. Hover, tap or arrow keys show a center's details and its question;
+// hovering a recent arrival shows its round, decision and question, and for a hit the question
+// whose cached answer it was served, both gold answers and whether it was correct (SPEC §14;
+// texts and answers come from the worker's `roundText`/`roundAnswers`, through `roundsInfo`).
+// Under the canvas: "why this round" (why-round.js) and the running chart (live-chart.js).
 import { Delaunay } from '../../vendor/d3-delaunay/d3-delaunay.min.mjs';
-import { fitCanvas } from '../charts.js';
 import { defineMetric } from '../metrics.js';
+import { RunningChart, blank } from './live-chart.js';
 
 export const HIT = '#0f7b55';
 export const LLM = '#d9480f';
@@ -14,6 +18,10 @@ export const LLM = '#d9480f';
 export const WRONG = '#7c1d6f';
 const CACHED = '#5b21b6';
 const TRAIL = 600;
+/** The newest arrivals drawn at full strength; older ones in the trail fade. */
+const BRIGHT = 120;
+/** Cells per side of the density of arrivals older than the trail. */
+const GRID = 64;
 const PULSE_MS = 600;
 
 /** A categorical colour per center index (golden-angle hues), `light` for the cell fill. */
@@ -28,13 +36,16 @@ function heatColour(mean, sd) {
 }
 
 export class LivePanel {
-  /** `textsOf(rounds)`: a promise of the played rounds' questions (null where there is none). */
-  constructor(root, textsOf = async (rounds) => rounds.map(() => null)) {
+  /** `roundsInfo(rounds)`: a promise of the played rounds' `{ text, answers }` (null where there
+   *  is none). */
+  constructor(root, roundsInfo = async (rounds) => rounds.map(() => ({ text: null, answers: null }))) {
     this.root = root;
-    this.textsOf = textsOf;
-    this.canvas = root.querySelector('canvas');
+    this.roundsInfo = roundsInfo;
+    this.canvas = root.querySelector('.canvas-wrap canvas');
     this.tip = root.querySelector('.tip');
     this.title = root.querySelector('h2.panel-name');
+    this.why = root.querySelector('.why');
+    this.chart = new RunningChart(root.querySelector('canvas.running-chart'));
     this.selected = -1;
     this.reset();
     this.canvas.addEventListener('mousemove', (e) => this.hover(e));
@@ -49,8 +60,19 @@ export class LivePanel {
     this.arrLlm = new Uint8Array(TRAIL); this.arrCell = new Int32Array(TRAIL); this.arrAt = new Float64Array(TRAIL);
     this.arrWrong = new Int8Array(TRAIL).fill(-1);
     this.arrT = new Int32Array(TRAIL);
+    this.arrServed = new Int32Array(TRAIL).fill(-1); // a hit's cached item (its round key)
     this.arrN = 0; this.arrHead = 0;
+    this.density = new Float32Array(GRID * GRID); this.densityMax = 0; this.densityN = 0; this.densityImg = null; this.densityDirty = false;
     this.centers = null; this.heatImg = null; this.universe = null; this.voronoi = null; this.bounds = null;
+    if (this.chart) this.chart.reset();
+    if (this.why) { this.why.textContent = ''; delete this.why.dataset.round; delete this.why.dataset.parts; }
+  }
+
+  /** "Why this round" (why-round.js): the line and, for the end-to-end test, its facts. */
+  setWhy({ t, parts, text }) {
+    this.why.textContent = text;
+    this.why.dataset.round = String(t);
+    this.why.dataset.parts = parts.join(' ');
   }
 
   setup({ name, universe, plane }) {
@@ -71,6 +93,8 @@ export class LivePanel {
   addArrivals(batch, p, nPol, now) {
     for (let r = 0; r < batch.t.length; r++) {
       const i = this.arrHead;
+      if (this.arrN === TRAIL) this.toDensity(this.arrX[i], this.arrY[i]); // the oldest leaves the trail
+      this.arrServed[i] = batch.llm[r * nPol + p] ? -1 : batch.nearestKey[r * nPol + p];
       this.arrX[i] = batch.xy[2 * r]; this.arrY[i] = batch.xy[2 * r + 1];
       this.arrLlm[i] = batch.llm[r * nPol + p];
       this.arrWrong[i] = batch.wrong ? batch.wrong[r * nPol + p] : -1;
@@ -80,6 +104,39 @@ export class LivePanel {
       this.arrHead = (i + 1) % TRAIL;
       this.arrN = Math.min(TRAIL, this.arrN + 1);
     }
+  }
+
+  /** Counts an arrival older than the trail in its density cell. */
+  toDensity(x, y) {
+    const b = this.bounds;
+    if (!b) return;
+    const gx = Math.min(GRID - 1, Math.max(0, Math.floor(((x - b.x0) / (b.x1 - b.x0)) * GRID)));
+    const gy = Math.min(GRID - 1, Math.max(0, Math.floor(((y - b.y0) / (b.y1 - b.y0)) * GRID)));
+    const v = (this.density[gy * GRID + gx] += 1);
+    this.densityN += 1;
+    this.densityMax = Math.max(this.densityMax, v);
+    this.densityDirty = true;
+  }
+
+  /** The density as a GRID × GRID image (grey, log-scaled), rebuilt when it changed. */
+  densityImage() {
+    if (!this.densityDirty) return this.densityImg;
+    this.densityDirty = false;
+    const off = this.densityImg || Object.assign(document.createElement('canvas'), { width: GRID, height: GRID });
+    const octx = off.getContext('2d');
+    const img = octx.createImageData(GRID, GRID);
+    const top = Math.log1p(this.densityMax);
+    for (let gy = 0; gy < GRID; gy++) {
+      for (let gx = 0; gx < GRID; gx++) {
+        const c = this.density[gy * GRID + gx];
+        const o = ((GRID - 1 - gy) * GRID + gx) * 4; // y up
+        img.data[o] = 75; img.data[o + 1] = 85; img.data[o + 2] = 99;
+        img.data[o + 3] = c ? Math.round(255 * (0.12 + 0.5 * Math.log1p(c) / top)) : 0;
+      }
+    }
+    octx.putImageData(img, 0, 0);
+    this.densityImg = off;
+    return off;
   }
 
   setCenters(c) {
@@ -119,14 +176,11 @@ export class LivePanel {
     return this.voronoi;
   }
 
-  /** Draws the panel; returns true while an arrival's pulse is still animating. */
-  draw(label, colourBy, now) {
-    const dpr = fitCanvas(this.canvas);
-    const ctx = this.canvas.getContext('2d');
-    const W = this.canvas.width / dpr, H = this.canvas.height / dpr;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.fillStyle = '#fff';
-    ctx.fillRect(0, 0, W, H);
+  /** Draws the panel and its running chart (`horizon`: the chart's x range); returns true while
+   *  an arrival's pulse is still animating. */
+  draw(label, colourBy, now, horizon = 1) {
+    this.chart.draw(horizon);
+    const { ctx, W, H } = blank(this.canvas);
     this.pad = 6;
     this.size = Math.min(W, H) - 2 * this.pad;
     if (!this.bounds) return false;
@@ -139,9 +193,16 @@ export class LivePanel {
     }
     this.drawCells(ctx);
     this.drawUniverse(ctx);
+    const density = this.densityImage();
+    if (density) {
+      ctx.imageSmoothingEnabled = false;
+      const [sx, sy] = this.toScreen(this.bounds.x0, this.bounds.y1);
+      ctx.drawImage(density, sx, sy, this.size, this.size);
+    }
     const pulsing = this.drawArrivals(ctx, colourBy, now);
     this.drawCenters(ctx);
     ctx.restore();
+    this.exposeWrongMarks();
     ctx.strokeStyle = '#c9ced6'; ctx.lineWidth = 1;
     ctx.strokeRect(this.pad, this.pad, this.size, this.size);
     if (label) {
@@ -153,6 +214,31 @@ export class LivePanel {
       ctx.fillText(label, this.pad + 6, this.pad + this.size - 5);
     }
     return pulsing;
+  }
+
+  /** For the end-to-end test: where the newest wrong answers served sit on the canvas (CSS px),
+   *  those a pointer can hover without meeting a center first (`nearest`). */
+  exposeWrongMarks() {
+    const c = this.centers, at = [];
+    for (let k = this.arrN - 1; k >= 0 && at.length < 5; k--) {
+      const i = (this.arrHead - this.arrN + k + TRAIL) % TRAIL;
+      if (this.arrWrong[i] !== 1) continue;
+      const [x, y] = this.toScreen(this.arrX[i], this.arrY[i]);
+      let free = true;
+      for (let j = 0; c && j < c.keys.length && free; j++) {
+        const [cx, cy] = this.toScreen(c.xy[2 * j], c.xy[2 * j + 1]);
+        free = (cx - x) ** 2 + (cy - y) ** 2 >= 17 * 17;
+      }
+      for (let k2 = k + 1; k2 < this.arrN && free; k2++) {
+        const i2 = (this.arrHead - this.arrN + k2 + TRAIL) % TRAIL;
+        const [x2, y2] = this.toScreen(this.arrX[i2], this.arrY[i2]);
+        free = (x2 - x) ** 2 + (y2 - y) ** 2 >= 0.25; // a newer arrival on the spot would be hovered instead
+      }
+      if (free) at.push([Math.round(x * 10) / 10, Math.round(y * 10) / 10, this.arrT[i], this.arrServed[i]]);
+    }
+    this.root.dataset.wrongAt = JSON.stringify(at);
+    this.root.dataset.trail = String(this.arrN);
+    this.root.dataset.density = String(this.densityN);
   }
 
   drawCells(ctx) {
@@ -186,8 +272,9 @@ export class LivePanel {
     let pulsing = false;
     for (let k = 0; k < this.arrN; k++) {
       const i = (this.arrHead - this.arrN + k + TRAIL) % TRAIL;
-      const age = (this.arrN - k) / this.arrN;
-      ctx.globalAlpha = 0.2 + 0.75 * (1 - age);
+      // The newest BRIGHT arrivals at full strength, older ones fading toward the density.
+      const age = this.arrN - 1 - k;
+      ctx.globalAlpha = age < BRIGHT ? 0.95 : 0.08 + 0.6 * (1 - (age - BRIGHT) / Math.max(1, TRAIL - BRIGHT));
       const colour = colourBy === 'cell' ? cellColour(this.arrCell[i]) : (this.arrLlm[i] ? LLM : HIT);
       const [x, y] = this.toScreen(this.arrX[i], this.arrY[i]);
       if (this.arrLlm[i]) { ctx.strokeStyle = colour; ctx.lineWidth = 1.6; ctx.strokeRect(x - 3, y - 3, 6, 6); }
@@ -218,10 +305,13 @@ export class LivePanel {
   drawCenters(ctx) {
     const c = this.centers;
     if (!c) return;
+    // Many centers (a long run of 384-d data) are drawn small and light, so that the arrivals and
+    // the cached centers stay readable.
+    const many = c.keys.length > 120, arm = many ? 2.5 : 4;
     for (let j = 0; j < c.keys.length; j++) {
       const [x, y] = this.toScreen(c.xy[2 * j], c.xy[2 * j + 1]);
-      ctx.strokeStyle = '#111827'; ctx.lineWidth = 1.6;
-      ctx.beginPath(); ctx.moveTo(x - 4, y); ctx.lineTo(x + 4, y); ctx.moveTo(x, y - 4); ctx.lineTo(x, y + 4); ctx.stroke();
+      ctx.strokeStyle = many ? 'rgba(17, 24, 39, 0.45)' : '#111827'; ctx.lineWidth = many ? 1 : 1.6;
+      ctx.beginPath(); ctx.moveTo(x - arm, y); ctx.lineTo(x + arm, y); ctx.moveTo(x, y - arm); ctx.lineTo(x, y + arm); ctx.stroke();
       if (c.cached[j]) {
         ctx.strokeStyle = CACHED; ctx.lineWidth = 3;
         ctx.beginPath(); ctx.arc(x, y, 9, 0, 2 * Math.PI); ctx.stroke();
@@ -277,7 +367,9 @@ export class LivePanel {
       if (d < bestD) { bestD = d; best = { center: j }; }
     }
     if (best) return best;
-    for (let i = 0; this.bounds && i < this.arrN; i++) {
+    // Newest first: of arrivals at one spot (a repeated question), the latest is shown.
+    for (let k = this.arrN - 1; this.bounds && k >= 0; k--) {
+      const i = (this.arrHead - this.arrN + k + TRAIL) % TRAIL;
       const [x, y] = this.toScreen(this.arrX[i], this.arrY[i]);
       const d = ((x - mx) ** 2 + (y - my) ** 2) / (8 * 8);
       if (d < bestD) { bestD = d; best = { arrival: i }; }
@@ -294,17 +386,36 @@ export class LivePanel {
   }
 
   /** Places the tip beside screen point (x, y) and shows `lines`; then adds the question of
-   *  round `round` when the worker has it (if the tip still shows the same thing). */
-  place(x, y, lines, round) {
+   *  round `round` (and its gold answers) when the worker has it, and for a hit the question
+   *  whose cached answer was served (`served`, its round) with its gold answers and whether the
+   *  two agree (`wrong`: 1 wrong, 0 correct, −1 not judged) — if the tip still shows the same
+   *  thing. */
+  place(x, y, lines, round, served = -1, wrong = -1) {
     const token = (this.tipToken = (this.tipToken || 0) + 1);
     this.tip.textContent = lines.join('\n');
     this.tip.hidden = false;
+    delete this.tip.dataset.served;
     const rect = this.canvas.getBoundingClientRect();
     this.tip.style.left = `${Math.max(0, Math.min(x + 12, rect.width - 250))}px`;
     this.tip.style.top = `${y + (y > rect.height * 0.6 ? -130 : 14)}px`;
-    this.textsOf([round]).then(([q]) => {
-      if (!q || token !== this.tipToken || this.tip.hidden) return; // (the plane and synthetic have no texts)
-      this.tip.textContent = [lines[0], `“${q}”`, ...lines.slice(1)].join('\n');
+    const rounds = served >= 0 ? [round, served] : [round];
+    this.roundsInfo(rounds).then(([mine, theirs]) => {
+      if (token !== this.tipToken || this.tip.hidden) return;
+      // the first few gold answers (nq-trivia lists every accepted form)
+      const gold = (a) => (a && a.length ? `${a.slice(0, 3).join(' / ')}${a.length > 3 ? ` / … (${a.length} accepted)` : ''}` : null);
+      const out = [lines[0]];
+      if (mine.text) out.push(`“${mine.text}”`);
+      if (gold(mine.answers)) out.push(`gold answer: ${gold(mine.answers)}`);
+      out.push(...lines.slice(1));
+      if (theirs) {
+        out.push(`served the answer cached from round ${served}${theirs.text ? `: “${theirs.text}”` : ''}`);
+        if (gold(theirs.answers)) out.push(`its gold answer: ${gold(theirs.answers)}`);
+        if (wrong === 1) out.push('wrong: the gold answers differ (SPEC §14)');
+        else if (wrong === 0) out.push('correct: the gold answers agree (SPEC §14)');
+        this.tip.dataset.served = String(served);
+      }
+      if (out.length === lines.length && !theirs) return; // nothing to add (the plane has no texts)
+      this.tip.textContent = out.join('\n');
     });
   }
 
@@ -314,7 +425,7 @@ export class LivePanel {
     const cell = this.arrCell[i];
     const judged = this.arrWrong[i] === 1 ? ' — a wrong answer (its gold answer differs, SPEC §14)' : this.arrWrong[i] === 0 ? ' — a correct answer' : '';
     this.place(x, y, [`arrival of round ${this.arrT[i]}`, this.arrLlm[i] ? 'sent to the LLM' : `served from the cache${judged}`,
-      ...(cell >= 0 ? [`in the cell of center #${cell}`] : [])], this.arrT[i]);
+      ...(cell >= 0 ? [`in the cell of center #${cell}`] : [])], this.arrT[i], this.arrLlm[i] ? -1 : this.arrServed[i], this.arrWrong[i]);
   }
 
   key(e) {

@@ -1,0 +1,128 @@
+// One request/reply protocol for every worker of the page (issue 27, item 3): the live run
+// (worker.js), experiments (exp-worker.js via jobs.js), checking uploads (upload-worker.js via
+// upload.js), embedding questions (embed-worker.js via views/ask.js) and the benchmark
+// (bench-worker.js via bench.js).
+//
+// The page side is `Rpc`: `request(type, payload)` posts `{ id, type, payload }` and returns a
+// promise of the reply's result. The worker side is `serve(handlers)`: each handler gets the
+// payload and a `progress(data)` function and returns (or resolves to) the result; `reply(result,
+// transfer)` hands buffers over without a copy. On the wire: `{ id, progress }` while a request
+// runs, `{ note }` for news of no request (e.g. a model loading), then `{ id, ok: true, result }`
+// or `{ id, ok: false, message, trapped }`.
+//
+// One crash and timeout path: a worker that cannot start or throws outside a handler
+// (`onerror`), whose message cannot be read (`onmessageerror`), whose wasm instance trapped (a
+// `WebAssembly.RuntimeError`: the worker closes itself), or that stays silent — no reply,
+// progress or note — for `idleMs` while a request waits, is terminated, and every waiting
+// request is rejected with one plain message naming the worker. The next request starts a
+// fresh worker.
+
+/** A handler's result with buffers to transfer (not copy) to the page. */
+export function reply(result, transfer = []) {
+  return { [REPLY]: true, result, transfer };
+}
+const REPLY = Symbol('reply');
+
+const message = (e) => String(e && e.message ? e.message : e);
+
+/** The worker side: answers every request with its handler (`handlers[type](payload, progress)`).
+ *  `trappedSays(message)`: what a trapped instance's reply says (what the page can do next). */
+export function serve(handlers, { trappedSays = (m) => `the engine stopped (${m})` } = {}) {
+  self.onmessage = async ({ data: m }) => {
+    const { id, type, payload } = m || {};
+    const progress = (data, transfer = []) => self.postMessage({ id, progress: data }, transfer);
+    try {
+      const handler = handlers[type];
+      if (!handler) throw new Error(`this worker has no request “${type}”`);
+      const out = await handler(payload, progress);
+      if (out && out[REPLY]) self.postMessage({ id, ok: true, result: out.result }, out.transfer);
+      else self.postMessage({ id, ok: true, result: out });
+    } catch (e) {
+      const trapped = e instanceof WebAssembly.RuntimeError;
+      self.postMessage({ id, ok: false, trapped, message: trapped ? trappedSays(message(e)) : message(e) });
+      if (trapped) self.close();
+    }
+  };
+}
+
+/** News of no request (e.g. a model loading), for the page's `onNote`. */
+export function note(data) {
+  self.postMessage({ note: data });
+}
+
+/** The page side: one worker (started on the first request, again after a failure). */
+export class Rpc {
+  /**
+   * `url`: the worker's module; `name`: how messages name it ("the engine's worker");
+   * `idleMs`: the longest silence a waiting request accepts; `onNote(data)`: news of no request;
+   * `onFail(message)`: called once per failure of the worker (after the requests are rejected);
+   * `startHint`: why a worker may not start (e.g. "is pkg/ built and served?").
+   */
+  constructor(url, { name = 'the worker', idleMs = 120000, onNote = () => {}, onFail = () => {}, startHint = 'it could not be started' } = {}) {
+    Object.assign(this, { url, name, idleMs, onNote, onFail, startHint });
+    this.worker = null;
+    this.waiting = new Map(); // id → { resolve, reject, onProgress }
+    this.nextId = 1;
+    this.timer = null;
+  }
+
+  /** Whether a worker is running now. */
+  get running() { return this.worker !== null; }
+
+  spawn() {
+    const w = new Worker(this.url, { type: 'module' });
+    w.onerror = (ev) => { ev.preventDefault(); this.fail(`${this.name} failed: ${ev.message || this.startHint}`); };
+    w.onmessageerror = () => this.fail(`a message from ${this.name} could not be read`);
+    w.onmessage = ({ data: m }) => this.receive(m);
+    this.worker = w;
+  }
+
+  receive(m) {
+    this.arm();
+    if (m && 'note' in m) { this.onNote(m.note); return; }
+    const w = this.waiting.get(m.id);
+    if (!w) return;
+    if ('progress' in m) { if (w.onProgress) w.onProgress(m.progress); return; }
+    this.waiting.delete(m.id);
+    if (!this.waiting.size) this.disarm();
+    if (m.ok) w.resolve(m.result);
+    else if (m.trapped) { w.reject(new Error(m.message)); this.fail(m.message); } else w.reject(new Error(m.message));
+  }
+
+  /** Posts a request; resolves with the handler's result, rejects with one plain message.
+   *  `onProgress(data)` hears the handler's progress; `transfer` hands buffers over. */
+  request(type, payload = {}, { onProgress = null, transfer = [] } = {}) {
+    if (!this.worker) this.spawn();
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject, onProgress });
+      this.arm();
+      try { this.worker.postMessage({ id, type, payload }, transfer); } catch (e) { this.waiting.delete(id); reject(new Error(`${this.name} could not be sent the request: ${message(e)}`)); }
+    });
+  }
+
+  /** Restarts the silence clock while requests wait. */
+  arm() {
+    this.disarm();
+    if (!this.waiting.size || !Number.isFinite(this.idleMs)) return;
+    this.timer = setTimeout(() => this.fail(`${this.name} stopped answering (nothing for ${Math.round(this.idleMs / 1000)} s); it was stopped`), this.idleMs);
+  }
+
+  disarm() { if (this.timer !== null) { clearTimeout(this.timer); this.timer = null; } }
+
+  /** The one failure path: the worker goes, every waiting request is rejected with `why`. */
+  fail(why) {
+    const had = this.worker !== null;
+    this.terminate(new Error(why));
+    if (had) this.onFail(why);
+  }
+
+  /** Stops the worker; waiting requests are rejected (with `error`, else "cancelled"). */
+  terminate(error = new Error(`${this.name} was stopped`)) {
+    this.disarm();
+    if (this.worker) { this.worker.terminate(); this.worker = null; }
+    const waiting = [...this.waiting.values()];
+    this.waiting.clear();
+    for (const w of waiting) w.reject(error);
+  }
+}
