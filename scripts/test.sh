@@ -78,6 +78,10 @@ for (const k of Object.keys(want)) if (k && have[k]?.version !== want[k].version
     step "playground e2e deps" npm ci --prefix tests/e2e --no-audit --no-fund
 fi
 step "playground e2e" node tests/e2e/run.mjs
+# Reproduce from the page: CLI result → page → JSON export, and the page's command run by the CLI.
+step "reproduce e2e" node tests/e2e/reproduce.mjs
+# The sweep view: a 3 × 3 grid equal, cell for cell, to the CLI's --grid run of its command.
+step "sweep e2e" node tests/e2e/sweep.mjs
 
 # The companion-site bundle (scripts/dist.sh: dist/ with the nq-trivia data of ../shared/data or
 # $CSC_DATA; fails without it) embedded in an iframe on another origin from a sub-path
