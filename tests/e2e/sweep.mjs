@@ -75,9 +75,9 @@ await check('a 3 × 3 grid runs on the worker pool; the CLI\'s --grid run of its
 await check('a bad value is refused in plain words; Cancel stops a grid and keeps its units', async () => {
   const page = await openPage('?view=sweep&seeds=1');
   await fill(page, { base: 'sens-off-beta', p1: 'beta_off', v1: '0, x' });
-  await page.click('[data-job=sweep] .run');
   const st = await status(page);
   assert(/`x` is not a number/.test(st), st);
+  assert(await page.isDisabled('[data-job=sweep] .run'), 'Run is enabled for a grid that cannot run');
   await fill(page, { base: 'sens-off-beta', p1: 'beta_off', v1: '0, 0.1, 0.3, 1', p2: 'lambda', v2: '0.001, 0.01, 0.1, 1' });
   await page.click('[data-job=sweep] .run');
   await waitFor(page, () => /Running: [1-9]/.test(document.querySelector('[data-job=sweep] .status').textContent), null, { timeout: 120000 });

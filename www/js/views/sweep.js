@@ -113,9 +113,11 @@ export function createSweepView(app) {
     form.metric = '';
     showForm();
     showMetrics(null);
+    if (panel.active) panel.activate(false);
   });
+  // A changed field shows the run of the new grid if it ran, else "Not run yet" or why it cannot run.
   for (const [el, key] of [[p1, 'p1'], [v1, 'v1'], [p2, 'p2'], [v2, 'v2']]) {
-    el.addEventListener('change', () => { form[key] = el.value; showForm(); });
+    el.addEventListener('change', () => { form[key] = el.value; showForm(); if (panel.active) panel.activate(false); });
   }
   // The metric only redraws: the run has every metric.
   metricSel.addEventListener('change', () => { form.metric = metricSel.value; panel.render(); });
