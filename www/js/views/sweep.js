@@ -102,6 +102,8 @@ export function createSweepView(app) {
     p1.value = form.p1; v1.value = form.v1; p2.value = form.p2; v2.value = form.v2;
     v2.disabled = !form.p2;
     $('seeds-sweep').value = String(app.state.seeds);
+    // The page's settings (dataset, parameters) are the online run's; a built-in sweep has its own.
+    document.querySelector('.slot[data-for="sweep"]').hidden = form.base !== 'online';
   }
 
   base.addEventListener('change', () => {
