@@ -2,7 +2,8 @@
 // grid over a built-in sweep (sens-off-beta: β_off × λ) runs on the worker pool with progress;
 // the command under it is `csc run sens-off-beta --grid '…' --seeds 2`, and the CLI's run of that
 // command has the page's cells bit for bit; the heatmap specs (report.js sweepCharts) hold those
-// cells, and a cell's point names its configuration; a bad value is refused in plain words; a
+// cells, and a cell's point opens the offline view's figure with that cell's parameters (its run
+// has them); a bad value is refused in plain words; a
 // one-parameter sweep of the online run draws a line per policy; Cancel stops a grid.
 // Needs www/pkg (bash scripts/wasm.sh); builds the CLI with cargo (CARGO_TARGET_DIR applies).
 import path from 'node:path';
@@ -25,7 +26,7 @@ async function fill(page, { base, p1, v1, p2 = '', v2 = '' }) {
 /** Every statistic's numbers as text, keyed by (algorithm, metric, x, y). */
 const cells = (report) => report.stats.map((s) => JSON.stringify([s.algorithm, s.metric, s.x, s.y, s.n, s.mean, s.std, s.ci95]));
 
-await check('a 3 × 3 grid runs on the worker pool; the CLI\'s --grid run of its command has the same cells, bit for bit', async () => {
+await check('a 3 × 3 grid runs on the worker pool; the CLI\'s --grid run of its command has the same cells, bit for bit; a point opens its configuration', async () => {
   const page = await openPage('?view=sweep&seeds=2');
   await fill(page, { base: 'sens-off-beta', p1: 'beta_off', v1: '0, 0.1, 1', p2: 'lambda', v2: '0.01, 0.1, 1' });
   await page.click('[data-job=sweep] .run');
@@ -69,6 +70,16 @@ await check('a 3 × 3 grid runs on the worker pool; the CLI\'s --grid run of its
   await page.screenshot({ path: path.join(artifacts, 'sweep-grid-1440.png'), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: path.join(artifacts, 'sweep-grid-390.png'), fullPage: true });
+  await page.setViewportSize({ width: 1440, height: 900 });
+
+  // The view's own point (the middle cell of its first heatmap) opens the offline view's figure
+  // with that cell's parameters, named above the run; its run has them.
+  await page.evaluate(() => document.querySelector('[data-job=sweep]').charts[0].onPoint(4));
+  await waitFor(page, () => !document.getElementById('view-offline').hidden && !document.querySelector('.from-sweep').hidden, null);
+  assert(/beta_off = 0\.1, lambda = 0\.1/.test(await page.textContent('.from-sweep')), await page.textContent('.from-sweep'));
+  await waitFor(page, () => ['done', 'error'].includes(document.querySelector('[data-job=offline]').dataset.status), null, { timeout: 300000 });
+  const off = JSON.parse((await download(page, '[data-job=offline] .export-json')).text);
+  assert(off.experiment.params.beta_off === 0.1 && off.experiment.params.lambda === 0.1, JSON.stringify(off.experiment.params).slice(0, 200));
   await page.close();
 });
 

@@ -63,16 +63,21 @@ export function createSweepView(app) {
     return parseGrid(text);
   };
 
+  // A point opens its configuration: online, the regret view with the page's parameters set to
+  // the cell's (and its policy chosen); offline, the offline view's figure with the cell's
+  // parameters on top of its quick settings (offline.js, `app.fromSweep`).
   const onPoint = (meta, report) => {
     const online = report.experiment.measure.kind === 'online';
+    if (!online) app.fromSweep = meta.params;
     app.set((s) => {
-      for (const [k, v] of Object.entries(meta.params)) if (k in s.params) s.params[k] = v;
+      if (online) for (const [k, v] of Object.entries(meta.params)) if (k in s.params) s.params[k] = v;
       if (online && meta.algorithm && !s.policies.includes(meta.algorithm)) s.policies = [...s.policies, meta.algorithm];
       s.view = online ? 'regret' : 'offline';
     });
   };
 
-  const panel = new JobPanel(document.querySelector('[data-job=sweep]'), {
+  const root = document.querySelector('[data-job=sweep]');
+  const panel = new JobPanel(root, {
     request: () => {
       const b = baseOf();
       if (b.message) return b;
@@ -82,7 +87,9 @@ export function createSweepView(app) {
       const request = { type: 'run', experiment: spec, dataset: b.dataset };
       return { key: JSON.stringify({ spec, files: b.files }), request };
     },
-    charts: (report) => sweepCharts(report, { metric: metricOf(report), onPoint: (meta) => onPoint(meta, report) }),
+    // The specs drawn are kept on the panel's element (`charts`), whatever draws them (tests click
+    // a point through them).
+    charts: (report) => (root.charts = sweepCharts(report, { metric: metricOf(report), onPoint: (meta) => onPoint(meta, report) })),
     stem: () => `sweep-${form.p1}${form.p2 ? `-${form.p2}` : ''}-${app.state.seeds}seeds`,
     onReport: (job) => showMetrics(job && job.report),
   });
