@@ -111,7 +111,7 @@ export function runHostile(g) {
 
   // ---- plain functions ------------------------------------------------------------------------
   cover('epsilonNet', 'reverseGreedy', 'exactOptimum', 'discretisedLoss', 'expectedLoss', 'krrPosterior',
-        'defaultParams', 'validateParams', 'determinismReport', 'nativeDeterminismReport', 'version',
+        'defaultParams', 'validateParams', 'determinismReport', 'nativeDeterminismReport', 'version', 'commit',
         'policies', 'offlineAlgorithms', 'paperPresets', 'metrics');
   fn('epsilonNet', [pts, 2, 0.4, D]);
   fn('reverseGreedy', [pts, 2, D, w, c, 2, phi, new Uint32Array([0])]);
@@ -123,6 +123,7 @@ export function runHostile(g) {
   fn('validateParams', [{ k: 3 }]);
   fn('nativeDeterminismReport', []);
   fn('version', []);
+  fn('commit', []);
   fn('policies', []);
   fn('offlineAlgorithms', []);
   fn('paperPresets', []);
