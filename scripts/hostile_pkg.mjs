@@ -65,7 +65,23 @@ const FUNCTIONS = {
   default: () => [undefined],
   experimentDefinition: () => ['fig-c'],
   paperValues: () => ['fig-c'],
+  sweepPresets: () => [],
+  parseGrid: () => ['epsilon=0.1,0.2;beta=0.5,1'],
+  cliCommand: () => [csc.experimentDefinition('fig-c'), 'fig-c.json'],
+  readReport: () => [smallReport()],
 };
+/** A finished report's JSON (one unit of a 20-round run on the plane data), for readReport. */
+let reportText = null;
+function smallReport() {
+  if (!reportText) {
+    const d = plane(), r = new csc.ExperimentRun({ ...spec, seeds: 1 }, d, undefined, 1);
+    r.runNext();
+    reportText = r.reportJson();
+    r.free();
+    d.free();
+  }
+  return reportText;
+}
 const CLASSES = {
   Dataset: {
     make: () => csc.Dataset.synthetic(),

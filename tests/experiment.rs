@@ -62,7 +62,13 @@ fn aggregation_by_hand() {
         unit: Unit { index: seed as usize, point: 0, seed },
         params: Params::default(),
         dataset: plane::universe().unwrap().info(),
-        observations: vec![Observation { algorithm: "A".into(), metric: "gap".into(), x: 1.0, value: v }],
+        observations: vec![Observation {
+            algorithm: "A".into(),
+            metric: "gap".into(),
+            x: 1.0,
+            y: f64::NAN,
+            value: v,
+        }],
         detail: serde_json::Value::Null,
     };
     let s = aggregate(&[mk(1.0, 0), mk(2.0, 1), mk(3.0, 2)]);

@@ -38,6 +38,7 @@ fn report(id: &str, series: &[(&str, &str, f64, &[f64])]) -> Report {
                     algorithm: a.to_string(),
                     metric: m.to_string(),
                     x: *x,
+                    y: f64::NAN,
                     value: v[s],
                 })
                 .collect(),

@@ -470,6 +470,24 @@ export function runHostile(g) {
     a.free();
     b.free();
   }
+  // ---- reproduce and sweeps (issue 25, items 4, 5) ---------------------------------------------
+  cover('cliCommand', 'readReport', 'sweepPresets', 'parseGrid');
+  {
+    const r = new g.ExperimentRun({ ...spec, seeds: 1 }, plane);
+    r.runNext();
+    const text = r.reportJson();
+    r.free();
+    fn('readReport', [text]);
+    fn('cliCommand', [g.experimentDefinition('fig-c'), 'fig-c.json']);
+    fn('sweepPresets', []);
+    fn('parseGrid', ['epsilon=0.1,0.2;beta=0.5,1']);
+    mustThrow('readReport edited', () => g.readReport(text.replace('"n":1', '"n":2')));
+    mustThrow('readReport a shard', () => g.readReport(text.replace('"engine"', '"shard":{"index":0,"count":2},"engine"')));
+    mustThrow('readReport not a report', () => g.readReport('{"experiment": 3}'));
+    mustThrow('parseGrid three parameters', () => g.parseGrid('a=1;b=2;c=3'));
+    mustThrow('parseGrid a word', () => g.parseGrid('epsilon=0.1,x'));
+    mustThrow('cliCommand an id', () => g.cliCommand('fig-c', 'x.json'));
+  }
   probe('plane.free()', 'ok', () => plane.free());
 
   // ---- coverage -------------------------------------------------------------------------------

@@ -33,6 +33,27 @@ pub fn experiment_definition(
     to_js(&builtin(&id).map_err(js_err)?)
 }
 
+/// The definitions of the built-in sweeps the sweep view offers as presets (the reproduction's
+/// sensitivity sweeps and the `nq-tune` grid; `csc::experiment::sweep_presets`).
+#[wasm_bindgen(js_name = sweepPresets, unchecked_return_type = "ExperimentSpec[]")]
+pub fn sweep_presets() -> JsResult<JsValue> {
+    let specs: Vec<ExperimentSpec> = crate::experiment::sweep_presets()
+        .into_iter()
+        .map(builtin)
+        .collect::<Result<_, _>>()
+        .map_err(js_err)?;
+    to_js(&specs)
+}
+
+/// A grid as the CLI's `--grid` takes it (`"epsilon=0.1,0.2;beta=0.5,1"`), parsed into the
+/// definition's `sweep`, or the engine's plain message; its names and values are checked when an
+/// `ExperimentRun` is made with it.
+#[wasm_bindgen(js_name = parseGrid, unchecked_return_type = "{ param: string; values: number[]; by?: { param: string; values: number[] } }")]
+pub fn parse_grid(#[wasm_bindgen(unchecked_param_type = "string")] text: JsValue) -> JsResult<JsValue> {
+    let text = super::convert::string("text", &text)?;
+    to_js(&crate::experiment::Sweep::parse(&text).map_err(js_err)?)
+}
+
 /// An experiment of SPEC §10 run one unit (one sweep value × one seed) at a time.
 #[wasm_bindgen(js_name = ExperimentRun)]
 pub struct JsExperimentRun {
@@ -78,7 +99,7 @@ impl JsExperimentRun {
         spec.validate().map_err(js_err)?;
         crate::experiment::check_experiment_size(&spec).map_err(js_err)?;
         // Every sweep point's stream must fit in the browser's memory (a failed allocation traps).
-        for point in 0..spec.sweep.as_ref().map_or(1, |s| s.values.len()) {
+        for point in 0..spec.points() {
             let unit = crate::experiment::Unit { index: 0, point, seed: spec.first_seed };
             let mut p = spec.unit_params(&unit).map_err(js_err)?;
             if let crate::experiment::Measure::Geometry { stream } = spec.measure {

@@ -43,6 +43,8 @@ pub mod params;
 #[cfg(target_arch = "wasm32")]
 pub mod primitives;
 #[cfg(target_arch = "wasm32")]
+pub mod reproduce;
+#[cfg(target_arch = "wasm32")]
 pub mod simulation;
 #[cfg(target_arch = "wasm32")]
 pub mod types;

@@ -122,7 +122,7 @@ export interface ExperimentSpec {
   id: string; title?: string; dataset: "synthetic" | "nq-trivia" | "plane" | DatasetSpec;
   measure: { kind: "offline"; algorithms: string[] } | { kind: "online"; policies: PolicyId[] }
     | { kind: "frontier"; families: { policy: PolicyId; label?: string; param?: string; values?: number[]; set?: Partial<Params> }[] };
-  sweep?: { param: string; values: number[] } | null;
+  sweep?: { param: string; values: number[]; by?: { param: string; values: number[] } } | null;
   params?: Partial<Params>; seeds: number; first_seed?: number;
 }
 
@@ -157,7 +157,7 @@ export type ArrivalSpec =
 
 /** One aggregated point: mean, standard deviation and 95% CI half-width over seeds. */
 /** `algorithm`: the algorithm's id (display name: `policies()`, `offlineAlgorithms()`), or a series name (geometry). */
-export interface Stat { algorithm: string; metric: string; x: number | null; n: number; mean: number | null; std: number | null; ci95: number | null; }
+export interface Stat { algorithm: string; metric: string; x: number | null; y?: number | null; n: number; mean: number | null; std: number | null; ci95: number | null; }
 
 /** A finished experiment (Rust: `csc::experiment::Report`); `units` holds every seed's raw result. */
 /** One claim of the paper checked against a run (Rust: `csc::experiment::HeadlineRow`). */

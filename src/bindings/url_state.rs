@@ -31,6 +31,8 @@ pub enum View {
     Efficiency,
     /// One preset per figure of the paper.
     Paper,
+    /// A metric over one or two parameters' values (a line or a heatmap; issue 25, item 5).
+    Sweep,
 }
 
 /// The datasets the page can play: the two built in, the nq-trivia universe of SPEC §7 (bundled
@@ -219,7 +221,7 @@ fn optional_policy(v: &str) -> Result<Option<PolicyKind>> {
 /// Applies one key of a query to `s`.
 fn apply(s: &mut UrlState, key: &str, v: &str) -> Result<()> {
     match key {
-        "view" => s.view = from_id(key, v, "live, regret, offline, efficiency, paper")?,
+        "view" => s.view = from_id(key, v, "live, regret, offline, efficiency, paper, sweep")?,
         "dataset" => {} // read first, by decode_lossy
         "p1" => s.p1 = PolicyKind::parse(v)?,
         "p2" => s.p2 = PolicyKind::parse(v)?,
@@ -503,7 +505,10 @@ mod tests {
         let e = decode("p1=nope").unwrap_err().to_string();
         assert!(e.contains("nope") && e.contains("greedy"), "{e}");
         let e = decode("view=x").unwrap_err().to_string();
-        assert!(e.contains("view") && e.contains("paper"), "{e}");
+        assert!(e.contains("view") && e.contains("paper") && e.contains("sweep"), "{e}");
+        let s = decode("view=sweep").unwrap();
+        assert_eq!(s.view, View::Sweep);
+        assert_eq!(encode(&s).unwrap(), "view=sweep");
         assert!(decode("k=3&k=4").unwrap_err().to_string().contains("more than once"));
         assert!(
             decode("seeds=0").is_err() && decode("speed=abc").is_err() && decode("preset=fig-z").is_err()
@@ -547,13 +552,13 @@ mod tests {
     proptest::proptest! {
         #[test]
         fn decode_inverts_encode(
-            view in 0usize..5, ds in 0usize..3, p1 in 0usize..10, p2 in 0usize..10, mask in 1u16..1024,
+            view in 0usize..6, ds in 0usize..3, p1 in 0usize..10, p2 in 0usize..10, mask in 1u16..1024,
             speed in 1u32..=MAX_SPEED, seeds in 1usize..=MAX_SEEDS, off in 0usize..3, pre in 0usize..7,
             full: bool, embed: bool, seed in 0u64..=MAX_SEED, k in 1usize..60, eps in 1e-6f64..3.0,
             beta in 0.0f64..100.0, horizon in 1usize..1_000_000, sigma in proptest::option::of(0.0f64..10.0),
             p3 in proptest::option::of(0usize..10), p4 in proptest::option::of(0usize..10),
         ) {
-            let views = [View::Live, View::Regret, View::Offline, View::Efficiency, View::Paper];
+            let views = [View::Live, View::Regret, View::Offline, View::Efficiency, View::Paper, View::Sweep];
             let sets = [PageDataset::Synthetic, PageDataset::Plane, PageDataset::NqTrivia, PageDataset::Upload];
             let mut s = UrlState::defaults(sets[ds]);
             s.view = views[view];

@@ -33,6 +33,10 @@ pub struct RunArgs {
     /// Override a parameter: --set horizon=2000 (repeatable; JSON values).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     set: Vec<String>,
+    /// Sweep one or two parameters over a grid instead of the experiment's own sweep (an online
+    /// or offline experiment): 'epsilon=0.1,0.2,0.3;beta=0.5,1,2'. Units are cell × seed.
+    #[arg(long, value_name = "NAME=V1,V2,…[;NAME2=W1,W2,…]")]
+    grid: Option<String>,
     /// Output folder for <id>.json and <id>.csv (a shard's: <id>.shard-I-of-N.json), and for
     /// <id>.units/, each finished unit, which a re-run into the same folder does not run again.
     #[arg(long, default_value = "results")]
@@ -98,6 +102,11 @@ fn definition(a: &RunArgs) -> Res<(ExperimentSpec, std::sync::Arc<csc::dataset::
         spec.first_seed = s;
     }
     spec.params = apply_sets(spec.params.clone(), &a.set)?;
+    if let Some(g) = &a.grid {
+        let sweep = csc::experiment::Sweep::parse(g).map_err(|e| format!("--grid: {e}"))?;
+        spec.set_sweep(sweep).map_err(|e| format!("--grid: {e}"))?;
+        spec.validate().map_err(|e| format!("--grid: {e}"))?;
+    }
     spec.validate().map_err(err)?;
     csc::experiment::check_experiment_size(&spec).map_err(err)?;
     Ok((spec, dataset))

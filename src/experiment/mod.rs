@@ -1,6 +1,6 @@
 //! Experiments of SPEC §10 (the paper's §6 figures and appendix) and their aggregation over seeds.
 //!
-//! An experiment is a list of independent *units* (one sweep value × one seed), each a pure
+//! An experiment is a list of independent *units* (one sweep point × one seed), each a pure
 //! function of (dataset, parameters, seed) producing observations `(algorithm, metric, x, value)`;
 //! aggregation groups them into mean, standard deviation and 95% confidence interval per point.
 //! No threads, clocks or files here: the native CLI runs units in parallel and writes files, the
@@ -8,34 +8,41 @@
 //!
 //! - [`registry`]: the built-in experiments by id (the only list of ids);
 //! - [`spec`]: a definition, its validation and its units; [`dataset`]: which data it runs on;
+//! - [`grid`]: a sweep over one parameter or a grid over two (`--grid`);
 //! - [`runner`]: one unit; [`geometry`]: the geometry measure;
 //! - [`stats`]: aggregation over seeds; [`report`]: the finished report, CSV and summary table;
 //! - [`frontier`]: the frontier experiment's table and chart data;
 //! - [`claims`]: the paper's claims per preset; [`headline`]: each judged by a stated test;
 //! - [`presets`]: the paper view's presets (quick settings, labels) and [`presets::describe`];
-//! - [`metrics`]: the one list of reported metrics with their definitions.
+//! - [`metrics`]: the one list of reported metrics with their definitions;
+//! - [`reproduce`]: the `csc` command that regenerates a report, and a report file read back.
 
 pub mod claims;
 pub mod dataset;
 pub mod frontier;
 pub mod geometry;
+pub mod grid;
 pub mod headline;
 pub mod metrics;
 pub mod observation;
 pub mod presets;
 pub mod registry;
 pub mod report;
+pub mod reproduce;
 pub mod runner;
 pub mod spec;
 pub mod stats;
 
 pub use crate::config::with_param;
 pub use dataset::{DatasetId, DatasetSpec};
+pub use grid::{Axis, Sweep, MAX_CELLS};
 pub use headline::{Headline, HeadlineRow, Verdict};
 pub use observation::Observation;
 pub use presets::{describe, paper_presets, quick_spec, Preset};
-pub use registry::{builtin, paper_policies, tuned_offline, BUILTIN_IDS, TUNED_BETA_OFF, TUNED_LAMBDA};
+pub use registry::{
+    builtin, paper_policies, sweep_presets, tuned_offline, BUILTIN_IDS, TUNED_BETA_OFF, TUNED_LAMBDA,
+};
 pub use report::{Report, ShardInfo, ENGINE};
 pub use runner::{run_unit, UnitResult};
-pub use spec::{check_experiment_size, ExperimentSpec, Family, Measure, Sweep, Unit, MAX_UNITS};
+pub use spec::{check_experiment_size, ExperimentSpec, Family, Measure, Unit, MAX_UNITS};
 pub use stats::{aggregate, t_quantile, Stat};

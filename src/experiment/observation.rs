@@ -29,8 +29,22 @@ pub struct Observation {
     pub metric: String,
     #[serde(with = "nan_as_null")]
     pub x: f64,
+    /// The second parameter's value in a grid sweep ([`super::grid`]); NaN, and absent from
+    /// JSON, otherwise.
+    #[serde(default = "no_y", skip_serializing_if = "is_no_y", with = "nan_as_null")]
+    pub y: f64,
     #[serde(with = "nan_as_null")]
     pub value: f64,
+}
+
+/// `y` outside a grid: NaN.
+pub(super) fn no_y() -> f64 {
+    f64::NAN
+}
+
+/// Whether `y` is absent (NaN), so that reports without a grid keep their JSON.
+pub(super) fn is_no_y(y: &f64) -> bool {
+    y.is_nan()
 }
 
 /// A result key, with a display name of an older report read as its id.
@@ -40,5 +54,5 @@ pub(super) fn legacy_key<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Strin
 
 /// Appends one observation to `out`.
 pub(super) fn obs(out: &mut Vec<Observation>, algorithm: &str, metric: &str, x: f64, value: f64) {
-    out.push(Observation { algorithm: algorithm.into(), metric: metric.into(), x, value });
+    out.push(Observation { algorithm: algorithm.into(), metric: metric.into(), x, y: f64::NAN, value });
 }

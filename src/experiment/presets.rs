@@ -194,10 +194,12 @@ pub fn describe(spec: &ExperimentSpec) -> String {
             (None, None) => "your data".to_string(),
         },
     };
-    let swept = spec.sweep.as_ref().map(|s| s.param.as_str());
+    let swept = |key: &str| {
+        spec.sweep.as_ref().is_some_and(|s| s.param == key || s.by.as_ref().is_some_and(|b| b.param == key))
+    };
     let mut parts = vec![dataset];
     let mut put = |name: &str, key: &str, v: f64| {
-        if swept != Some(key) {
+        if !swept(key) {
             parts.push(format!("{name} = {}", num(v)));
         }
     };
@@ -220,9 +222,16 @@ pub fn describe(spec: &ExperimentSpec) -> String {
         Measure::Geometry { stream } => parts.push(format!("{} arrivals", num(*stream as f64))),
     }
     if let Some(s) = &spec.sweep {
-        let vals: Vec<String> =
-            s.values.iter().map(|v| v.as_f64().map_or_else(|| v.to_string(), num)).collect();
-        parts.push(format!("{} = {}", param_label(&s.param), vals.join(", ")));
+        let vals = |values: &[serde_json::Value]| -> String {
+            let v: Vec<String> =
+                values.iter().map(|v| v.as_f64().map_or_else(|| v.to_string(), num)).collect();
+            v.join(", ")
+        };
+        let mut axis = format!("{} = {}", param_label(&s.param), vals(&s.values));
+        if let Some(b) = &s.by {
+            axis.push_str(&format!(" × {} = {}", param_label(&b.param), vals(&b.values)));
+        }
+        parts.push(axis);
     }
     match &spec.measure {
         Measure::Online { policies } => {

@@ -46,10 +46,7 @@ pub const REGISTRY: &[Entry] = &[
             title: "Offline suboptimality gap vs stream length (synthetic, k = 5, ε = 0.4)".into(),
             dataset: DatasetId::Synthetic,
             measure: Measure::Offline { algorithms: offline_all() },
-            sweep: Some(Sweep {
-                param: "log_len".into(),
-                values: values(&[100, 200, 500, 1000, 2000, 5000]),
-            }),
+            sweep: Some(Sweep::new("log_len", values(&[100, 200, 500, 1000, 2000, 5000]))),
             params: Params { horizon: 1, ..base },
             seeds: 20,
             first_seed: 0,
@@ -62,10 +59,7 @@ pub const REGISTRY: &[Entry] = &[
             title: "Offline suboptimality gap vs ε (synthetic, k = 5, stream length 1000)".into(),
             dataset: DatasetId::Synthetic,
             measure: Measure::Offline { algorithms: offline_all() },
-            sweep: Some(Sweep {
-                param: "epsilon".into(),
-                values: values(&[0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]),
-            }),
+            sweep: Some(Sweep::new("epsilon", values(&[0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]))),
             params: Params { horizon: 1, log_len: 1000, ..base },
             seeds: 20,
             first_seed: 0,
@@ -82,7 +76,7 @@ pub const REGISTRY: &[Entry] = &[
             title: "Offline gap and loss vs cache size k (synthetic, stream length 500)".into(),
             dataset: DatasetId::Synthetic,
             measure: Measure::Offline { algorithms: offline_all() },
-            sweep: Some(Sweep { param: "k".into(), values: values(&[3, 5, 8, 10, 12, 15, 20]) }),
+            sweep: Some(Sweep::new("k", values(&[3, 5, 8, 10, 12, 15, 20]))),
             params: Params { horizon: 1, log_len: 500, ..base },
             seeds: 20,
             first_seed: 0,
@@ -137,7 +131,7 @@ pub const REGISTRY: &[Entry] = &[
             title: "Offline gap vs stream length, tuned widths (synthetic, k = 5, ε = 0.4)".into(),
             dataset: DatasetId::Synthetic,
             measure: Measure::Offline { algorithms: offline_all() },
-            sweep: Some(Sweep { param: "log_len".into(), values: values(&[100, 200, 500, 1000, 2000]) }),
+            sweep: Some(Sweep::new("log_len", values(&[100, 200, 500, 1000, 2000]))),
             params: Params { horizon: 1, ..tuned_offline() },
             seeds: 10,
             first_seed: 0,
@@ -150,7 +144,7 @@ pub const REGISTRY: &[Entry] = &[
             title: "Offline gap vs ε, tuned widths (synthetic, k = 5, stream length 1000)".into(),
             dataset: DatasetId::Synthetic,
             measure: Measure::Offline { algorithms: offline_all() },
-            sweep: Some(Sweep { param: "epsilon".into(), values: values(&[0.2, 0.3, 0.4, 0.5, 0.6]) }),
+            sweep: Some(Sweep::new("epsilon", values(&[0.2, 0.3, 0.4, 0.5, 0.6]))),
             params: Params { horizon: 1, log_len: 1000, ..tuned_offline() },
             seeds: 10,
             first_seed: 0,
@@ -245,10 +239,30 @@ pub const REGISTRY: &[Entry] = &[
             title: "nq-trivia online: final average regret vs ε (T = 2,000)".into(),
             dataset: DatasetId::NqTrivia,
             measure: Measure::Online { policies: sensitivity_policies(true) },
-            sweep: Some(Sweep { param: "epsilon".into(), values: values(&[0.4, 0.5, 0.6, 0.7, 0.8]) }),
+            sweep: Some(Sweep::new("epsilon", values(&[0.4, 0.5, 0.6, 0.7, 0.8]))),
             params: Params { horizon: 2000, n_eval: 2000, ..base },
             seeds: 2,
             first_seed: 0,
+        },
+    },
+    // nq-trivia, CLCB-SC-LS-Cont tuned on held-out seeds 100–102 (docs/REPRODUCTION.md, "nq-tune"):
+    // a grid, β × ℓ_k; each cell is the unit scripts/reproduce.sh ran as one β sweep per ℓ_k.
+    Entry {
+        id: "nq-tune",
+        make: |id, base| ExperimentSpec {
+            id: id.into(),
+            title: "nq-trivia online: tuning CLCB-SC-LS-Cont on held-out seeds 100-102 (T = 2,000)".into(),
+            dataset: DatasetId::NqTrivia,
+            measure: Measure::Online { policies: vec![PolicyKind::ClcbScLsCont] },
+            sweep: Some(Sweep::grid(
+                "beta",
+                values(&[0.03, 0.1, 0.3, 1.0]),
+                "kernel_length",
+                values(&[0.2, 0.4, 0.8]),
+            )),
+            params: Params { horizon: 2000, n_eval: 2000, ..base },
+            seeds: 3,
+            first_seed: 100,
         },
     },
     // Issue 24: what each policy pays against how often it serves a wrong answer (SPEC §14, §15).
@@ -261,10 +275,7 @@ pub const REGISTRY: &[Entry] = &[
             title: "Switches and stages vs horizon T (synthetic, low-switching policies)".into(),
             dataset: DatasetId::Synthetic,
             measure: Measure::Online { policies: vec![PolicyKind::ClcbScLs, PolicyKind::Greedy] },
-            sweep: Some(Sweep {
-                param: "horizon".into(),
-                values: values(&[250, 500, 1000, 2000, 5000, 10000, 20000, 50000]),
-            }),
+            sweep: Some(Sweep::new("horizon", values(&[250, 500, 1000, 2000, 5000, 10000, 20000, 50000]))),
             params: Params { n_eval: 2000, ..base },
             seeds: 5,
             first_seed: 0,
@@ -277,7 +288,7 @@ pub const REGISTRY: &[Entry] = &[
             title: "Switches and stages vs horizon T (synthetic, CLCB-SC-LS-Cont)".into(),
             dataset: DatasetId::Synthetic,
             measure: Measure::Online { policies: vec![PolicyKind::ClcbScLsCont] },
-            sweep: Some(Sweep { param: "horizon".into(), values: values(&[250, 500, 1000, 2000, 5000]) }),
+            sweep: Some(Sweep::new("horizon", values(&[250, 500, 1000, 2000, 5000]))),
             params: Params { n_eval: 2000, ..base },
             seeds: 3,
             first_seed: 0,
@@ -297,6 +308,12 @@ const fn ids<const N: usize>(r: &[Entry]) -> [&'static str; N] {
 
 /// Ids accepted by [`builtin`], read from [`REGISTRY`].
 pub const BUILTIN_IDS: [&str; REGISTRY.len()] = ids(REGISTRY);
+
+/// The built-in sweeps the page's sweep view offers as presets (issue 25, item 5): the
+/// reproduction's sensitivity sweeps (`sens-*`) and the `nq-tune` grid.
+pub fn sweep_presets() -> Vec<&'static str> {
+    BUILTIN_IDS.iter().copied().filter(|id| id.starts_with("sens-") || *id == "nq-tune").collect()
+}
 
 /// The experiment `id` of the registry, with the paper's settings where it gives them.
 pub fn builtin(id: &str) -> Result<ExperimentSpec> {
@@ -368,7 +385,7 @@ fn offline_sensitivity(
                 OfflineKind::Oracle,
             ],
         },
-        sweep: Some(Sweep { param: param.into(), values }),
+        sweep: Some(Sweep::new(param, values)),
         params: Params { horizon: 1, log_len: 100, ..params },
         seeds: 10,
         first_seed: 0,
@@ -391,7 +408,7 @@ fn online_sensitivity(id: &str, what: &str, param: &str, values: Vec<serde_json:
         title: format!("Online final average regret vs {what}"),
         dataset: DatasetId::Synthetic,
         measure: Measure::Online { policies: sensitivity_policies(false) },
-        sweep: Some(Sweep { param: param.into(), values }),
+        sweep: Some(Sweep::new(param, values)),
         params: Params { horizon: 2000, n_eval: 5000, ..Params::default() },
         seeds: 3,
         first_seed: 0,

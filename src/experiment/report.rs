@@ -142,13 +142,19 @@ impl Report {
     }
 
     /// `experiment,algorithm,metric,x,n,mean,std,ci95` rows (`algorithm`: the id, or the series
-    /// name of a geometry series).
+    /// name of a geometry series); a grid sweep has a `y` column after `x` (its second parameter).
     pub fn to_csv(&self) -> String {
-        let mut s = String::from("experiment,algorithm,metric,x,n,mean,std,ci95\n");
+        let grid = self.experiment.is_grid();
+        let mut s = String::from(if grid {
+            "experiment,algorithm,metric,x,y,n,mean,std,ci95\n"
+        } else {
+            "experiment,algorithm,metric,x,n,mean,std,ci95\n"
+        });
         for st in &self.stats {
+            let xy = if grid { format!("{},{}", st.x, st.y) } else { st.x.to_string() };
             s.push_str(&format!(
-                "{},{},{},{},{},{},{},{}\n",
-                self.experiment.id, st.algorithm, st.metric, st.x, st.n, st.mean, st.std, st.ci95
+                "{},{},{},{xy},{},{},{},{}\n",
+                self.experiment.id, st.algorithm, st.metric, st.n, st.mean, st.std, st.ci95
             ));
         }
         s
@@ -198,7 +204,11 @@ fn spec_difference(a: &ExperimentSpec, b: &ExperimentSpec) -> String {
 /// Where two results of the same unit differ (`None`: identical, bit for bit).
 fn unit_difference(a: &UnitResult, b: &UnitResult) -> Option<String> {
     for (x, y) in a.observations.iter().zip(&b.observations) {
-        if x.algorithm != y.algorithm || x.metric != y.metric || x.x.to_bits() != y.x.to_bits() {
+        if x.algorithm != y.algorithm
+            || x.metric != y.metric
+            || x.x.to_bits() != y.x.to_bits()
+            || x.y.to_bits() != y.y.to_bits()
+        {
             return Some("their observations differ in kind".into());
         }
         if x.value.to_bits() != y.value.to_bits() {
@@ -216,7 +226,8 @@ fn unit_difference(a: &UnitResult, b: &UnitResult) -> Option<String> {
 }
 
 impl Report {
-    /// One table per metric: algorithms down, the sweep's values across (`key` gives the xs).
+    /// One table per metric: algorithms down, the sweep's values across (`key` gives the xs); in
+    /// a grid, one row per algorithm and value of the second parameter.
     fn sweep_tables(
         &self,
         algs: &[&str],
@@ -228,6 +239,13 @@ impl Report {
         let mut xs: Vec<f64> = self.stats.iter().filter(|s| s.metric == key).map(|s| s.x).collect();
         xs.sort_by(f64::total_cmp);
         xs.dedup_by(|a, b| a.total_cmp(b).is_eq());
+        let mut ys: Vec<f64> = self.stats.iter().filter(|s| s.metric == key).map(|s| s.y).collect();
+        ys.sort_by(f64::total_cmp);
+        ys.dedup_by(|a, b| a.total_cmp(b).is_eq());
+        if ys.is_empty() {
+            ys.push(f64::NAN);
+        }
+        let by = self.experiment.sweep.as_ref().and_then(|s| s.by.as_ref()).map(|b| b.param.as_str());
         let mut out = String::new();
         for metric in metrics {
             out.push_str(&format!(
@@ -242,15 +260,25 @@ impl Report {
                 if !self.stats.iter().any(|s| s.algorithm == *a && s.metric == *metric) {
                     continue;
                 }
-                out.push_str(&format!("{:<18}", self.label(a)));
-                for x in &xs {
-                    let s = self
-                        .stats
-                        .iter()
-                        .find(|s| s.algorithm == *a && s.metric == *metric && s.x.total_cmp(x).is_eq());
-                    out.push_str(&format!("{:>22}", cell(s, if *metric == "runtime_ms" { 0 } else { 5 })));
+                for y in &ys {
+                    match by {
+                        Some(b) => out.push_str(&format!("{:<18}", format!("{} {b}={y}", self.label(a)))),
+                        None => out.push_str(&format!("{:<18}", self.label(a))),
+                    }
+                    for x in &xs {
+                        let s = self.stats.iter().find(|s| {
+                            s.algorithm == *a
+                                && s.metric == *metric
+                                && s.x.total_cmp(x).is_eq()
+                                && s.y.total_cmp(y).is_eq()
+                        });
+                        out.push_str(&format!(
+                            "{:>22}",
+                            cell(s, if *metric == "runtime_ms" { 0 } else { 5 })
+                        ));
+                    }
+                    out.push('\n');
                 }
-                out.push('\n');
             }
         }
         out

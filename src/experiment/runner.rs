@@ -118,6 +118,11 @@ pub fn run_unit(
         }
         Measure::Geometry { stream } => geometry(dataset, &trace, *stream, &mut out)?,
     };
+    // A grid's cell is (x, y): every observation carries the second parameter's value.
+    if spec.is_grid() {
+        let y = spec.unit_y(unit);
+        out.iter_mut().for_each(|o| o.y = y);
+    }
     Ok(UnitResult {
         experiment: spec.id.clone(),
         unit: unit.clone(),

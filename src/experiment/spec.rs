@@ -1,6 +1,7 @@
 //! An experiment definition (SPEC §10): what it measures, over which sweep and seeds, and its
 //! list of independent units.
 
+pub use super::grid::{Axis, Sweep};
 use super::DatasetId;
 use crate::config::{count, with_param, Params};
 use crate::error::{Error, Result};
@@ -110,13 +111,6 @@ impl Family {
     }
 }
 
-/// A parameter swept over values (any `Params` field, e.g. `log_len`, `epsilon`, `k`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Sweep {
-    pub param: String,
-    pub values: Vec<serde_json::Value>,
-}
-
 /// A complete experiment definition (also readable from JSON).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -142,7 +136,7 @@ pub struct ExperimentSpec {
 pub struct Unit {
     /// Position in the experiment's unit list (stable: shards are slices of it).
     pub index: usize,
-    /// Index into the sweep's values (0 without a sweep).
+    /// Index into the sweep's points (a grid's cells; 0 without a sweep).
     pub point: usize,
     pub seed: u64,
 }
@@ -194,12 +188,7 @@ impl ExperimentSpec {
             }
         }
         if let Some(s) = &self.sweep {
-            if s.values.is_empty() {
-                return Err(Error::param("sweep", "give at least one value"));
-            }
-            for v in &s.values {
-                with_param(&self.params, &s.param, v)?;
-            }
+            s.validate(&self.params)?;
         }
         match &self.measure {
             Measure::Offline { algorithms } if algorithms.is_empty() => {
@@ -212,11 +201,26 @@ impl ExperimentSpec {
         }
     }
 
-    /// The number of points: the sweep's values, a frontier's points over its families, else 1.
+    /// Replaces the experiment's sweep with `sweep` (the command line's `--grid`, the page's sweep
+    /// view): an online or offline measure only (a frontier's families carry their own values, a
+    /// geometry has nothing to sweep). The result is validated by [`ExperimentSpec::validate`].
+    pub fn set_sweep(&mut self, sweep: Sweep) -> Result<()> {
+        if !matches!(self.measure, Measure::Online { .. } | Measure::Offline { .. }) {
+            return Err(Error::param(
+                "grid",
+                format!("`{}` is not an online or offline experiment; a grid sweeps one of those", self.id),
+            ));
+        }
+        self.sweep = Some(sweep);
+        Ok(())
+    }
+
+    /// The number of points: the sweep's values (a grid's cells), a frontier's points over its
+    /// families, else 1.
     pub fn points(&self) -> usize {
         match &self.measure {
             Measure::Frontier { families } => families.iter().map(Family::points).sum(),
-            _ => self.sweep.as_ref().map_or(1, |s| s.values.len()),
+            _ => self.sweep.as_ref().map_or(1, Sweep::points),
         }
     }
 
@@ -255,7 +259,7 @@ impl ExperimentSpec {
     pub fn unit_params(&self, unit: &Unit) -> Result<Params> {
         let mut p = self.params.clone();
         if let Some(s) = &self.sweep {
-            p = with_param(&p, &s.param, &s.values[unit.point])?;
+            p = s.apply(&p, unit.point)?;
         }
         if let Some((f, i)) = self.family_of(unit.point) {
             p = f.params(&p, i)?;
@@ -269,11 +273,21 @@ impl ExperimentSpec {
         if let Some((f, i)) = self.family_of(unit.point) {
             return f.param.as_ref().and_then(|_| f.values[i].as_f64()).unwrap_or(f64::NAN);
         }
-        self.sweep.as_ref().and_then(|s| s.values[unit.point].as_f64()).unwrap_or(f64::NAN)
+        self.sweep.as_ref().map_or(f64::NAN, |s| s.x(unit.point))
+    }
+
+    /// The second value of a unit's grid cell (NaN without a second swept parameter).
+    pub(super) fn unit_y(&self, unit: &Unit) -> f64 {
+        self.sweep.as_ref().map_or(f64::NAN, |s| s.y(unit.point))
+    }
+
+    /// Whether the sweep crosses two parameters (observations then carry `y`).
+    pub fn is_grid(&self) -> bool {
+        self.sweep.as_ref().is_some_and(|s| s.by.is_some())
     }
 }
 
-/// Largest number of units (sweep values × seeds) one experiment may list: the unit list is
+/// Largest number of units (sweep points × seeds) one experiment may list: the unit list is
 /// allocated up front, so an absurd `seeds` must be refused, not attempted.
 pub const MAX_UNITS: usize = 1_000_000;
 

@@ -1,7 +1,7 @@
 //! Aggregation over seeds (SPEC §10): mean, standard deviation and the 95% Student-t interval of
 //! every (algorithm, metric, x) point.
 
-use super::observation::{legacy_key, nan_as_null};
+use super::observation::{is_no_y, legacy_key, nan_as_null, no_y};
 use super::UnitResult;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -19,6 +19,9 @@ pub struct Stat {
     pub metric: String,
     #[serde(with = "nan_as_null")]
     pub x: f64,
+    /// The second parameter's value in a grid sweep; NaN, and absent from JSON, otherwise.
+    #[serde(default = "no_y", skip_serializing_if = "is_no_y", with = "nan_as_null")]
+    pub y: f64,
     pub n: usize,
     #[serde(with = "nan_as_null")]
     pub mean: f64,
@@ -57,30 +60,32 @@ pub fn mean_std_ci95(v: &[f64]) -> (f64, f64, f64) {
     (mean, std, t_quantile(n - 1) * std / (n as f64).sqrt())
 }
 
-/// Groups observations by (algorithm, metric, x) in first-seen order of algorithms.
+/// Groups observations by (algorithm, metric, x, y) in first-seen order of algorithms (`y` is NaN,
+/// one group, outside a grid).
 pub fn aggregate(results: &[UnitResult]) -> Vec<Stat> {
     let mut order: Vec<String> = Vec::new();
-    let mut groups: BTreeMap<(usize, String, u64), Vec<f64>> = BTreeMap::new();
+    let mut groups: BTreeMap<(usize, String, u64, u64), Vec<f64>> = BTreeMap::new();
     for r in results {
         for o in &r.observations {
             let ai = order.iter().position(|a| *a == o.algorithm).unwrap_or_else(|| {
                 order.push(o.algorithm.clone());
                 order.len() - 1
             });
-            groups.entry((ai, o.metric.clone(), o.x.to_bits())).or_default().push(o.value);
+            groups.entry((ai, o.metric.clone(), o.x.to_bits(), o.y.to_bits())).or_default().push(o.value);
         }
     }
     let mut stats: Vec<Stat> = groups
         .into_iter()
-        .map(|((ai, metric, xb), v)| {
+        .map(|((ai, metric, xb, yb), v)| {
             let (mean, std, ci95) = mean_std_ci95(&v);
-            Stat { algorithm: order[ai].clone(), metric, x: f64::from_bits(xb), n: v.len(), mean, std, ci95 }
+            let (x, y) = (f64::from_bits(xb), f64::from_bits(yb));
+            Stat { algorithm: order[ai].clone(), metric, x, y, n: v.len(), mean, std, ci95 }
         })
         .collect();
     stats.sort_by(|a, b| {
         let ia = order.iter().position(|x| *x == a.algorithm);
         let ib = order.iter().position(|x| *x == b.algorithm);
-        ia.cmp(&ib).then(a.metric.cmp(&b.metric)).then(a.x.total_cmp(&b.x))
+        ia.cmp(&ib).then(a.metric.cmp(&b.metric)).then(a.x.total_cmp(&b.x)).then(a.y.total_cmp(&b.y))
     });
     stats
 }

@@ -8,6 +8,7 @@ import { createRegretView } from './views/regret.js';
 import { createOfflineView } from './views/offline.js';
 import { createEfficiencyView } from './views/efficiency.js';
 import { createPaperView } from './views/paper.js';
+import { createSweepView } from './views/sweep.js';
 import { presetsOf } from './presets.js';
 import { setupUpload, arrivalChoice } from './upload.js';
 import { determinism } from './jobs.js';
@@ -72,7 +73,7 @@ const live = createLiveView(app);
 createAskView(app, live);
 const views = {
   live, regret: createRegretView(app), offline: createOfflineView(app),
-  efficiency: createEfficiencyView(app), paper: createPaperView(app),
+  efficiency: createEfficiencyView(app), paper: createPaperView(app), sweep: createSweepView(app),
 };
 let current = null;
 const checksums = {};
@@ -134,7 +135,7 @@ for (const k of PARAMS) {
 }
 // The live view's policy selects (p1…p4) are its own (views/live.js).
 $('speed').addEventListener('change', () => app.set((s) => { s.speed = Number($('speed').value); }));
-for (const id of ['seeds', 'seeds-offline']) $(id).addEventListener('change', () => app.set((s) => { s.seeds = Number($(id).value); }));
+for (const id of ['seeds', 'seeds-offline', 'seeds-sweep']) $(id).addEventListener('change', () => app.set((s) => { s.seeds = Number($(id).value); }));
 $('offline').addEventListener('change', () => app.set((s) => { s.offline = $('offline').value; }));
 $('preset').addEventListener('change', () => app.set((s) => { s.preset = $('preset').value; }));
 $('full').addEventListener('change', () => app.set((s) => { s.full = $('full').checked; }));

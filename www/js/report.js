@@ -152,3 +152,69 @@ export function efficiencyChart(report) {
   return { title: 'Runtime vs final average regret (lower left is better)', kind: 'scatter', logX: true, logY: true,
     xLabel: 'runtime (ms, this browser)', yLabel: 'final R(T)/T', refs, series: sized(report, efficiencySeries(report.stats)) };
 }
+
+/** A swept parameter's name for axes (the page's short labels, else the parameter's name). */
+export const paramLabel = (param) => PARAM_LABEL[param] || param;
+
+/** The metric a sweep shows unless another is chosen: the gap offline, the final regret online. */
+export const defaultSweepMetric = (report) => (report.experiment.measure.kind === 'offline' ? 'gap' : 'final_avg_regret');
+
+/** The metrics of a sweep report that have a value at its points (the sweep view's choice). */
+export const sweepMetrics = (report) => [...new Set(report.stats.filter((s) => s.x != null).map((s) => s.metric))];
+
+/**
+ * The heatmap cells of `metric` for the algorithm `key` in a grid report (issue 25, item 5): one
+ * per (x, y) cell, first parameter major as the grid's points, with its mean, 95% interval and n;
+ * `meta` names the cell's configuration (`params`: both swept values) and its algorithm.
+ */
+export function gridCells(report, metric, key) {
+  const sw = report.experiment.sweep;
+  return report.stats
+    .filter((s) => keyOf(s) === key && s.metric === metric && s.x != null && s.y != null && s.mean != null)
+    .sort((a, b) => a.x - b.x || a.y - b.y)
+    .map((s) => {
+      const ci = ciOf(s);
+      return { x: s.x, y: s.y, value: s.mean, lo: s.mean - ci, hi: s.mean + ci, n: s.n,
+        meta: { algorithm: key, params: { [sw.param]: s.x, [sw.by.param]: s.y } } };
+    });
+}
+
+/**
+ * Charts of a sweep report: one parameter, a line per algorithm of `metric` against it with its
+ * interval per point; two, a heatmap per algorithm (spec { kind: 'heatmap', title, xLabel,
+ * yLabel, valueLabel, cells, onPoint(cellIndex) }). `onPoint(meta)` receives the clicked point's
+ * configuration ({ algorithm, params }). A heatmap also carries its cells as `series`, a line per
+ * value of the second parameter, for a chart module that draws lines only.
+ */
+export function sweepCharts(report, { metric = defaultSweepMetric(report), onPoint } = {}) {
+  const sw = report.experiment.sweep;
+  if (!sw) return [];
+  const xLabel = paramLabel(sw.param), what = metric.replace(/^final_/, '').replace(/_/g, ' ');
+  const keep = (a) => a !== 'oracle' || metric !== 'gap';
+  if (!sw.by) {
+    const lines = series(report.stats, metric, keep);
+    const click = (si, pi) => onPoint?.({ algorithm: lines[si].key, params: { [sw.param]: lines[si].points[pi].x } });
+    return [{ kind: 'line', title: `${what} vs ${xLabel}`, xLabel, yLabel: what, series: lines, onPoint: click }];
+  }
+  const yLabel = paramLabel(sw.by.param);
+  const keys = [...new Set(report.stats.filter((s) => s.metric === metric).map(keyOf))].filter(keep);
+  return keys.map((key, i) => {
+    const cells = gridCells(report, metric, key);
+    const rows = [...new Set(cells.map((c) => c.y))];
+    return {
+      kind: 'heatmap', title: `${labelOf(key)}: ${what} by ${xLabel} and ${yLabel}`, xLabel, yLabel, valueLabel: what, cells,
+      onPoint: (cellIndex) => onPoint?.(cells[cellIndex].meta),
+      series: rows.map((y, j) => ({ key: `${key}@${y}`, label: `${labelOf(key)}, ${yLabel} = ${y}`, colour: SERIES_COLOURS[(i + j) % SERIES_COLOURS.length],
+        points: cells.filter((c) => c.y === y).map((c) => ({ x: c.x, y: c.value, lo: c.lo, hi: c.hi, n: c.n })) })),
+    };
+  });
+}
+
+/** The charts of any report, by what it measured (a result file opened on the page). */
+export function chartsOf(report) {
+  const e = report.experiment;
+  if (e.sweep?.by || (e.sweep && e.measure.kind === 'online')) return sweepCharts(report);
+  if (e.measure.kind === 'offline') return offlineCharts(report);
+  if (e.measure.kind === 'online') return onlineCharts(report);
+  return [];
+}

@@ -3,11 +3,13 @@
 // nq-trivia data; and, for the `replay` arrival model, an optional index file of arrivals. Files
 // are read here in chunks (a progress bar counts the bytes); a worker (upload-worker.js) parses
 // and checks them with the engine, the bar counting the rows whose distances are measured.
-// Nothing is sent.
+// Nothing is sent. A result file (a report JSON) dropped here is handed to the view shown.
+import { looksLikeReport } from './reproduce.js';
 
 import { Rpc } from './rpc.js';
 
 const MAX_BYTES = 256 * 1024 * 1024;
+
 const NQ = { 'nq.jsonl': 'nq', 'nq.emb.f32': 'nqEmb', 'triviaqa.jsonl': 'tq', 'triviaqa.emb.f32': 'tqEmb' };
 
 function show(text, ok) {
@@ -169,6 +171,15 @@ export function setupUpload(app) {
   // A changed arrival model restarts the live view's stream and re-runs the open experiment.
   for (const id of ['arrival', 'group-by']) document.getElementById(id).addEventListener('change', () => { sync(); app.set(() => {}, { restart: app.state.dataset === 'upload' }); });
   const handle = async (files) => {
+    // One JSON file that is a result (csc run's report, the page's export) opens in the view shown.
+    if (files.length === 1 && /\.json$/i.test(files[0].name)) {
+      const text = await files[0].text();
+      if (looksLikeReport(text)) {
+        const open = new CustomEvent('csc-open-report', { detail: { name: files[0].name, text }, cancelable: true });
+        if (document.dispatchEvent(open)) show('To open a result, drop it on an experiment view (Online regret, Offline gap, Sweep, …).', false);
+        return;
+      }
+    }
     try { show(await load([...files], app), true); } catch (e) { show(`Could not load your data: ${e.message}`, false); }
   };
   const input = document.getElementById('file');

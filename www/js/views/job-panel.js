@@ -1,10 +1,13 @@
 // The frame of every experiment view: Run / Cancel, a progress bar, the charts (redrawn as each
 // unit finishes; SVG figures by charts.js), the summary table and the exports: the report's CSV
-// and JSON, every figure as PNG 2×, and per figure SVG, PNG 2× and 3× and its caption to copy.
+// and JSON, every figure as PNG 2×, and per figure SVG, PNG 2× and 3× and its caption to copy; the
+// `csc` command that reproduces the result, and "Open a result…": a report file of the CLI drawn in
+// its place.
 import { captionText, drawChart } from '../charts.js';
 import { runJob, cancelJob, getJob, onJob } from '../jobs.js';
 import { downloadText, downloadFigureSvg, downloadFigurePng } from '../export.js';
-import { runOf } from '../report.js';
+import { reproduceBlock, openReport } from '../reproduce.js';
+import { chartsOf, runOf } from '../report.js';
 
 const el = (tag, attrs = {}, text = '') => Object.assign(document.createElement(tag), attrs, text ? { textContent: text } : {});
 
@@ -31,8 +34,19 @@ export class JobPanel {
     this.csvBtn = el('button', { type: 'button', className: 'export-csv' }, 'Data (CSV)');
     this.jsonBtn = el('button', { type: 'button', className: 'export-json' }, 'Report (JSON)');
     this.pngBtn = el('button', { type: 'button', className: 'export-png' }, 'Charts (PNG 2×)');
-    ex.append(el('span', { className: 'muted' }, 'Export:'), this.csvBtn, this.jsonBtn, this.pngBtn);
-    root.append(bar, this.chartsEl, ex, this.summary);
+    const open = el('label', { className: 'file open-report' });
+    this.openInput = el('input', { type: 'file', accept: '.json,application/json' });
+    open.append(this.openInput, el('span', {}, 'Open a result…'));
+    ex.append(el('span', { className: 'muted' }, 'Export:'), this.csvBtn, this.jsonBtn, this.pngBtn, open);
+    this.repro = reproduceBlock();
+    root.append(bar, this.chartsEl, ex, this.repro.el, this.summary);
+    this.openInput.addEventListener('change', async () => {
+      const f = this.openInput.files[0];
+      this.openInput.value = '';
+      if (f) this.open(f.name, await f.text());
+    });
+    // A result file dropped on the page opens in the panel shown (upload.js tells it apart from data).
+    document.addEventListener('csc-open-report', (e) => { if (this.active) { e.preventDefault(); this.open(e.detail.name, e.detail.text); } });
     this.figures = [];
     this.runBtn.addEventListener('click', () => this.run());
     this.cancelBtn.addEventListener('click', () => cancelJob());
@@ -56,13 +70,28 @@ export class JobPanel {
     this.key = r.key;
     this.message = r.message;
     this.waiting = r.progress; // the fraction of the data downloaded, while the message waits for it
-    if (autoRun && !r.message && !getJob(r.key)) this.run();
+    if (this.loaded) this.render(); // an opened result stays until Run
+    else if (autoRun && !r.message && !getJob(r.key)) this.run();
     else this.render();
   }
 
   deactivate() { this.active = false; }
 
+  /** Shows the report file `name` (its text) instead of the settings' job, or why it cannot. */
+  open(name, text) {
+    try {
+      const r = openReport(text);
+      this.loaded = { status: 'done', loaded: name, report: r.report, json: r.json, csv: r.csv, summary: r.summary, spec: r.report.experiment, total: r.report.units.length, done: r.report.units.length, frac: 1 };
+      this.openError = null;
+    } catch (e) {
+      this.loaded = null;
+      this.openError = `Could not open ${name}: ${e.message}`;
+    }
+    this.render();
+  }
+
   run() {
+    this.loaded = this.openError = null;
     const r = this.opts.request();
     this.key = r.key;
     this.message = r.message;
@@ -70,13 +99,14 @@ export class JobPanel {
     this.render();
   }
 
-  job() { return this.key ? getJob(this.key) : null; }
+  job() { return this.loaded || (this.key ? getJob(this.key) : null); }
 
   render() {
     const job = this.renderStatus();
     const done = job && job.status === 'done';
     this.summary.hidden = !done;
     if (done) this.summary.querySelector('pre').textContent = job.summary;
+    this.repro.update(done ? job.spec : null);
     if (this.opts.onReport) this.opts.onReport(job);
     this.drawCharts();
   }
@@ -96,7 +126,9 @@ export class JobPanel {
       else this.progress.value = this.waiting;
     } else this.progress.value = 0;
     const secs = job ? ((performance.now() - job.started) / 1000).toFixed(0) : 0;
-    this.status.textContent = this.message ? this.message
+    this.status.textContent = this.openError ? this.openError
+      : job?.loaded ? `Opened ${job.loaded}: ${job.total} unit${job.total === 1 ? '' : 's'} of ${job.spec.id}, statistics re-derived from them by this engine.`
+      : this.message ? this.message
       : !job ? 'Not run yet.'
         : job.status === 'error' ? `Error: ${job.error}`
           : job.status === 'cancelled' ? `Cancelled after ${job.done} of ${job.total} units; showing those.`
@@ -111,7 +143,7 @@ export class JobPanel {
 
   drawCharts() {
     const job = this.job();
-    const charts = job && job.report ? this.opts.charts(job.report) : [];
+    const charts = job && job.report ? (job.loaded ? chartsOf : this.opts.charts)(job.report) : [];
     while (this.figures.length < charts.length) {
       const f = el('figure', { className: 'chart' });
       this.chartsEl.append(f);

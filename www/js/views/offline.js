@@ -16,10 +16,24 @@ export function offlineRequest(id, seeds, quick = quickFields(presetsOf().get(id
 }
 
 export function createOfflineView(app) {
-  const panel = new JobPanel(document.querySelector('[data-job=offline]'), {
+  // A cell of the sweep view opened here (`app.fromSweep`: its parameters, set on top of the
+  // figure's quick settings) is named above the run, with a button that drops it.
+  const root = document.querySelector('[data-job=offline]');
+  const from = Object.assign(document.createElement('p'), { className: 'hint from-sweep', hidden: true });
+  const text = document.createElement('span');
+  const clear = Object.assign(document.createElement('button'), { type: 'button', className: 'link', textContent: 'use the figure\'s own settings' });
+  from.append(text, ' ', clear);
+  root.before(from);
+  clear.addEventListener('click', () => { app.fromSweep = null; panel.activate(); });
+  const panel = new JobPanel(root, {
     request: () => {
       if (app.state.dataset === 'upload' && !app.upload) return { message: 'Load your data first (“Load your data…” in the settings).' };
-      return offlineRequest(app.state.offline, app.state.seeds, undefined, uploadedData(app));
+      const set = app.fromSweep;
+      from.hidden = !set;
+      text.textContent = set ? `From the sweep view: ${Object.entries(set).map(([k, v]) => `${k} = ${v}`).join(', ')}.` : '';
+      const quick = quickFields(presetsOf().get(app.state.offline).quick);
+      if (set) quick.overrides = { ...quick.overrides, ...set };
+      return offlineRequest(app.state.offline, app.state.seeds, quick, uploadedData(app));
     },
     charts: (report) => offlineCharts(report),
     stem: () => `${app.state.offline}-quick-${app.state.seeds}seeds`,

@@ -1,0 +1,121 @@
+// The sweep view (issue 25, item 5), end to end in headless Chromium with the real CLI: a 3 × 3
+// grid over a built-in sweep (sens-off-beta: β_off × λ) runs on the worker pool with progress;
+// the command under it is `csc run sens-off-beta --grid '…' --seeds 2`, and the CLI's run of that
+// command has the page's cells bit for bit; the heatmap specs (report.js sweepCharts) hold those
+// cells, and a cell's point opens the offline view's figure with that cell's parameters (its run
+// has them); a bad value is refused in plain words; a
+// one-parameter sweep of the online run draws a line per policy; Cancel stops a grid.
+// Needs www/pkg (bash scripts/wasm.sh); builds the CLI with cargo (CARGO_TARGET_DIR applies).
+import path from 'node:path';
+import { checks, assert, waitFor } from './harness.mjs';
+import { runCommand, scratch } from './cli.mjs';
+import { session, artifacts } from './session.mjs';
+
+const { check, done } = checks();
+const { openPage, download, errors, close } = await session();
+const status = (page) => page.textContent('[data-job=sweep] .status');
+const jobState = (page) => page.evaluate(() => document.querySelector('[data-job=sweep]').dataset.status);
+async function fill(page, { base, p1, v1, p2 = '', v2 = '' }) {
+  await page.selectOption('#sweep-base', base);
+  await page.selectOption('#sweep-p1', p1);
+  await page.fill('#sweep-v1', v1);
+  await page.press('#sweep-v1', 'Tab');
+  await page.selectOption('#sweep-p2', p2);
+  if (p2) { await page.fill('#sweep-v2', v2); await page.press('#sweep-v2', 'Tab'); }
+}
+/** Every statistic's numbers as text, keyed by (algorithm, metric, x, y). */
+const cells = (report) => report.stats.map((s) => JSON.stringify([s.algorithm, s.metric, s.x, s.y, s.n, s.mean, s.std, s.ci95]));
+
+await check('a 3 × 3 grid runs on the worker pool; the CLI\'s --grid run of its command has the same cells, bit for bit; a point opens its configuration', async () => {
+  const page = await openPage('?view=sweep&seeds=2');
+  await fill(page, { base: 'sens-off-beta', p1: 'beta_off', v1: '0, 0.1, 1', p2: 'lambda', v2: '0.01, 0.1, 1' });
+  await page.click('[data-job=sweep] .run');
+  let sawProgress = false;
+  await waitFor(page, () => {
+    const root = document.querySelector('[data-job=sweep]');
+    return root.dataset.status !== 'running' || /Running: [1-9]\d* of 18 units/.test(root.querySelector('.status').textContent);
+  }, null, { timeout: 120000 });
+  sawProgress = (await jobState(page)) === 'running';
+  await waitFor(page, () => ['done', 'error', 'cancelled'].includes(document.querySelector('[data-job=sweep]').dataset.status), null, { timeout: 600000 });
+  const st = await status(page);
+  assert(/^Done: 18 units/.test(st), st);
+  assert(sawProgress, 'no progress was shown while it ran');
+  const command = await page.textContent('[data-job=sweep] .cli-command');
+  assert(command === "csc run sens-off-beta --grid 'beta_off=0,0.1,1;lambda=0.01,0.1,1' --seeds 2", command);
+  const pageReport = JSON.parse((await download(page, '[data-job=sweep] .export-json')).text);
+  const cliReport = JSON.parse(await runCommand(command, await scratch('sweep'), 'sens-off-beta', ['--threads', '1']));
+  assert(JSON.stringify(cliReport.experiment) === JSON.stringify(pageReport.experiment), 'the CLI ran another definition');
+  const [a, b] = [cells(pageReport), cells(cliReport)];
+  assert(a.length > 0 && a.length === b.length, `${a.length} vs ${b.length} statistics`);
+  a.forEach((c, i) => assert(c === b[i], `page ${c} vs CLI ${b[i]}`));
+  const xy = new Set(pageReport.stats.map((s) => `${s.x},${s.y}`));
+  assert(xy.size === 9, `${xy.size} cells`);
+
+  // The heatmaps' data: one per algorithm but the oracle, 9 cells each, the means of the CLI's
+  // statistics; a cell's point names its configuration.
+  const specs = await page.evaluate(async (report) => {
+    const m = await import('./js/report.js');
+    let clicked = null;
+    const charts = m.sweepCharts(report, { onPoint: (meta) => { clicked = meta; } });
+    charts[0].onPoint(4);
+    return { charts: charts.map((c) => ({ kind: c.kind, title: c.title, xLabel: c.xLabel, yLabel: c.yLabel, cells: c.cells })), clicked };
+  }, cliReport);
+  const algs = [...new Set(cliReport.stats.filter((s) => s.metric === 'gap' && s.algorithm !== 'oracle').map((s) => s.algorithm))];
+  assert(specs.charts.length === algs.length && specs.charts.every((c) => c.kind === 'heatmap'), JSON.stringify(specs.charts.map((c) => c.kind)));
+  specs.charts.forEach((c, i) => {
+    const want = cliReport.stats.filter((s) => s.algorithm === algs[i] && s.metric === 'gap').map((s) => [s.x, s.y, s.mean]);
+    assert(JSON.stringify(c.cells.map((x) => [x.x, x.y, x.value])) === JSON.stringify(want), `${c.title}: cells differ`);
+  });
+  assert(JSON.stringify(specs.clicked.params) === JSON.stringify({ beta_off: 0.1, lambda: 0.1 }), JSON.stringify(specs.clicked));
+  await page.screenshot({ path: path.join(artifacts, 'sweep-grid-1440.png'), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: path.join(artifacts, 'sweep-grid-390.png'), fullPage: true });
+  await page.setViewportSize({ width: 1440, height: 900 });
+
+  // The view's own point (the middle cell of its first heatmap) opens the offline view's figure
+  // with that cell's parameters, named above the run; its run has them.
+  await page.evaluate(() => document.querySelector('[data-job=sweep]').charts[0].onPoint(4));
+  await waitFor(page, () => !document.getElementById('view-offline').hidden && !document.querySelector('.from-sweep').hidden, null);
+  assert(/beta_off = 0\.1, lambda = 0\.1/.test(await page.textContent('.from-sweep')), await page.textContent('.from-sweep'));
+  await waitFor(page, () => ['done', 'error'].includes(document.querySelector('[data-job=offline]').dataset.status), null, { timeout: 300000 });
+  const off = JSON.parse((await download(page, '[data-job=offline] .export-json')).text);
+  assert(off.experiment.params.beta_off === 0.1 && off.experiment.params.lambda === 0.1, JSON.stringify(off.experiment.params).slice(0, 200));
+  await page.close();
+});
+
+await check('a bad value is refused in plain words; Cancel stops a grid and keeps its units', async () => {
+  const page = await openPage('?view=sweep&seeds=1');
+  await fill(page, { base: 'sens-off-beta', p1: 'beta_off', v1: '0, x' });
+  const st = await status(page);
+  assert(/`x` is not a number/.test(st), st);
+  assert(await page.isDisabled('[data-job=sweep] .run'), 'Run is enabled for a grid that cannot run');
+  await fill(page, { base: 'sens-off-beta', p1: 'beta_off', v1: '0, 0.1, 0.3, 1', p2: 'lambda', v2: '0.001, 0.01, 0.1, 1' });
+  await page.click('[data-job=sweep] .run');
+  await waitFor(page, () => /Running: [1-9]/.test(document.querySelector('[data-job=sweep] .status').textContent), null, { timeout: 120000 });
+  await page.click('[data-job=sweep] .cancel');
+  await waitFor(page, () => document.querySelector('[data-job=sweep]').dataset.status === 'cancelled', null);
+  assert(/^Cancelled after \d+ of 16 units/.test(await status(page)), await status(page));
+  await page.close();
+});
+
+await check('one parameter of the online run: a line per policy over its values; the metric redraws without a run', async () => {
+  const page = await openPage('?view=sweep&seeds=1&horizon=200&n_eval=200&policies=greedy,lfu');
+  await fill(page, { base: 'online', p1: 'k', v1: '2, 4, 6' });
+  await page.click('[data-job=sweep] .run');
+  await waitFor(page, () => ['done', 'error'].includes(document.querySelector('[data-job=sweep]').dataset.status), null, { timeout: 180000 });
+  assert(/^Done: 3 units/.test(await status(page)), await status(page));
+  const chart = await page.evaluate(() => [...document.querySelectorAll('[data-job=sweep] canvas')].filter((c) => !c.hidden).map((c) => c.chartData)[0]);
+  assert(chart.series.length === 2 && chart.series.every((s) => JSON.stringify(s.points.map((p) => p.x)) === '[2,4,6]'), JSON.stringify(chart.series.map((s) => s.points.map((p) => p.x))));
+  const command = await page.textContent('[data-job=sweep] .cli-command');
+  assert(command === 'csc run sweep.definition.json', command);
+  // The metric changes the chart without running again.
+  await page.selectOption('#sweep-metric', 'final_hit_rate');
+  const title = await page.evaluate(() => [...document.querySelectorAll('[data-job=sweep] canvas')].find((c) => !c.hidden).chartData.title);
+  assert(/hit rate/.test(title), title);
+  await page.close();
+});
+
+await check('no page errors', async () => { assert(!errors.length, errors.join(' | ')); });
+
+await close();
+done();

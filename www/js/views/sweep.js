@@ -1,0 +1,142 @@
+// The sweep view (issue 25, item 5): how a result moves with one or two parameters. The reader
+// picks a base experiment (the regret view's online run, or one of the engine's built-in sweeps:
+// the sensitivity sweeps and the nq-tune grid), one or two parameters with their values and a
+// metric. The grid is the definition's `sweep` (csc::experiment::grid; its text is the CLI's
+// `--grid`, parsed by the engine), so its units (cell × seed) run on the worker pool (jobs.js)
+// with progress and cancel, and the command under the result reruns it with `csc run … --grid`.
+// One parameter draws a line per algorithm with its interval per point; two, a heatmap per
+// algorithm (report.js sweepCharts). Clicking a point opens that configuration in the regret
+// (online) or offline view.
+import { JobPanel } from './job-panel.js';
+import { onlineRequest } from './regret.js';
+import { uploadedData } from '../upload.js';
+import { nqTriviaNow } from '../nq-trivia.js';
+import { sweepCharts, sweepMetrics, defaultSweepMetric, paramLabel } from '../report.js';
+import { sweepPresets, parseGrid, defaultParams } from '../../pkg/csc.js';
+
+const $ = (id) => document.getElementById(id);
+const opt = (value, text) => Object.assign(document.createElement('option'), { value, textContent: text });
+
+/** The metrics offered before a run, per measure (after it: the report's own). */
+const METRICS = {
+  online: ['final_avg_regret', 'final_avg_realised_cost', 'final_hit_rate', 'final_switches', 'final_error_rate'],
+  offline: ['gap', 'loss', 'error_rate'],
+};
+
+/** The values field's text for a sweep axis. */
+const listOf = (values) => values.join(', ');
+
+export function createSweepView(app) {
+  const presets = new Map(sweepPresets().map((s) => [s.id, s]));
+  // Every numeric parameter the engine's `Params` has (Config::with_param sets any of them).
+  const params = Object.entries(defaultParams()).filter(([, v]) => typeof v === 'number').map(([k]) => k).sort();
+  const base = $('sweep-base'), p1 = $('sweep-p1'), v1 = $('sweep-v1'), p2 = $('sweep-p2'), v2 = $('sweep-v2'), metricSel = $('sweep-metric');
+  base.append(opt('online', 'Online: the regret view\'s policies and settings'));
+  for (const s of presets.values()) base.append(opt(s.id, `${s.id}: ${s.title}`));
+  for (const k of params) p1.append(opt(k, paramLabel(k)));
+  p2.append(opt('', 'none (a line)'));
+  for (const k of params) p2.append(opt(k, paramLabel(k)));
+  const form = { base: 'online', p1: 'epsilon', v1: '0.2, 0.4, 0.6', p2: '', v2: '', metric: '' };
+
+  /** The base definition: a built-in sweep's, or the regret view's online run (or a message). */
+  const baseOf = () => {
+    if (form.base !== 'online') {
+      const spec = structuredClone(presets.get(form.base));
+      spec.seeds = app.state.seeds;
+      let files = null;
+      if (spec.dataset === 'nq-trivia') {
+        const nq = nqTriviaNow(app);
+        if (!nq.files) return { message: nq.message, progress: nq.progress };
+        files = nq.files;
+      }
+      return { spec, dataset: { kind: spec.dataset, ...(files || {}) }, files: files?.id };
+    }
+    const r = onlineRequest(app);
+    if (r.message) return r;
+    const up = uploadedData(app);
+    return { spec: { ...r.request.experiment, id: 'sweep' }, dataset: r.request.dataset, files: up ? up.upload : r.key };
+  };
+
+  /** The grid of the form, parsed by the engine (its message when it is not one). */
+  const grid = () => {
+    const text = `${form.p1}=${form.v1.replace(/\s+/g, '')}${form.p2 ? `;${form.p2}=${form.v2.replace(/\s+/g, '')}` : ''}`;
+    return parseGrid(text);
+  };
+
+  // A point opens its configuration: online, the regret view with the page's parameters set to
+  // the cell's (and its policy chosen); offline, the offline view's figure with the cell's
+  // parameters on top of its quick settings (offline.js, `app.fromSweep`).
+  const onPoint = (meta, report) => {
+    const online = report.experiment.measure.kind === 'online';
+    if (!online) app.fromSweep = meta.params;
+    app.set((s) => {
+      if (online) for (const [k, v] of Object.entries(meta.params)) if (k in s.params) s.params[k] = v;
+      if (online && meta.algorithm && !s.policies.includes(meta.algorithm)) s.policies = [...s.policies, meta.algorithm];
+      s.view = online ? 'regret' : 'offline';
+    });
+  };
+
+  const root = document.querySelector('[data-job=sweep]');
+  const panel = new JobPanel(root, {
+    request: () => {
+      const b = baseOf();
+      if (b.message) return b;
+      let sweep;
+      try { sweep = grid(); } catch (e) { return { message: `Values: ${e.message}` }; }
+      const spec = { ...b.spec, sweep };
+      const request = { type: 'run', experiment: spec, dataset: b.dataset };
+      return { key: JSON.stringify({ spec, files: b.files }), request };
+    },
+    // The specs drawn are kept on the panel's element (`charts`), whatever draws them (tests click
+    // a point through them).
+    charts: (report) => (root.charts = sweepCharts(report, { metric: metricOf(report), onPoint: (meta) => onPoint(meta, report) })),
+    stem: () => `sweep-${form.p1}${form.p2 ? `-${form.p2}` : ''}-${app.state.seeds}seeds`,
+    onReport: (job) => showMetrics(job && job.report),
+  });
+
+  const metricOf = (report) => (form.metric && sweepMetrics(report).includes(form.metric) ? form.metric : defaultSweepMetric(report));
+  function showMetrics(report) {
+    const kind = report ? report.experiment.measure.kind : (form.base === 'online' ? 'online' : presets.get(form.base).measure.kind);
+    const list = report ? sweepMetrics(report) : METRICS[kind];
+    const want = report ? metricOf(report) : form.metric || METRICS[kind][0];
+    metricSel.replaceChildren(...list.map((m) => opt(m, m.replace(/^final_/, '').replace(/_/g, ' '))));
+    metricSel.value = list.includes(want) ? want : list[0];
+  }
+
+  /** The form's fields from `form`. */
+  function showForm() {
+    base.value = form.base;
+    p1.value = form.p1; v1.value = form.v1; p2.value = form.p2; v2.value = form.v2;
+    v2.disabled = !form.p2;
+    $('seeds-sweep').value = String(app.state.seeds);
+    // The page's settings (dataset, parameters) are the online run's; a built-in sweep has its own.
+    document.querySelector('.slot[data-for="sweep"]').hidden = form.base !== 'online';
+  }
+
+  base.addEventListener('change', () => {
+    form.base = base.value;
+    const s = presets.get(form.base)?.sweep;
+    if (s) {
+      Object.assign(form, { p1: s.param, v1: listOf(s.values), p2: s.by ? s.by.param : '', v2: s.by ? listOf(s.by.values) : '' });
+    }
+    form.metric = '';
+    showForm();
+    showMetrics(null);
+    if (panel.active) panel.activate(false);
+  });
+  // A changed field shows the run of the new grid if it ran, else "Not run yet" or why it cannot run.
+  for (const [el, key] of [[p1, 'p1'], [v1, 'v1'], [p2, 'p2'], [v2, 'v2']]) {
+    el.addEventListener('change', () => { form[key] = el.value; showForm(); if (panel.active) panel.activate(false); });
+  }
+  // The metric only redraws: the run has every metric.
+  metricSel.addEventListener('change', () => { form.metric = metricSel.value; panel.render(); });
+  showForm();
+  showMetrics(null);
+
+  return {
+    show: showForm,
+    // The grid runs when Run is pressed (a grid can be large): no run on opening the view.
+    activate() { panel.activate(false); },
+    deactivate() { panel.deactivate(); },
+  };
+}
