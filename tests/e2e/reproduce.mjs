@@ -22,7 +22,7 @@ async function openFile(page, job, name, text) {
   await page.setInputFiles(`[data-job=${job}] .open-report input`, { name, mimeType: 'application/json', buffer: Buffer.from(text) });
 }
 /** What the panel's charts draw: per chart, per series, the points' (x, mean). */
-const drawn = (page, job) => page.evaluate((j) => [...document.querySelectorAll(`[data-job=${j}] canvas`)].filter((c) => !c.hidden)
+const drawn = (page, job) => page.evaluate((j) => [...document.querySelectorAll(`[data-job=${j}] figure.chart`)].filter((c) => !c.hidden)
   .map((c) => ({ title: c.chartData.title, series: c.chartData.series.map((s) => ({ key: s.key, points: s.points.map((p) => [p.x, p.y]) })) })), job);
 
 const dir = await scratch('reproduce');

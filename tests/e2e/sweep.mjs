@@ -56,8 +56,8 @@ await check('a 3 × 3 grid runs on the worker pool; the CLI\'s --grid run of its
   const specs = await page.evaluate(async (report) => {
     const m = await import('./js/report.js');
     let clicked = null;
-    const charts = m.sweepCharts(report, { onPoint: (meta) => { clicked = meta; } });
-    charts[0].onPoint(4);
+    const charts = m.sweepCharts(report, { onPoint: (config) => { clicked = config; } });
+    charts[0].onPoint(null, 4, charts[0].cells[4]);
     return { charts: charts.map((c) => ({ kind: c.kind, title: c.title, xLabel: c.xLabel, yLabel: c.yLabel, cells: c.cells })), clicked };
   }, cliReport);
   const algs = [...new Set(cliReport.stats.filter((s) => s.metric === 'gap' && s.algorithm !== 'oracle').map((s) => s.algorithm))];
@@ -74,7 +74,11 @@ await check('a 3 × 3 grid runs on the worker pool; the CLI\'s --grid run of its
 
   // The view's own point (the middle cell of its first heatmap) opens the offline view's figure
   // with that cell's parameters, named above the run; its run has them.
-  await page.evaluate(() => document.querySelector('[data-job=sweep]').charts[0].onPoint(4));
+  // By keyboard, as a reader would: focus the first heatmap, Home (cell 0), → four times, Enter.
+  await page.focus('[data-job=sweep] figure.chart svg.chart-plot');
+  await page.keyboard.press('Home');
+  for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Enter');
   await waitFor(page, () => !document.getElementById('view-offline').hidden && !document.querySelector('.from-sweep').hidden, null);
   assert(/beta_off = 0\.1, lambda = 0\.1/.test(await page.textContent('.from-sweep')), await page.textContent('.from-sweep'));
   await waitFor(page, () => ['done', 'error'].includes(document.querySelector('[data-job=offline]').dataset.status), null, { timeout: 300000 });
@@ -104,13 +108,13 @@ await check('one parameter of the online run: a line per policy over its values;
   await page.click('[data-job=sweep] .run');
   await waitFor(page, () => ['done', 'error'].includes(document.querySelector('[data-job=sweep]').dataset.status), null, { timeout: 180000 });
   assert(/^Done: 3 units/.test(await status(page)), await status(page));
-  const chart = await page.evaluate(() => [...document.querySelectorAll('[data-job=sweep] canvas')].filter((c) => !c.hidden).map((c) => c.chartData)[0]);
+  const chart = await page.evaluate(() => [...document.querySelectorAll('[data-job=sweep] figure.chart')].filter((c) => !c.hidden).map((c) => c.chartData)[0]);
   assert(chart.series.length === 2 && chart.series.every((s) => JSON.stringify(s.points.map((p) => p.x)) === '[2,4,6]'), JSON.stringify(chart.series.map((s) => s.points.map((p) => p.x))));
   const command = await page.textContent('[data-job=sweep] .cli-command');
   assert(command === 'csc run sweep.definition.json', command);
   // The metric changes the chart without running again.
   await page.selectOption('#sweep-metric', 'final_hit_rate');
-  const title = await page.evaluate(() => [...document.querySelectorAll('[data-job=sweep] canvas')].find((c) => !c.hidden).chartData.title);
+  const title = await page.evaluate(() => [...document.querySelectorAll('[data-job=sweep] figure.chart')].find((c) => !c.hidden).chartData.title);
   assert(/hit rate/.test(title), title);
   await page.close();
 });

@@ -175,16 +175,15 @@ export function gridCells(report, metric, key) {
     .map((s) => {
       const ci = ciOf(s);
       return { x: s.x, y: s.y, value: s.mean, lo: s.mean - ci, hi: s.mean + ci, n: s.n,
-        meta: { algorithm: key, params: { [sw.param]: s.x, [sw.by.param]: s.y } } };
+        config: { algorithm: key, params: { [sw.param]: s.x, [sw.by.param]: s.y } } };
     });
 }
 
 /**
- * Charts of a sweep report: one parameter, a line per algorithm of `metric` against it with its
- * interval per point; two, a heatmap per algorithm (spec { kind: 'heatmap', title, xLabel,
- * yLabel, valueLabel, cells, onPoint(cellIndex) }). `onPoint(meta)` receives the clicked point's
- * configuration ({ algorithm, params }). A heatmap also carries its cells as `series`, a line per
- * value of the second parameter, for a chart module that draws lines only.
+ * Charts of a sweep report: one parameter, a path per algorithm of `metric` against it (points in
+ * x order, the 95% interval per point as a bar); two, a heatmap per algorithm (charts.js's
+ * 'heatmap': cells with their interval). `onPoint(config)` receives the clicked point's
+ * configuration ({ algorithm, params }), by click or Enter (charts.js `onPoint`).
  */
 export function sweepCharts(report, { metric = defaultSweepMetric(report), onPoint } = {}) {
   const sw = report.experiment.sweep;
@@ -193,19 +192,16 @@ export function sweepCharts(report, { metric = defaultSweepMetric(report), onPoi
   const keep = (a) => a !== 'oracle' || metric !== 'gap';
   if (!sw.by) {
     const lines = series(report.stats, metric, keep);
-    const click = (si, pi) => onPoint?.({ algorithm: lines[si].key, params: { [sw.param]: lines[si].points[pi].x } });
-    return [{ kind: 'line', title: `${what} vs ${xLabel}`, xLabel, yLabel: what, series: lines, onPoint: click }];
+    const click = (key, _i, p) => onPoint?.({ algorithm: key, params: { [sw.param]: p.x } });
+    return [{ kind: 'path', title: `${what} vs ${xLabel}`, xLabel, yLabel: what, series: lines, onPoint: click }];
   }
   const yLabel = paramLabel(sw.by.param);
   const keys = [...new Set(report.stats.filter((s) => s.metric === metric).map(keyOf))].filter(keep);
-  return keys.map((key, i) => {
+  return keys.map((key) => {
     const cells = gridCells(report, metric, key);
-    const rows = [...new Set(cells.map((c) => c.y))];
     return {
       kind: 'heatmap', title: `${labelOf(key)}: ${what} by ${xLabel} and ${yLabel}`, xLabel, yLabel, valueLabel: what, cells,
-      onPoint: (cellIndex) => onPoint?.(cells[cellIndex].meta),
-      series: rows.map((y, j) => ({ key: `${key}@${y}`, label: `${labelOf(key)}, ${yLabel} = ${y}`, colour: SERIES_COLOURS[(i + j) % SERIES_COLOURS.length],
-        points: cells.filter((c) => c.y === y).map((c) => ({ x: c.x, y: c.value, lo: c.lo, hi: c.hi, n: c.n })) })),
+      onPoint: (_key, _i, cell) => onPoint?.(cell.config),
     };
   });
 }
