@@ -64,6 +64,7 @@ const FUNCTIONS = {
   initSync: () => [{ module: new Uint8Array(8) }],
   default: () => [undefined],
   experimentDefinition: () => ['fig-c'],
+  frontierDefinition: () => ['synthetic'],
 };
 const CLASSES = {
   Dataset: {

@@ -78,6 +78,7 @@ for (const k of Object.keys(want)) if (k && have[k]?.version !== want[k].version
     step "playground e2e deps" npm ci --prefix tests/e2e --no-audit --no-fund
 fi
 step "playground e2e" node tests/e2e/run.mjs
+step "frontier e2e (nq-trivia, against the CLI)" node tests/e2e/frontier.mjs
 
 # The companion-site bundle (scripts/dist.sh: dist/ with the nq-trivia data of ../shared/data or
 # $CSC_DATA; fails without it) embedded in an iframe on another origin from a sub-path

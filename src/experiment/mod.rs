@@ -33,7 +33,7 @@ pub use crate::config::with_param;
 pub use dataset::{DatasetId, DatasetSpec};
 pub use headline::{Headline, HeadlineRow, Verdict};
 pub use observation::Observation;
-pub use presets::{describe, paper_presets, quick_spec, Preset};
+pub use presets::{describe, frontier_definition, frontier_quick, paper_presets, quick_spec, Preset};
 pub use registry::{builtin, paper_policies, tuned_offline, BUILTIN_IDS, TUNED_BETA_OFF, TUNED_LAMBDA};
 pub use report::{Report, ShardInfo, ENGINE};
 pub use runner::{run_unit, UnitResult};
