@@ -6,7 +6,8 @@ use csc::config::GPTCACHE_COSINE;
 use csc::dataset::{plane, synthetic};
 use csc::experiment::runner::check_ground_truth;
 use csc::experiment::{
-    builtin, frontier_definition, frontier_quick, run_unit, DatasetId, DatasetSpec, ExperimentSpec, Measure, Report,
+    builtin, frontier_definition, frontier_quick, run_unit, DatasetId, DatasetSpec, ExperimentSpec, Measure,
+    Report,
 };
 use csc::online::PolicyKind;
 use std::sync::Arc;
@@ -104,7 +105,9 @@ fn a_small_frontier_runs_to_its_table_and_chart_data() {
 fn a_frontier_on_data_without_ground_truth_is_refused_with_the_reason() {
     // Whatever its families (vCache, which learns from labels, or Greedy, which does not): its
     // x axis, the error rate, is "—" there (SPEC §14).
-    for families in [r#"[{"policy": "vcache", "param": "vcache_delta", "values": [0.05]}]"#, r#"[{"policy": "greedy"}]"#] {
+    for families in
+        [r#"[{"policy": "vcache", "param": "vcache_delta", "values": [0.05]}]"#, r#"[{"policy": "greedy"}]"#]
+    {
         let spec = ExperimentSpec::from_json(&mini(families).replace("synthetic", "plane")).unwrap();
         let d = Arc::new(plane::universe().unwrap());
         let e = run_unit(&spec, &spec.units()[0], &d, &mut |_| true).unwrap_err().to_string();
@@ -130,11 +133,15 @@ fn the_frontier_view_runs_the_engine_quick_definition_on_any_dataset() {
         assert_eq!(q.measure, full.measure);
         assert_eq!(q.units().len(), 22 * 3);
         let name = if dataset == DatasetId::NqTrivia { "nq-trivia" } else { "synthetic" };
-        assert_eq!(q.title, format!("Cost–correctness frontier on {name} (quick: k = 50, T = 1,000, 3 seeds)"));
+        assert_eq!(
+            q.title,
+            format!("Cost–correctness frontier on {name} (quick: k = 50, T = 1,000, 3 seeds)")
+        );
         let back = ExperimentSpec::from_json(&serde_json::to_string(&q).unwrap()).unwrap();
         assert_eq!(back, q);
     }
     assert_eq!(frontier_quick().seeds, 3);
-    let mine = DatasetId::Spec(Box::new(DatasetSpec { jsonl: Some("mine.jsonl".into()), ..Default::default() }));
+    let mine =
+        DatasetId::Spec(Box::new(DatasetSpec { jsonl: Some("mine.jsonl".into()), ..Default::default() }));
     assert!(frontier_definition(mine).unwrap().title.contains("your data (mine.jsonl)"));
 }
