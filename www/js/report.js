@@ -162,12 +162,16 @@ export function frontierFamilies(report) {
   return out;
 }
 
-const fmt = (s, d = 4) => (s && s.mean != null ? `${s.mean.toFixed(d)}${s.ci95 != null ? ` ± ${s.ci95.toFixed(d)}` : ''}` : '—');
+/** A statistic as `mean ± 95% half-width` with `d` decimals, or "—" when it was not measured (SPEC §14). */
+export const fmtStat = (s, d = 4) => (s && s.mean != null ? `${s.mean.toFixed(d)}${s.ci95 != null ? ` ± ${s.ci95.toFixed(d)}` : ''}` : '—');
+
+/** A frontier point's configuration: its family and parameter value (`Threshold, threshold_tau = 0.3`). */
+export const frontierConfig = (fam, p) => `${fam.label}${fam.param ? `, ${fam.param} = ${p.value}` : ''}`;
 
 /** A frontier point's configuration and metrics, in words (the chart's hover, the table's row). */
 export function frontierMeta(fam, p) {
   const n = Math.max(0, ...Object.values(p.stats).map((s) => (s ? s.n : 0)));
-  return `${fam.label}${fam.param ? `, ${fam.param} = ${p.value}` : ''} (${n} seed${n === 1 ? '' : 's'}): realised cost ${fmt(p.stats.cost)}, error rate ${fmt(p.stats.error)}, hit rate ${fmt(p.stats.hits, 3)}, average regret ${fmt(p.stats.regret)}`;
+  return `${frontierConfig(fam, p)} (${n} seed${n === 1 ? '' : 's'}): realised cost ${fmtStat(p.stats.cost)}, error rate ${fmtStat(p.stats.error)}, hit rate ${fmtStat(p.stats.hits, 3)}, average regret ${fmtStat(p.stats.regret)}`;
 }
 
 /**

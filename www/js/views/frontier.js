@@ -7,7 +7,7 @@
 // truth there is no error rate: the view shows "—" and the engine's reason, and runs nothing.
 import { Dataset, frontierDefinition } from '../../pkg/csc.js';
 import { JobPanel } from './job-panel.js';
-import { frontierChart, frontierFamilies, frontierMeta, noGroundTruth } from '../report.js';
+import { fmtStat, frontierChart, frontierConfig, frontierFamilies, frontierMeta, noGroundTruth } from '../report.js';
 import { uploadedData } from '../upload.js';
 import { nqTriviaNow } from '../nq-trivia.js';
 
@@ -90,16 +90,15 @@ export function createFrontierView(app) {
       head.append(Object.assign(document.createElement('th'), { scope: 'col', textContent: h }));
     }
     const body = tableEl.createTBody();
-    const cell = (s, d = 4) => (s && s.mean != null ? `${s.mean.toFixed(d)}${s.ci95 != null ? ` ± ${s.ci95.toFixed(d)}` : ''}` : '—');
     for (const fam of fams) {
       for (const p of fam.points) {
         const tr = body.insertRow();
         tr.dataset.series = fam.key;
         tr.dataset.point = String(p.point);
         tr.title = frontierMeta(fam, p);
-        const config = `${fam.label}${fam.param ? `, ${fam.param} = ${p.value}` : ''}`;
+        const config = frontierConfig(fam, p);
         tr.append(Object.assign(document.createElement('th'), { scope: 'row', textContent: config }));
-        for (const [k, d] of [['cost', 4], ['error', 4], ['hits', 3], ['regret', 4]]) tr.insertCell().textContent = cell(p.stats[k], d);
+        for (const [k, d] of [['cost', 4], ['error', 4], ['hits', 3], ['regret', 4]]) tr.insertCell().textContent = fmtStat(p.stats[k], d);
         const b = Object.assign(document.createElement('button'), { type: 'button', className: 'open-regret', textContent: 'Open' });
         b.setAttribute('aria-label', `Open ${config} in the regret view`);
         b.addEventListener('click', () => open(report, p.point));
