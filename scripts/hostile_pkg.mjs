@@ -69,6 +69,7 @@ const FUNCTIONS = {
   parseGrid: () => ['epsilon=0.1,0.2;beta=0.5,1'],
   cliCommand: () => [csc.experimentDefinition('fig-c'), 'fig-c.json'],
   readReport: () => [smallReport()],
+  frontierDefinition: () => ['synthetic'],
 };
 /** A finished report's JSON (one unit of a 20-round run on the plane data), for readReport. */
 let reportText = null;

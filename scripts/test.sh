@@ -87,6 +87,7 @@ step "live view e2e" node tests/e2e/live.mjs
 step "reproduce e2e" node tests/e2e/reproduce.mjs
 # The sweep view: a 3 × 3 grid equal, cell for cell, to the CLI's --grid run of its command.
 step "sweep e2e" node tests/e2e/sweep.mjs
+step "frontier e2e (nq-trivia, against the CLI)" node tests/e2e/frontier.mjs
 
 # The companion-site bundle (scripts/dist.sh: dist/ with the nq-trivia data of ../shared/data or
 # $CSC_DATA; fails without it) embedded in an iframe on another origin from a sub-path

@@ -104,10 +104,13 @@ impl OfflineProblem {
         let log_labels = (0..n)
             .map(|t| match &trace.offline {
                 None => trace.label(t).cloned(),
-                Some((q, _)) => q
-                    .index(t)
-                    .and_then(|i| trace.labels.universe.as_ref().and_then(|u| u.get(i as usize)))
-                    .cloned(),
+                Some((q, _)) => match &trace.labels.log {
+                    Some(l) => l.get(t).cloned(),
+                    None => q
+                        .index(t)
+                        .and_then(|i| trace.labels.universe.as_ref().and_then(|u| u.get(i as usize)))
+                        .cloned(),
+                },
             })
             .collect::<Option<Vec<_>>>();
         Ok(OfflineProblem {

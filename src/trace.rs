@@ -73,13 +73,17 @@ pub struct Trace {
 
 /// A trace's ground truth (SPEC §12 + §14): JSON keys `labels` (one per arrival),
 /// `universe_labels` (one per universe row, for arrivals given as indices) and `eval_labels`
-/// (one per point of `E`). Each entry is a string, an integer or a list of answer strings.
+/// (one per point of `E`), and `off_labels` (one per entry of a separate offline log given as
+/// vectors, SPEC §8). Each entry is a string, an integer or a list of answer strings.
 /// A trace without them has no correctness metrics.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TraceLabels {
     pub arrivals: Option<Vec<Label>>,
     pub universe: Option<Vec<Label>>,
     pub eval: Option<Vec<Label>>,
+    /// The offline log's labels (its entries' source prompts' labels), so that the offline
+    /// error rate of `M̂` (SPEC §14) is measured on jittered logs too.
+    pub log: Option<Vec<Label>>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -117,6 +121,8 @@ struct TraceJson {
     universe_labels: Option<Vec<Label>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     eval_labels: Option<Vec<Label>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    off_labels: Option<Vec<Label>>,
 }
 
 /// Labels read from JSON with answer lists put in canonical (normalised) form.
@@ -280,6 +286,11 @@ impl Trace {
         };
         count("labels", &self.labels.arrivals, self.horizon())?;
         count("eval_labels", &self.labels.eval, self.eval.len())?;
+        if self.labels.log.is_some() {
+            let log =
+                self.offline.as_ref().ok_or_else(|| Error::data("`off_labels` needs an offline log"))?;
+            count("off_labels", &self.labels.log, log.0.len())?;
+        }
         if self.labels.universe.is_some() {
             let u =
                 self.universe.as_ref().ok_or_else(|| Error::data("`universe_labels` needs a `universe`"))?;
@@ -330,6 +341,7 @@ impl Trace {
                 arrivals: j.labels.map(canonical),
                 universe: j.universe_labels.map(canonical),
                 eval: j.eval_labels.map(canonical),
+                log: j.off_labels.map(canonical),
             },
         };
         t.validate()?;
@@ -370,6 +382,7 @@ impl Trace {
             labels: self.labels.arrivals.clone(),
             universe_labels: self.labels.universe.clone(),
             eval_labels: self.labels.eval.clone(),
+            off_labels: self.labels.log.clone(),
         };
         serde_json::to_string(&j).expect("a trace always serialises")
     }

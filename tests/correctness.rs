@@ -165,6 +165,41 @@ fn synthetic_labels_travel_with_the_trace() {
     assert!(e.contains("`labels` has 199 entries for 200 queries"), "{e}");
 }
 
+/// Synthetic's offline log is jittered prompts: each entry carries its prompt's label
+/// (`off_labels`), so the offline error rate of M̂ (SPEC §14) is measured there too, and a
+/// replayed trace gives the same.
+#[test]
+fn synthetic_offline_logs_carry_their_labels() {
+    let d = Arc::new(synthetic::universe(0.01).unwrap());
+    let p = Params { horizon: 100, n_eval: 300, log_len: 200, seed: 2, ..Params::default() };
+    let t = generate_trace(d.clone(), ArrivalModel::default_for(&d, &p).unwrap(), &p).unwrap();
+    let log = t.labels.log.as_ref().expect("the log's labels");
+    assert_eq!(log.len(), 200);
+    // Each entry's label is that of the prompt nearest to it (the jitter is small beside the
+    // prompts' spacing), as E's are.
+    let all = d.ground_truth.labels().unwrap();
+    let dist = |a: &[f32], b: &[f32]| a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum::<f32>();
+    for (i, l) in log.iter().enumerate().step_by(17) {
+        let x = t.log_x(i);
+        let near = (0..d.points.len())
+            .min_by(|&a, &b| dist(x, d.points.row(a)).total_cmp(&dist(x, d.points.row(b))))
+            .unwrap();
+        assert_eq!(l, &all[near], "log entry {i}");
+    }
+    let back = Trace::from_json(&t.to_json()).unwrap();
+    assert_eq!(back.labels, t.labels);
+    for kind in OfflineKind::ALL {
+        let a = OfflineProblem::from_trace(&t, &p).unwrap().run(kind).unwrap();
+        let e = a.error_rate.expect("measured on synthetic");
+        assert!((0.0..=1.0).contains(&e), "{kind:?}: {e}");
+        assert_eq!(OfflineProblem::from_trace(&back, &p).unwrap().run(kind).unwrap().error_rate, Some(e));
+    }
+    let mut j: serde_json::Value = serde_json::from_str(&t.to_json()).unwrap();
+    j["off_labels"].as_array_mut().unwrap().pop();
+    let e = Trace::from_json(&j.to_string()).unwrap_err().to_string();
+    assert!(e.contains("`off_labels` has 199 entries for 200 queries"), "{e}");
+}
+
 /// plane has no ground truth: no correctness observations and "—" with the reason in the table.
 #[test]
 fn a_dataset_without_ground_truth_shows_a_dash_and_the_reason() {

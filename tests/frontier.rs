@@ -4,7 +4,11 @@
 
 use csc::config::GPTCACHE_COSINE;
 use csc::dataset::{plane, synthetic};
-use csc::experiment::{builtin, run_unit, ExperimentSpec, Measure, Report};
+use csc::experiment::runner::check_ground_truth;
+use csc::experiment::{
+    builtin, frontier_definition, frontier_quick, run_unit, DatasetId, DatasetSpec, ExperimentSpec, Measure,
+    Report,
+};
 use csc::online::PolicyKind;
 use std::sync::Arc;
 
@@ -98,11 +102,46 @@ fn a_small_frontier_runs_to_its_table_and_chart_data() {
 }
 
 #[test]
-fn vcache_on_data_without_ground_truth_is_refused_naming_it() {
-    let json = mini(r#"[{"policy": "vcache", "param": "vcache_delta", "values": [0.05]}]"#)
-        .replace("synthetic", "plane");
-    let spec = ExperimentSpec::from_json(&json).unwrap();
-    let d = Arc::new(plane::universe().unwrap());
-    let e = run_unit(&spec, &spec.units()[0], &d, &mut |_| true).unwrap_err().to_string();
-    assert!(e.contains("vCache needs ground truth labels") && e.contains("plane"), "{e}");
+fn a_frontier_on_data_without_ground_truth_is_refused_with_the_reason() {
+    // Whatever its families (vCache, which learns from labels, or Greedy, which does not): its
+    // x axis, the error rate, is "—" there (SPEC §14).
+    for families in
+        [r#"[{"policy": "vcache", "param": "vcache_delta", "values": [0.05]}]"#, r#"[{"policy": "greedy"}]"#]
+    {
+        let spec = ExperimentSpec::from_json(&mini(families).replace("synthetic", "plane")).unwrap();
+        let d = Arc::new(plane::universe().unwrap());
+        let e = run_unit(&spec, &spec.units()[0], &d, &mut |_| true).unwrap_err().to_string();
+        assert!(e.contains("error rate: — (plane has no ground truth") && e.contains("synthetic"), "{e}");
+        assert_eq!(check_ground_truth(&spec, &d).unwrap_err().to_string(), e);
+        let s = Arc::new(synthetic::universe(spec.params.c_floor).unwrap());
+        assert!(check_ground_truth(&spec, &s).is_ok());
+    }
+    // Other measures run without ground truth (their correctness metrics are absent).
+    let online = builtin("fig-c").unwrap();
+    assert!(check_ground_truth(&online, &plane::universe().unwrap()).is_ok());
+}
+
+#[test]
+fn the_frontier_view_runs_the_engine_quick_definition_on_any_dataset() {
+    let full = builtin("frontier").unwrap();
+    for dataset in [DatasetId::NqTrivia, DatasetId::Synthetic] {
+        let q = frontier_definition(dataset.clone()).unwrap();
+        q.validate().unwrap();
+        assert_eq!(q.dataset, dataset);
+        // The quick settings (frontier_quick): T, n_eval and seeds; every family and k kept.
+        assert_eq!((q.params.horizon, q.params.n_eval, q.params.k, q.seeds), (1000, 1000, 50, 3));
+        assert_eq!(q.measure, full.measure);
+        assert_eq!(q.units().len(), 22 * 3);
+        let name = if dataset == DatasetId::NqTrivia { "nq-trivia" } else { "synthetic" };
+        assert_eq!(
+            q.title,
+            format!("Cost–correctness frontier on {name} (quick: k = 50, T = 1,000, 3 seeds)")
+        );
+        let back = ExperimentSpec::from_json(&serde_json::to_string(&q).unwrap()).unwrap();
+        assert_eq!(back, q);
+    }
+    assert_eq!(frontier_quick().seeds, 3);
+    let mine =
+        DatasetId::Spec(Box::new(DatasetSpec { jsonl: Some("mine.jsonl".into()), ..Default::default() }));
+    assert!(frontier_definition(mine).unwrap().title.contains("your data (mine.jsonl)"));
 }

@@ -2,9 +2,11 @@
 //! offline algorithm with its id, display name, description and paper reference. The page builds
 //! its policy choices from `policies()` and looks results up by id.
 
+use super::convert::{js_err, optional};
 use super::convert::{to_js, JsResult};
 use crate::algorithms::{OfflineKind, PolicyKind};
-use crate::experiment::{builtin, describe, paper_presets, quick_spec, DatasetId};
+use crate::error::Error;
+use crate::experiment::{builtin, describe, frontier_definition, paper_presets, quick_spec, DatasetId};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use wasm_bindgen::prelude::*;
@@ -148,4 +150,33 @@ pub fn paper_values_js(
 ) -> JsResult<JsValue> {
     let preset = super::convert::string("preset", &preset)?;
     to_js(&crate::experiment::claims::paper_values(&preset))
+}
+
+/// The frontier view's experiment (issue 24): the `frontier` definition at the engine's quick
+/// settings (`csc::experiment::frontier_quick`) on `dataset` — a built-in's name, a dataset object
+/// naming the reader's file, or nothing for nq-trivia. The page runs it on its worker pool and
+/// exports it; `csc run` on the exported definition gives the same bits.
+#[wasm_bindgen(js_name = frontierDefinition, unchecked_return_type = "ExperimentSpec")]
+pub fn frontier_definition_js(
+    #[wasm_bindgen(
+        unchecked_optional_param_type = "\"synthetic\" | \"nq-trivia\" | \"plane\" | DatasetSpec | null"
+    )]
+    dataset: JsValue,
+) -> JsResult<JsValue> {
+    let dataset = match optional(dataset) {
+        None => DatasetId::NqTrivia,
+        Some(v) if v.is_string() => DatasetId::parse(&v.as_string().unwrap_or_default()).map_err(js_err)?,
+        Some(v) if v.is_object() && !js_sys::Array::is_array(&v) => {
+            let j: serde_json::Value = serde_wasm_bindgen::from_value(v)
+                .map_err(|e| js_err(Error::parse(format!("dataset: {e}"))))?;
+            serde_json::from_value(j).map_err(|e| js_err(Error::parse(format!("dataset: {e}"))))?
+        }
+        Some(_) => {
+            return Err(js_err(Error::param(
+                "dataset",
+                "must be a built-in's name (synthetic, nq-trivia, plane) or a dataset object",
+            )))
+        }
+    };
+    to_js(&frontier_definition(dataset).map_err(js_err)?)
 }

@@ -124,6 +124,7 @@ impl JsExperimentRun {
             ))));
         }
         spec.dataset.check_loaded(dataset.inner()).map_err(js_err)?;
+        crate::experiment::runner::check_ground_truth(&spec, dataset.inner()).map_err(js_err)?;
         Ok(JsExperimentRun { units: spec.units(), spec, dataset: dataset.inner().clone(), done: Vec::new() })
     }
 

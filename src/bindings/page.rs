@@ -12,7 +12,7 @@ use wasm_bindgen::prelude::*;
 const TS_PAGE: &'static str = r#"
 /** The playground's state (Rust: `csc::bindings::url_state::UrlState`). */
 export interface UrlState {
-  view: "live" | "regret" | "offline" | "efficiency" | "paper";
+  view: "live" | "regret" | "offline" | "efficiency" | "paper" | "sweep" | "frontier";
   dataset: "synthetic" | "plane" | "nq-trivia" | "upload";
   /** Every parameter of the run, the seed included. */
   params: Params;

@@ -33,6 +33,8 @@ pub enum View {
     Paper,
     /// A metric over one or two parameters' values (a line or a heatmap; issue 25, item 5).
     Sweep,
+    /// The cost–correctness frontier (issue 24): error rate against realised cost per family.
+    Frontier,
 }
 
 /// The datasets the page can play: the two built in, the nq-trivia universe of SPEC §7 (bundled
@@ -221,7 +223,7 @@ fn optional_policy(v: &str) -> Result<Option<PolicyKind>> {
 /// Applies one key of a query to `s`.
 fn apply(s: &mut UrlState, key: &str, v: &str) -> Result<()> {
     match key {
-        "view" => s.view = from_id(key, v, "live, regret, offline, efficiency, paper, sweep")?,
+        "view" => s.view = from_id(key, v, "live, regret, offline, efficiency, paper, sweep, frontier")?,
         "dataset" => {} // read first, by decode_lossy
         "p1" => s.p1 = PolicyKind::parse(v)?,
         "p2" => s.p2 = PolicyKind::parse(v)?,
@@ -532,6 +534,16 @@ mod tests {
     }
 
     #[test]
+    fn the_frontier_view_has_a_link() {
+        let mut s = UrlState::defaults(PageDataset::NqTrivia);
+        s.view = View::Frontier;
+        assert_eq!(encode(&s).unwrap(), "view=frontier&dataset=nq-trivia");
+        assert_eq!(decode("view=frontier&dataset=nq-trivia").unwrap(), s);
+        let e = decode("view=frontiers").unwrap_err().to_string();
+        assert!(e.contains("frontiers") && e.contains("frontier"), "{e}");
+    }
+
+    #[test]
     fn escapes() {
         assert_eq!(unescape("a%20b+c%2C").unwrap(), "a b c,");
         assert_eq!(escape("a b+é"), "a%20b%2B%C3%A9");
@@ -552,13 +564,13 @@ mod tests {
     proptest::proptest! {
         #[test]
         fn decode_inverts_encode(
-            view in 0usize..6, ds in 0usize..3, p1 in 0usize..10, p2 in 0usize..10, mask in 1u16..1024,
+            view in 0usize..7, ds in 0usize..3, p1 in 0usize..10, p2 in 0usize..10, mask in 1u16..1024,
             speed in 1u32..=MAX_SPEED, seeds in 1usize..=MAX_SEEDS, off in 0usize..3, pre in 0usize..7,
             full: bool, embed: bool, seed in 0u64..=MAX_SEED, k in 1usize..60, eps in 1e-6f64..3.0,
             beta in 0.0f64..100.0, horizon in 1usize..1_000_000, sigma in proptest::option::of(0.0f64..10.0),
             p3 in proptest::option::of(0usize..10), p4 in proptest::option::of(0usize..10),
         ) {
-            let views = [View::Live, View::Regret, View::Offline, View::Efficiency, View::Paper, View::Sweep];
+            let views = [View::Live, View::Regret, View::Offline, View::Efficiency, View::Paper, View::Sweep, View::Frontier];
             let sets = [PageDataset::Synthetic, PageDataset::Plane, PageDataset::NqTrivia, PageDataset::Upload];
             let mut s = UrlState::defaults(sets[ds]);
             s.view = views[view];

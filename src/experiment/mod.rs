@@ -38,7 +38,7 @@ pub use dataset::{DatasetId, DatasetSpec};
 pub use grid::{Axis, Sweep, MAX_CELLS};
 pub use headline::{Headline, HeadlineRow, Verdict};
 pub use observation::Observation;
-pub use presets::{describe, paper_presets, quick_spec, Preset};
+pub use presets::{describe, frontier_definition, frontier_quick, paper_presets, quick_spec, Preset};
 pub use registry::{
     builtin, paper_policies, sweep_presets, tuned_offline, BUILTIN_IDS, TUNED_BETA_OFF, TUNED_LAMBDA,
 };

@@ -140,6 +140,51 @@ pub fn quick_spec(id: &str) -> Result<ExperimentSpec> {
     }
 }
 
+/// The frontier view's quick settings (issue 24, item 4): the `frontier` experiment (its k = 50
+/// and every family of [`super::registry`]) over the page's horizon and evaluation sample
+/// (T = 1,000, n_eval = 1,000, as `csc::bindings::url_state::page_params`) and 3 seeds, so a
+/// browser tab on 2 cores draws it in about a minute (docs/PERFORMANCE.md).
+pub fn frontier_quick() -> Quick {
+    Quick {
+        seeds: 3,
+        overrides: vec![("horizon", 1000.0), ("n_eval", 1000.0)],
+        sweep_values: None,
+        drop: vec![],
+    }
+}
+
+/// The frontier at the frontier view's quick settings ([`frontier_quick`]) on `dataset` (a
+/// built-in or a dataset object naming the reader's file), titled after it. The CLI runs the same
+/// definition (`csc run <its JSON>`) to the same bits.
+pub fn frontier_definition(dataset: DatasetId) -> Result<ExperimentSpec> {
+    let mut spec = frontier_quick().apply(builtin("frontier")?)?;
+    spec.dataset = dataset;
+    let p = &spec.params;
+    spec.title = format!(
+        "Cost–correctness frontier on {} (quick: k = {}, T = {}, {} seeds)",
+        dataset_name(&spec.dataset),
+        p.k,
+        num(p.horizon as f64),
+        spec.seeds
+    );
+    spec.validate()?;
+    Ok(spec)
+}
+
+/// The dataset as a reader knows it: a built-in's name, or "your data (file)".
+fn dataset_name(d: &DatasetId) -> String {
+    match d {
+        DatasetId::Synthetic => "synthetic".to_string(),
+        DatasetId::NqTrivia => "nq-trivia".to_string(),
+        DatasetId::Plane => "plane".to_string(),
+        DatasetId::Spec(s) => match (&s.builtin, &s.jsonl) {
+            (_, Some(file)) => format!("your data ({file})"),
+            (Some(b), None) => b.clone(),
+            (None, None) => "your data".to_string(),
+        },
+    }
+}
+
 /// Thousands separated by commas (`5,000`), other numbers as they print.
 fn num(v: f64) -> String {
     if v.fract() == 0.0 && v.abs() >= 1000.0 && v.abs() < 1e15 {
@@ -184,16 +229,7 @@ pub fn param_label(param: &str) -> &str {
 /// the page is this text of the definition that ran.
 pub fn describe(spec: &ExperimentSpec) -> String {
     let p = &spec.params;
-    let dataset = match &spec.dataset {
-        DatasetId::Synthetic => "synthetic".to_string(),
-        DatasetId::NqTrivia => "nq-trivia".to_string(),
-        DatasetId::Plane => "plane".to_string(),
-        DatasetId::Spec(s) => match (&s.builtin, &s.jsonl) {
-            (_, Some(file)) => format!("your data ({file})"),
-            (Some(b), None) => b.clone(),
-            (None, None) => "your data".to_string(),
-        },
-    };
+    let dataset = dataset_name(&spec.dataset);
     let swept = |key: &str| {
         spec.sweep.as_ref().is_some_and(|s| s.param == key || s.by.as_ref().is_some_and(|b| b.param == key))
     };

@@ -104,6 +104,7 @@ pub fn run_unit(
         }
         Measure::Frontier { .. } => {
             let (family, _) = spec.family_of(unit.point).expect("a frontier unit's point is in a family");
+            check_ground_truth(spec, dataset)?;
             check_labels(&[family.policy], dataset)?;
             let env = Arc::new(Environment::from_trace(&trace, &params)?);
             let mut done = 0usize;
@@ -138,6 +139,24 @@ pub fn run_unit(
 /// the oracle's `L(M_orc)` (summed in the sample's order).
 pub fn no_cache_loss(costs: &[f64]) -> f64 {
     costs.iter().sum::<f64>() / costs.len().max(1) as f64
+}
+
+/// Refuses a frontier (issue 24) on a dataset without ground truth, with the dataset's reason: its
+/// x axis is the error rate of SPEC §14, which is "—" there, never 0. Other measures run (their
+/// correctness metrics are then absent). The page checks before it runs a frontier, the CLI and
+/// the page's runs when they start (`ExperimentRun`) and every frontier unit.
+pub fn check_ground_truth(spec: &ExperimentSpec, dataset: &Dataset) -> Result<()> {
+    if !matches!(spec.measure, Measure::Frontier { .. }) {
+        return Ok(());
+    }
+    match dataset.ground_truth.absent_reason() {
+        None => Ok(()),
+        Some(why) => Err(Error::unsupported(format!(
+            "error rate: — ({why}); the frontier plots realised cost against the error rate \
+             (SPEC §14), so it runs only on data with ground truth: nq-trivia with its answers \
+             files, synthetic, or a file with `answers` or `label` on every record"
+        ))),
+    }
 }
 
 /// Refuses a policy that learns from ground truth (vCache, SPEC §15) on a dataset without it,

@@ -219,6 +219,7 @@ pub fn generate_trace(dataset: Arc<Dataset>, model: ArrivalModel, params: &Param
     // SPEC §14: ground truth travels with the trace. Exact arrivals and E are universe rows
     // (labelled through `universe_labels`); jittered ones carry their source prompt's label.
     let gt = dataset.ground_truth.labels();
+    let (log, log_cost, log_sources) = sampler.iid_sourced(params.log_len, &mut rng(seed, Purpose::Log));
     let labels = TraceLabels {
         arrivals: if exact { None } else { arrival_labels.into_iter().collect::<Option<Vec<_>>>() },
         universe: if exact { gt.map(<[Label]>::to_vec) } else { None },
@@ -228,8 +229,15 @@ pub fn generate_trace(dataset: Arc<Dataset>, model: ArrivalModel, params: &Param
             }
             _ => None,
         },
+        // The offline log's entries carry their source prompt's label like E's (indices are
+        // universe rows, labelled through `universe_labels`).
+        log: match (gt, exact) {
+            (Some(l), false) => {
+                log_sources.iter().map(|s| s.map(|i| l[i as usize].clone())).collect::<Option<Vec<_>>>()
+            }
+            _ => None,
+        },
     };
-    let (log, log_cost) = sampler.iid(params.log_len, &mut rng(seed, Purpose::Log));
     let mut zr = rng(seed, Purpose::Propensity);
     let z = (0..params.log_len).map(|_| zr.random::<f64>() < params.propensity).collect();
     Ok(Trace {

@@ -9,13 +9,16 @@
 //   3. time to interactive from localhost (navigation start → the page's ready mark), cold loads;
 //   4. the .wasm size, raw and gzipped;
 //   5. wasm memory at 10³, 10⁴, 10⁵, 10⁶ rounds of the long run of tests/e2e/long_run.mjs.
+//   6. the frontier view (issue 24): the quick frontier on nq-trivia (66 units: k = 50, T = 1,000,
+//      3 seeds), loaded as a reader would (the six files, gold answers included), on the page's
+//      worker pool with 2 workers (the `workers` setting): first run and a second, warm one.
 // With the native figures (online_profile's output, criterion's estimates, bench_memory's JSON) it
 // prints one table: workload | native ms | wasm ms | wasm/native.
 //
 //   node tests/e2e/bench.mjs [DATA_DIR] [--native FILE] [--native-memory FILE] [--criterion DIR] [--json OUT]
 //   env: BENCH_DATASETS (synthetic,plane,nq-trivia), BENCH_POLICIES (the six online policies),
 //        HORIZON (5000), BENCH_REPS (5: Reverse Greedy and KRR repetitions), BENCH_ONLY (any of
-//        online,primitives,frames,tti,memory), FRAME_SECONDS (5), TTI_LOADS (5)
+//        online,primitives,frames,tti,memory,frontier), FRONTIER_WORKERS (2), FRAME_SECONDS (5), TTI_LOADS (5)
 import { writeFile, stat } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
@@ -40,7 +43,8 @@ const DATASETS = list(env.BENCH_DATASETS, ['synthetic', 'plane', 'nq-trivia']);
 const POLICIES = list(env.BENCH_POLICIES, ['clcb-sc-ls-cont', 'clcb-frozen-cont', 'clcb-sc-ls', 'greedy', 'epsilon-greedy', 'lfu']);
 const HORIZON = Number(env.HORIZON || 5000);
 const REPS = Number(env.BENCH_REPS || 5);
-const ONLY = list(env.BENCH_ONLY, ['online', 'primitives', 'frames', 'tti', 'memory']);
+const ONLY = list(env.BENCH_ONLY, ['online', 'primitives', 'frames', 'tti', 'memory', 'frontier']);
+const FRONTIER_WORKERS = Number(env.FRONTIER_WORKERS || 2);
 const FRAME_SECONDS = Number(env.FRAME_SECONDS || 5);
 const TTI_LOADS = Number(env.TTI_LOADS || 5);
 const DATA_FILES = ['nq.jsonl', 'nq.emb.f32', 'triviaqa.jsonl', 'triviaqa.emb.f32'];
@@ -82,7 +86,7 @@ const browser = await chromium.launch({
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
     '--disable-component-update', '--disable-sync'],
 });
-const out = { machine: { load: [] }, browser: browser.version(), online: [], primitives: {}, frames: [], tti: null, size: null, memory: null };
+const out = { machine: { load: [] }, browser: browser.version(), online: [], primitives: {}, frames: [], tti: null, size: null, memory: null, frontier: null };
 const note = (what) => { const l = load(); out.machine.load.push({ what, load: l }); return l; };
 const errors = [];
 const foreign = [];
@@ -231,6 +235,38 @@ try {
     console.log(`  memory, ${r.rounds} rounds of ${r.policies.join(', ')}: wasm ${(r.memStart / MiB).toFixed(1)} MiB before, ${(r.memInit / MiB).toFixed(1)} after set-up, ` +
       Object.entries(r.memAt).map(([k, v]) => `${(v / MiB).toFixed(1)} at ${k}`).join(', ') + ` (load ${l})`);
   }
+
+  // 6. The frontier view's quick frontier on nq-trivia, on the page's worker pool.
+  if (ONLY.includes('frontier')) {
+    const files = [...DATA_FILES, 'nq.answers.jsonl', 'triviaqa.answers.jsonl'];
+    if (!files.every((f) => existsSync(path.join(dataDir, f)))) throw new Error(`bench: the frontier needs ${files.join(', ')} in ${dataDir}`);
+    const page = await newPage();
+    // Loaded from the live view (so the page never looks for a bundle), then the Frontier tab.
+    await page.goto(`${origin}/?workers=${FRONTIER_WORKERS}`);
+    await waitFor(page, () => document.body.dataset.ready === 'true');
+    await page.setInputFiles('#file', files.map((name) => ({ name, mimeType: 'application/octet-stream', buffer: readFileSync(path.join(dataDir, name)) })));
+    await waitFor(page, () => /^Loaded nq-trivia/.test(document.getElementById('upload-msg').textContent), null, 600000);
+    await page.click('.tabs [data-view=frontier]');
+    const finished = () => ['done', 'error'].includes(document.querySelector('[data-job=frontier]').dataset.status);
+    const status = () => document.querySelector('[data-job=frontier] .status').textContent;
+    // The first run starts when the view opens; its status gives its time (whole s).
+    await waitFor(page, finished, null, 3600000);
+    const first = await page.evaluate(status);
+    if (!/^Done/.test(first)) throw new Error(`frontier: ${first}`);
+    const l1 = load();
+    // A second, warm run (Run again), timed here from the click to the end.
+    const t0 = Date.now();
+    await page.click('[data-job=frontier] .run');
+    await waitFor(page, () => document.querySelector('[data-job=frontier]').dataset.status === 'running', null, 10000);
+    await waitFor(page, finished, null, 3600000);
+    const ms = Date.now() - t0;
+    const second = await page.evaluate(status);
+    const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+    await page.close();
+    const l = load();
+    out.frontier = { workers: FRONTIER_WORKERS, cores, first, firstLoad: l1, secondMs: ms, second, load: l };
+    console.log(`  frontier view, quick frontier on nq-trivia, ${FRONTIER_WORKERS} workers (${cores} cores reported): first run "${first}" (load ${l1}); second run ${(ms / 1000).toFixed(1)} s, "${second}" (load ${l})`);
+  }
 } finally {
   await browser.close();
   server.close();
@@ -327,6 +363,10 @@ if (nativeMemoryFile && existsSync(nativeMemoryFile)) {
   } catch (e) {
     console.log(`- native memory: could not read ${nativeMemoryFile}: ${e.message}`);
   }
+}
+if (out.frontier) {
+  const f = out.frontier;
+  console.log(`- frontier view, quick frontier on nq-trivia (66 units), ${f.workers} workers: first run ${f.first.replace(/^Done: /, '')} (load ${f.firstLoad}); second run ${(f.secondMs / 1000).toFixed(1)} s (load ${f.load})`);
 }
 if (errors.length) console.log(`console errors: ${errors.join(' | ')}`);
 if (foreign.length) console.log(`requests to another origin: ${foreign.join(' ')}`);

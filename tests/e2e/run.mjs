@@ -341,8 +341,8 @@ try {
     const p = await openPage('?view=regret&seeds=3&horizon=300&policies=clcb-sc-ls-cont,greedy,lfu', undefined, { ready: false });
     await jobDone(p, 'regret');
     const data = await p.evaluate(() => [...document.querySelectorAll('[data-job=regret] figure.chart')].map((c) => c.chartData));
-    // average regret, its loss gap and its switching cost, switches, realised cost
-    assert(data.length === 5 && data.every((d) => d.series.length === 3), `charts ${data.length}`);
+    // average regret, its loss gap and its switching cost, switches, realised cost, error rate (SPEC §14)
+    assert(data.length === 6 && data.every((d) => d.series.length === 3), `charts ${data.length}`);
     const pt = data[0].series[0].points.at(-1);
     assert(pt.x === 300 && pt.lo < pt.y && pt.hi > pt.y, JSON.stringify(pt));
     // the regret's two parts add up to it, point by point (issue 23: regret explained)

@@ -9,6 +9,7 @@ import { createOfflineView } from './views/offline.js';
 import { createEfficiencyView } from './views/efficiency.js';
 import { createPaperView } from './views/paper.js';
 import { createSweepView } from './views/sweep.js';
+import { createFrontierView } from './views/frontier.js';
 import { presetsOf } from './presets.js';
 import { setupUpload, arrivalChoice } from './upload.js';
 import { determinism } from './jobs.js';
@@ -74,6 +75,7 @@ createAskView(app, live);
 const views = {
   live, regret: createRegretView(app), offline: createOfflineView(app),
   efficiency: createEfficiencyView(app), paper: createPaperView(app), sweep: createSweepView(app),
+  frontier: createFrontierView(app),
 };
 let current = null;
 const checksums = {};
@@ -116,6 +118,7 @@ function show() {
   if (slot && $('settings').parentElement !== slot) slot.append($('settings'));
   $('settings').hidden = !slot || (s.view === 'paper' && presetsOf().get(s.preset)?.dataset !== 'nq-trivia' && s.dataset !== 'upload');
   $('settings').classList.toggle('upload-only', s.view === 'paper');
+  $('settings').classList.toggle('dataset-only', s.view === 'frontier'); // the frontier's parameters are the engine's
   // The arrival model applies to uploaded data, in every view; built-in datasets keep their SPEC §7 models.
   $('arrival-row').hidden = s.dataset !== 'upload';
   // The footer's oracle loss is the live run's: shown only with the live view (each experiment's

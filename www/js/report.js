@@ -91,6 +91,12 @@ export function efficiencySeries(stats) {
 
 const PARAM_LABEL = { log_len: 'stream length n', epsilon: 'ε-net radius ε', k: 'cache size k' };
 
+/** Why the report's dataset has no ground truth (SPEC §14), or undefined when it has one. */
+export const noGroundTruth = (report) => report.units?.[0]?.dataset?.no_ground_truth;
+
+/** What a correctness chart shows without ground truth: "—" and the engine's reason. */
+const noTruthText = (report) => { const why = noGroundTruth(report); return why ? `— (${why})` : undefined; };
+
 /** Charts of an offline report: gap (and loss) against the swept parameter. */
 export function offlineCharts(report) {
   const param = report.experiment.sweep ? report.experiment.sweep.param : 'x';
@@ -100,6 +106,9 @@ export function offlineCharts(report) {
   const charts = [{ title: `Suboptimality gap L(M̂) − L(M_orc) vs ${x}`, xLabel: x, yLabel: 'gap', logX, integerX,
     refs: [{ y: 0, label: 'oracle M_orc (gap 0)', kind: 'oracle' }], series: series(report.stats, 'gap', (a) => a !== 'oracle') }];
   if (param === 'k') charts.push({ title: `Loss L(M̂) vs ${x}`, xLabel: x, yLabel: 'loss L(M̂)', logX, integerX, series: series(report.stats, 'loss') });
+  // SPEC §14: the offline error rate of M̂ on the evaluation sample; "—" and why without ground truth.
+  charts.push({ title: `Error rate of M̂ on the evaluation sample vs ${x} (SPEC §14)`, xLabel: x, yLabel: 'wrong hits / requests', logX,
+    series: series(report.stats, 'error_rate'), empty: noTruthText(report) });
   return charts;
 }
 
@@ -142,6 +151,9 @@ export function onlineCharts(report, { efficiency = false } = {}) {
     { title: 'Cache switches (rounds whose cache set changed; the first fill counts)', xLabel: 'round t', yLabel: 'switches', series: sized(report, series(st, 'switches')) },
     { title: 'Average realised cost per round', xLabel: 'round t', yLabel: 'cost per round', skipX: 0.05,
       refs: costRefs, series: sized(report, series(st, 'avg_realised_cost')) },
+    // SPEC §14: cumulative wrong cache hits over requests; "—" and why without ground truth.
+    { title: 'Error rate E(t): wrong cache hits over requests so far (SPEC §14)', xLabel: 'round t', yLabel: 'error rate', skipX: 0.05,
+      series: sized(report, series(st, 'error_rate')), empty: noTruthText(report) },
   ];
   if (efficiency) charts.push(efficiencyChart(report));
   return charts;
@@ -213,4 +225,67 @@ export function chartsOf(report) {
   if (e.measure.kind === 'offline') return offlineCharts(report);
   if (e.measure.kind === 'online') return onlineCharts(report);
   return [];
+}
+
+/** A frontier point's metrics (csc::experiment::frontier::FRONTIER_METRICS): realised cost (y),
+ *  error rate (x), hit rate and average regret. */
+const FRONTIER = { cost: 'final_avg_realised_cost', error: 'final_error_rate', hits: 'final_hit_rate', regret: 'final_avg_regret' };
+
+/**
+ * The points of a frontier report, family by family in the definition's order and each family's
+ * points in its parameter order: `{ key, family, label, param, points: [{ value, point, stats }] }`,
+ * `point` the experiment point (csc::experiment::ExperimentSpec::family_of), `stats` the
+ * statistics of FRONTIER by name (null where not measured). Series keys are read from the units
+ * (csc::experiment::Family::key), never rebuilt here.
+ */
+export function frontierFamilies(report) {
+  const families = report.experiment.measure.families || [];
+  const keyAt = new Map();
+  for (const u of report.units || []) if (u.observations.length) keyAt.set(u.unit.point, u.observations[0].algorithm);
+  const out = [];
+  let point = 0;
+  for (const family of families) {
+    const values = family.param ? family.values : [null];
+    const pts = [];
+    for (const value of values) {
+      const key = keyAt.get(point);
+      const x = value === null ? null : Number(value);
+      const stat = (m) => report.stats.find((s) => s.algorithm === key && s.metric === m && s.x === x) || null;
+      if (key !== undefined) pts.push({ value, point, stats: Object.fromEntries(Object.entries(FRONTIER).map(([k, m]) => [k, stat(m)])) });
+      point += 1;
+    }
+    const key = pts.length ? keyAt.get(pts[0].point) : undefined;
+    if (key !== undefined) out.push({ key, family, label: family.label ?? labelOf(family.policy), param: family.param ?? null, points: pts });
+  }
+  return out;
+}
+
+/** A statistic as `mean ± 95% half-width` with `d` decimals, or "—" when it was not measured (SPEC §14). */
+export const fmtStat = (s, d = 4) => (s && s.mean != null ? `${s.mean.toFixed(d)}${s.ci95 != null ? ` ± ${s.ci95.toFixed(d)}` : ''}` : '—');
+
+/** A frontier point's configuration: its family and parameter value (`Threshold, threshold_tau = 0.3`). */
+export const frontierConfig = (fam, p) => `${fam.label}${fam.param ? `, ${fam.param} = ${p.value}` : ''}`;
+
+/** A frontier point's configuration and metrics, in words (the chart's hover, the table's row). */
+export function frontierMeta(fam, p) {
+  const n = Math.max(0, ...Object.values(p.stats).map((s) => (s ? s.n : 0)));
+  return `${frontierConfig(fam, p)} (${n} seed${n === 1 ? '' : 's'}): realised cost ${fmtStat(p.stats.cost)}, error rate ${fmtStat(p.stats.error)}, hit rate ${fmtStat(p.stats.hits, 3)}, average regret ${fmtStat(p.stats.regret)}`;
+}
+
+/**
+ * The frontier chart (issue 24): error rate (x) against realised cost per round (y), one line per
+ * family with its points joined in parameter order, 95% intervals both ways, the configuration on
+ * hover (`meta`) and `onPoint(seriesKey, pointIndex)` on click. A chart spec of kind `path`
+ * (charts.js); without ground truth it is empty, with "—" and the engine's reason.
+ */
+export function frontierChart(report, onPoint) {
+  const series = frontierFamilies(report).map((fam, i) => ({
+    key: fam.key, label: fam.label, colour: colourFor(fam.family.policy, i), dash: fam.family.label ? [2, 3] : infoOf(fam.family.policy)?.style.dash,
+    points: fam.points.filter((p) => p.stats.cost && p.stats.error && p.stats.error.mean != null).map((p) => {
+      const c = p.stats.cost, e = p.stats.error;
+      return { x: e.mean, y: c.mean, lo: c.mean - ciOf(c), hi: c.mean + ciOf(c), xlo: e.mean - ciOf(e), xhi: e.mean + ciOf(e), n: c.n, meta: frontierMeta(fam, p), value: p.value, point: p.point };
+    }),
+  })).filter((s) => s.points.length);
+  return { kind: 'path', title: 'Cost–correctness frontier: realised cost vs error rate (lower left is better)', xLabel: 'error rate (wrong hits / requests, SPEC §14)',
+    yLabel: 'realised cost per round', series, onPoint, empty: noTruthText(report) };
 }

@@ -2,9 +2,10 @@
 // scale, O(n²·d)), so the page stays responsive while a large file is read: a user's JSONL (with
 // its embedding file, and the index file of arrivals of `replay`), or the four nq-trivia files.
 // One request, `check` (rpc.js): progress `[rowsDone, rows]` as the distances are measured, then
-// `{ size, dim, checksum, arrivals }`, or the engine's message as the failed reply.
+// `{ size, dim, checksum, arrivals, noGroundTruth }`, or the engine's message as the failed reply.
 import init, { Dataset } from '../pkg/csc.js';
 import { serve } from './rpc.js';
+import { answersOption } from './nq-trivia.js';
 
 const ready = init();
 ready.catch(() => {}); // reported as the failed reply below
@@ -20,12 +21,13 @@ serve({
     let d;
     if (u.kind === 'nq') {
       const text = (b) => new TextDecoder().decode(b);
-      d = Dataset.nqTrivia(text(u.nq), new Uint8Array(u.nqEmb), text(u.tq), new Uint8Array(u.tqEmb), undefined, undefined, { onProgress });
+      d = Dataset.nqTrivia(text(u.nq), new Uint8Array(u.nqEmb), text(u.tq), new Uint8Array(u.tqEmb), undefined, undefined, { onProgress, ...answersOption(u) });
     } else {
       const options = { onProgress, replayIndex: u.index ? new Uint8Array(u.index) : undefined, replayIndexName: u.indexName };
       d = Dataset.fromJsonl(u.name, new Uint8Array(u.jsonl), u.emb ? new Uint8Array(u.emb) : undefined, u.dim || undefined, undefined, options);
     }
-    const out = { size: d.size, dim: d.dim, checksum: d.checksum, arrivals: u.index ? d.replayLength : undefined };
+    // noGroundTruth: why the data has no gold answers or labels (SPEC §14), or null.
+    const out = { size: d.size, dim: d.dim, checksum: d.checksum, arrivals: u.index ? d.replayLength : undefined, noGroundTruth: d.info().no_ground_truth ?? null };
     d.free();
     return out;
   },

@@ -11,6 +11,8 @@ import { Rpc } from './rpc.js';
 const MAX_BYTES = 256 * 1024 * 1024;
 
 const NQ = { 'nq.jsonl': 'nq', 'nq.emb.f32': 'nqEmb', 'triviaqa.jsonl': 'tq', 'triviaqa.emb.f32': 'tqEmb' };
+/** The gold answers of nq-trivia (SPEC §14), taken with its four files when given. */
+const NQ_ANSWERS = { 'nq.answers.jsonl': 'nqAns', 'triviaqa.answers.jsonl': 'tqAns' };
 
 function show(text, ok) {
   const el = document.getElementById('upload-msg');
@@ -79,15 +81,17 @@ async function load(files, app) {
   if (big) throw new Error(`${big.name} is ${(big.size / 2 ** 20).toFixed(0)} MB; the page reads files up to ${MAX_BYTES / 2 ** 20} MB.`);
   const names = files.map((f) => f.name);
   if (Object.keys(NQ).every((n) => names.includes(n))) {
-    const mine = files.filter((f) => NQ[f.name]);
+    const part = (f) => NQ[f.name] || NQ_ANSWERS[f.name];
+    const mine = files.filter(part);
     const bufs = await readAll(mine);
-    const parts = Object.fromEntries(mine.map((f, i) => [NQ[f.name], bufs[i]]));
+    const parts = Object.fromEntries(mine.map((f, i) => [part(f), bufs[i]]));
     // checked off the main thread; the worker gets copies, the page keeps these for the paper view
     const d = await check({ kind: 'nq', ...Object.fromEntries(Object.entries(parts).map(([k, b]) => [k, b.slice(0)])) }, 'nq-trivia');
     app.nqFiles = { ...parts, id: `${files.map((f) => f.size).join('-')}` };
     if (app.state.dataset === 'nq-trivia') app.emit('nq-loaded', { loaded: true });
     else app.set((st) => { st.dataset = 'nq-trivia'; }, { restart: true });
-    return `Loaded nq-trivia (${d.size} questions): every view and the Paper view's figs. e, f run on it. It stays in this browser.`;
+    const truth = d.noGroundTruth ? ` No gold answers (${d.noGroundTruth}): add nq.answers.jsonl and triviaqa.answers.jsonl for the error rate.` : ' With its gold answers (error rate, SPEC §14).';
+    return `Loaded nq-trivia (${d.size} questions): every view and the Paper view's figs. e, f run on it. It stays in this browser.${truth}`;
   }
   const jsonl = files.filter(isJsonl), bin = files.filter((f) => !isJsonl(f));
   if (jsonl.length !== 1 || bin.length > 1) {
@@ -106,7 +110,7 @@ async function load(files, app) {
   const d = await check({ kind: 'upload', name, jsonl: bytes.slice(0), emb: emb && emb.slice(0), dim }, jsonl[0].name);
   const info = `${d.size} queries, ${d.dim}-d`;
   const checksum = d.checksum;
-  app.upload = { name, file: jsonl[0].name, embFile: bin.length ? bin[0].name : null, checksum, jsonl: bytes, emb, dim, index: null };
+  app.upload = { name, file: jsonl[0].name, embFile: bin.length ? bin[0].name : null, checksum, jsonl: bytes, emb, dim, index: null, noGroundTruth: d.noGroundTruth };
   showIndex(app);
   const opt = document.querySelector('#dataset option[value=upload]');
   opt.disabled = false;

@@ -1,0 +1,110 @@
+// The frontier view (issue 24): the engine's `frontier` experiment at its quick settings
+// (csc::experiment::frontier_definition) on the page's dataset, run on the worker pool: error rate
+// (SPEC §14) against realised cost per round, one line per family (the threshold cache over τ,
+// GPTCache's default, vCache over δ, CLCB-SC-LS-Cont over β, and single policies), with 95%
+// intervals both ways. Hover shows a point's configuration and metrics; a click on it (or Enter on
+// its row's Open button) opens that configuration in the regret view. On data without ground
+// truth there is no error rate: the view shows "—" and the engine's reason, and runs nothing.
+import { Dataset, frontierDefinition } from '../../pkg/csc.js';
+import { JobPanel } from './job-panel.js';
+import { fmtStat, frontierChart, frontierConfig, frontierFamilies, frontierMeta, noGroundTruth } from '../report.js';
+import { uploadedData } from '../upload.js';
+import { nqTriviaNow } from '../nq-trivia.js';
+
+let planeReason;
+/** Why plane has no ground truth, in the engine's words (its dataset says so; SPEC §14). */
+const planeWhy = () => (planeReason ??= (() => { const d = Dataset.plane(); const why = d.info().no_ground_truth; d.free(); return why; })());
+
+/** "—" and the reason: what the view shows instead of a frontier on data without ground truth. */
+const noFrontier = (why) => `Error rate: — (${why}). The frontier plots realised cost against the error rate, so it needs data with ground truth: nq-trivia, synthetic, or your file with "answers" or "label" on each record.`;
+
+/** The frontier request of the page's dataset, or `{ message }` when it cannot run. */
+export function frontierRequest(app) {
+  const s = app.state, up = uploadedData(app);
+  if (s.dataset === 'upload' && !up) return { message: 'Load your data first (“Load your data…” in the settings).' };
+  if (s.dataset === 'plane') return { message: noFrontier(planeWhy()) };
+  if (up && app.upload.noGroundTruth) return { message: noFrontier(app.upload.noGroundTruth) };
+  let files = null;
+  if (s.dataset === 'nq-trivia') {
+    const nq = nqTriviaNow(app);
+    if (!nq.files) return { message: nq.message, progress: nq.progress };
+    files = nq.files;
+  }
+  const experiment = frontierDefinition(up ? up.upload : s.dataset);
+  const request = { type: 'run', experiment, dataset: up ? up.dataset : { kind: s.dataset, ...(files || {}) } };
+  return { key: JSON.stringify({ experiment, files: files?.id }), request };
+}
+
+/**
+ * The regret view's state for frontier point `point` of `report`: its policy alone, the
+ * parameters its first seed ran with (the family's settings and value included), the frontier's
+ * seeds. Null when no unit of that point is in the report.
+ */
+export function configurationOf(report, point) {
+  const unit = report.units.find((u) => u.unit.point === point && u.unit.seed === report.experiment.first_seed);
+  const fam = frontierFamilies(report).find((f) => f.points.some((p) => p.point === point));
+  if (!unit || !fam) return null;
+  return { policies: [fam.family.policy], params: { ...unit.params, seed: report.experiment.first_seed }, seeds: report.experiment.seeds };
+}
+
+export function createFrontierView(app) {
+  const root = document.querySelector('[data-job=frontier]');
+  const tableEl = Object.assign(document.createElement('table'), { className: 'numbers frontier-points' });
+  let shown = null; // the report the table shows
+  const open = (report, point) => {
+    const c = configurationOf(report, point);
+    if (c) app.set((s) => { Object.assign(s, c); s.view = 'regret'; });
+  };
+  const panel = new JobPanel(root, {
+    request: () => frontierRequest(app),
+    charts: (report) => {
+      const chart = frontierChart(report, (key, i) => {
+        const p = chart.series.find((s) => s.key === key)?.points[i];
+        if (p) open(report, p.point);
+      });
+      return [chart];
+    },
+    stem: () => `frontier-${uploadedData(app)?.dataset.name || app.state.dataset}`,
+    onReport: (job) => table(job && job.report),
+  });
+  // The table scrolls sideways on a narrow screen (a focusable region, so the keyboard can too).
+  const scroller = Object.assign(document.createElement('div'), { className: 'table-scroll', tabIndex: 0 });
+  scroller.setAttribute('role', 'region');
+  scroller.setAttribute('aria-label', 'Every point of the frontier');
+  scroller.append(tableEl);
+  root.querySelector('.charts').after(scroller);
+
+  /** Every point of the frontier as a row: its configuration and metrics, and a button that
+   *  opens it in the regret view (the keyboard's way to what a click on the chart does). */
+  function table(report) {
+    const fams = report ? frontierFamilies(report) : [];
+    scroller.hidden = !fams.length;
+    if (report === shown) return;
+    shown = report;
+    tableEl.replaceChildren();
+    if (!fams.length) return;
+    const why = noGroundTruth(report);
+    tableEl.createCaption().textContent = `Every point, mean ± 95% interval over seeds${why ? `; error rate — (${why})` : ''}`;
+    const head = tableEl.createTHead().insertRow();
+    for (const h of ['configuration', 'realised cost', 'error rate', 'hit rate', 'avg regret', 'regret view']) {
+      head.append(Object.assign(document.createElement('th'), { scope: 'col', textContent: h }));
+    }
+    const body = tableEl.createTBody();
+    for (const fam of fams) {
+      for (const p of fam.points) {
+        const tr = body.insertRow();
+        tr.dataset.series = fam.key;
+        tr.dataset.point = String(p.point);
+        tr.title = frontierMeta(fam, p);
+        const config = frontierConfig(fam, p);
+        tr.append(Object.assign(document.createElement('th'), { scope: 'row', textContent: config }));
+        for (const [k, d] of [['cost', 4], ['error', 4], ['hits', 3], ['regret', 4]]) tr.insertCell().textContent = fmtStat(p.stats[k], d);
+        const b = Object.assign(document.createElement('button'), { type: 'button', className: 'open-regret', textContent: 'Open' });
+        b.setAttribute('aria-label', `Open ${config} in the regret view`);
+        b.addEventListener('click', () => open(report, p.point));
+        tr.insertCell().append(b);
+      }
+    }
+  }
+  return { activate() { panel.activate(); }, deactivate() { panel.deactivate(); } };
+}
