@@ -107,7 +107,7 @@ export function offlineCharts(report) {
     refs: [{ y: 0, label: 'oracle M_orc (gap 0)', kind: 'oracle' }], series: series(report.stats, 'gap', (a) => a !== 'oracle') }];
   if (param === 'k') charts.push({ title: `Loss L(M̂) vs ${x}`, xLabel: x, yLabel: 'loss L(M̂)', logX, integerX, series: series(report.stats, 'loss') });
   // SPEC §14: the offline error rate of M̂ on the evaluation sample; "—" and why without ground truth.
-  charts.push({ title: `Error rate of M̂ on the evaluation sample vs ${x} (SPEC §14)`, xLabel: x, yLabel: 'wrong hits / requests', logX,
+  charts.push({ title: `Error rate of M̂ on the evaluation sample vs ${x} (SPEC §14)`, xLabel: x, yLabel: 'wrong hits / requests', logX, integerX,
     series: series(report.stats, 'error_rate'), empty: noTruthText(report) });
   return charts;
 }
@@ -279,8 +279,8 @@ export function frontierMeta(fam, p) {
  * (charts.js); without ground truth it is empty, with "—" and the engine's reason.
  */
 export function frontierChart(report, onPoint) {
-  const series = frontierFamilies(report).map((fam, i) => ({
-    key: fam.key, label: fam.label, colour: colourFor(fam.family.policy, i), dash: fam.family.label ? [2, 3] : infoOf(fam.family.policy)?.style.dash,
+  const series = frontierFamilies(report).map((fam) => ({
+    key: fam.key, label: fam.label, ...styleFields(fam.family.policy), ...(fam.family.label ? { dash: [2, 3] } : {}),
     points: fam.points.filter((p) => p.stats.cost && p.stats.error && p.stats.error.mean != null).map((p) => {
       const c = p.stats.cost, e = p.stats.error;
       return { x: e.mean, y: c.mean, lo: c.mean - ciOf(c), hi: c.mean + ciOf(c), xlo: e.mean - ciOf(e), xhi: e.mean + ciOf(e), n: c.n, meta: frontierMeta(fam, p), value: p.value, point: p.point };
