@@ -13,6 +13,8 @@ ensure_rust_components
 step "format" cargo fmt --check
 step "clippy" cargo clippy --all-targets --locked -- -D warnings
 step "native tests" cargo test --locked
+# Adding a paper preset is one entry: a feature-gated fixture entry shows in the URL codec and csc list.
+step "fixture preset" cargo test --locked --features fixture-preset --test fixture_preset
 
 # Sweeps as Slurm job arrays (deploy/slurm, README "Sweeps on a cluster"): a real one-node Slurm
 # cluster started here (scripts/slurm-local.sh, always stopped again), the shipped array template
@@ -78,6 +80,7 @@ for (const k of Object.keys(want)) if (k && have[k]?.version !== want[k].version
     step "playground e2e deps" npm ci --prefix tests/e2e --no-audit --no-fund
 fi
 step "playground e2e" node tests/e2e/run.mjs
+step "controls e2e" node tests/e2e/controls.mjs
 
 # The companion-site bundle (scripts/dist.sh: dist/ with the nq-trivia data of ../shared/data or
 # $CSC_DATA; fails without it) embedded in an iframe on another origin from a sub-path

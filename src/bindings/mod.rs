@@ -46,7 +46,9 @@ pub mod primitives;
 pub mod simulation;
 #[cfg(target_arch = "wasm32")]
 pub mod types;
-// The page's view state as a URL (plain Rust, tested natively; exported by `page`).
+// The page's view state as a URL and its controls' table (plain Rust, tested natively;
+// exported by `page` and `catalog`).
+pub mod controls;
 pub mod url_state;
 
 #[cfg(target_arch = "wasm32")]
