@@ -91,6 +91,8 @@ export interface PageControl {
   choices: { value: string; label: string; disabled: boolean }[];
   restart: boolean;
   when: "upload" | null;
+  /** A number that may be left empty, meaning 0 (automatic). */
+  auto: boolean;
 }
 
 /** The page's controls, the other parts a link may hide, and what `embed=1` hides by default. */

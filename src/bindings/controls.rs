@@ -16,6 +16,8 @@ use serde::Serialize;
 pub const OFFLINE_EXPERIMENTS: [&str; 3] = ["fig-a", "fig-b", "abl-k"];
 /// Largest number of seeds the page runs.
 pub const MAX_SEEDS: usize = 100;
+/// Largest number of experiment workers a link may ask for (the page's pool, www/js/jobs.js).
+pub const MAX_WORKERS: usize = 32;
 
 /// One choice of a select.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -61,6 +63,8 @@ pub struct PageControl {
     pub restart: bool,
     /// `Some("upload")`: shown only while the user's data is the dataset.
     pub when: Option<&'static str>,
+    /// A number that may be left empty, meaning 0 ("automatic"; below `min`).
+    pub auto: bool,
 }
 
 /// A part of the page a link may hide that is not one control: `selector` names its elements
@@ -94,8 +98,7 @@ pub const HIDE_GROUPS: &[HideGroup] = &[
 /// What an embedded page (`embed=1`) hides when its link names nothing to hide.
 pub const EMBED_HIDE: [&str; 2] = ["controls", "text"];
 
-/// The label of a parameter's symbol for a control (`ℓ_k` stays as it is; the page sets `_x` as
-/// a subscript).
+/// A number control with nothing but its id, key, label and hint (the others fill in the rest).
 fn number(id: &'static str, key: String, label: String, hint: String) -> PageControl {
     PageControl {
         id,
@@ -111,7 +114,14 @@ fn number(id: &'static str, key: String, label: String, hint: String) -> PageCon
         choices: vec![],
         restart: false,
         when: None,
+        auto: false,
     }
+}
+
+/// `name` with its first letter capitalised if it is an ASCII letter (`ε-net radius` stays).
+fn sentence(name: &str) -> String {
+    let mut c = name.chars();
+    c.next().map(|f| f.to_ascii_uppercase().to_string() + c.as_str()).unwrap_or_default()
 }
 
 /// Every control the page builds, in page order.
@@ -128,7 +138,10 @@ pub fn page_controls() -> Vec<PageControl> {
         restart: true,
         ..number("dataset", "dataset".into(), "Dataset".into(), "Query universe and arrivals".into())
     });
-    for p in PARAMETERS {
+    // The seed first (it names the stream), then the parameters in the list's order.
+    let seed_first =
+        PARAMETERS.iter().filter(|p| p.id == "seed").chain(PARAMETERS.iter().filter(|p| p.id != "seed"));
+    for p in seed_first {
         let Some(c) = p.control else { continue };
         let unit = if p.unit.is_empty() { String::new() } else { format!(" ({})", p.unit) };
         out.push(PageControl {
@@ -142,7 +155,7 @@ pub fn page_controls() -> Vec<PageControl> {
                 p.id,
                 format!("params.{}", p.id),
                 p.symbol.into(),
-                format!("{}{unit}: {}", p.name, p.doc),
+                format!("{}{unit}. {}", sentence(p.name), p.doc),
             )
         });
     }
@@ -202,6 +215,30 @@ pub fn page_controls() -> Vec<PageControl> {
             "full".into(),
             "Full paper settings".into(),
             "All seeds and lengths of the paper (slow)".into(),
+        )
+    });
+    out.push(PageControl {
+        kind: Kind::Checkbox,
+        reference: "SPEC-NOTES#kernel-and-confidence-widths",
+        section: "paper",
+        ..number(
+            "tuned",
+            "tuned".into(),
+            "Tuned widths".into(),
+            "β_off, λ chosen on held-out seeds (figs. a, b); default: theoretical".into(),
+        )
+    });
+    out.push(PageControl {
+        section: "paper",
+        min: Some(1.0),
+        max: Some(MAX_WORKERS as f64),
+        step: Some(1.0),
+        auto: true,
+        ..number(
+            "workers",
+            "workers".into(),
+            "Workers".into(),
+            "Experiment units in parallel (empty: as many as the browser has cores, capped)".into(),
         )
     });
     out

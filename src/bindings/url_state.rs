@@ -46,14 +46,12 @@ pub enum PageDataset {
     Upload,
 }
 
-pub use super::controls::{MAX_SEEDS, OFFLINE_EXPERIMENTS};
+pub use super::controls::{MAX_SEEDS, MAX_WORKERS, OFFLINE_EXPERIMENTS};
 /// Presets of the paper view, one per figure (fig-d is fig-c's run, fig-f is fig-e's): the ids of
 /// the engine's one list, [`crate::experiment::paper_presets`].
 pub fn presets() -> Vec<&'static str> {
     crate::experiment::paper_presets().iter().map(|p| p.id).collect()
 }
-/// Largest number of experiment workers a link may ask for (the page's pool, www/js/jobs.js).
-pub const MAX_WORKERS: usize = 32;
 /// Largest live speed (rounds per frame).
 pub const MAX_SPEED: u32 = 10_000;
 /// Largest seed a link may carry: a JavaScript safe integer.

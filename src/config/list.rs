@@ -58,7 +58,7 @@ macro_rules! parameters {
 
 parameters! {
     "k", "k", "cache size", "items",
-        "How many queries (with their answers) the cache holds.",
+        "Queries (with their answers) the cache holds.",
         "§2.1", main(1.0, 50.0, 1.0);
     "phi", "φ", "mismatch function", "",
         "clipped_linear: φ(d) = min(ζd, 1), the paper's example; clipped_quadratic: min((ζd)², 1).",
@@ -70,22 +70,22 @@ parameters! {
         "The smallest cost: c = c_floor + (1 − c_floor)·(tokens − min)/(max − min), so that c > 0.",
         "§6; SPEC-NOTES#costs-floor-and-noise", None;
     "noise_r", "R", "noise level", "cost units",
-        "Standard deviation of the Gaussian noise on an observed LLM cost (R-sub-Gaussian in the paper).",
+        "Standard deviation of the noise on an observed LLM cost.",
         "§2.1; Alg. 4, line 11; SPEC-NOTES#costs-floor-and-noise", more(0.0, 1.0, 0.01);
     "epsilon", "ε", "ε-net radius", "normalised distance d",
-        "An arrival farther than ε from every center founds a new center (a Voronoi cell of its own).",
+        "An arrival farther than ε from every center founds a new one.",
         "§2.2; Alg. 3, line 5", main(0.01, 2.0, 0.01);
     "eps_oracle", "ε_o", "oracle net radius", "normalised distance d",
         "The fine net that thins the evaluation oracle's candidates before Reverse Greedy.",
         "SPEC-NOTES#evaluation-sample-and-oracle", None;
     "n_eval", "n_eval", "evaluation sample", "queries",
-        "Draws from the arrival density on which L(M), the oracle and the regret are evaluated.",
+        "Draws of the arrival density on which L(M) and the regret are evaluated.",
         "eq. (2); SPEC-NOTES#evaluation-sample-and-oracle", more(100.0, 20000.0, 100.0);
     "kernel_length", "ℓ_k", "kernel length-scale", "normalised distance d",
-        "The RBF kernel κ(x, y) = exp(−d²/(2ℓ_k²)) of the cost regression: how far one observation informs.",
+        "Of the RBF kernel exp(−d²/(2ℓ_k²)): how far one cost observation informs.",
         "§4; SPEC-NOTES#kernel-and-confidence-widths", more(0.01, 5.0, 0.01);
     "lambda", "λ", "ridge", "",
-        "The KRR ridge: larger trusts the prior more and each observation less.",
+        "Larger trusts each cost observation less.",
         "Alg. 2, line 4; Alg. 4, line 9", more(0.0001, 10.0, 0.01);
     "b", "B", "RKHS norm bound", "",
         "The bound on the cost function's RKHS norm in the confidence radius Δ(x).",
@@ -94,13 +94,13 @@ parameters! {
         "The confidence bounds hold with probability at least 1 − δ.",
         "Alg. 2, line 5; Alg. 4, line 11", None;
     "beta", "β", "online width scale", "",
-        "Scales the online confidence width of the LCB c̲; 1 is the theoretical width, smaller trusts the estimates sooner.",
+        "Scales the width of the LCB c̲; 1 is the theory's, smaller trusts estimates sooner.",
         "Alg. 4, line 11; SPEC-NOTES#kernel-and-confidence-widths", more(0.0, 10.0, 0.1);
     "beta_off", "β_off", "offline width scale", "",
         "Scales the offline confidence radius Δ(x) of the UCB c̄; 1 is the theoretical width.",
         "Alg. 2, line 5; SPEC-NOTES#kernel-and-confidence-widths", None;
     "horizon", "T", "horizon", "rounds",
-        "Rounds of an online run: one arrival each.",
+        "Rounds of a run, one arrival each.",
         "§5.1", more(100.0, 100000.0, 100.0);
     "log_len", "n", "offline log length", "arrivals",
         "Arrivals in the offline log D that the offline algorithms learn from.",
@@ -118,13 +118,13 @@ parameters! {
         "Epsilon-Greedy's chance, per round (online) or per slot (offline), of a random choice instead of Greedy's.",
         "§6; SPEC-NOTES#baselines-parameters", None;
     "threshold_tau", "τ", "threshold radius", "normalised distance d",
-        "The Threshold cache serves a query from its nearest item when that item is within τ.",
+        "The Threshold cache serves from its nearest item within τ.",
         "SPEC-NOTES#baselines-parameters", more(0.0, 2.0, 0.01);
     "threshold_cosine", "s", "threshold as a cosine", "cosine similarity",
         "The Threshold cache's radius given as a cosine s instead (τ = √(2(1 − s))/D); GPTCache's default is 0.6.",
         "SPEC-NOTES#online-spec-9", None;
     "vcache_delta", "δ_v", "vCache error bound", "probability",
-        "vCache's bound on the share of wrong cache hits (needs ground truth).",
+        "The share of wrong hits vCache allows (needs ground truth).",
         "vCache (arXiv 2502.03771); SPEC-NOTES#vcache-spec-15", more(0.001, 0.5, 0.005);
     "lipschitz", "L_g", "Lipschitz constant", "",
         "CLCB-Frozen-Cont's Lipschitz constant of g_M(x) = min(c(x), φ(d(x, M))), which sets its pool radius.",
@@ -133,7 +133,7 @@ parameters! {
         "CLCB-Frozen-Cont's constant in the arrival-uncertainty test that ends a stage.",
         "appendix A.2, Alg. 8, line 10", None;
     "seed", "seed", "seed", "",
-        "Every random draw of a run (arrivals, noise, E, the offline log, policies' coins); experiments use seeds 0, 1, ….",
+        "Every random draw of a run; experiments use seeds 0, 1, …",
         "SPEC-NOTES#seeds-and-random-streams", main(0.0, 9007199254740991.0, 1.0);
 }
 

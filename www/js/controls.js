@@ -84,7 +84,8 @@ export function buildControls(state) {
         if (!input) continue;
         input.addEventListener('change', () => app.set((s) => {
           if (c.key === 'dataset') return switchDataset(s, input.value);
-          write(s, c.key, c.kind === 'checkbox' ? input.checked : c.kind === 'number' ? Number(input.value) : input.value);
+          const v = c.kind === 'checkbox' ? input.checked : c.kind === 'number' ? (c.auto && input.value === '' ? 0 : Number(input.value)) : input.value;
+          write(s, c.key, v);
         }, { restart: c.restart }));
       }
     },
@@ -92,7 +93,8 @@ export function buildControls(state) {
       for (const c of controls) {
         const input = $(c.id);
         if (!input || c.key === 'arrival') continue;
-        if (c.kind === 'checkbox') input.checked = !!read(s, c.key); else input.value = String(read(s, c.key));
+        const v = read(s, c.key);
+        if (c.kind === 'checkbox') input.checked = !!v; else input.value = c.auto && v === 0 ? '' : String(v);
       }
       for (const e of document.querySelectorAll('[data-when]')) e.hidden = e.dataset.when !== s.dataset;
       placeSettings(s);
