@@ -5,28 +5,20 @@
 // plain message; the paper view's menu is the engine's preset list; every convention a hint cites
 // links to the rendered notes. Screenshots of the settings at 1440 and 390 px go to artifacts/.
 // Prints "N passed, M failed" and exits non-zero on failure.
-import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import { serveStatic } from './static_server.mjs';
-import { checks, assert, waitFor } from './harness.mjs';
+import { checks, assert, waitFor, requirePkg, launchChromium } from './harness.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const www = path.join(root, 'www');
 const artifacts = path.join(root, 'artifacts');
-if (!existsSync(path.join(www, 'pkg', 'csc.js'))) {
-  console.error('www/pkg is missing: build it first (bash scripts/wasm.sh)');
-  process.exit(1);
-}
+requirePkg(www);
 await mkdir(artifacts, { recursive: true });
 const { server, origin } = await serveStatic(www);
 const { check, done } = checks();
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+const browser = await launchChromium();
 const errors = [];
 async function openPage(query = '', viewport = { width: 1440, height: 900 }) {
   const page = await browser.newPage({ viewport });
