@@ -118,8 +118,12 @@ fn number(id: &'static str, key: String, label: String, hint: String) -> PageCon
     }
 }
 
-/// `name` with its first letter capitalised if it is an ASCII letter (`ε-net radius` stays).
+/// `name` with its first letter capitalised if it is an ASCII letter and its first word has no
+/// capital already (`ε-net radius` and `vCache error bound` stay as they are).
 fn sentence(name: &str) -> String {
+    if name.split(' ').next().is_some_and(|w| w.chars().any(char::is_uppercase)) {
+        return name.to_string();
+    }
     let mut c = name.chars();
     c.next().map(|f| f.to_ascii_uppercase().to_string() + c.as_str()).unwrap_or_default()
 }
@@ -261,4 +265,25 @@ pub fn check_hide(names: &[String]) -> Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_hints_and_hide_names() {
+        assert_eq!(sentence("cache size"), "Cache size");
+        assert_eq!(sentence("ε-net radius"), "ε-net radius");
+        assert_eq!(sentence("vCache error bound"), "vCache error bound");
+        let table = page_controls();
+        let k = table.iter().find(|c| c.id == "k").unwrap();
+        assert_eq!((k.key.as_str(), k.min, k.section, k.restart), ("params.k", Some(1.0), "settings", false));
+        assert!(k.hint.starts_with("Cache size (items). "), "{}", k.hint);
+        assert!(table.iter().find(|c| c.id == "seed").unwrap().restart);
+        assert_eq!(table.iter().position(|c| c.id == "seed"), Some(1), "the seed follows the dataset");
+        let names = hide_names();
+        assert!(names.contains(&"controls") && names.contains(&"k") && names.contains(&"workers"));
+        assert!(check_hide(&["k".into(), "nope".into()]).unwrap_err().to_string().contains("`nope`"));
+    }
 }

@@ -3,9 +3,9 @@
 // writes the URL and a reload restores it; a link's hide list hides exactly the named controls and
 // parts in embed mode (and `embed=1` alone hides the controls and text); a bad hide name is one
 // plain message; the paper view's menu is the engine's preset list; every convention a hint cites
-// links to the rendered notes. Screenshots of the settings at 1440 and 390 px go to artifacts/.
+// links to the rendered notes; an embedded page, with or without hide flags, passes axe-core. Screenshots of the settings at 1440 and 390 px go to artifacts/.
 // Prints "N passed, M failed" and exits non-zero on failure.
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serveStatic } from './static_server.mjs';
@@ -157,6 +157,24 @@ await check('a bad hide name shows one plain message and the rest of the link is
   assert(/`hide`/.test(msg) && /unknown name `kapa`/.test(msg) && /epsilon/.test(msg), msg);
   assert(await p.inputValue('#k') === '3', 'k=3 lost');
   await p.close();
+});
+
+await check('embedded, with or without hide flags, axe-core finds no accessibility violation', async () => {
+  const axe = await readFile(path.join(root, 'tests/e2e/node_modules/axe-core/axe.min.js'), 'utf8');
+  const ctx = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
+  const found = [];
+  for (const query of ['?embed=1&dataset=plane', '?embed=1&hide=seed,k,tabs,ask', '?embed=1&hide=controls&view=regret']) {
+    const p = await ctx.newPage();
+    await p.goto(`${origin}/${query}`);
+    await waitFor(p, () => document.body.dataset.ready === 'true', null, { timeout: 120000 });
+    await p.addScriptTag({ content: axe });
+    const v = await p.evaluate(async () => (await window.axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] }))
+      .violations.map((x) => `${x.id}: ${x.help} at ${x.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`));
+    found.push(...v.map((x) => `${query}: ${x}`));
+    await p.close();
+  }
+  await ctx.close();
+  assert(!found.length, found.join(' | '));
 });
 
 await check('screenshots of the settings at 1440 and 390 px', async () => {
