@@ -277,13 +277,13 @@ pub fn main() -> Res<()> {
             println!("\nParameters (--set KEY=VALUE): default, what, reference:");
             for p in csc::config::param_list() {
                 let unit = if p.info.unit.is_empty() { String::new() } else { format!(" ({})", p.info.unit) };
+                let default = match &p.default {
+                    serde_json::Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                };
                 println!(
-                    "  {:16} {:>8}  {} {}{unit} [{}]",
-                    p.info.id,
-                    p.default.to_string(),
-                    p.info.symbol,
-                    p.info.name,
-                    p.info.reference
+                    "  {:16} {default:>14}  {}: {}{unit} [{}]",
+                    p.info.id, p.info.symbol, p.info.name, p.info.reference
                 );
             }
             println!("\nArrival models (--arrival):");

@@ -7,7 +7,8 @@
 #![cfg(all(feature = "fixture-preset", not(target_arch = "wasm32")))]
 
 use csc::bindings::url_state::{decode, encode};
-use csc::experiment::{paper_presets, preset, quick_spec};
+use csc::experiment::presets::preset;
+use csc::experiment::{paper_presets, quick_spec};
 use std::process::Command;
 
 const ID: &str = "sens-on-beta";
