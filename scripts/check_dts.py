@@ -23,6 +23,11 @@ INTERFACES = [
     "export interface AlgorithmInfo<Id extends string = string> {",
     "export interface PaperPreset {",
     "export interface MetricInfo {",
+    "export interface ParamInfo {",
+    "export interface ArrivalInfo {",
+    "export interface DatasetEntry {",
+    "export interface PageControl {",
+    "export interface PageControls {",
     "export interface HeadlineRow {",
     "export interface Headline {",
 ]
@@ -75,6 +80,10 @@ SIGNATURES = [
     "export function offlineAlgorithms(): AlgorithmInfo[];",
     "export function paperPresets(): PaperPreset[];",
     "export function metrics(): MetricInfo[];",
+    "export function parameters(): ParamInfo[];",
+    "export function arrivalModels(): ArrivalInfo[];",
+    "export function datasets(): DatasetEntry[];",
+    "export function pageControls(): PageControls;",
 ]
 
 

@@ -14,6 +14,8 @@ step "format" cargo fmt --check
 step "chart module (node)" node --experimental-detect-module --test tests/charts/
 step "clippy" cargo clippy --all-targets --locked -- -D warnings
 step "native tests" cargo test --locked
+# Adding a paper preset is one entry: a feature-gated fixture entry shows in the URL codec and csc list.
+step "fixture preset" cargo test --locked --features fixture-preset --test fixture_preset
 
 # Sweeps as Slurm job arrays (deploy/slurm, README "Sweeps on a cluster"): a real one-node Slurm
 # cluster started here (scripts/slurm-local.sh, always stopped again), the shipped array template
@@ -88,6 +90,7 @@ step "reproduce e2e" node tests/e2e/reproduce.mjs
 # The sweep view: a 3 × 3 grid equal, cell for cell, to the CLI's --grid run of its command.
 step "sweep e2e" node tests/e2e/sweep.mjs
 step "frontier e2e (nq-trivia, against the CLI)" node tests/e2e/frontier.mjs
+step "controls e2e" node tests/e2e/controls.mjs
 
 # The companion-site bundle (scripts/dist.sh: dist/ with the nq-trivia data of ../shared/data or
 # $CSC_DATA; fails without it) embedded in an iframe on another origin from a sub-path

@@ -140,40 +140,40 @@ catalog! {
         /// Algs. 3–5.
         ClcbScLsCont = "clcb-sc-ls-cont", "CLCB-SC-LS-Cont", PAPER,
             "The paper's method: an incremental ε-net, kernel ridge regression lower confidence bounds shared across cells, and Continuous Reverse Greedy at low-switching stage ends.",
-            "Algs. 3–5 (§5)";
+            "Algs. 3–5; §5.2";
         /// Appendix Algs. 6–8.
         ClcbFrozenCont = "clcb-frozen-cont", "CLCB-Frozen-Cont", FROZEN,
             "The appendix's variant: the cache is frozen within stages of doubling length and rebuilt from KRR lower confidence bounds over the arrivals seen so far.",
-            "Appendix Algs. 6–8";
+            "appendix A.2, Algs. 6–8";
         /// The discrete predecessor: per-cell means and Hoeffding LCBs, same stages.
         ClcbScLs = "clcb-sc-ls", "CLCB-SC-LS", DISCRETE,
             "The discrete predecessor: the same ε-net and stages, each cell's own empirical mean with a Hoeffding lower bound, no kernel.",
-            "SPEC §9 (discrete predecessor of Alg. 3)";
+            "§6 (baseline: the discrete predecessor); SPEC-NOTES#online-spec-9";
         Greedy = "greedy", "Greedy", GREEDY,
             "Caches the top-k cells by arrival count × empirical mean cost, recomputed every round.",
-            "SPEC §9 baseline";
+            "§6 (baseline); SPEC-NOTES#online-spec-9";
         EpsilonGreedy = "epsilon-greedy", "Epsilon-Greedy", EPSILON_GREEDY,
             "Greedy, but each round with probability explore_rate a uniformly random set of k cells.",
-            "SPEC §9 baseline";
+            "§6 (baseline); SPEC-NOTES#online-spec-9";
         Lfu = "lfu", "LFU", LFU,
             "Caches the k most frequently requested cells.",
-            "SPEC §9 baseline";
+            "§6 (baseline); SPEC-NOTES#online-spec-9";
         Lru = "lru", "LRU", LRU,
             "Caches the k most recently requested cells.",
-            "SPEC §9 baseline";
+            "§6 (baseline); SPEC-NOTES#online-spec-9";
         /// Production semantic cache: hit iff `d ≤ τ`, admit every miss, LRU eviction.
         Threshold = "threshold", "Threshold", THRESHOLD,
             "A production-style semantic cache: a hit iff the nearest cached query is within τ, every miss admitted, least recently used evicted.",
-            "SPEC §9 baseline";
+            "§6 (baseline); SPEC-NOTES#online-spec-9";
         /// vCache (Schroeder et al., arXiv 2502.03771): per-item logistic thresholds learnt from
         /// judged explores, exploiting only within the error bound `δ` (SPEC §15).
         VCache = "vcache", "vCache", VCACHE,
             "A verified semantic cache: each cached item fits a logistic model of correctness against similarity from judged explores (ground truth labels), and a hit is served only when the error rate stays within vcache_delta; capacity k, least recently used evicted.",
-            "Schroeder et al., arXiv 2502.03771, Alg. 1; SPEC §15";
+            "vCache (arXiv 2502.03771); SPEC-NOTES#vcache-spec-15";
         /// The evaluation oracle's cache `M_orc`, served by eq. 1 with true costs (reference).
         Oracle = "oracle", "Oracle", ORACLE,
             "The reference: the evaluation oracle's cache M_orc, served with the true costs (regret 0 by construction).",
-            "Alg. 1 on the evaluation sample (SPEC §5)";
+            "Alg. 1; SPEC-NOTES#evaluation-sample-and-oracle";
     }
 }
 
@@ -182,22 +182,22 @@ catalog! {
     OfflineKind, "offline algorithm" {
         CucbScCont = "cucb-sc-cont", "CUCB-SC-Cont", PAPER,
             "The paper's offline method: KRR on the logged costs, pessimistic upper confidence bounds at the ε-net centers, Continuous Reverse Greedy.",
-            "Alg. 2 (§4)";
+            "Alg. 2; §4";
         CucbSc = "cucb-sc", "CUCB-SC", DISCRETE,
             "The discrete predecessor: each cell's own empirical mean plus a Hoeffding width, unobserved cells at 1, Reverse Greedy.",
-            "SPEC §8 (discrete predecessor of Alg. 2)";
+            "§6 (baseline: the discrete predecessor); SPEC-NOTES#offline-spec-8";
         Greedy = "greedy", "Greedy", GREEDY,
             "The top-k cells by estimated weight × empirical mean cost.",
-            "SPEC §8 baseline";
+            "§6 (baseline); SPEC-NOTES#offline-spec-8";
         EpsilonGreedy = "epsilon-greedy", "Epsilon-Greedy", EPSILON_GREEDY,
             "Greedy, but each slot is with probability explore_rate a uniformly random remaining cell.",
-            "SPEC §8 baseline";
+            "§6 (baseline); SPEC-NOTES#offline-spec-8";
         Lfu = "lfu", "LFU", LFU,
             "The k most frequent cells of the log.",
-            "SPEC §8 baseline";
+            "§6 (baseline); SPEC-NOTES#offline-spec-8";
         Oracle = "oracle", "Oracle", ORACLE,
             "The evaluation oracle's cache M_orc itself (gap 0 by construction).",
-            "Alg. 1 on the evaluation sample (SPEC §5)";
+            "Alg. 1; SPEC-NOTES#evaluation-sample-and-oracle";
     }
 }
 

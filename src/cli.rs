@@ -113,10 +113,12 @@ impl DataArgs {
 
 #[derive(Subcommand)]
 enum Cmd {
-    /// List the built-in experiments (SPEC §10).
+    /// List the built-in experiments (SPEC §10), the paper presets, every parameter with its
+    /// default and reference, the arrival models and the datasets.
     List {
-        /// Print, as JSON, the experiments' ids and the engine's list of algorithms (id, display
-        /// name, description, paper reference, chart style) — what tools/plot_figures.py reads.
+        /// Print, as JSON, the experiments' ids, the engine's list of algorithms (id, display
+        /// name, description, paper reference, chart style) — what tools/plot_figures.py reads —
+        /// and the presets, parameters, arrival models and datasets.
         #[arg(long)]
         json: bool,
     },
@@ -254,15 +256,45 @@ pub fn main() -> Res<()> {
                 "experiments": BUILTIN_IDS,
                 "policies": csc::algorithms::PolicyKind::catalog(),
                 "offline": csc::algorithms::OfflineKind::catalog(),
+                "presets": csc::experiment::paper_presets(),
+                "parameters": csc::config::param_list(),
+                "arrivals": csc::stream::ARRIVALS,
+                "datasets": csc::dataset::DATASETS,
             });
             println!("{}", serde_json::to_string_pretty(&list).map_err(err)?);
             Ok(())
         }
         Cmd::List { json: false } => {
+            println!("Experiments (csc run ID):");
             for id in BUILTIN_IDS {
                 let s = builtin(id).map_err(err)?;
-                println!("{id:8} {:>3} seeds  {}", s.seeds, s.title);
+                println!("  {id:16} {:>3} seeds  {}", s.seeds, s.title);
             }
+            println!("\nPaper presets (the page's Paper view; quick settings there):");
+            for p in csc::experiment::paper_presets() {
+                println!("  {:16} {}", p.id, p.label);
+            }
+            println!("\nParameters (--set KEY=VALUE): default, what, reference:");
+            for p in csc::config::param_list() {
+                let unit = if p.info.unit.is_empty() { String::new() } else { format!(" ({})", p.info.unit) };
+                let default = match &p.default {
+                    serde_json::Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                };
+                println!(
+                    "  {:16} {default:>14}  {}: {}{unit} [{}]",
+                    p.info.id, p.info.symbol, p.info.name, p.info.reference
+                );
+            }
+            println!("\nArrival models (--arrival):");
+            for a in csc::stream::ARRIVALS {
+                println!("  {:16} {} [{}]", a.id, a.doc, a.reference);
+            }
+            println!("\nDatasets (--dataset; `upload` is the page's name for your own file):");
+            for d in csc::dataset::DATASETS {
+                println!("  {:16} {} [{}]", d.id, d.doc, d.reference);
+            }
+            println!("\nReferences: §, eq., Alg. and Fig. are the paper's numbering; SPEC-NOTES#x is docs/SPEC-NOTES.md (docs/SPEC-NOTES.html#x in the page's bundle).");
             Ok(())
         }
         Cmd::Config => {

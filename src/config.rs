@@ -3,11 +3,14 @@
 //!
 //! Every result carries the resolved `Params` (SPEC preamble: "Every run must print or return its
 //! fully resolved configuration"). Unknown keys are rejected so a typo never silently falls back
-//! to a default.
+//! to a default. [`PARAMETERS`] documents each field once (symbol, unit, reference, page control).
 
 use crate::error::{Error, Result};
 use crate::mismatch::Mismatch;
 use serde::{Deserialize, Serialize};
+
+mod list;
+pub use list::{param_info, param_list, Control, ParamEntry, ParamInfo, PARAMETERS};
 
 /// Which `φ` (SPEC §3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]

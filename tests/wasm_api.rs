@@ -912,3 +912,34 @@ fn the_algorithm_lists_are_the_engines() {
     check(policies().unwrap(), PolicyKind::catalog());
     check(offline_algorithms().unwrap(), OfflineKind::catalog());
 }
+
+/// The page's lists of parameters, arrival models and datasets and its control table are the
+/// engine's (`csc::config::PARAMETERS` with `Params::default()`, `csc::stream::ARRIVALS`,
+/// `csc::dataset::DATASETS`, `csc::bindings::controls`), in their order.
+#[wasm_bindgen_test]
+fn the_parameter_arrival_dataset_and_control_lists_are_the_engines() {
+    use csc::bindings::catalog::{arrival_models, datasets, page_controls, parameters};
+    let ids = |v: JsValue| -> Vec<String> {
+        let a = v.dyn_into::<js_sys::Array>().expect("an array");
+        a.iter().map(|o| Reflect::get(&o, &"id".into()).unwrap().as_string().unwrap()).collect()
+    };
+    let want = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let params = parameters().unwrap();
+    assert_eq!(ids(params.clone()), want(&csc::config::PARAMETERS.iter().map(|p| p.id).collect::<Vec<_>>()));
+    let k = js_sys::Array::from(&params).get(0);
+    assert_eq!(Reflect::get(&k, &"default".into()).unwrap().as_f64(), Some(5.0));
+    assert_eq!(
+        ids(arrival_models().unwrap()),
+        want(&csc::stream::ARRIVALS.iter().map(|a| a.id).collect::<Vec<_>>())
+    );
+    assert_eq!(
+        ids(datasets().unwrap()),
+        want(&csc::dataset::DATASETS.iter().map(|d| d.id).collect::<Vec<_>>())
+    );
+    let table = page_controls().unwrap();
+    let controls = Reflect::get(&table, &"controls".into()).unwrap();
+    let want_controls: Vec<&str> = csc::bindings::controls::page_controls().iter().map(|c| c.id).collect();
+    assert_eq!(ids(controls), want(&want_controls));
+    let names = Reflect::get(&table, &"hideNames".into()).unwrap().dyn_into::<js_sys::Array>().unwrap();
+    assert_eq!(names.length() as usize, csc::bindings::controls::hide_names().len());
+}

@@ -112,7 +112,8 @@ export function runHostile(g) {
   // ---- plain functions ------------------------------------------------------------------------
   cover('epsilonNet', 'reverseGreedy', 'exactOptimum', 'discretisedLoss', 'expectedLoss', 'krrPosterior',
         'defaultParams', 'validateParams', 'determinismReport', 'nativeDeterminismReport', 'version', 'commit',
-        'policies', 'offlineAlgorithms', 'paperPresets', 'metrics');
+        'policies', 'offlineAlgorithms', 'paperPresets', 'metrics', 'parameters', 'arrivalModels', 'datasets',
+        'pageControls');
   fn('epsilonNet', [pts, 2, 0.4, D]);
   fn('reverseGreedy', [pts, 2, D, w, c, 2, phi, new Uint32Array([0])]);
   fn('exactOptimum', [pts, 2, D, w, c, 2, phi]);
@@ -128,6 +129,10 @@ export function runHostile(g) {
   fn('offlineAlgorithms', []);
   fn('paperPresets', []);
   fn('metrics', []);
+  fn('parameters', []);
+  fn('arrivalModels', []);
+  fn('datasets', []);
+  fn('pageControls', []);
   // determinismReport takes about a second per valid call: a few hostile seeds only.
   for (const s of [NaN, -1, 0.5, 2 ** 53, 1e300, 'abc', {}, Symbol('s'), 10n]) {
     probe(`determinismReport(${describe(s)})`, 'any', () => g.determinismReport(s));

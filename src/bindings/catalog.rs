@@ -68,6 +68,57 @@ export interface PaperValue {
   printed: string;
   source: string;
 }
+
+/** One parameter (Rust: `csc::config::ParamInfo`, plus its SPEC default). */
+export interface ParamInfo {
+  /** The `Params` field (`--set`, JSON configurations, links). */
+  id: keyof Params & string;
+  /** Plain Unicode; `_x` is a subscript. */
+  symbol: string;
+  name: string;
+  unit: string;
+  doc: string;
+  /** The paper's numbering and/or `SPEC-NOTES#anchor`, parts joined by `; `. */
+  reference: string;
+  /** The page's number input, if the page shows it. */
+  control: { min: number; max: number; step: number; more: boolean } | null;
+  /** `Params.default()` (SPEC). */
+  default: number | string | null;
+}
+
+/** One arrival model (Rust: `csc::stream::ArrivalInfo`). */
+export interface ArrivalInfo { id: string; label: string; doc: string; reference: string; user: boolean; }
+
+/** One dataset the page offers (Rust: `csc::dataset::DatasetEntry`). */
+export interface DatasetEntry { id: "synthetic" | "plane" | "nq-trivia" | "upload"; label: string; doc: string; arrival: string; reference: string; }
+
+/** One control of the page (Rust: `csc::bindings::controls::PageControl`). */
+export interface PageControl {
+  /** The element's id and its `?hide=` name. */
+  id: string;
+  kind: "number" | "select" | "checkbox";
+  /** `params.<id>`, or a `UrlState` field; `arrival`: the uploaded data's model. */
+  key: string;
+  label: string;
+  hint: string;
+  reference: string;
+  /** The container: `[data-controls="<section>"]`. */
+  section: string;
+  min: number | null; max: number | null; step: number | null;
+  choices: { value: string; label: string; disabled: boolean }[];
+  restart: boolean;
+  when: "upload" | null;
+  /** A number that may be left empty, meaning 0 (automatic). */
+  auto: boolean;
+}
+
+/** The page's controls, the other parts a link may hide, and what `embed=1` hides by default. */
+export interface PageControls {
+  controls: PageControl[];
+  groups: { name: string; selector: string; what: string }[];
+  embedHide: string[];
+  hideNames: string[];
+}
 "#;
 
 /// Every online policy, in the engine's order (the order of the page's choices and of links).
@@ -179,4 +230,44 @@ pub fn frontier_definition_js(
         }
     };
     to_js(&frontier_definition(dataset).map_err(js_err)?)
+}
+
+/// Every parameter with its symbol, unit, documentation, reference, page control and SPEC
+/// default (`csc::config::PARAMETERS`, defaults from `Params::default()`).
+#[wasm_bindgen(unchecked_return_type = "ParamInfo[]")]
+pub fn parameters() -> JsResult<JsValue> {
+    to_js(&crate::config::param_list())
+}
+
+/// Every arrival model (`csc::stream::ARRIVALS`).
+#[wasm_bindgen(js_name = arrivalModels, unchecked_return_type = "ArrivalInfo[]")]
+pub fn arrival_models() -> JsResult<JsValue> {
+    to_js(&crate::stream::ARRIVALS)
+}
+
+/// Every dataset the page offers (`csc::dataset::DATASETS`).
+#[wasm_bindgen(unchecked_return_type = "DatasetEntry[]")]
+pub fn datasets() -> JsResult<JsValue> {
+    to_js(&crate::dataset::DATASETS)
+}
+
+/// The page's controls as one table (`csc::bindings::controls`): www/js/controls.js builds the
+/// settings from it and applies a link's `hide`.
+#[wasm_bindgen(js_name = pageControls, unchecked_return_type = "PageControls")]
+pub fn page_controls() -> JsResult<JsValue> {
+    use super::controls;
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Out {
+        controls: Vec<controls::PageControl>,
+        groups: &'static [controls::HideGroup],
+        embed_hide: [&'static str; 2],
+        hide_names: Vec<&'static str>,
+    }
+    to_js(&Out {
+        controls: controls::page_controls(),
+        groups: controls::HIDE_GROUPS,
+        embed_hide: controls::EMBED_HIDE,
+        hide_names: controls::hide_names(),
+    })
 }

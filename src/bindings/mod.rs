@@ -48,7 +48,9 @@ pub mod reproduce;
 pub mod simulation;
 #[cfg(target_arch = "wasm32")]
 pub mod types;
-// The page's view state as a URL (plain Rust, tested natively; exported by `page`).
+// The page's view state as a URL and its controls' table (plain Rust, tested natively;
+// exported by `page` and `catalog`).
+pub mod controls;
 pub mod url_state;
 
 #[cfg(target_arch = "wasm32")]

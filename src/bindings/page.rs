@@ -25,6 +25,8 @@ export interface UrlState {
   offline: "fig-a" | "fig-b" | "abl-k";
   preset: "fig-a" | "fig-b" | "fig-c" | "fig-e" | "abl-k" | "krr-err" | "geom";
   full: boolean; embed: boolean;
+  /** Parts of the page the link hides (names of `pageControls().hideNames`). */
+  hide: string[];
 }
 
 /** A query string read leniently: the usable state and one message per key that was not used. */
@@ -91,10 +93,7 @@ pub fn url_state_defaults_js(
 /// then calls this).
 pub fn url_state_defaults(dataset: &str) -> JsResult<JsValue> {
     let d: PageDataset = serde_json::from_value(serde_json::Value::String(dataset.into())).map_err(|_| {
-        js_err(Error::param(
-            "dataset",
-            format!("unknown `{dataset}`; known: synthetic, plane, nq-trivia, upload"),
-        ))
+        js_err(Error::param("dataset", format!("unknown `{dataset}`; known: {}", url_state::dataset_ids())))
     })?;
     to_js(&UrlState::defaults(d))
 }

@@ -50,17 +50,12 @@ pub enum PageDataset {
     Upload,
 }
 
-/// Offline experiments of the offline view (SPEC §10).
-pub const OFFLINE_EXPERIMENTS: [&str; 3] = ["fig-a", "fig-b", "abl-k"];
+pub use super::controls::{MAX_SEEDS, MAX_WORKERS, OFFLINE_EXPERIMENTS};
 /// Presets of the paper view, one per figure (fig-d is fig-c's run, fig-f is fig-e's): the ids of
 /// the engine's one list, [`crate::experiment::paper_presets`].
 pub fn presets() -> Vec<&'static str> {
     crate::experiment::paper_presets().iter().map(|p| p.id).collect()
 }
-/// Largest number of seeds the page runs.
-pub const MAX_SEEDS: usize = 100;
-/// Largest number of experiment workers a link may ask for (the page's pool, www/js/jobs.js).
-pub const MAX_WORKERS: usize = 32;
 /// Largest live speed (rounds per frame).
 pub const MAX_SPEED: u32 = 10_000;
 /// Largest seed a link may carry: a JavaScript safe integer.
@@ -105,6 +100,11 @@ pub struct UrlState {
     /// (`navigator.hardwareConcurrency`), capped. In the link only when the user set it.
     #[serde(default)]
     pub workers: usize,
+    /// Parts of the page the link hides (`hide=seed,k,tabs`: names of
+    /// [`super::controls::hide_names`]); empty in an embedded page hides
+    /// [`super::controls::EMBED_HIDE`].
+    #[serde(default)]
+    pub hide: Vec<String>,
 }
 
 /// The page's parameter defaults for a dataset: the SPEC defaults, with a horizon and evaluation
@@ -145,6 +145,7 @@ impl UrlState {
             embed: false,
             tuned: false,
             workers: 0,
+            hide: vec![],
         }
     }
 
@@ -174,6 +175,7 @@ impl UrlState {
                 format!("must lie in [0, {MAX_WORKERS}], got {}", self.workers),
             ));
         }
+        super::controls::check_hide(&self.hide)?;
         one_of("offline", &self.offline, &OFFLINE_EXPERIMENTS)?;
         one_of("preset", &self.preset, &presets())
     }
@@ -188,9 +190,9 @@ fn one_of(name: &str, v: &str, known: &[&str]) -> Result<()> {
 }
 
 /// Page keys (the `Params` fields are keys too).
-const PAGE_KEYS: [&str; 15] = [
+const PAGE_KEYS: [&str; 16] = [
     "view", "dataset", "p1", "p2", "p3", "p4", "policies", "speed", "seeds", "offline", "preset", "full",
-    "tuned", "workers", "embed",
+    "tuned", "workers", "embed", "hide",
 ];
 
 /// A unit enum from its serde id.
@@ -240,6 +242,7 @@ fn apply(s: &mut UrlState, key: &str, v: &str) -> Result<()> {
         "tuned" => s.tuned = flag(key, v)?,
         "workers" => s.workers = number(key, v)?,
         "embed" => s.embed = flag(key, v)?,
+        "hide" => s.hide = v.split(',').filter(|n| !n.is_empty()).map(str::to_string).collect(),
         _ => {
             let known = serde_json::to_value(&s.params).expect("Params serialises");
             if !known.as_object().is_some_and(|o| o.contains_key(key)) {
@@ -255,6 +258,11 @@ fn apply(s: &mut UrlState, key: &str, v: &str) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// The page's dataset ids (the engine's one list, [`crate::dataset::DATASETS`]), for messages.
+pub fn dataset_ids() -> String {
+    crate::dataset::DATASETS.iter().map(|d| d.id).collect::<Vec<_>>().join(", ")
 }
 
 /// Percent-decodes one query component (`+` is a space).
@@ -322,7 +330,7 @@ pub fn decode_lossy(query: &str) -> (UrlState, Vec<String>) {
     }
     // The dataset first: it sets the defaults the other keys are applied to.
     let dataset = match kv.iter().find(|(k, _)| k == "dataset") {
-        Some((k, v)) => from_id(k, v, "synthetic, plane, nq-trivia, upload").unwrap_or_else(|e: Error| {
+        Some((k, v)) => from_id(k, v, &dataset_ids()).unwrap_or_else(|e: Error| {
             errors.push(e.to_string());
             PageDataset::default()
         }),
@@ -388,6 +396,7 @@ pub fn encode(s: &UrlState) -> Result<String> {
         }
     }
     put("embed", "1".into(), !s.embed);
+    put("hide", s.hide.join(","), s.hide.is_empty());
     Ok(out.iter().map(|(k, v)| format!("{}={}", escape(k), escape(v))).collect::<Vec<_>>().join("&"))
 }
 

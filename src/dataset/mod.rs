@@ -8,10 +8,13 @@
 
 mod fields;
 mod ground_truth;
+mod list;
 pub mod nq_trivia;
 pub mod plane;
 pub mod records;
 pub mod synthetic;
+
+pub use list::{DatasetEntry, DATASETS};
 
 use crate::answers::Label;
 use crate::error::{Error, Result};

@@ -14,7 +14,8 @@ pub struct MetricInfo {
     pub name: &'static str,
     /// One line: what it is.
     pub definition: &'static str,
-    /// Where the paper or SPEC defines it.
+    /// Where it is defined: the paper's numbering and/or `SPEC-NOTES#anchor` (as
+    /// [`crate::config::ParamInfo::reference`]).
     pub source: &'static str,
 }
 
@@ -28,58 +29,58 @@ macro_rules! metrics {
 metrics! {
     "avg_regret", "average regret",
         "R(t)/t: Σ_{s≤t} [L(M_s) − L(M_orc)] plus Σ switching costs, divided by the rounds t; lower is better.",
-        "paper §5.1, Reg(T); SPEC §9";
+        "§5.1, Reg(T); SPEC-NOTES#online-spec-9";
     "avg_loss_gap", "average loss gap",
         "Σ_{s≤t} [L(M_s) − L(M_orc)] / t: how much worse the caches that served were than the oracle's, per round (the regret without switching).",
-        "paper §5.1, Reg(T)'s first sum, with L of eq. (2); SPEC §9";
+        "§5.1, Reg(T)'s first sum; eq. (2); SPEC-NOTES#online-spec-9";
     "avg_switch_cost", "average switching cost",
         "Σ switching costs / t: the cost c(u) of every item fetched into the cache by a switch, per round (the regret's second part).",
-        "paper §5.1, Reg(T)'s second sum; SPEC §11.5";
+        "§5.1, Reg(T)'s second sum; SPEC-NOTES#online-spec-9";
     "switches", "switches",
         "Rounds whose cache set differs from the previous round's (the first fill and every insertion count; a rebuild to the same set does not).",
-        "SPEC §9; docs/SPEC-NOTES.md";
+        "§5.1; SPEC-NOTES#online-spec-9";
     "hit_rate", "hit rate",
         "The share of rounds served from the cache rather than by the LLM.",
-        "paper eq. (1), the serving rule; SPEC §9";
+        "eq. (1), the serving rule";
     "avg_realised_cost", "realised cost per round",
         "What was actually paid, per round: c(x) for an LLM call, φ(d(x, M)) for a cache hit.",
-        "paper eq. (1); SPEC §9, §11.9";
+        "eq. (1)";
     "realised_cost", "realised cost",
         "What was actually paid so far: c(x) for each LLM call plus φ(d(x, M)) for each cache hit.",
-        "paper eq. (1); SPEC §9";
+        "eq. (1)";
     "runtime_ms", "runtime",
         "Time spent inside the policy (ms) on this machine; comparable only within one run.",
-        "paper §6, Fig. 2(d, f)";
+        "§6, Fig. 2(d, f)";
     "gap", "suboptimality gap",
         "L(M̂) − L(M_orc) on the evaluation sample: how much worse the returned cache is than the oracle's (negative: better, Reverse Greedy is not optimal).",
-        "paper eq. (5); SPEC §8";
+        "eq. (5); SPEC-NOTES#offline-spec-8";
     "loss", "true loss",
         "L(M) = E_x[min(c(x), φ(d(x, M)))] on the evaluation sample E.",
-        "paper eq. (2); SPEC §3";
+        "eq. (2); SPEC-NOTES#evaluation-sample-and-oracle";
     "est_rmse", "KRR RMSE",
         "Root mean squared error of the cost estimate ĉ at the policy's centers against the true costs.",
-        "paper appendix, Fig. 12; SPEC §9";
+        "appendix A.3, Fig. 12";
     "est_mae", "KRR MAE",
         "Mean absolute error of ĉ at the centers against the true costs.",
-        "paper appendix, Fig. 12; SPEC §9";
+        "appendix A.3, Fig. 12";
     "est_max", "KRR max error",
         "Largest absolute error of ĉ at the centers against the true costs.",
-        "paper appendix, Fig. 12; SPEC §9";
+        "appendix A.3, Fig. 12";
     "error_rate", "error rate",
         "Wrong cache hits over all requests so far: a hit is wrong when the cached answer is not equivalent to the query's gold answer (— without ground truth).",
-        "SPEC §14 (not in the paper, which prices a hit by φ alone)";
+        "SPEC-NOTES#ground-truth-spec-14 (not in the paper, which prices a hit by φ alone)";
     "hit_precision", "hit precision",
         "Correct hits over all hits (— without ground truth or without hits).",
-        "SPEC §14";
+        "SPEC-NOTES#ground-truth-spec-14";
     "tau_mean", "vCache τ",
         "vCache's exploration probability τ, averaged over rounds.",
-        "SPEC §15, step 4; vCache (arXiv 2502.03771)";
+        "vCache (arXiv 2502.03771); SPEC-NOTES#vcache-spec-15";
     "explore_share", "vCache explore share",
         "The share of rounds vCache explored (called the LLM to judge its nearest item).",
-        "SPEC §15, step 5";
+        "vCache (arXiv 2502.03771); SPEC-NOTES#vcache-spec-15";
     "cache_size", "cache size",
         "|M_t|: the items in the cache now (below k for a policy that has not filled it).",
-        "SPEC §9";
+        "§5.1";
 }
 
 /// The entry of `id`, with or without the `final_` prefix.

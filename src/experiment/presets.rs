@@ -48,7 +48,8 @@ pub fn paper_presets() -> Vec<Preset> {
         sweep_values: None,
         drop: vec![PolicyKind::ClcbFrozenCont],
     };
-    vec![
+    #[allow(unused_mut)]
+    let mut presets = vec![
         Preset {
             id: "fig-a",
             label: "Fig. 2(a): offline gap vs stream length",
@@ -96,7 +97,18 @@ pub fn paper_presets() -> Vec<Preset> {
             tuned: false,
             quick: Quick { seeds: 5, overrides: vec![], sweep_values: None, drop: vec![] },
         },
-    ]
+    ];
+    // A fixture for tests/fixture_preset.rs (cargo feature `fixture-preset`, never in a shipped
+    // build): adding a preset is this one entry; the URL codec, `csc list` and the page's menu
+    // follow.
+    #[cfg(feature = "fixture-preset")]
+    presets.push(Preset {
+        id: "sens-on-beta",
+        label: "Fixture: online regret vs β",
+        tuned: false,
+        quick: online(1000.0, 500.0),
+    });
+    presets
 }
 
 /// The preset `id` (a `-tuned` id finds its figure's preset).

@@ -8,6 +8,61 @@ use crate::config::Params;
 use crate::dataset::Dataset;
 use crate::error::{Error, Result};
 
+/// One arrival model as a reader sees it (the one list, [`ARRIVALS`]: `csc list`, the page's
+/// "Arrivals" menu and [`ArrivalSpec::parse`]'s message read it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct ArrivalInfo {
+    /// The name `--arrival` and the `model` of a definition take.
+    pub id: &'static str,
+    /// A short label for a menu.
+    pub label: &'static str,
+    /// One line: how arrivals are drawn.
+    pub doc: &'static str,
+    /// The paper's numbering and/or `SPEC-NOTES#anchor` (as [`crate::config::ParamInfo`]).
+    pub reference: &'static str,
+    /// Whether it applies to a user's dataset (`plane` belongs to the plane dataset).
+    pub user: bool,
+}
+
+/// Every arrival model, in menu order.
+pub const ARRIVALS: &[ArrivalInfo] = &[
+    ArrivalInfo {
+        id: "uniform",
+        label: "uniform (jittered)",
+        doc: "A query picked uniformly, its embedding jittered by N(0, σ_e² I) and renormalised (σ_e calibrated unless set).",
+        reference: "§6; SPEC-NOTES#arrival-models",
+        user: true,
+    },
+    ArrivalInfo {
+        id: "bursty",
+        label: "bursty (groups by a field)",
+        doc: "Bursts of Geometric length (mean burst_mean) alternating between groups, log-normal popularity within a group.",
+        reference: "§6; SPEC-NOTES#arrival-models",
+        user: true,
+    },
+    ArrivalInfo {
+        id: "popularity",
+        label: "popularity (log-normal)",
+        doc: "Queries drawn with log-normal popularity over the whole universe, no bursts.",
+        reference: "SPEC-NOTES#arrival-models",
+        user: true,
+    },
+    ArrivalInfo {
+        id: "replay",
+        label: "replay (file order or an index file)",
+        doc: "The file's order is the stream (T is its length), or an index file of arrivals, one record id or row per line.",
+        reference: "SPEC-NOTES#arrival-models",
+        user: true,
+    },
+    ArrivalInfo {
+        id: "plane",
+        label: "plane (blob mixture)",
+        doc: "The plane dataset's continuous density: six Gaussian blobs clamped to the unit square.",
+        reference: "SPEC-NOTES#geometry-costs-datasets",
+        user: false,
+    },
+];
+
 /// An arrival model as a user names it (CLI `--arrival`, the `arrival` of a dataset object in an
 /// experiment definition). Its numbers come from the parameters (`synthetic_sigma` for
 /// `uniform`, `burst_mean` for `bursty`, SPEC §7); the groups of `bursty` from the record field
@@ -40,7 +95,7 @@ pub enum ArrivalSpec {
 }
 
 impl ArrivalSpec {
-    /// Parses a CLI name: `uniform`, `bursty`, `popularity`, `replay`, `plane`.
+    /// Parses a CLI name (an id of [`ARRIVALS`]).
     pub fn parse(name: &str, group_by: Option<&str>) -> Result<ArrivalSpec> {
         let spec = match name {
             "uniform" => ArrivalSpec::Uniform,
@@ -49,12 +104,11 @@ impl ArrivalSpec {
             "replay" => ArrivalSpec::Replay { index: None, index_checksum: None },
             "plane" => ArrivalSpec::Plane,
             _ => {
+                let known: Vec<&str> = ARRIVALS.iter().map(|a| a.id).collect();
                 return Err(Error::param(
                     "arrival",
-                    format!(
-                        "unknown arrival model `{name}`; known: uniform, bursty, popularity, replay, plane"
-                    ),
-                ))
+                    format!("unknown arrival model `{name}`; known: {}", known.join(", ")),
+                ));
             }
         };
         if group_by.is_some() && !matches!(spec, ArrivalSpec::Bursty { .. }) {

@@ -1,6 +1,9 @@
 // What every end-to-end script shares: named checks that count and report, assertions, downloads, and
 // polling a page (page.waitForFunction evaluates a string inside the page, which the page's CSP
 // forbids — no 'unsafe-eval' — while page.evaluate goes through the debugger protocol).
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
 
 import { readFile } from 'node:fs/promises';
 import { spawn } from 'node:child_process';
@@ -73,3 +76,17 @@ export async function inFirefoxSession(fn) {
     try { return await fn(call, sid); } finally { await call('DELETE', `/session/${sid}`).catch(() => {}); }
   } finally { driver.kill(); }
 }
+
+/** Exits with how to build it when `www/pkg` (the engine's package) is missing. */
+export function requirePkg(www) {
+  if (!existsSync(path.join(www, 'pkg', 'csc.js'))) {
+    console.error('www/pkg is missing: build it first (bash scripts/wasm.sh)');
+    process.exit(1);
+  }
+}
+
+/** The installed Chromium, headless (`CHROMIUM` names another binary). */
+export const launchChromium = () => chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});

@@ -1,7 +1,8 @@
 // The playground: reads the state from the URL (through the engine), wires the shared controls
 // and the tabs, and hands each view its part of the page. Views live in js/views/.
 import init, { Dataset, version, commit } from '../pkg/csc.js';
-import { loadState, saveState, defaultsFor, fingerprint, uploadHash, linkedUpload } from './state.js';
+import { loadState, saveState, fingerprint, uploadHash, linkedUpload } from './state.js';
+import { buildControls } from './controls.js';
 import { createLiveView } from './views/live.js';
 import { createAskView } from './views/ask.js';
 import { createRegretView } from './views/regret.js';
@@ -10,13 +11,10 @@ import { createEfficiencyView } from './views/efficiency.js';
 import { createPaperView } from './views/paper.js';
 import { createSweepView } from './views/sweep.js';
 import { createFrontierView } from './views/frontier.js';
-import { presetsOf } from './presets.js';
 import { setupUpload, arrivalChoice } from './upload.js';
 import { determinism } from './jobs.js';
 
 const $ = (id) => document.getElementById(id);
-const PARAMS = ['seed', 'k', 'epsilon', 'beta', 'horizon', 'n_eval', 'kernel_length', 'lambda', 'noise_r', 'threshold_tau', 'vcache_delta'];
-const RESTART = ['dataset', 'p1', 'p2', 'seed'];
 
 function banner(messages) {
   $('banner').hidden = !messages.length;
@@ -25,6 +23,8 @@ function banner(messages) {
 
 await init();
 const { state, errors } = loadState();
+// Every settings control, built from the engine's table (js/controls.js), the link's hide list applied.
+const controls = buildControls(state);
 const notes = [];
 if (errors.length) notes.push(`Parts of this link could not be used, so their defaults stand: ${errors.join('; ')}.`);
 const linked = linkedUpload();
@@ -34,7 +34,7 @@ if (state.dataset === 'upload') {
   state.dataset = 'synthetic';
 }
 if (linked) {
-  if (['uniform', 'bursty', 'popularity', 'replay'].includes(linked.arrival)) $('arrival').value = linked.arrival;
+  if ([...$('arrival').options].some((o) => o.value === linked.arrival)) $('arrival').value = linked.arrival;
   $('group-by').value = linked.groupBy;
 }
 banner(notes);
@@ -95,11 +95,8 @@ function showFingerprint() {
 
 function show() {
   const s = app.state;
-  $('dataset').value = s.dataset;
-  for (const k of PARAMS) $(k).value = String(s.params[k]);
-  for (const k of ['speed', 'seeds']) $(k).value = String(s[k]);
-  $('seeds-offline').value = String(s.seeds);
-  $('offline').value = s.offline;
+  controls.show(s);
+  $('speed').value = String(s.speed);
   showFingerprint();
   for (const v of Object.values(views)) if (v.show) v.show();
   if (current !== s.view) {
@@ -112,36 +109,16 @@ function show() {
     });
     views[s.view].activate();
   }
-  // The shared settings sit in the open view's panel (the offline view has its own; the paper
-  // view only needs the file picker, for nq-trivia).
-  const slot = document.querySelector(`.slot[data-for="${s.view}"]`);
-  if (slot && $('settings').parentElement !== slot) slot.append($('settings'));
-  $('settings').hidden = !slot || (s.view === 'paper' && presetsOf().get(s.preset)?.dataset !== 'nq-trivia' && s.dataset !== 'upload');
-  $('settings').classList.toggle('upload-only', s.view === 'paper');
-  $('settings').classList.toggle('dataset-only', s.view === 'frontier'); // the frontier's parameters are the engine's
-  // The arrival model applies to uploaded data, in every view; built-in datasets keep their SPEC §7 models.
-  $('arrival-row').hidden = s.dataset !== 'upload';
   // The footer's oracle loss is the live run's: shown only with the live view (each experiment's
   // own L(M_orc) is in its report).
   $('oracle-loss').hidden = s.view !== 'live';
 }
 
-// Shared settings: the dataset and every parameter.
-$('dataset').addEventListener('change', () => app.set((s) => {
-  const before = defaultsFor(s.dataset).params, after = defaultsFor($('dataset').value).params;
-  // Parameters left at the old dataset's default take the new one's (plane has its own ε).
-  for (const [k, v] of Object.entries(before)) if (s.params[k] === v) s.params[k] = after[k];
-  s.dataset = $('dataset').value;
-}, { restart: true }));
-for (const k of PARAMS) {
-  $(k).addEventListener('change', () => app.set((s) => { s.params[k] = Number($(k).value); }, { restart: RESTART.includes(k) }));
-}
+// The table's controls (dataset, parameters, seeds, offline figure, full settings) set the state.
+controls.wire(app);
 // The live view's policy selects (p1…p4) are its own (views/live.js).
 $('speed').addEventListener('change', () => app.set((s) => { s.speed = Number($('speed').value); }));
-for (const id of ['seeds', 'seeds-offline', 'seeds-sweep']) $(id).addEventListener('change', () => app.set((s) => { s.seeds = Number($(id).value); }));
-$('offline').addEventListener('change', () => app.set((s) => { s.offline = $('offline').value; }));
 $('preset').addEventListener('change', () => app.set((s) => { s.preset = $('preset').value; }));
-$('full').addEventListener('change', () => app.set((s) => { s.full = $('full').checked; }));
 document.querySelectorAll('.tabs button').forEach((b) => b.addEventListener('click', () => app.set((s) => { s.view = b.dataset.view; })));
 // The views are an ARIA tablist: arrow keys (and Home, End) move to the next view and open it.
 $('tab-live').parentElement.addEventListener('keydown', (e) => {

@@ -7,6 +7,7 @@
 // φ (Alg. 5 lines 4–6: the LLM iff c̲ ≤ φ), with why c̲ can be negative and why a repeated
 // question can go to the LLM again. Then the five nearest questions of the universe. Nothing
 // leaves the page.
+import { citeText } from '../cite.js';
 
 import { Rpc } from '../rpc.js';
 
@@ -101,9 +102,9 @@ export function createAskView(app, live) {
       // Why a bound can be negative, and why the same question can go to the LLM again.
       const notes = [];
       if (Number.isFinite(acting) && acting < 0 && sym === 'c̲') {
-        notes.push('c̲ is a lower confidence bound, ĉ − β·width·σ (Alg. 4; SPEC §6): while the cell has few cost observations the width exceeds the estimate, so c̲ falls below 0 (with none, c̲ = −B). A negative c̲ is ≤ every φ ≥ 0, so the policy calls the LLM to learn the cost.');
+        notes.push('c̲ is a lower confidence bound, ĉ − β·width·σ (Alg. 4, line 11): while the cell has few cost observations the width exceeds the estimate, so c̲ falls below 0 (with none, c̲ = −B; Alg. 4, line 15). A negative c̲ is ≤ every φ ≥ 0, so the policy calls the LLM to learn the cost.');
       }
-      if (Number.isFinite(acting) && acting === 0 && sym === 'ĉ') notes.push('ĉ = 0: the cell has no cost observation yet, so the baseline calls the LLM (SPEC §11.8).');
+      if (Number.isFinite(acting) && acting === 0 && sym === 'ĉ') notes.push(`ĉ = 0: the cell has no cost observation yet, so the baseline calls the LLM (${citeText('SPEC-NOTES#online-spec-9')}).`);
       if (a.llm[i] && a.d[i] === 0) {
         notes.push(`The same question is cached (d = 0, so φ = 0), yet it goes to the LLM: serving it needs ${sym || 'the acting cost'} > 0, and ${sym} = ${num(acting)}. Asked again, it is served only once its cell's observations lift ${sym} above 0.`);
       } else if (!a.llm[i] && a.d[i] === 0) {

@@ -423,7 +423,7 @@ export class LivePanel {
     this.selected = -1;
     const [x, y] = this.toScreen(this.arrX[i], this.arrY[i]);
     const cell = this.arrCell[i];
-    const judged = this.arrWrong[i] === 1 ? ' — a wrong answer (its gold answer differs, SPEC §14)' : this.arrWrong[i] === 0 ? ' — a correct answer' : '';
+    const judged = this.arrWrong[i] === 1 ? ' — a wrong answer (its gold answer differs)' : this.arrWrong[i] === 0 ? ' — a correct answer' : '';
     this.place(x, y, [`arrival of round ${this.arrT[i]}`, this.arrLlm[i] ? 'sent to the LLM' : `served from the cache${judged}`,
       ...(cell >= 0 ? [`in the cell of center #${cell}`] : [])], this.arrT[i], this.arrLlm[i] ? -1 : this.arrServed[i], this.arrWrong[i]);
   }

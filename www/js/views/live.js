@@ -65,7 +65,7 @@ export function createLiveView(app) {
     const item = (cls, text) => `<span class="item${text.length > 30 ? ' long' : ''}"><span class="key ${cls}"></span> ${text}</span>`;
     $('legend').innerHTML = [
       item(byCell ? 'hit cellkey' : 'hit', 'served from the cache'), item(byCell ? 'llm cellkey' : 'llm', 'sent to the LLM'),
-      item('wrong', 'wrong answer served (SPEC §14)'),
+      item('wrong', 'wrong answer served (its gold answer differs; not in the paper)'),
       item('newest', 'newest arrival'), item('density', 'older arrivals (density)'), item('center', 'ε-net center'), item('cached', 'cached center'),
       item('cell', byCell ? 'Voronoi cell of the projected centers (colour = center)' : 'Voronoi cell'),
       run && run.dim === 2 ? item('heat', 'KRR estimate ĉ: darker = costlier, greyer = less certain (σ)') : item('universe', 'universe query'),
@@ -120,7 +120,7 @@ export function createLiveView(app) {
       ? 'The plane is 2-D: this is the space itself. Dark dots are the six blob centres of the arrival mixture; the lines are the exact Voronoi cells of the ε-net centers; the shading is the KRR cost estimate ĉ(x) of kernel policies (§6; the baselines have none).'
       : `These queries are ${m.dim}-dimensional: the picture is a 2-D PCA projection (${(100 * (m.explained[0] + m.explained[1])).toFixed(0)} % of the variance). The cells drawn are Voronoi cells of the projected centers, not the true ${m.dim}-d cells; arrivals are coloured by their true nearest center (§4), so a dot of another colour inside a cell shows the projection's distortion.`;
     $('oracle-loss').textContent = `Live stream: oracle loss L(M_orc) = ${m.oracleLoss.toFixed(4)} on n_eval = ${app.state.params.n_eval} (the run's evaluation sample); no cache L(∅) = ${m.noCacheLoss.toFixed(4)}. `
-      + (m.noGroundTruth ? `Error rate: — (${m.noGroundTruth}).` : 'Error rate: wrong cache hits against the gold answers (SPEC §14).');
+      + (m.noGroundTruth ? `Error rate: — (${m.noGroundTruth}).` : 'Error rate: wrong cache hits against the gold answers (our convention, docs/SPEC-NOTES.html#ground-truth-spec-14; the paper prices a hit by φ alone).');
     $('dataset-checksum').textContent = m.checksum;
     app.emit('checksum', m.checksum); // the fingerprint of uploaded data names its checksum
     ready = true;

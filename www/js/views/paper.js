@@ -7,7 +7,7 @@
 // on held-out seeds (`fig-a-tuned`, `fig-b-tuned` of csc::experiment::builtin). fig-e/f run on
 // the nq-trivia universe bundled by scripts/dist.sh (data/), or on the files the reader loaded.
 import { JobPanel } from './job-panel.js';
-import { setWorkers, workerCount, AUTO_CAP } from '../jobs.js';
+import { setWorkers, workerCount } from '../jobs.js';
 import { offlineCharts, onlineCharts, paperValuesOf, series } from '../report.js';
 import { presetsOf, quickRequest } from '../presets.js';
 import { uploadedData } from '../upload.js';
@@ -153,26 +153,16 @@ export function createPaperView(app) {
     document.getElementById('preset-ran').textContent = '';
     tunedBox.checked = isTuned();
     tunedBox.disabled = !p.tuned;
-    workersIn.value = s.workers ? String(s.workers) : '';
     workersIn.placeholder = `auto (${workerCount()})`;
     setWorkers(s.workers);
   }
-  // The two switches of this view: tuned widths and the number of experiment workers.
-  const mk = (html) => { const t = document.createElement('template'); t.innerHTML = html.trim(); return t.content.firstChild; };
-  const grid = document.getElementById('full').closest('.grid');
-  const tunedLabel = mk('<label class="check"><input id="tuned" type="checkbox"> <span class="name">Tuned widths</span><small>β_off, λ chosen on held-out seeds (figs. a, b); default: theoretical</small></label>');
-  const workersLabel = mk(`<label><span class="name">Workers</span><input id="workers" type="number" min="1" max="32" step="1" inputmode="numeric"><small>Experiment units in parallel (default: cores, at most ${AUTO_CAP})</small></label>`);
-  grid.append(tunedLabel, workersLabel);
-  const tunedBox = tunedLabel.querySelector('input'), workersIn = workersLabel.querySelector('input');
-  tunedBox.addEventListener('change', () => app.set((s) => { s.tuned = tunedBox.checked; }));
-  workersIn.addEventListener('change', () => {
-    const n = workersIn.value === '' ? 0 : Math.floor(Number(workersIn.value));
-    app.set((s) => { s.workers = Number.isFinite(n) && n >= 0 ? n : 0; });
-  });
+  // The two switches of this view, tuned widths and the number of experiment workers, are
+  // controls of the engine's table (js/controls.js); here they follow the preset.
+  const tunedBox = document.getElementById('tuned'), workersIn = document.getElementById('workers');
   setWorkers(app.state.workers);
   app.on('change', () => setWorkers(app.state.workers));
   return {
-    show() { document.getElementById('preset').value = app.state.preset; document.getElementById('full').checked = app.state.full; describe(); },
+    show() { document.getElementById('preset').value = app.state.preset; describe(); },
     activate() { describe(); panel.activate(); },
     deactivate() { panel.deactivate(); },
   };
