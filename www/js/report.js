@@ -107,7 +107,7 @@ export function offlineCharts(report) {
     refs: [{ y: 0, label: 'oracle M_orc (gap 0)', kind: 'oracle' }], series: series(report.stats, 'gap', (a) => a !== 'oracle') }];
   if (param === 'k') charts.push({ title: `Loss L(M̂) vs ${x}`, xLabel: x, yLabel: 'loss L(M̂)', logX, integerX, series: series(report.stats, 'loss') });
   // SPEC §14: the offline error rate of M̂ on the evaluation sample; "—" and why without ground truth.
-  charts.push({ title: `Error rate of M̂ on the evaluation sample vs ${x} (SPEC §14)`, xLabel: x, yLabel: 'wrong hits / requests', logX, integerX,
+  charts.push({ title: `Error rate of M̂ on the evaluation sample vs ${x}`, xLabel: x, yLabel: 'wrong hits / requests', logX, integerX,
     series: series(report.stats, 'error_rate'), empty: noTruthText(report) });
   return charts;
 }
@@ -152,7 +152,7 @@ export function onlineCharts(report, { efficiency = false } = {}) {
     { title: 'Average realised cost per round', xLabel: 'round t', yLabel: 'cost per round', skipX: 0.05,
       refs: costRefs, series: sized(report, series(st, 'avg_realised_cost')) },
     // SPEC §14: cumulative wrong cache hits over requests; "—" and why without ground truth.
-    { title: 'Error rate E(t): wrong cache hits over requests so far (SPEC §14)', xLabel: 'round t', yLabel: 'error rate', skipX: 0.05,
+    { title: 'Error rate E(t): wrong cache hits over requests so far', xLabel: 'round t', yLabel: 'error rate', skipX: 0.05,
       series: sized(report, series(st, 'error_rate')), empty: noTruthText(report) },
   ];
   if (efficiency) charts.push(efficiencyChart(report));
@@ -286,6 +286,6 @@ export function frontierChart(report, onPoint) {
       return { x: e.mean, y: c.mean, lo: c.mean - ciOf(c), hi: c.mean + ciOf(c), xlo: e.mean - ciOf(e), xhi: e.mean + ciOf(e), n: c.n, meta: frontierMeta(fam, p), value: p.value, point: p.point };
     }),
   })).filter((s) => s.points.length);
-  return { kind: 'path', title: 'Cost–correctness frontier: realised cost vs error rate (lower left is better)', xLabel: 'error rate (wrong hits / requests, SPEC §14)',
+  return { kind: 'path', title: 'Cost–correctness frontier: realised cost vs error rate (lower left is better)', xLabel: 'error rate (wrong hits / requests)',
     yLabel: 'realised cost per round', series, onPoint, empty: noTruthText(report) };
 }

@@ -90,7 +90,7 @@ async function load(files, app) {
     app.nqFiles = { ...parts, id: `${files.map((f) => f.size).join('-')}` };
     if (app.state.dataset === 'nq-trivia') app.emit('nq-loaded', { loaded: true });
     else app.set((st) => { st.dataset = 'nq-trivia'; }, { restart: true });
-    const truth = d.noGroundTruth ? ` No gold answers (${d.noGroundTruth}): add nq.answers.jsonl and triviaqa.answers.jsonl for the error rate.` : ' With its gold answers (error rate, SPEC §14).';
+    const truth = d.noGroundTruth ? ` No gold answers (${d.noGroundTruth}): add nq.answers.jsonl and triviaqa.answers.jsonl for the error rate.` : ' With its gold answers (the error rate: our convention, docs/SPEC-NOTES.html#ground-truth-spec-14).';
     return `Loaded nq-trivia (${d.size} questions): every view and the Paper view's figs. e, f run on it. It stays in this browser.${truth}`;
   }
   const jsonl = files.filter(isJsonl), bin = files.filter((f) => !isJsonl(f));

@@ -410,8 +410,8 @@ export class LivePanel {
       if (theirs) {
         out.push(`served the answer cached from round ${served}${theirs.text ? `: “${theirs.text}”` : ''}`);
         if (gold(theirs.answers)) out.push(`its gold answer: ${gold(theirs.answers)}`);
-        if (wrong === 1) out.push('wrong: the gold answers differ (SPEC §14)');
-        else if (wrong === 0) out.push('correct: the gold answers agree (SPEC §14)');
+        if (wrong === 1) out.push('wrong: the gold answers differ');
+        else if (wrong === 0) out.push('correct: the gold answers agree');
         this.tip.dataset.served = String(served);
       }
       if (out.length === lines.length && !theirs) return; // nothing to add (the plane has no texts)

@@ -16,7 +16,7 @@ const keys = (list) => {
 function refs(policy) {
   if (policy === 'clcb-frozen-cont') return { rule: 'Alg. 7 l. 1–2', serve: 'Alg. 7 l. 7', stage: 'Alg. 6 l. 7–12' };
   if (policy === 'clcb-sc-ls-cont' || policy === 'clcb-sc-ls') return { rule: 'Alg. 5 l. 4–6', serve: 'Alg. 5 l. 12', stage: '' };
-  return { rule: 'SPEC §11.8', serve: '', stage: '' };
+  return { rule: 'our convention, docs/SPEC-NOTES.html#online-spec-9', serve: '', stage: '' };
 }
 
 /**
@@ -47,7 +47,7 @@ export function whyThisRound(batch, r, p, nPol, policy, symbol) {
   const wrong = batch.wrong[i];
   if (llm) { parts.push('llm'); words.push(`${cmp}sent to the LLM (${ref.rule})`); } else {
     parts.push('hit');
-    const judged = wrong === 1 ? ' — a wrong answer (SPEC §14)' : wrong === 0 ? ' — correct' : '';
+    const judged = wrong === 1 ? ' — a wrong answer (the gold answers differ)' : wrong === 0 ? ' — correct' : '';
     words.push(`${cmp}served the answer cached from round ${key} (${ref.rule}${ref.serve ? `, ${ref.serve}` : ''})${judged}`);
   }
   return { t, parts, text: `Round ${t}: ${words.join('; ')}.` };
