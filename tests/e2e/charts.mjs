@@ -11,20 +11,16 @@
 // Screenshots at 1440 and 390 px (and an exported SVG rendered) go to artifacts/charts-*.png.
 // Prints "N passed, M failed" and exits non-zero on failure.
 import { mkdir, writeFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { serveStatic } from './static_server.mjs';
-import { checks, assert, waitFor, grab, inFirefoxSession } from './harness.mjs';
+import { checks, assert, waitFor, grab, inFirefoxSession, requirePkg } from './harness.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const www = path.join(root, 'www');
 const artifacts = path.join(root, 'artifacts');
-if (!existsSync(path.join(www, 'pkg', 'csc.js'))) {
-  console.error('www/pkg is missing: build it first (bash scripts/wasm.sh)');
-  process.exit(1);
-}
+requirePkg(www);
 await mkdir(artifacts, { recursive: true });
 const { server, origin } = await serveStatic(www);
 const { check, done } = checks();

@@ -15,12 +15,11 @@ import { readFile, readdir, writeFile, mkdir, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import { promisify } from 'node:util';
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { serveStatic } from './static_server.mjs';
-import { checks, assert, waitFor } from './harness.mjs';
+import { checks, assert, waitFor, requirePkg } from './harness.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const www = path.join(root, 'www');
@@ -28,10 +27,7 @@ const artifacts = path.join(root, 'artifacts');
 const data = process.env.CSC_DATA || path.join(root, '../shared/data');
 const FILES = ['nq.jsonl', 'nq.emb.f32', 'triviaqa.jsonl', 'triviaqa.emb.f32', 'nq.answers.jsonl', 'triviaqa.answers.jsonl'];
 
-if (!existsSync(path.join(www, 'pkg', 'csc.js'))) {
-  console.error('www/pkg is missing: build it first (bash scripts/wasm.sh)');
-  process.exit(1);
-}
+requirePkg(www);
 const { check, done } = checks();
 const run = promisify(execFile);
 const { server, origin } = await serveStatic(www);

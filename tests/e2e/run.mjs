@@ -10,22 +10,18 @@ import { readFile, writeFile, mkdir, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import { promisify } from 'node:util';
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { longRun } from './long_run.mjs';
 import { serveStatic } from './static_server.mjs';
-import { checks, assert, waitFor, grab } from './harness.mjs';
+import { checks, assert, waitFor, grab, requirePkg } from './harness.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const www = path.join(root, 'www');
 const artifacts = path.join(root, 'artifacts');
 
-if (!existsSync(path.join(www, 'pkg', 'csc.js'))) {
-  console.error('www/pkg is missing: build it first (bash scripts/wasm.sh)');
-  process.exit(1);
-}
+requirePkg(www);
 
 const { server, origin } = await serveStatic(www);
 const run = promisify(execFile);
