@@ -18,8 +18,9 @@ pub(super) mod nan_as_null {
     }
 }
 
-/// One measured number.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// One measured number. Two observations are equal when every field is the same bits (a NaN
+/// `x` or `y`, "none", equals itself).
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Observation {
     /// The algorithm's id (`"clcb-sc-ls-cont"`, [`crate::algorithms`]), or the series name for
     /// series that are not algorithms (geometry). Reports written when this was the display name
@@ -35,6 +36,17 @@ pub struct Observation {
     pub y: f64,
     #[serde(with = "nan_as_null")]
     pub value: f64,
+}
+
+impl PartialEq for Observation {
+    fn eq(&self, o: &Self) -> bool {
+        let same = |a: f64, b: f64| a.to_bits() == b.to_bits();
+        self.algorithm == o.algorithm
+            && self.metric == o.metric
+            && same(self.x, o.x)
+            && same(self.y, o.y)
+            && same(self.value, o.value)
+    }
 }
 
 /// `y` outside a grid: NaN.

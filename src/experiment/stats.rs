@@ -6,8 +6,10 @@ use super::UnitResult;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// Mean, spread and 95% confidence interval of one point.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// Mean, spread and 95% confidence interval of one point. Two stats are equal when every field
+/// is the same bits (so a NaN `x` or `y`, which stands for "none", equals itself; reports are
+/// compared bit for bit).
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Stat {
     /// The algorithm's id (`"clcb-sc-ls-cont"`, …; [`crate::algorithms`]), by which a reader
     /// looks results up, or the series name for series that are not algorithms (geometry). The
@@ -30,6 +32,20 @@ pub struct Stat {
     /// Half-width of the 95% interval (Student t; NaN for a single seed).
     #[serde(with = "nan_as_null")]
     pub ci95: f64,
+}
+
+impl PartialEq for Stat {
+    fn eq(&self, o: &Self) -> bool {
+        let same = |a: f64, b: f64| a.to_bits() == b.to_bits();
+        self.algorithm == o.algorithm
+            && self.metric == o.metric
+            && same(self.x, o.x)
+            && same(self.y, o.y)
+            && self.n == o.n
+            && same(self.mean, o.mean)
+            && same(self.std, o.std)
+            && same(self.ci95, o.ci95)
+    }
 }
 
 /// Two-sided 97.5% quantile of Student's t with `df` degrees of freedom.
