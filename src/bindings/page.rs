@@ -27,6 +27,12 @@ export interface UrlState {
   full: boolean; embed: boolean;
   /** Parts of the page the link hides (names of `pageControls().hideNames`). */
   hide: string[];
+  /** The sweep view's base: "online" or an id of `sweepPresets()`. */
+  sweep: string;
+  /** The sweep view's grid as the CLI's `--grid` text (`parseGrid`); "": the base's own. */
+  grid: string;
+  /** The metric the sweep view draws (an id of `metrics()`, with or without `final_`); "": the report's default. */
+  metric: string;
 }
 
 /** A query string read leniently: the usable state and one message per key that was not used. */

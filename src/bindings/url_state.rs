@@ -13,6 +13,7 @@
 use crate::config::with_param;
 use crate::config::Params;
 use crate::error::{Error, Result};
+use crate::experiment::Sweep;
 use crate::online::PolicyKind;
 use serde::{Deserialize, Serialize};
 
@@ -105,6 +106,23 @@ pub struct UrlState {
     /// [`super::controls::EMBED_HIDE`].
     #[serde(default)]
     pub hide: Vec<String>,
+    /// The sweep view's base experiment: `online` (the regret view's run) or one of
+    /// [`crate::experiment::sweep_presets`] (issue 25, item 5).
+    #[serde(default = "online")]
+    pub sweep: String,
+    /// The sweep view's grid, as the CLI's `--grid` text ([`Sweep::parse`], e.g.
+    /// `epsilon=0.1,0.2;beta=0.5,1`); empty: the base's own grid (the preset's sweep, or the
+    /// view's default for `online`). Checked against the base's parameters ([`Sweep::validate`]).
+    #[serde(default)]
+    pub grid: String,
+    /// The metric the sweep view draws (a [`crate::experiment::metrics::METRICS`] id, with or
+    /// without `final_`); empty: the report's default.
+    #[serde(default)]
+    pub metric: String,
+}
+
+fn online() -> String {
+    "online".into()
 }
 
 /// The page's parameter defaults for a dataset: the SPEC defaults, with a horizon and evaluation
@@ -146,6 +164,9 @@ impl UrlState {
             tuned: false,
             workers: 0,
             hide: vec![],
+            sweep: online(),
+            grid: String::new(),
+            metric: String::new(),
         }
     }
 
@@ -177,8 +198,51 @@ impl UrlState {
         }
         super::controls::check_hide(&self.hide)?;
         one_of("offline", &self.offline, &OFFLINE_EXPERIMENTS)?;
-        one_of("preset", &self.preset, &presets())
+        one_of("preset", &self.preset, &presets())?;
+        self.validate_sweep()
     }
+
+    /// The sweep view's choices: a known base, a grid the CLI's `--grid` accepts whose every cell
+    /// is valid on the base's parameters (the page's for `online`, the preset's own otherwise),
+    /// and a known metric.
+    fn validate_sweep(&self) -> Result<()> {
+        let mut bases = vec!["online"];
+        bases.extend(crate::experiment::sweep_presets());
+        one_of("sweep", &self.sweep, &bases)?;
+        if !self.grid.is_empty() {
+            let base = match self.sweep.as_str() {
+                "online" => self.params.clone(),
+                id => crate::experiment::builtin(id)?.params,
+            };
+            Sweep::parse(&self.grid).and_then(|g| g.validate(&base)).map_err(grid_error)?;
+        }
+        if !self.metric.is_empty() && crate::experiment::metrics::metric(&self.metric).is_none() {
+            let known: Vec<_> = crate::experiment::metrics::METRICS.iter().map(|m| m.id).collect();
+            return Err(Error::param(
+                "metric",
+                format!("unknown metric `{}`; known: {}", self.metric, known.join(", ")),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A grid's error under the link's key `grid` (the grid's own messages name `grid`, `sweep` or
+/// the parameter at fault).
+fn grid_error(e: Error) -> Error {
+    match e {
+        Error::InvalidParameter { name, reason } if name == "grid" || name == "sweep" => {
+            Error::param("grid", reason)
+        }
+        Error::InvalidParameter { name, reason } => Error::param("grid", format!("`{name}` {reason}")),
+        other => Error::param("grid", other.to_string()),
+    }
+}
+
+/// The grid as the CLI's `--grid` writes it ([`Sweep::to_arg`]); the text itself if it does not
+/// parse (then [`UrlState::validate`] refuses it).
+fn canonical_grid(text: &str) -> String {
+    Sweep::parse(text).ok().and_then(|g| g.to_arg()).unwrap_or_else(|| text.to_string())
 }
 
 fn one_of(name: &str, v: &str, known: &[&str]) -> Result<()> {
@@ -190,9 +254,9 @@ fn one_of(name: &str, v: &str, known: &[&str]) -> Result<()> {
 }
 
 /// Page keys (the `Params` fields are keys too).
-const PAGE_KEYS: [&str; 16] = [
+const PAGE_KEYS: [&str; 19] = [
     "view", "dataset", "p1", "p2", "p3", "p4", "policies", "speed", "seeds", "offline", "preset", "full",
-    "tuned", "workers", "embed", "hide",
+    "tuned", "workers", "embed", "hide", "sweep", "grid", "metric",
 ];
 
 /// A unit enum from its serde id.
@@ -243,6 +307,10 @@ fn apply(s: &mut UrlState, key: &str, v: &str) -> Result<()> {
         "workers" => s.workers = number(key, v)?,
         "embed" => s.embed = flag(key, v)?,
         "hide" => s.hide = v.split(',').filter(|n| !n.is_empty()).map(str::to_string).collect(),
+        "sweep" => s.sweep = v.to_string(),
+        // Written back as `--grid` writes it (`Sweep::to_arg`), so `grid=k=2, 4` reads as `k=2,4`.
+        "grid" => s.grid = Sweep::parse(v).map_err(grid_error)?.to_arg().unwrap_or_default(),
+        "metric" => s.metric = v.to_string(),
         _ => {
             let known = serde_json::to_value(&s.params).expect("Params serialises");
             if !known.as_object().is_some_and(|o| o.contains_key(key)) {
@@ -337,6 +405,8 @@ pub fn decode_lossy(query: &str) -> (UrlState, Vec<String>) {
         None => PageDataset::default(),
     };
     let mut s = UrlState::defaults(dataset);
+    // The grid last: it is checked against the base and parameters the other keys set.
+    kv.sort_by_key(|(k, _)| k == "grid");
     for (k, v) in &kv {
         let mut next = s.clone();
         match apply(&mut next, k, v).and_then(|_| next.validate()) {
@@ -395,6 +465,9 @@ pub fn encode(s: &UrlState) -> Result<String> {
             put(k, text, def.get(k) == Some(v));
         }
     }
+    put("sweep", s.sweep.clone(), s.sweep == d.sweep);
+    put("grid", canonical_grid(&s.grid), s.grid.is_empty());
+    put("metric", s.metric.clone(), s.metric.is_empty());
     put("embed", "1".into(), !s.embed);
     put("hide", s.hide.join(","), s.hide.is_empty());
     Ok(out.iter().map(|(k, v)| format!("{}={}", escape(k), escape(v))).collect::<Vec<_>>().join("&"))
@@ -552,6 +625,57 @@ mod tests {
         assert!(e.contains("frontiers") && e.contains("frontier"), "{e}");
     }
 
+    /// The sweep view's base, grid and metric (issue 25, item 5): written only when set, the grid
+    /// as the CLI's `--grid` writes it, each checked by the engine with a message naming its key.
+    #[test]
+    fn the_sweep_view_has_a_link() {
+        let d = UrlState::defaults(PageDataset::Synthetic);
+        assert_eq!((d.sweep.as_str(), d.grid.as_str(), d.metric.as_str()), ("online", "", ""));
+        let q =
+            "view=sweep&sweep=sens-off-beta&grid=beta_off%3D0%2C%200.10%3B%20lambda%3D1e-2%2C1&metric=gap";
+        let s = decode(q).unwrap();
+        assert_eq!(
+            (s.sweep.as_str(), s.grid.as_str(), s.metric.as_str()),
+            ("sens-off-beta", "beta_off=0,0.1;lambda=0.01,1", "gap")
+        );
+        assert_eq!(s.grid, Sweep::parse(&s.grid).unwrap().to_arg().unwrap());
+        let q2 = encode(&s).unwrap();
+        assert_eq!(q2, "view=sweep&sweep=sens-off-beta&grid=beta_off%3D0,0.1%3Blambda%3D0.01,1&metric=gap");
+        assert_eq!(decode(&q2).unwrap(), s);
+        // Unescaped, in any order, with the `final_` prefix: the same.
+        let t = decode("metric=final_hit_rate&grid=k=2,4;epsilon=0.2,0.4&sweep=online").unwrap();
+        assert_eq!((t.grid.as_str(), t.metric.as_str()), ("k=2,4;epsilon=0.2,0.4", "final_hit_rate"));
+        assert_eq!(encode(&t).unwrap(), "grid=k%3D2,4%3Bepsilon%3D0.2,0.4&metric=final_hit_rate");
+        // A state the page holds with the form's text is written canonically.
+        let mut u = d.clone();
+        u.grid = "k = 2, 4".into();
+        assert_eq!(encode(&u).unwrap(), "grid=k%3D2,4");
+        // Bad values: one message naming the key; the rest of the link applies.
+        let msg = |q: &str| decode(q).unwrap_err().to_string();
+        let e = msg("grid=epsilon=0.1,x");
+        assert!(e.contains("`grid`") && e.contains("`x` is not a number"), "{e}");
+        let e = msg("grid=nope=1,2");
+        assert!(e.contains("`grid`") && e.contains("nope") && e.contains("no such parameter"), "{e}");
+        assert!(msg("grid=epsilon=0.1;epsilon=0.2").contains("two different parameters"));
+        assert!(msg("grid=a=1;b=2;c=3").contains("one or two parameters"));
+        let e = msg("grid=k=0,2");
+        assert!(e.contains("`grid`") && e.contains("`k`"), "{e}");
+        let e = msg("sweep=fig-c");
+        assert!(e.contains("`sweep`") && e.contains("online") && e.contains("sens-off-beta"), "{e}");
+        let e = msg("metric=nope");
+        assert!(e.contains("`metric`") && e.contains("avg_regret"), "{e}");
+        let (s, errors) = decode_lossy("view=sweep&grid=epsilon=0.1,x&k=3&metric=gap&sweep=nq-tune");
+        assert_eq!(
+            (s.view, s.params.k, s.metric.as_str(), s.sweep.as_str()),
+            (View::Sweep, 3, "gap", "nq-tune")
+        );
+        assert_eq!((s.grid.as_str(), errors.len()), ("", 1), "{errors:?}");
+        // The page's state is checked too (encodeUrlState refuses an invalid one).
+        assert!(encode(&UrlState { grid: "k=0".into(), ..d.clone() }).is_err());
+        assert!(encode(&UrlState { sweep: "x".into(), ..d.clone() }).is_err());
+        assert!(encode(&UrlState { metric: "x".into(), ..d }).is_err());
+    }
+
     #[test]
     fn escapes() {
         assert_eq!(unescape("a%20b+c%2C").unwrap(), "a b c,");
@@ -578,6 +702,8 @@ mod tests {
             full: bool, embed: bool, seed in 0u64..=MAX_SEED, k in 1usize..60, eps in 1e-6f64..3.0,
             beta in 0.0f64..100.0, horizon in 1usize..1_000_000, sigma in proptest::option::of(0.0f64..10.0),
             p3 in proptest::option::of(0usize..10), p4 in proptest::option::of(0usize..10),
+            sweep in 0usize..16, eps_grid in proptest::collection::btree_set(1u32..1000, 0..4),
+            k_grid in proptest::collection::btree_set(1usize..40, 0..4), metric in 0usize..40,
         ) {
             let views = [View::Live, View::Regret, View::Offline, View::Efficiency, View::Paper, View::Sweep, View::Frontier];
             let sets = [PageDataset::Synthetic, PageDataset::Plane, PageDataset::NqTrivia, PageDataset::Upload];
@@ -591,6 +717,23 @@ mod tests {
             s.offline = OFFLINE_EXPERIMENTS[off].into();
             s.preset = presets()[pre].into();
             s.params = Params { seed, k, epsilon: eps, beta, horizon, synthetic_sigma: sigma, ..s.params };
+            let bases = crate::experiment::sweep_presets();
+            s.sweep = bases.get(sweep).copied().unwrap_or("online").into();
+            let axes: Vec<(&str, Vec<serde_json::Value>)> = [
+                ("epsilon", eps_grid.iter().map(|&e| serde_json::json!(f64::from(e) / 100.0)).collect()),
+                ("k", k_grid.iter().map(|&k| serde_json::json!(k)).collect()),
+            ].into_iter().filter(|(_, v): &(&str, Vec<_>)| !v.is_empty()).collect();
+            s.grid = match axes.as_slice() {
+                [] => String::new(),
+                [(p, v)] => Sweep::new(p, v.clone()).to_arg().unwrap(),
+                [(p, v), (q, w), ..] => Sweep::grid(p, v.clone(), q, w.clone()).to_arg().unwrap(),
+            };
+            let ids = crate::experiment::metrics::METRICS;
+            s.metric = match metric.checked_sub(1).map(|i| (i % 2, ids.get(i / 2))) {
+                Some((0, Some(m))) => m.id.into(),
+                Some((_, Some(m))) => format!("final_{}", m.id),
+                _ => String::new(),
+            };
             let q = encode(&s).unwrap();
             proptest::prop_assert_eq!(decode(&q).unwrap(), s, "{}", q);
         }

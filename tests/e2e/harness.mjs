@@ -7,7 +7,6 @@ import { chromium } from 'playwright-core';
 
 import { readFile } from 'node:fs/promises';
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 
 /** `check(name, fn)` runs one named check and prints ok/FAIL; `done()` prints the tally and exits
  *  non-zero when a check failed. */

@@ -4,7 +4,9 @@
 // command has the page's cells bit for bit; the heatmap specs (report.js sweepCharts) hold those
 // cells, and a cell's point opens the offline view's figure with that cell's parameters (its run
 // has them); a bad value is refused in plain words; a
-// one-parameter sweep of the online run draws a line per policy; Cancel stops a grid.
+// one-parameter sweep of the online run draws a line per policy; Cancel stops a grid; a link
+// carries the sweep (base, grid, metric) into the form, runs to the same cells and survives a
+// reload, and a bad grid in it is one message.
 // Needs www/pkg (bash scripts/wasm.sh); builds the CLI with cargo (CARGO_TARGET_DIR applies).
 import path from 'node:path';
 import { checks, assert, waitFor } from './harness.mjs';
@@ -117,6 +119,58 @@ await check('one parameter of the online run: a line per policy over its values;
   const title = await page.evaluate(() => [...document.querySelectorAll('[data-job=sweep] figure.chart')].find((c) => !c.hidden).chartData.title);
   assert(/hit rate/.test(title), title);
   await page.close();
+});
+
+await check('a link carries the sweep: a two-parameter grid opens in the form, runs to the same cells as the form filled by hand, and a reload restores it; a bad grid in a link is one message', async () => {
+  const settings = '?view=sweep&seeds=1&horizon=150&n_eval=150&policies=greedy,lfu';
+  const run = async (page) => {
+    await page.click('[data-job=sweep] .run');
+    await waitFor(page, () => ['done', 'error'].includes(document.querySelector('[data-job=sweep]').dataset.status), null, { timeout: 180000 });
+    assert(/^Done: 4 units/.test(await status(page)), await status(page));
+    // Every statistic but the policies' runtime (a time on this machine, never equal twice).
+    const report = JSON.parse((await download(page, '[data-job=sweep] .export-json')).text);
+    return cells({ stats: report.stats.filter((st) => !st.metric.includes('runtime')) });
+  };
+  const form = (page) => page.evaluate(() => ['sweep-base', 'sweep-p1', 'sweep-v1', 'sweep-p2', 'sweep-v2', 'sweep-metric'].map((id) => document.getElementById(id).value).join(' | ') + (document.getElementById('sweep-v2').disabled ? ' (v2 off)' : ''));
+  const want = 'online | k | 2, 4 | epsilon | 0.2, 0.4 | final_hit_rate';
+
+  // By hand: the form writes the link (the grid as the CLI's --grid text).
+  const byHand = await openPage(settings);
+  await fill(byHand, { base: 'online', p1: 'k', v1: '2,  4', p2: 'epsilon', v2: '0.20, 0.4' });
+  await byHand.selectOption('#sweep-metric', 'final_hit_rate');
+  const link = new URL(byHand.url()).search;
+  assert(link.includes('grid=k%3D2,4%3Bepsilon%3D0.2,0.4') && link.includes('metric=final_hit_rate') && !link.includes('sweep='), link);
+  const handCells = await run(byHand);
+  await byHand.close();
+
+  // The link in a fresh page: the form shows it and Run gives the same cells; a reload keeps it.
+  const page = await openPage(link);
+  assert(await page.evaluate(() => !document.getElementById('view-sweep').hidden), 'the link did not open the sweep view');
+  assert(await form(page) === want, await form(page));
+  const linkCells = await run(page);
+  assert(handCells.length > 0 && linkCells.length === handCells.length, `${linkCells.length} vs ${handCells.length} statistics`);
+  linkCells.forEach((c, i) => assert(c === handCells[i], `link ${c} vs by hand ${handCells[i]}`));
+  await page.reload();
+  await waitFor(page, () => document.body.dataset.ready === 'true', null, { timeout: 60000 });
+  assert(await form(page) === want, `after a reload: ${await form(page)}`);
+  assert(new URL(page.url()).search === link, page.url());
+  await page.close();
+
+  // A built-in sweep's base alone opens its own grid; a changed value of it is written.
+  const preset = await openPage('?view=sweep&sweep=sens-off-beta');
+  assert(/^sens-off-beta \| beta_off \| /.test(await form(preset)), await form(preset));
+  await preset.fill('#sweep-v1', '0, 0.5');
+  await preset.press('#sweep-v1', 'Tab');
+  assert(/sweep=sens-off-beta&grid=beta_off%3D0,0.5/.test(new URL(preset.url()).search), preset.url());
+  await preset.close();
+
+  // A bad grid: one plain message in the banner naming it; the rest of the link applies.
+  const bad = await openPage('?view=sweep&seeds=2&grid=k%3D2,x&metric=final_hit_rate');
+  const text = await bad.textContent('#banner');
+  assert(await bad.isVisible('#banner') && /`grid`/.test(text) && /`x` is not a number/.test(text) && (text.match(/grid/g) || []).length === 1, text);
+  assert(await form(bad) === 'online | epsilon | 0.2, 0.4, 0.6 |  |  | final_hit_rate (v2 off)', await form(bad));
+  assert(await bad.inputValue('#seeds-sweep') === '2', await bad.inputValue('#seeds-sweep'));
+  await bad.close();
 });
 
 await check('no page errors', async () => { assert(!errors.length, errors.join(' | ')); });

@@ -6,7 +6,9 @@
 // with progress and cancel, and the command under the result reruns it with `csc run … --grid`.
 // One parameter draws a line per algorithm with its interval per point; two, a heatmap per
 // algorithm (report.js sweepCharts). Clicking a point opens that configuration in the regret
-// (online) or offline view.
+// (online) or offline view. The base, the grid (as `--grid` text) and the metric are the link's
+// `sweep`, `grid` and `metric` (csc::bindings::url_state checks them), so a sweep can be shared
+// and survives a reload.
 import { JobPanel } from './job-panel.js';
 import { onlineRequest } from './regret.js';
 import { uploadedData } from '../upload.js';
@@ -25,6 +27,12 @@ const METRICS = {
 
 /** The values field's text for a sweep axis. */
 const listOf = (values) => values.join(', ');
+/** The form's axes of an engine sweep (`parseGrid`, a preset's `sweep`). */
+const axesOf = (sw) => ({ p1: sw.param, v1: listOf(sw.values), p2: sw.by ? sw.by.param : '', v2: sw.by ? listOf(sw.by.values) : '' });
+/** The online run's grid before the reader picks one. */
+const ONLINE_AXES = { p1: 'epsilon', v1: '0.2, 0.4, 0.6', p2: '', v2: '' };
+/** The `--grid` text of the form's axes. */
+const gridText = (f) => `${f.p1}=${f.v1.replace(/\s+/g, '')}${f.p2 ? `;${f.p2}=${f.v2.replace(/\s+/g, '')}` : ''}`;
 
 export function createSweepView(app) {
   const presets = new Map(sweepPresets().map((s) => [s.id, s]));
@@ -36,7 +44,20 @@ export function createSweepView(app) {
   for (const k of params) p1.append(opt(k, paramLabel(k)));
   p2.append(opt('', 'none (a line)'));
   for (const k of params) p2.append(opt(k, paramLabel(k)));
-  const form = { base: 'online', p1: 'epsilon', v1: '0.2, 0.4, 0.6', p2: '', v2: '', metric: '' };
+  /** A base's own grid: a built-in sweep's, or the online run's default. */
+  const ownAxes = (id) => (presets.get(id)?.sweep ? axesOf(presets.get(id).sweep) : ONLINE_AXES);
+  // The form as the link gives it (the engine has checked it; an empty grid is the base's own).
+  const s0 = app.state;
+  const form = { base: s0.sweep, metric: s0.metric, ...(s0.grid ? axesOf(parseGrid(s0.grid)) : ownAxes(s0.sweep)) };
+
+  /** Writes the form into the link: the grid only when it differs from the base's own, and only
+   *  once it parses (until then the panel says why it cannot run, and the link keeps the last one). */
+  const save = () => {
+    const text = gridText(form);
+    try { parseGrid(text); } catch { return; }
+    const grid = text === gridText(ownAxes(form.base)) ? '' : text;
+    app.set((s) => { s.sweep = form.base; s.grid = grid; s.metric = form.metric; });
+  };
 
   /** The base definition: a built-in sweep's, or the regret view's online run (or a message). */
   const baseOf = () => {
@@ -58,10 +79,7 @@ export function createSweepView(app) {
   };
 
   /** The grid of the form, parsed by the engine (its message when it is not one). */
-  const grid = () => {
-    const text = `${form.p1}=${form.v1.replace(/\s+/g, '')}${form.p2 ? `;${form.p2}=${form.v2.replace(/\s+/g, '')}` : ''}`;
-    return parseGrid(text);
-  };
+  const grid = () => parseGrid(gridText(form));
 
   // A point opens its configuration: online, the regret view with the page's parameters set to
   // the cell's (and its policy chosen); offline, the offline view's figure with the cell's
@@ -115,21 +133,19 @@ export function createSweepView(app) {
 
   base.addEventListener('change', () => {
     form.base = base.value;
-    const s = presets.get(form.base)?.sweep;
-    if (s) {
-      Object.assign(form, { p1: s.param, v1: listOf(s.values), p2: s.by ? s.by.param : '', v2: s.by ? listOf(s.by.values) : '' });
-    }
+    if (presets.has(form.base)) Object.assign(form, ownAxes(form.base));
     form.metric = '';
     showForm();
     showMetrics(null);
     if (panel.active) panel.activate(false);
+    save();
   });
   // A changed field shows the run of the new grid if it ran, else "Not run yet" or why it cannot run.
   for (const [el, key] of [[p1, 'p1'], [v1, 'v1'], [p2, 'p2'], [v2, 'v2']]) {
-    el.addEventListener('change', () => { form[key] = el.value; showForm(); if (panel.active) panel.activate(false); });
+    el.addEventListener('change', () => { form[key] = el.value; showForm(); if (panel.active) panel.activate(false); save(); });
   }
   // The metric only redraws: the run has every metric.
-  metricSel.addEventListener('change', () => { form.metric = metricSel.value; panel.render(); });
+  metricSel.addEventListener('change', () => { form.metric = metricSel.value; panel.render(); save(); });
   showForm();
   showMetrics(null);
 
