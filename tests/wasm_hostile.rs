@@ -113,7 +113,7 @@ export function runHostile(g) {
   cover('epsilonNet', 'reverseGreedy', 'exactOptimum', 'discretisedLoss', 'expectedLoss', 'krrPosterior',
         'defaultParams', 'validateParams', 'determinismReport', 'nativeDeterminismReport', 'version', 'commit',
         'policies', 'offlineAlgorithms', 'paperPresets', 'metrics', 'parameters', 'arrivalModels', 'datasets',
-        'pageControls');
+        'pageControls', 'paperValues', 'frontierDefinition');
   fn('epsilonNet', [pts, 2, 0.4, D]);
   fn('reverseGreedy', [pts, 2, D, w, c, 2, phi, new Uint32Array([0])]);
   fn('exactOptimum', [pts, 2, D, w, c, 2, phi]);
@@ -133,6 +133,10 @@ export function runHostile(g) {
   fn('arrivalModels', []);
   fn('datasets', []);
   fn('pageControls', []);
+  fn('paperValues', ['fig-c']);
+  fn('frontierDefinition', ['synthetic']);
+  mustThrow('frontierDefinition an unknown dataset', () => g.frontierDefinition('nope'));
+  mustThrow('frontierDefinition a number', () => g.frontierDefinition(3));
   // determinismReport takes about a second per valid call: a few hostile seeds only.
   for (const s of [NaN, -1, 0.5, 2 ** 53, 1e300, 'abc', {}, Symbol('s'), 10n]) {
     probe(`determinismReport(${describe(s)})`, 'any', () => g.determinismReport(s));
