@@ -170,7 +170,7 @@ try {
     checkCsv(parseCsv(csv.body.toString()), svg.data.series, 'avg_regret');
     const [json] = await grab(p, '[data-job=regret] .export-json');
     regretReport = JSON.parse(json.body.toString());
-    for (let i = 1; i <= 5; i++) await checkAxesHoldBands(p, `[data-job=regret] figure.chart:nth-of-type(${i})`);
+    for (let i = 1; i <= 6; i++) await checkAxesHoldBands(p, `[data-job=regret] figure.chart:nth-of-type(${i})`);
     // The realised cost has the oracle's L(M_orc) and the no-cache E[c(x)] of the units (their mean).
     const refs = await p.evaluate(() => document.querySelector('[data-job=regret] figure.chart:nth-of-type(5)').chartData.refs);
     const mean = (f) => regretReport.units.reduce((a, u) => a + u.detail[f], 0) / regretReport.units.length;
@@ -339,10 +339,10 @@ try {
     await p.close();
   });
 
-  await check('Firefox (geckodriver): the regret view draws its five figures, and one exports as SVG and as PNG at 2×', async () => {
+  await check('Firefox (geckodriver): the regret view draws its six figures (the error rate last), and one exports as SVG and as PNG at 2×', async () => {
     const r = await inFirefox(`${origin}/?view=regret&seeds=3&horizon=300&policies=clcb-sc-ls-cont,greedy,lfu`);
     assert(!r.error, r.error);
-    assert(r.plots === 5 && r.legend === 15, `${r.plots} figures, ${r.legend} legend entries`);
+    assert(r.plots === 6 && r.legend === 18, `${r.plots} figures, ${r.legend} legend entries`);
     assert(Number(r.w) === Math.round(r.cssW) && r.pw === 2 * Number(r.w) && r.ph === 2 * Number(r.h), JSON.stringify(r));
   });
 
