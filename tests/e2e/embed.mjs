@@ -110,7 +110,7 @@ await check('fig-e (nq-trivia) runs from the bundled data in the embedded Paper 
   await page.close();
 });
 
-await check('the bundle's download shows its bytes: a determinate bar and "x of y MB" that grow to the end', async () => {
+await check(`the bundle's download shows its bytes: a determinate bar and "x of y MB" that grow to the end`, async () => {
   const manifest = JSON.parse(await readFile(path.join(dist, 'data/manifest.json'), 'utf8'));
   const total = Object.values(manifest.bytes).reduce((a, b) => a + b, 0);
   const files = [...manifest.files, ...manifest.answers];
