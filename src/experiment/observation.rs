@@ -40,13 +40,16 @@ pub struct Observation {
 
 impl PartialEq for Observation {
     fn eq(&self, o: &Self) -> bool {
-        let same = |a: f64, b: f64| a.to_bits() == b.to_bits();
         self.algorithm == o.algorithm
             && self.metric == o.metric
-            && same(self.x, o.x)
-            && same(self.y, o.y)
-            && same(self.value, o.value)
+            && same_bits(&[self.x, self.y, self.value], &[o.x, o.y, o.value])
     }
+}
+
+/// Whether two lists of numbers are the same bits, one by one (a NaN equals itself): the equality
+/// of observations and stats, whose NaN `x` or `y` stands for "none".
+pub(super) fn same_bits(a: &[f64], b: &[f64]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
 }
 
 /// `y` outside a grid: NaN.

@@ -1,7 +1,7 @@
 //! Aggregation over seeds (SPEC §10): mean, standard deviation and the 95% Student-t interval of
 //! every (algorithm, metric, x) point.
 
-use super::observation::{is_no_y, legacy_key, nan_as_null, no_y};
+use super::observation::{is_no_y, legacy_key, nan_as_null, no_y, same_bits};
 use super::UnitResult;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -36,15 +36,13 @@ pub struct Stat {
 
 impl PartialEq for Stat {
     fn eq(&self, o: &Self) -> bool {
-        let same = |a: f64, b: f64| a.to_bits() == b.to_bits();
         self.algorithm == o.algorithm
             && self.metric == o.metric
-            && same(self.x, o.x)
-            && same(self.y, o.y)
             && self.n == o.n
-            && same(self.mean, o.mean)
-            && same(self.std, o.std)
-            && same(self.ci95, o.ci95)
+            && same_bits(
+                &[self.x, self.y, self.mean, self.std, self.ci95],
+                &[o.x, o.y, o.mean, o.std, o.ci95],
+            )
     }
 }
 

@@ -13,9 +13,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import { serveStatic } from './static_server.mjs';
-import { checks, assert, waitFor, grab, inFirefoxSession, requirePkg } from './harness.mjs';
+import { checks, assert, waitFor, grab, inFirefoxSession, requirePkg, launchChromium } from './harness.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const www = path.join(root, 'www');
@@ -24,7 +23,7 @@ requirePkg(www);
 await mkdir(artifacts, { recursive: true });
 const { server, origin } = await serveStatic(www);
 const { check, done } = checks();
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+const browser = await launchChromium();
 const consoleErrors = [], foreign = [];
 
 async function openPage(query, width = 1440) {
