@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { declarations, mismatches } from "./dts_shapes.mjs";
 
 const dir = resolve(process.argv[2] ?? "www/pkg");
 const csc = await import(pathToFileURL(`${dir}/csc.js`).href);
@@ -50,5 +51,78 @@ here.krr_summary.forEach((v, i) => {
   const w = native.krr_summary[i];
   check(Math.abs(v - w) <= 1e-10 * Math.max(1, Math.abs(w)), "KRR summary agrees with the native build");
 });
+// What the exports return has exactly the keys and value kinds csc.d.ts declares: every object
+// the bindings build by hand (src/bindings/types.rs, not generated), and the serialised ones
+// (generated from the Rust types, tests/ts_types.rs) as a cross-check of the generator.
+const decls = declarations(readFileSync(`${dir}/csc.d.ts`, "utf8"));
+const shapes = [];
+const shape = (name, value) => {
+  const p = mismatches(decls, name, value);
+  check(p.length === 0, `the value does not match its declaration in csc.d.ts:\n  ${p.slice(0, 10).join("\n  ")}`);
+  shapes.push(name);
+};
+// The check itself sees a missing key, an extra key and a wrong kind.
+const { cells: _, ...noCells } = net;
+check(mismatches(decls, "EpsilonNetResult", { ...noCells, extra: 1 }).length === 2, "shape check: keys");
+check(mismatches(decls, "EpsilonNetResult", { ...net, cells: new Float64Array(3) }).length === 1, "shape check: kinds");
+check(mismatches(decls, "Phi", { kind: "clipped_cubic", zeta: 1 }).length === 1, "shape check: unions");
+const pts = new Float32Array([0, 0.1, 0.5]);
+const w = new Float64Array([0.5, 0.3, 0.2]);
+const c = new Float64Array([0.2, 0.05, 0.3]);
+shape("EpsilonNetResult", net);
+shape("CacheResult", rg);
+shape("CacheResult", csc.exactOptimum(pts, 1, 1, w, c, 1));
+shape("KrrPosterior", csc.krrPosterior(pts, c, 1, 1, new Float32Array([0.2, 0.3]), 0.2, 0.1));
+// vCache needs ground truth (synthetic has it); the heatmap needs 2-D data (plane).
+const synth = csc.Dataset.synthetic();
+const run = new csc.OnlineRun(synth, { horizon: 40, n_eval: 200 }, ["clcb-sc-ls-cont", "greedy", "vcache", "threshold"]);
+shape("StepBatch", run.step(20));
+shape("AskResult", run.ask(synth.points().slice(0, synth.dim), 12, "a question"));
+shape("CacheView", run.oracleCache());
+for (const p of [0, 1, 2, 3]) {
+  shape("CacheView", run.cache(p));
+  shape("CenterDetails", run.centers(p));
+  shape("Curves", run.curves(p));
+}
+shape("Checkpoint[]", run.counters());
+shape("RunResult[]", run.results());
+run.free();
+shape("DatasetInfo", synth.info());
+synth.free();
+const plane = csc.Dataset.plane();
+const planeRun = new csc.OnlineRun(plane, { horizon: 30, n_eval: 100 }, ["clcb-sc-ls-cont"]);
+planeRun.step(30);
+shape("Heatmap", planeRun.heatmap(0, 4));
+planeRun.free();
+shape("DatasetInfo", plane.info());
+shape("Params", csc.defaultParams());
+shape("DeterminismReport", here);
+shape("NativeDeterminismReport", native);
+shape("AlgorithmInfo[]", csc.policies());
+shape("PolicyId[]", csc.policies().map((p) => p.id));
+shape("AlgorithmInfo[]", csc.offlineAlgorithms());
+shape("PaperPreset[]", csc.paperPresets());
+shape("MetricInfo[]", csc.metrics());
+shape("PaperValue[]", csc.paperValues("fig-c"));
+shape("ParamInfo[]", csc.parameters());
+shape("ArrivalInfo[]", csc.arrivalModels());
+shape("DatasetEntry[]", csc.datasets());
+shape("PageControls", csc.pageControls());
+shape("UrlState", csc.urlStateDefaults("nq-trivia"));
+shape("DecodedUrlState", csc.decodeUrlState("?view=sweep&p3=lru&bogus=1"));
+shape("Sweep", csc.parseGrid("epsilon=0.1,0.2;beta=0.5,1"));
+shape("ExperimentSpec[]", csc.sweepPresets());
+for (const id of ["fig-a", "fig-c", "geom", "frontier"]) shape("ExperimentSpec", csc.experimentDefinition(id));
+const exp = new csc.ExperimentRun(
+  { id: "smoke", dataset: "plane", measure: { kind: "online", policies: ["greedy", "lru"] }, params: { horizon: 30, n_eval: 100 }, seeds: 1 },
+  plane,
+);
+while (exp.runNext());
+shape("Report", exp.report());
+shape("LoadedReport", csc.readReport(exp.reportJson()));
+exp.free();
+plane.free();
+console.log(`${dir}: ${shapes.length} returned objects match their declarations in csc.d.ts`);
+
 const exact = here.stages.filter((s, i) => s.hash === native.stages[i].hash).map((s) => s.stage);
 console.log(`${dir}: instantiates and runs; bit-identical to native in stages ${exact.join(", ")}`);

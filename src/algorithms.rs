@@ -10,13 +10,14 @@
 //!
 //! Adding an algorithm is one entry in a `catalog!` invocation below (plus its implementation in
 //! `online` or `offline`); the bindings export the list (`policies()`, `offlineAlgorithms()`), the
-//! TypeScript `PolicyId` type is checked against it (scripts/check_dts.py) and the page reads it.
+//! TypeScript `PolicyId` type is generated from [`PolicyKind`] (tests/ts_types.rs) and the page reads it.
 
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 
 /// One algorithm as the user sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
 pub struct AlgorithmInfo {
     /// The id: `"clcb-sc-ls-cont"`, … (the serde name of the enum variant).
     pub id: &'static str,
@@ -35,6 +36,7 @@ pub struct AlgorithmInfo {
 /// offline counterpart share a style (CLCB-SC-LS-Cont and CUCB-SC-Cont, CLCB-SC-LS and CUCB-SC),
 /// as do the baselines of the same id in both lists.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS), ts(rename = "ChartStyle"))]
 pub struct Style {
     /// `#rrggbb`.
     pub colour: &'static str,
@@ -91,11 +93,13 @@ pub fn key_from_legacy(key: String) -> String {
 /// Defines an enum of algorithms from the list of its entries: the variants (serde names = ids),
 /// `ALL` in list order, and `info()`.
 macro_rules! catalog {
-    ($(#[$meta:meta])* $name:ident, $what:literal {
+    ($(#[$meta:meta])* $name:ident as $ts_name:literal, $what:literal {
         $($(#[$vmeta:meta])* $variant:ident = $id:literal, $label:literal, $style:ident, $desc:literal, $paper:literal;)+
     }) => {
         $(#[$meta])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        #[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+        #[cfg_attr(not(target_arch = "wasm32"), ts(rename = $ts_name))]
         pub enum $name {
             $($(#[$vmeta])* #[serde(rename = $id)] $variant,)+
         }
@@ -135,8 +139,8 @@ macro_rules! catalog {
 }
 
 catalog! {
-    /// Every online algorithm of SPEC §9.
-    PolicyKind, "online algorithm" {
+    /// Every online algorithm of SPEC §9: the ids of `policies()` (TypeScript `PolicyId`).
+    PolicyKind as "PolicyId", "online algorithm" {
         /// Algs. 3–5.
         ClcbScLsCont = "clcb-sc-ls-cont", "CLCB-SC-LS-Cont", PAPER,
             "The paper's method: an incremental ε-net, kernel ridge regression lower confidence bounds shared across cells, and Continuous Reverse Greedy at low-switching stage ends.",
@@ -178,8 +182,8 @@ catalog! {
 }
 
 catalog! {
-    /// The offline algorithms of SPEC §8.
-    OfflineKind, "offline algorithm" {
+    /// The offline algorithms of SPEC §8: the ids of `offlineAlgorithms()` (TypeScript `OfflineId`).
+    OfflineKind as "OfflineId", "offline algorithm" {
         CucbScCont = "cucb-sc-cont", "CUCB-SC-Cont", PAPER,
             "The paper's offline method: KRR on the logged costs, pessimistic upper confidence bounds at the ε-net centers, Continuous Reverse Greedy.",
             "Alg. 2; §4";

@@ -15,6 +15,7 @@ pub use list::{param_info, param_list, Control, ParamEntry, ParamInfo, PARAMETER
 /// Which `φ` (SPEC §3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
 pub enum PhiKind {
     /// `min(ζ·d, 1)`, the SPEC default.
     #[default]
@@ -26,6 +27,7 @@ pub enum PhiKind {
 /// All parameters. Field docs give the symbol, the SPEC section and the default.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
 pub struct Params {
     /// Cache size `k` (SPEC §3). Default 5.
     pub k: usize,

@@ -1,5 +1,5 @@
-//! One list of algorithms (`csc::algorithms`): the TypeScript `PolicyId` type of the JS API is
-//! exactly the engine's list of policy ids, in its order, and the page keeps no list of its own
+//! One list of algorithms (`csc::algorithms`): the TypeScript `PolicyId` type of the JS API
+//! (generated from `PolicyKind`, tests/ts_types.rs) is exactly the engine's list of policy ids, in its order, and the page keeps no list of its own
 //! (it reads `policies()` from the engine and keys results by id).
 // Native only: it reads the source tree.
 #![cfg(not(target_arch = "wasm32"))]
@@ -13,16 +13,16 @@ fn read(rel: &str) -> String {
 
 #[test]
 fn the_typescript_policy_id_type_is_the_engine_list() {
-    let src = read("src/bindings/simulation.rs");
+    let src = read("src/bindings/generated/types.d.ts");
     let line = src
         .lines()
         .find(|l| l.starts_with("export type PolicyId ="))
-        .expect("src/bindings/simulation.rs declares `export type PolicyId`");
+        .expect("src/bindings/generated/types.d.ts declares `export type PolicyId`");
     let want: Vec<String> = PolicyKind::ALL.iter().map(|p| format!("\"{}\"", p.info().id)).collect();
     assert_eq!(
         line,
         format!("export type PolicyId = {};", want.join(" | ")),
-        "update `PolicyId` in src/bindings/simulation.rs to the list in src/algorithms.rs"
+        "regenerate src/bindings/generated/types.d.ts (`CSC_BLESS=1 cargo test --test ts_types`)"
     );
 }
 

@@ -21,6 +21,7 @@ pub const MAX_WORKERS: usize = 32;
 
 /// One choice of a select.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS), ts(rename = "PageChoice"))]
 pub struct Choice {
     pub value: &'static str,
     pub label: String,
@@ -31,6 +32,7 @@ pub struct Choice {
 /// What kind of input a control is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS), ts(rename = "PageControlKind"))]
 pub enum Kind {
     Number,
     Select,
@@ -39,6 +41,7 @@ pub enum Kind {
 
 /// One control of the page.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
 pub struct PageControl {
     /// The element's id, and its name in `?hide=`.
     pub id: &'static str,
@@ -70,6 +73,7 @@ pub struct PageControl {
 /// A part of the page a link may hide that is not one control: `selector` names its elements
 /// (`controls` and `text` are body classes, as they cover elements the views add later).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
 pub struct HideGroup {
     pub name: &'static str,
     pub selector: &'static str,

@@ -48,7 +48,7 @@ pub fn sweep_presets() -> JsResult<JsValue> {
 /// A grid as the CLI's `--grid` takes it (`"epsilon=0.1,0.2;beta=0.5,1"`), parsed into the
 /// definition's `sweep`, or the engine's plain message; its names and values are checked when an
 /// `ExperimentRun` is made with it.
-#[wasm_bindgen(js_name = parseGrid, unchecked_return_type = "{ param: string; values: number[]; by?: { param: string; values: number[] } }")]
+#[wasm_bindgen(js_name = parseGrid, unchecked_return_type = "Sweep")]
 pub fn parse_grid(#[wasm_bindgen(unchecked_param_type = "string")] text: JsValue) -> JsResult<JsValue> {
     let text = super::convert::string("text", &text)?;
     to_js(&crate::experiment::Sweep::parse(&text).map_err(js_err)?)

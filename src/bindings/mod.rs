@@ -9,8 +9,8 @@
 //! - bulk data goes in and out as typed arrays (points as a flat row-major `Float32Array` with its
 //!   dimension, indices as `Uint32Array`, weights and costs as `Float64Array`), always copied, so a
 //!   returned array stays valid after the wasm memory grows;
-//! - configuration and small results are plain objects with TypeScript interfaces
-//!   (`types`), converted with serde-wasm-bindgen;
+//! - configuration and small results are plain objects converted with serde-wasm-bindgen, their
+//!   TypeScript declarations generated from the Rust types (`typescript`, included by `types`);
 //! - string and array parameters are taken as `JsValue` and checked in `convert` (`string`,
 //!   `f32s`, …): the release JS glue passes any value on unchecked, and a number where a `&str`
 //!   was declared would trap the module. Each such export (`*_js` in Rust) checks its arguments,
@@ -51,6 +51,9 @@ pub mod types;
 // The page's view state as a URL and its controls' table (plain Rust, tested natively;
 // exported by `page` and `catalog`).
 pub mod controls;
+pub mod objects;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod typescript;
 pub mod url_state;
 
 #[cfg(target_arch = "wasm32")]

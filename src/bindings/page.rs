@@ -8,37 +8,6 @@ use crate::config::Params;
 use crate::error::Error;
 use wasm_bindgen::prelude::*;
 
-#[wasm_bindgen(typescript_custom_section)]
-const TS_PAGE: &'static str = r#"
-/** The playground's state (Rust: `csc::bindings::url_state::UrlState`). */
-export interface UrlState {
-  view: "live" | "regret" | "offline" | "efficiency" | "paper" | "sweep" | "frontier";
-  dataset: "synthetic" | "plane" | "nq-trivia" | "upload";
-  /** Every parameter of the run, the seed included. */
-  params: Params;
-  p1: PolicyId; p2: PolicyId;
-  /** The live view's third and fourth panels; null: no panel. */
-  p3: PolicyId | null; p4: PolicyId | null;
-  /** Policies of the regret and efficiency views. */
-  policies: PolicyId[];
-  speed: number; seeds: number;
-  offline: "fig-a" | "fig-b" | "abl-k";
-  preset: "fig-a" | "fig-b" | "fig-c" | "fig-e" | "abl-k" | "krr-err" | "geom";
-  full: boolean; embed: boolean;
-  /** Parts of the page the link hides (names of `pageControls().hideNames`). */
-  hide: string[];
-  /** The sweep view's base: "online" or an id of `sweepPresets()`. */
-  sweep: string;
-  /** The sweep view's grid as the CLI's `--grid` text (`parseGrid`); "": the base's own. */
-  grid: string;
-  /** The metric the sweep view draws (an id of `metrics()`, with or without `final_`); "": the report's default. */
-  metric: string;
-}
-
-/** A query string read leniently: the usable state and one message per key that was not used. */
-export interface DecodedUrlState { state: UrlState; errors: string[]; }
-"#;
-
 #[wasm_bindgen]
 extern "C" {
     #[wasm_bindgen(typescript_type = "UrlState")]
@@ -71,12 +40,7 @@ pub fn decode_url_state_js(
 /// then calls this).
 pub fn decode_url_state(query: &str) -> JsResult<JsValue> {
     let (state, errors) = url_state::decode_lossy(query);
-    #[derive(serde::Serialize)]
-    struct Decoded {
-        state: UrlState,
-        errors: Vec<String>,
-    }
-    to_js(&Decoded { state, errors })
+    to_js(&super::objects::DecodedUrlState { state, errors })
 }
 
 /// The query string of a state (without `?`; only values that differ from the defaults of its

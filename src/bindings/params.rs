@@ -77,20 +77,5 @@ pub fn determinism_report(seed: Option<f64>) -> JsResult<JsValue> {
 /// `exp`/`ln` round differently in the platform's libm) agree to about 1e-12 relative.
 #[wasm_bindgen(js_name = nativeDeterminismReport, unchecked_return_type = "NativeDeterminismReport")]
 pub fn native_determinism_report() -> JsResult<JsValue> {
-    #[derive(serde::Serialize)]
-    struct Native {
-        #[serde(flatten)]
-        report: checksum::DeterminismReport,
-        portable: &'static [&'static str],
-    }
-    let report = checksum::DeterminismReport {
-        seed: 0,
-        checksum: checksum::DETERMINISM_SEED0.to_string(),
-        stages: checksum::STAGES_SEED0
-            .iter()
-            .map(|(stage, hash)| checksum::StageHash { stage: stage.to_string(), hash: hash.to_string() })
-            .collect(),
-        krr_summary: checksum::KRR_SUMMARY_SEED0,
-    };
-    to_js(&Native { report, portable: checksum::PORTABLE_STAGES })
+    to_js(&super::objects::native_determinism_report())
 }

@@ -9,12 +9,6 @@ use crate::experiment::reproduce::{cli_command, read_report};
 use crate::experiment::ExperimentSpec;
 use wasm_bindgen::prelude::*;
 
-#[wasm_bindgen(typescript_custom_section)]
-const TS_REPRODUCE: &'static str = r#"
-/** A report file read back by `readReport`: the report re-derived from its units, and its exports. */
-export interface LoadedReport { report: Report; json: string; csv: string; summary: string; }
-"#;
-
 /// A definition given as an object (what `ExperimentRun.spec()` returns), validated.
 fn spec_of(v: JsValue) -> JsResult<ExperimentSpec> {
     if v.as_string().is_some() || !v.is_object() {
@@ -46,12 +40,5 @@ pub fn read_report_js(#[wasm_bindgen(unchecked_param_type = "string")] text: JsV
     let text = string("text", &text)?;
     let r = read_report(&text).map_err(js_err)?;
     let json = serde_json::to_string(&r).map_err(|e| js_err(Error::data(format!("report: {e}"))))?;
-    #[derive(serde::Serialize)]
-    struct Loaded<'a> {
-        report: &'a crate::experiment::Report,
-        json: String,
-        csv: String,
-        summary: String,
-    }
-    to_js(&Loaded { report: &r, json, csv: r.to_csv(), summary: r.summary() })
+    to_js(&super::objects::LoadedReport { report: &r, json, csv: r.to_csv(), summary: r.summary() })
 }

@@ -1,7 +1,16 @@
-//! TypeScript declarations of the plain objects that cross the boundary. They are appended to the
+//! TypeScript declarations of the plain objects that cross the boundary, appended to the
 //! generated `csc.d.ts`; the exports name them with `unchecked_return_type` and, for optional
-//! object parameters, the imported types below, so no signature of the API is `any`. Keep each interface in step
-//! with the Rust value it describes (named in its doc line).
+//! object parameters, the imported types below, so no signature of the API is `any`.
+//!
+//! Two kinds, two sources:
+//! - objects serialised from a Rust value by serde (`Params`, `Report`, `UrlState`, …): their
+//!   declarations are generated from the Rust types by ts-rs (`typescript.rs`) into
+//!   `generated/types.d.ts`, included here; `tests/ts_types.rs` fails when it is stale;
+//! - objects the bindings build field by field (typed arrays: `EpsilonNetResult`, `StepBatch`,
+//!   …) and the options objects they read by hand (`LoadOptions`): declared in `TS_HAND_BUILT`
+//!   below, the one hand-written place; `scripts/smoke_pkg.mjs` calls each export that returns one
+//!   and checks the object's keys and value kinds against the interface in the shipped `csc.d.ts`.
+//!   (The benchmark's own objects stay in `bench.rs`.)
 
 use wasm_bindgen::prelude::*;
 
@@ -17,97 +26,13 @@ extern "C" {
     pub type JsPartialParams;
 }
 
+/// The declarations generated from the Rust types (`typescript.rs`, `tests/ts_types.rs`).
 #[wasm_bindgen(typescript_custom_section)]
-const TS_TYPES: &'static str = r#"
-/** Which mismatch cost `φ` (SPEC §3); `Params.phi` and `Phi.kind`. */
-export type PhiKind = "clipped_linear" | "clipped_quadratic";
+const TS_GENERATED: &'static str = include_str!("generated/types.d.ts");
 
-/**
- * The mismatch cost `φ` (SPEC §3): `clipped_linear` is `min(ζ·d, 1)`, `clipped_quadratic` is
- * `min((ζ·d)², 1)`. Optional wherever accepted; the default is `{ kind: "clipped_linear", zeta: 1 }`.
- * (Rust: `csc::mismatch::Mismatch`.)
- */
-export interface Phi {
-  kind: PhiKind;
-  /** `ζ > 0`. */
-  zeta: number;
-}
-
-/**
- * Every parameter of a run with its SPEC default (Rust: `csc::config::Params`). The keys are
- * those of the engine's JSON configuration. `defaultParams()` gives all of them;
- * `validateParams()` accepts any subset and returns the resolved set.
- */
-export interface Params {
-  /** Cache size `k` (SPEC §3). Default 5. */
-  k: number;
-  /** Mismatch function `φ` (SPEC §3). Default `"clipped_linear"`. */
-  phi: PhiKind;
-  /** Mismatch scale `ζ` (SPEC §3). Default 1. */
-  zeta: number;
-  /** Floor of the normalised token cost `c_floor` (SPEC §2). Default 0.01. */
-  c_floor: number;
-  /** Observation noise standard deviation `R` (SPEC §2). Default 0.05. */
-  noise_r: number;
-  /** ε-net radius `ε` (SPEC §4). Default 0.4. */
-  epsilon: number;
-  /** Radius `ε_o` of the oracle's candidate net (SPEC §5). Default 0.02. */
-  eps_oracle: number;
-  /** Evaluation sample size `n_eval` (SPEC §3). Default 10000. */
-  n_eval: number;
-  /** RBF length scale `ℓ_k` (SPEC §6). Default 0.2. */
-  kernel_length: number;
-  /** Ridge `λ` (SPEC §6). Default 0.1. */
-  lambda: number;
-  /** RKHS norm bound `B` (SPEC §6). Default 1. */
-  b: number;
-  /** Confidence `δ` (SPEC §6). Default 0.05. */
-  delta: number;
-  /** Online confidence scale `β` (SPEC §6, §13). Default 1. */
-  beta: number;
-  /** Offline confidence scale `β_off` (SPEC §6, §13). Default 1. */
-  beta_off: number;
-  /** Online horizon `T` (SPEC §9). Default 5000. */
-  horizon: number;
-  /** Offline log length `n` (SPEC §8). Default 1000. */
-  log_len: number;
-  /** Logging propensity `ν` (SPEC §8). Default 0.5. */
-  propensity: number;
-  /** Synthetic arrival noise `σ_e` (SPEC §7); `null` = calibrated to a median distance of 0.074. */
-  synthetic_sigma: number | null;
-  /** Mean nq-trivia burst length (SPEC §7). Default 100. */
-  burst_mean: number;
-  /** Epsilon-Greedy exploration rate (SPEC §9). Default 0.1. */
-  explore_rate: number;
-  /** Threshold-cache hit radius `τ` (SPEC §9). Default 0.15. */
-  threshold_tau: number;
-  /** Threshold-cache radius as a cosine similarity `s`: when set it overrides `threshold_tau`
-   * with `τ = √(2(1 − s))/D` (GPTCache's defaults: 0.6). Default `null`. */
-  threshold_cosine: number | null;
-  /** vCache's error bound `δ` (SPEC §15). Default 0.01. */
-  vcache_delta: number;
-  /** CLCB-Frozen-Cont Lipschitz constant `L_g`. Default 1. */
-  lipschitz: number;
-  /** CLCB-Frozen-Cont constant `C_p`. Default 0.1. */
-  c_p: number;
-  /** Seed of every random draw of a run (a safe integer ≥ 0). Default 0. */
-  seed: number;
-}
-
-/** What a result reports about its dataset (Rust: `csc::dataset::DatasetInfo`). */
-export interface DatasetInfo {
-  name: string;
-  size: number;
-  dim: number;
-  /** `D`: distances are `‖x − y‖ / D`. */
-  dist_scale: number;
-  /** First 16 hex digits of the sha256 of the dimension, vectors and token counts. */
-  checksum: string;
-  /** Why the dataset has no ground truth (SPEC §14); absent when it has one. */
-  no_ground_truth?: string;
-  /** What loading changed or found in the data (e.g. rows not of unit norm); absent when none. */
-  notes?: string[];
-}
+#[wasm_bindgen(typescript_custom_section)]
+const TS_HAND_BUILT: &'static str = r#"
+// Objects the bindings build by hand (not serde values); scripts/smoke_pkg.mjs checks them.
 
 /** The result of `epsilonNet`. */
 export interface EpsilonNetResult {
@@ -144,25 +69,107 @@ export interface KrrPosterior {
   jitterEvents: number;
 }
 
-/** One stage of the determinism workload with the hash of its results. */
-export interface StageHash {
-  stage: "stream" | "epsilon_net" | "reverse_greedy" | "krr";
-  hash: string;
+/** What `OnlineRun.step(n)` played: per round, and per policy in `policies` order (policy-major
+ *  within a round: index `round * policies.length + p`). */
+export interface StepBatch {
+  /** Round index of each played round (from 0). */
+  t: Uint32Array;
+  /** 2-D position of each arrival (`[x0, y0, x1, y1, …]`): the plane itself for 2-D data, else the dataset's PCA projection. */
+  xy: Float64Array;
+  /** ε-net center of the arrival per round and policy (−1 for policies without a net). */
+  center: Int32Array;
+  /** 1 if the policy called the LLM, 0 if it served from its cache. */
+  llm: Uint8Array;
+  /** 1 if the policy's cache changed in that round. */
+  switched: Uint8Array;
+  /** What the round cost the policy: `c(x)` for an LLM call, `φ(d(x, M))` for a hit. */
+  realised: Float64Array;
+  /** SPEC §14, per round and policy: 1 if a hit served a wrong answer, 0 a correct one, −1 for an
+   *  LLM call or where the data has no ground truth. */
+  wrong: Int8Array;
+  /** What fired per round and policy (`csc::live::RoundEvents`), as flags: 1 a new ε-net center
+   *  (Alg. 3 lines 5–11), 2 local stages advanced (lines 12–15; how many: `localAdvances`), 4 the
+   *  global stage advanced (lines 16–18; CLCB-Frozen-Cont: its stage, Alg. 6), 8 the switch
+   *  changed the cache (Alg. 4 lines 17–18: `inserted`, `removed`). */
+  events: Uint8Array;
+  localAdvances: Uint32Array;
+  /** As the policy decided: the round key of the nearest member of its cache `M_t` (−1: empty
+   *  cache; for a hit, the cached answer served, Alg. 5 line 12). */
+  nearestKey: Int32Array;
+  /** `d(x, M_t)` to that member (`Infinity` for an empty cache) and `φ(d)`. */
+  d: Float64Array;
+  phi: Float64Array;
+  /** The acting cost at the round's center when it decided (`c̲` for the CLCB policies; it calls
+   *  the LLM iff `c̲ ≤ φ`, Alg. 5 lines 4–6), `NaN` for policies without one. */
+  acting: Float64Array;
+  /** The members (round keys) the round's switch put in and took out (Alg. 3 lines 5–11: a new
+   *  center forces a switch; Alg. 4 at a stage's end), sorted. */
+  inserted: Uint32Array[];
+  removed: Uint32Array[];
 }
 
-/** The result of `determinismReport` (Rust: `csc::checksum::DeterminismReport`). */
-export interface DeterminismReport {
-  seed: number;
-  /** First 16 hex digits of the sha256 of every result's bit pattern. */
-  checksum: string;
-  stages: StageHash[];
-  /** `[Σ posterior means, Σ posterior variances, γ]` of the KRR stage. */
-  krr_summary: [number, number, number];
+/** What `OnlineRun.ask(x, tokens, text)` played (issue 14, "Ask a question"): one round, as a
+ *  `StepBatch`, plus what explains each policy's decision. */
+export interface AskResult extends StepBatch {
+  /** `c(x)`: the token count min-max normalised over the dataset (SPEC §2), clamped to `[c_floor, 1]`. */
+  cost: number;
+  /** Per policy: what `acting` is, `"c̲"` (a lower confidence bound: the CLCB family) or `"ĉ"`
+   *  (a center's mean cost: the baselines); `""` for policies without one. */
+  actingSymbol: string[];
+  /** Per policy, before the question's round changed anything: the round key of the nearest
+   *  member of the cache it met, `M_{t−1}` (−1: empty), `d`, `φ(d)`, and `|M_{t−1}|`. */
+  beforeKey: Int32Array;
+  beforeD: Float64Array;
+  beforePhi: Float64Array;
+  beforeSize: Uint32Array;
+  /** The five universe questions nearest to `x`: row, `d`, text. */
+  universe: { index: Uint32Array; d: Float64Array; text: string[] };
 }
 
-/** The result of `nativeDeterminismReport`: the committed native report for seed 0. */
-export interface NativeDeterminismReport extends DeterminismReport {
-  /** Stages that are bit-identical on every platform. */
-  portable: StageHash["stage"][];
+/** A policy's ε-net centers as it sees them (for hovering a center). */
+export interface CenterDetails {
+  /** Round whose arrival created each center. */
+  keys: Uint32Array;
+  xy: Float64Array;
+  count: Float64Array;
+  /** `ŵ = N_f / t`. */
+  weight: Float64Array;
+  /** KRR or empirical mean of the cost. */
+  estimate: Float64Array;
+  /** The cost the policy acts on (LCB for the CLCB family, mean for the baselines). */
+  actingCost: Float64Array;
+  /** Posterior standard deviation (KRR policies; NaN otherwise). */
+  sd: Float64Array;
+  cached: Uint8Array;
+  /** For cached centers: how much `L̂` would rise without it. */
+  contribution: Float64Array;
+}
+
+/** The recorded curves of one policy (about 200 points over the horizon). */
+export interface Curves {
+  t: Float64Array; avgRegret: Float64Array; switches: Float64Array; avgRealisedCost: Float64Array;
+  hitRate: Float64Array; loss: Float64Array; estRmse: Float64Array;
+}
+
+/** A cache: its members' keys (arrival rounds) and 2-D positions. */
+export interface CacheView { keys: Uint32Array; xy: Float64Array; }
+
+/** A KRR cost surface on an `n × n` grid over the unit square (row-major, y outer). */
+export interface Heatmap { n: number; mean: Float64Array; sd: Float64Array; }
+
+/** Options of `Dataset.fromJsonl` (all but `onProgress` for user data only) and `Dataset.nqTrivia`. */
+export interface LoadOptions {
+  /** The record field whose values are the groups of the `bursty` arrival model. */
+  groupBy?: string | null;
+  /** An index file of arrivals for `replay`: one record id (or row number from 0) per line. */
+  replayIndex?: Uint8Array | number[] | null;
+  /** The index file's name, for messages. */
+  replayIndexName?: string | null;
+  /** Called as the distance scale is measured: rows compared so far, of all rows. */
+  onProgress?: ((rowsDone: number, rows: number) => void) | null;
+  /** `Dataset.nqTrivia` only: the text of nq.answers.jsonl and triviaqa.answers.jsonl (both or
+   *  neither), the gold answers of SPEC §14; without them the correctness metrics are absent. */
+  nqAnswers?: string | null;
+  tqAnswers?: string | null;
 }
 "#;

@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 /// The views of the page.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "kebab-case")]
+#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS), ts(rename = "PageView"))]
 pub enum View {
     /// The stream played live, two policies side by side (the default).
     #[default]
@@ -43,6 +44,7 @@ pub enum View {
 /// user loaded (which never leaves the browser, so a link can only say that it was used).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "kebab-case")]
+#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
 pub enum PageDataset {
     #[default]
     Synthetic,
@@ -65,6 +67,7 @@ pub const MAX_SEED: u64 = (1 << 53) - 1;
 /// Everything the page shows, as carried by its URL.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
 pub struct UrlState {
     pub view: View,
     pub dataset: PageDataset,

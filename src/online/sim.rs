@@ -85,6 +85,7 @@ impl Environment {
 
 /// The metrics at one point of a run.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
 pub struct Checkpoint {
     /// Rounds completed.
     pub t: usize,
@@ -175,6 +176,7 @@ type CacheMet = (Option<(u64, f64)>, Vec<u64>);
 
 /// A finished (or paused) run.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
 pub struct RunResult {
     /// The policy's id (`"clcb-sc-ls-cont"`; its display name: [`crate::algorithms::name_of`]).
     pub policy: String,
@@ -182,6 +184,7 @@ pub struct RunResult {
     pub checkpoints: Vec<Checkpoint>,
     pub last: Checkpoint,
     /// The policy's counters in their JSON form, as reports record them.
+    #[cfg_attr(not(target_arch = "wasm32"), ts(as = "Diagnostics"))]
     pub diagnostics: serde_json::Value,
     /// The same counters, typed.
     #[serde(skip)]

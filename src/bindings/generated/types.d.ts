@@ -1,0 +1,1157 @@
+// Generated from the Rust types by ts-rs (src/bindings/typescript.rs); do not edit.
+// After changing a serialised type, regenerate with `CSC_BLESS=1 cargo test --test ts_types`.
+
+/**
+ * One algorithm as the user sees it.
+ */
+export type AlgorithmInfo = {
+  /**
+   * The id: `"clcb-sc-ls-cont"`, … (the serde name of the enum variant).
+   */
+  id: string,
+  /**
+   * The paper's name, for tables and charts: `"CLCB-SC-LS-Cont"`, ….
+   */
+  name: string,
+  /**
+   * One sentence on what it does.
+   */
+  description: string,
+  /**
+   * Where the paper (or SPEC) defines it.
+   */
+  paper: string,
+  /**
+   * How charts draw it.
+   */
+  style: ChartStyle,
+};
+
+/**
+ * One arrival model as a reader sees it (the one list, [`ARRIVALS`]: `csc list`, the page's
+ * "Arrivals" menu and [`ArrivalSpec::parse`]'s message read it).
+ */
+export type ArrivalInfo = {
+  /**
+   * The name `--arrival` and the `model` of a definition take.
+   */
+  id: string,
+  /**
+   * A short label for a menu.
+   */
+  label: string,
+  /**
+   * One line: how arrivals are drawn.
+   */
+  doc: string,
+  /**
+   * The paper's numbering and/or `SPEC-NOTES#anchor` (as [`crate::config::ParamInfo`]).
+   */
+  reference: string,
+  /**
+   * Whether it applies to a user's dataset (`plane` belongs to the plane dataset).
+   */
+  user: boolean,
+};
+
+/**
+ * An arrival model as a user names it (CLI `--arrival`, the `arrival` of a dataset object in an
+ * experiment definition). Its numbers come from the parameters (`synthetic_sigma` for
+ * `uniform`, `burst_mean` for `bursty`, SPEC §7); the groups of `bursty` from the record field
+ * `group_by` of a user dataset (the built-in nq-trivia's groups are its two sources).
+ */
+export type ArrivalSpec = { "model": "uniform" } | { "model": "bursty", group_by?: string | null, } | { "model": "popularity" } | { "model": "replay", index?: string | null, index_checksum?: string | null, } | { "model": "plane" };
+
+/**
+ * Counters of the cell baselines.
+ */
+export type CellDiagnostics = {
+  /**
+   * ε-net centers.
+   */
+  centers: number,
+  /**
+   * Costs observed (LLM calls).
+   */
+  observations: number,
+};
+
+/**
+ * How a chart draws an algorithm: a colour of the Okabe–Ito palette (colour-blind safe), and a
+ * marker and a dash pattern so the series stay apart in greyscale. An online method and its
+ * offline counterpart share a style (CLCB-SC-LS-Cont and CUCB-SC-Cont, CLCB-SC-LS and CUCB-SC),
+ * as do the baselines of the same id in both lists.
+ */
+export type ChartStyle = {
+  /**
+   * `#rrggbb`.
+   */
+  colour: string,
+  /**
+   * One of `circle`, `square`, `triangle-up`, `triangle-down`, `diamond`, `plus`, `cross`,
+   * `star`, `hexagon`.
+   */
+  marker: string,
+  /**
+   * The dash pattern, on and off lengths in pixels (`[]`: solid), as canvas `setLineDash` and
+   * matplotlib's `(0, (on, off, …))` take it.
+   */
+  dash: Array<number>,
+};
+
+/**
+ * The metrics at one point of a run.
+ */
+export type Checkpoint = {
+  /**
+   * Rounds completed.
+   */
+  t: number,
+  /**
+   * `Reg(t)`.
+   */
+  regret: number,
+  /**
+   * `Reg(t)/t`.
+   */
+  avg_regret: number,
+  /**
+   * Σ realised cost so far.
+   */
+  realised_cost: number,
+  /**
+   * Realised cost per round.
+   */
+  avg_realised_cost: number,
+  hit_rate: number,
+  llm_calls: number,
+  /**
+   * Switches so far: rounds whose cache set differs from the previous round's (module docs).
+   */
+  switches: number,
+  /**
+   * Σ switching costs so far (SPEC §11.5: Σ `c(u)` over newly fetched members).
+   */
+  switch_cost: number,
+  /**
+   * The loss part of `Reg(t)`: `Σ_{s≤t} [L(M_s) − L(M_orc)]` (paper §5, the regret's first
+   * sum; SPEC §9). `regret` = `loss_gap` + `switch_cost` up to rounding.
+   */
+  loss_gap: number,
+  /**
+   * `loss_gap / t`: the average loss gap.
+   */
+  avg_loss_gap: number,
+  /**
+   * `switch_cost / t`: the average switching cost.
+   */
+  avg_switch_cost: number,
+  /**
+   * `L(M_t)` of the current cache.
+   */
+  loss: number,
+  /**
+   * `|M_t|`: the number of items in the current cache (fewer than k for a policy that has not
+   * filled it, e.g. CLCB-Frozen-Cont still in an early stage).
+   */
+  cache_size: number,
+  /**
+   * Estimation error at the policy's centers against true costs, if it estimates costs.
+   */
+  est_rmse: number | null,
+  est_mae: number | null,
+  est_max: number | null,
+  /**
+   * SPEC §14 error rate `E(t)`: wrong hits over rounds so far; `None` without ground truth.
+   */
+  error_rate: number | null,
+  /**
+   * SPEC §14 hit precision: correct hits over hits; `None` without ground truth or hits.
+   */
+  hit_precision: number | null,
+  /**
+   * Wrong hits so far: rounds served from the cache by a nearest item whose label is not
+   * equivalent to the arrival's (SPEC §14); `None` without ground truth.
+   */
+  wrong_hits: number | null,
+  /**
+   * Time spent inside the policy so far (ms). For a policy that keeps an ε-net this includes
+   * the scan of each arrival as measured once for the run's shared net (issue 18): what the
+   * policy would have spent scanning on its own, whichever policy did the scan.
+   */
+  wall_ms: number,
+};
+
+/**
+ * One dataset as a reader sees it.
+ */
+export type DatasetEntry = {
+  /**
+   * The id of the CLI (`--dataset`), definitions and the page's link (`upload`: the user's file).
+   */
+  id: string,
+  /**
+   * A short label for a menu.
+   */
+  label: string,
+  /**
+   * One line: what the queries are.
+   */
+  doc: string,
+  /**
+   * Its arrival model when none is named (an id of `stream::ARRIVALS`).
+   */
+  arrival: string,
+  /**
+   * The paper's numbering and/or `SPEC-NOTES#anchor` (as `config::ParamInfo`).
+   */
+  reference: string,
+};
+
+/**
+ * Which dataset an experiment uses: a built-in by name (`"synthetic"`, `"nq-trivia"`,
+ * `"plane"`) or a dataset object ([`DatasetSpec`]): the user's files, or a built-in with a
+ * chosen arrival model.
+ */
+export type DatasetId = "synthetic" | "nq-trivia" | "plane" | DatasetSpec;
+
+/**
+ * What a result reports about its dataset.
+ */
+export type DatasetInfo = {
+  name: string,
+  size: number,
+  dim: number,
+  dist_scale: number,
+  checksum: string,
+  /**
+   * Why the dataset has no ground truth (SPEC §14), so its correctness metrics are absent;
+   * not written when it has one.
+   */
+  no_ground_truth?: string | null,
+  /**
+   * What loading changed in the data (e.g. rows normalised to unit length); not written
+   * when empty.
+   */
+  notes?: Array<string>,
+};
+
+/**
+ * A dataset object of an experiment definition:
+ * `{"jsonl": "my.jsonl", "embeddings": "my.emb.f32", "dim": 384, "arrival": {"model": "replay"}}`
+ * or `{"builtin": "nq-trivia", "arrival": {"model": "popularity"}}`. Relative paths are read
+ * from the definition's folder (CLI). `checksum`, when given, must match the loaded data (the
+ * CLI fills it in, so a report names exactly the data it ran on).
+ */
+export type DatasetSpec = {
+  builtin?: string | null,
+  jsonl?: string | null,
+  embeddings?: string | null,
+  dim?: number | null,
+  checksum?: string | null,
+  arrival?: ArrivalSpec | null,
+};
+
+/**
+ * A query string read leniently: the usable state and one message per key that was not used.
+ */
+export type DecodedUrlState = {
+  state: UrlState,
+  errors: Array<string>,
+};
+
+/**
+ * The outcome of the determinism workload.
+ */
+export type DeterminismReport = {
+  seed: number,
+  /**
+   * First 16 hex digits of the sha256 over all stages' results, in order.
+   */
+  checksum: string,
+  /**
+   * Per-stage hashes: `stream`, `epsilon_net`, `reverse_greedy`, `krr`.
+   */
+  stages: Array<StageHash>,
+  /**
+   * `[Σ posterior means, Σ posterior variances, γ]` of the KRR stage: how far two platforms
+   * whose `krr` hashes differ are apart.
+   */
+  krr_summary: [number, number, number],
+};
+
+/**
+ * The counters of one policy.
+ */
+export type Diagnostics = null | LowSwitchDiagnostics | CellDiagnostics | FrozenDiagnostics | VCacheDiagnostics;
+
+/**
+ * A complete experiment definition (also readable from JSON).
+ */
+export type ExperimentSpec = {
+  id: string,
+  title: string,
+  dataset: DatasetId,
+  measure: Measure,
+  sweep: Sweep | null,
+  /**
+   * Base parameters (SPEC defaults for anything not given).
+   */
+  params: Params,
+  seeds: number,
+  /**
+   * First seed (seeds are `first_seed .. first_seed + seeds`).
+   */
+  first_seed: number,
+};
+
+/**
+ * One family of a [`Measure::Frontier`]: a policy with one parameter over values, or a point.
+ */
+export type Family = {
+  policy: PolicyId,
+  /**
+   * The series' name in tables and charts (default: the policy's name); results stay keyed
+   * by the policy's id (`Stat.algorithm_id`). Names must differ between families.
+   */
+  label?: string | null,
+  /**
+   * The parameter swept; `None`: a single point at the (family's) base parameters.
+   */
+  param?: string | null,
+  values?: Array<JsonValue>,
+  /**
+   * Parameters set for this family only (e.g. the GPTCache preset's `threshold_cosine`).
+   */
+  set?: { [key in string]: JsonValue },
+};
+
+/**
+ * Counters of CLCB-Frozen-Cont.
+ */
+export type FrozenDiagnostics = {
+  /**
+   * Distinct arrivals seen.
+   */
+  distinct_arrivals: number,
+  /**
+   * The candidate pool of the current stage.
+   */
+  pool: number,
+  /**
+   * Costs observed (LLM calls).
+   */
+  observations: number,
+  /**
+   * The current stage `s`.
+   */
+  stage: number,
+};
+
+/**
+ * A run's headline table.
+ */
+export type Headline = {
+  /**
+   * The preset the claims belong to (`fig-a`, …).
+   */
+  preset: string,
+  /**
+   * What "±" means ([`INTERVAL`]).
+   */
+  interval: string,
+  rows: Array<HeadlineRow>,
+};
+
+/**
+ * One row of a headline table.
+ */
+export type HeadlineRow = {
+  what: string,
+  metric: string,
+  /**
+   * The x the claim is read at (`None` for the final value or every x).
+   */
+  x: number | null,
+  /**
+   * The paper's number with its unit (`"73.32 %"`), or its words (`"lowest"`).
+   */
+  paper: string,
+  /**
+   * The measured number (reduction in %, ratio, value), when the claim has one.
+   */
+  measured: number | null,
+  /**
+   * Half-width of the measured number's 95% interval, when there is one.
+   */
+  ci95: number | null,
+  /**
+   * `""`, `"%"` or `"×"`.
+   */
+  unit: string,
+  /**
+   * The measured outcome in words (`"0.0110 ± 0.0009"`, `"lowest: Greedy"`).
+   */
+  measured_text: string,
+  /**
+   * Seeds the test used.
+   */
+  n: number,
+  verdict: Verdict,
+  /**
+   * The verdict in words, with n.
+   */
+  verdict_text: string,
+  /**
+   * The test and its interval, stated.
+   */
+  test: string,
+  source: string,
+  why: string,
+  /**
+   * Set when two compared algorithms gave identical results on every seed: which, and why.
+   */
+  identical: string | null,
+};
+
+/**
+ * A part of the page a link may hide that is not one control: `selector` names its elements
+ * (`controls` and `text` are body classes, as they cover elements the views add later).
+ */
+export type HideGroup = {
+  name: string,
+  selector: string,
+  what: string,
+};
+
+export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null;
+
+/**
+ * A report file read back by `readReport`: the report re-derived from its units, and its exports.
+ */
+export type LoadedReport = {
+  report: Report,
+  /**
+   * The report as JSON (the CLI's `<id>.json`).
+   */
+  json: string,
+  /**
+   * The statistics as CSV (the CLI's `<id>.csv`).
+   */
+  csv: string,
+  /**
+   * The CLI's summary table.
+   */
+  summary: string,
+};
+
+/**
+ * Counters of the low-switching learners.
+ */
+export type LowSwitchDiagnostics = {
+  /**
+   * ε-net centers `m`.
+   */
+  centers: number,
+  /**
+   * Costs observed (LLM calls).
+   */
+  observations: number,
+  /**
+   * Per-center stage advances (SPEC §11.2; Lemma 5 bounds them by `O(m log log T)`).
+   */
+  stage_advances: number,
+  /**
+   * The index of the current global stage.
+   */
+  global_stage: number,
+};
+
+/**
+ * What an experiment measures.
+ */
+export type Measure = { "kind": "offline", algorithms: Array<OfflineId>, } | { "kind": "online", policies: Array<PolicyId>, } | { "kind": "geometry", stream: number, } | { "kind": "frontier", families: Array<Family>, };
+
+/**
+ * One metric as a reader sees it.
+ */
+export type MetricInfo = {
+  /**
+   * The observation's metric name (`final_avg_regret`, …); curves drop the `final_` prefix.
+   */
+  id: string,
+  /**
+   * The short name shown in tables and counters.
+   */
+  name: string,
+  /**
+   * One line: what it is.
+   */
+  definition: string,
+  /**
+   * Where it is defined: the paper's numbering and/or `SPEC-NOTES#anchor` (as
+   * [`crate::config::ParamInfo::reference`]).
+   */
+  source: string,
+};
+
+/**
+ * The result of `nativeDeterminismReport`: the committed native report for seed 0.
+ */
+export type NativeDeterminismReport = {
+  /**
+   * Stages that are bit-identical on every platform.
+   */
+  portable: Array<string>,
+  seed: number,
+  /**
+   * First 16 hex digits of the sha256 over all stages' results, in order.
+   */
+  checksum: string,
+  /**
+   * Per-stage hashes: `stream`, `epsilon_net`, `reverse_greedy`, `krr`.
+   */
+  stages: Array<StageHash>,
+  /**
+   * `[Σ posterior means, Σ posterior variances, γ]` of the KRR stage: how far two platforms
+   * whose `krr` hashes differ are apart.
+   */
+  krr_summary: [number, number, number],
+};
+
+/**
+ * One measured number. Two observations are equal when every field is the same bits (a NaN
+ * `x` or `y`, "none", equals itself).
+ */
+export type Observation = {
+  /**
+   * The algorithm's id (`"clcb-sc-ls-cont"`, [`crate::algorithms`]), or the series name for
+   * series that are not algorithms (geometry). Reports written when this was the display name
+   * read back as ids.
+   */
+  algorithm: string,
+  metric: string,
+  x: number | null,
+  /**
+   * The second parameter's value in a grid sweep ([`super::grid`]); NaN, and absent from
+   * JSON, otherwise.
+   */
+  y?: number | null,
+  value: number | null,
+};
+
+/**
+ * The offline algorithms of SPEC §8: the ids of `offlineAlgorithms()` (TypeScript `OfflineId`).
+ */
+export type OfflineId = "cucb-sc-cont" | "cucb-sc" | "greedy" | "epsilon-greedy" | "lfu" | "oracle";
+
+/**
+ * One choice of a select.
+ */
+export type PageChoice = {
+  value: string,
+  label: string,
+  /**
+   * Shown but not selectable until the page enables it (the user's data before a file is loaded).
+   */
+  disabled: boolean,
+};
+
+/**
+ * One control of the page.
+ */
+export type PageControl = {
+  /**
+   * The element's id, and its name in `?hide=`.
+   */
+  id: string,
+  kind: PageControlKind,
+  /**
+   * The field of the page state it edits: `params.<id>` for a parameter, else a `UrlState`
+   * field (`dataset`, `seeds`, `offline`, `full`); `arrival` is the uploaded data's model,
+   * which only the link's fragment carries.
+   */
+  key: string,
+  /**
+   * The label: a parameter's symbol (`_x` a subscript) or a name.
+   */
+  label: string,
+  /**
+   * One line under the control.
+   */
+  hint: string,
+  /**
+   * The paper's numbering and/or `SPEC-NOTES#anchor`.
+   */
+  reference: string,
+  /**
+   * The container it is built into: `[data-controls="<section>"]` in index.html.
+   */
+  section: string,
+  min: number | null,
+  max: number | null,
+  step: number | null,
+  choices: Array<PageChoice>,
+  /**
+   * A change restarts the live run at once (others apply on Reset).
+   */
+  restart: boolean,
+  /**
+   * `Some("upload")`: shown only while the user's data is the dataset.
+   */
+  when: string | null,
+  /**
+   * A number that may be left empty, meaning 0 ("automatic"; below `min`).
+   */
+  auto: boolean,
+};
+
+/**
+ * What kind of input a control is.
+ */
+export type PageControlKind = "number" | "select" | "checkbox";
+
+/**
+ * The page's controls, the other parts a link may hide, and what `embed=1` hides by default.
+ */
+export type PageControls = {
+  controls: Array<PageControl>,
+  groups: Array<HideGroup>,
+  embedHide: [string, string],
+  /**
+   * Every name `?hide=` takes.
+   */
+  hideNames: Array<string>,
+};
+
+/**
+ * The datasets the page can play: the two built in, the nq-trivia universe of SPEC §7 (bundled
+ * with the page by scripts/dist.sh, or loaded from the shared data's four files), or data the
+ * user loaded (which never leaves the browser, so a link can only say that it was used).
+ */
+export type PageDataset = "synthetic" | "plane" | "nq-trivia" | "upload";
+
+/**
+ * The views of the page.
+ */
+export type PageView = "live" | "regret" | "offline" | "efficiency" | "paper" | "sweep" | "frontier";
+
+/**
+ * One preset of the paper view (from `csc::experiment::presets::Preset`).
+ */
+export type PaperPreset = {
+  /**
+   * The experiment id (`fig-a`, …).
+   */
+  id: string,
+  /**
+   * Which figure of the paper.
+   */
+  label: string,
+  /**
+   * Whether `<id>-tuned` exists (tuned offline widths).
+   */
+  tuned: boolean,
+  /**
+   * The built-in dataset it runs on.
+   */
+  dataset: "synthetic" | "nq-trivia" | "plane",
+  /**
+   * The quick settings, as an experiment request takes them.
+   */
+  quick: PresetQuick,
+  /**
+   * What the quick settings run, generated from their definition.
+   */
+  quickDescription: string,
+  /**
+   * What the full settings run, generated from their definition.
+   */
+  fullDescription: string,
+};
+
+/**
+ * A value of a metric the paper prints, to mark on the figure that plots the metric.
+ */
+export type PaperValue = {
+  /**
+   * The claim, in words.
+   */
+  what: string,
+  /**
+   * The metric (an observation's metric name, e.g. `final_avg_regret`).
+   */
+  metric: string,
+  /**
+   * The algorithm id, or the series name, the value is of.
+   */
+  series: string,
+  /**
+   * The x it is read at; `None`: the final x (the last round or sweep value).
+   */
+  x: number | null,
+  /**
+   * The paper's number.
+   */
+  value: number,
+  /**
+   * The number as the paper prints it.
+   */
+  printed: string,
+  /**
+   * Where the paper states it.
+   */
+  source: string,
+};
+
+/**
+ * How the page draws a parameter: a number input with this range and step (within the domain
+ * `Params::validate` accepts). `more`: under "More parameters" rather than in the main grid.
+ */
+export type ParamControl = {
+  min: number,
+  max: number,
+  step: number,
+  more: boolean,
+};
+
+/**
+ * A parameter with its default: what `csc list --json` and the page's `parameters()` give.
+ */
+export type ParamInfo = {
+  /**
+   * `Params::default()`'s value (the SPEC default).
+   */
+  default: JsonValue,
+  /**
+   * The `Params` field: the key of `--set`, the JSON configuration and the page's link.
+   */
+  id: string,
+  /**
+   * Its symbol in plain Unicode (`ε`, `ℓ_k`, `n_eval`); `_x` is a subscript.
+   */
+  symbol: string,
+  /**
+   * What it is, in a few words (a control's label).
+   */
+  name: string,
+  /**
+   * The unit of its values (empty: a pure number).
+   */
+  unit: string,
+  /**
+   * One line: what it does.
+   */
+  doc: string,
+  /**
+   * Where it is defined: the paper's numbering and/or `SPEC-NOTES#anchor`, parts joined by `; `.
+   */
+  reference: string,
+  /**
+   * The page's control, if the page shows it.
+   */
+  control: ParamControl | null,
+};
+
+/**
+ * All parameters. Field docs give the symbol, the SPEC section and the default.
+ */
+export type Params = {
+  /**
+   * Cache size `k` (SPEC §3). Default 5.
+   */
+  k: number,
+  /**
+   * Mismatch function `φ` (SPEC §3). Default clipped linear.
+   */
+  phi: PhiKind,
+  /**
+   * Mismatch scale `ζ` (SPEC §3). Default 1.
+   */
+  zeta: number,
+  /**
+   * Floor of the min-max normalised token cost, `c_floor` (SPEC §2). Default 0.01.
+   */
+  c_floor: number,
+  /**
+   * Observation noise standard deviation `R` (SPEC §2). Default 0.05.
+   */
+  noise_r: number,
+  /**
+   * ε-net radius `ε` (SPEC §4). Default 0.4.
+   */
+  epsilon: number,
+  /**
+   * Radius `ε_o` of the net that thins the evaluation oracle's candidates (SPEC §5). Default 0.02.
+   */
+  eps_oracle: number,
+  /**
+   * Size of the evaluation sample `E`, `n_eval` (SPEC §3). Default 10,000.
+   */
+  n_eval: number,
+  /**
+   * RBF length-scale `ℓ_k` (SPEC §6). Default 0.2.
+   */
+  kernel_length: number,
+  /**
+   * Ridge `λ` (SPEC §6). Default 0.1.
+   */
+  lambda: number,
+  /**
+   * RKHS norm bound `B` (SPEC §6). Default 1.
+   */
+  b: number,
+  /**
+   * Confidence `δ` (SPEC §6). Default 0.05.
+   */
+  delta: number,
+  /**
+   * Online confidence scale `β` (SPEC §6, §13). Default 1 (the theoretical width).
+   */
+  beta: number,
+  /**
+   * Offline confidence scale `β_off` (SPEC §6, §13). Default 1 (the theoretical width).
+   */
+  beta_off: number,
+  /**
+   * Online horizon `T` (SPEC §9). Default 5,000.
+   */
+  horizon: number,
+  /**
+   * Offline log length `n` (SPEC §8). Default 1,000.
+   */
+  log_len: number,
+  /**
+   * Logging propensity `ν` (SPEC §8). Default 0.5.
+   */
+  propensity: number,
+  /**
+   * Synthetic arrival noise `σ_e` (SPEC §7); `None` = calibrated so that the median
+   * arrival-to-prompt distance is 0.074.
+   */
+  synthetic_sigma: number | null,
+  /**
+   * Mean nq-trivia burst length (SPEC §7, §11.10). Default 100.
+   */
+  burst_mean: number,
+  /**
+   * Epsilon-Greedy exploration rate (SPEC §9). Default 0.1.
+   */
+  explore_rate: number,
+  /**
+   * Threshold-cache hit radius `τ` on the normalised distance (SPEC §9). Default 0.15.
+   */
+  threshold_tau: number,
+  /**
+   * Threshold-cache hit radius given as a cosine similarity `s` instead (docs/SPEC-NOTES.md):
+   * when set, it overrides `threshold_tau` with `τ = √(2(1 − s))/D` on the run's dataset
+   * (distance scale `D`). GPTCache's defaults are `s = 0.6`
+   * ([`GPTCACHE_COSINE`](crate::config::GPTCACHE_COSINE)). Default `None`.
+   */
+  threshold_cosine: number | null,
+  /**
+   * vCache's error bound `δ` (SPEC §15; the reference code's default 0.01). Default 0.01.
+   */
+  vcache_delta: number,
+  /**
+   * CLCB-Frozen-Cont Lipschitz constant `L_g` (appendix Alg. 6; radius `ρ_s = e_s/(2L_g)`). Default 1.
+   */
+  lipschitz: number,
+  /**
+   * CLCB-Frozen-Cont constant `C_p` (appendix Alg. 8 line 10). Default 0.1.
+   */
+  c_p: number,
+  /**
+   * Seed of every random draw of a run.
+   */
+  seed: number,
+};
+
+/**
+ * A non-decreasing mismatch cost with values in `[0, 1]`.
+ */
+export type Phi = { "kind": "clipped_linear", zeta: number, } | { "kind": "clipped_quadratic", zeta: number, };
+
+/**
+ * Which `φ` (SPEC §3).
+ */
+export type PhiKind = "clipped_linear" | "clipped_quadratic";
+
+/**
+ * Every online algorithm of SPEC §9: the ids of `policies()` (TypeScript `PolicyId`).
+ */
+export type PolicyId = "clcb-sc-ls-cont" | "clcb-frozen-cont" | "clcb-sc-ls" | "greedy" | "epsilon-greedy" | "lfu" | "lru" | "threshold" | "vcache" | "oracle";
+
+/**
+ * The quick settings of a preset, as an experiment request takes them.
+ */
+export type PresetQuick = {
+  seeds: number,
+  /**
+   * Parameters set on top of the full definition's.
+   */
+  overrides: { [key in string]: number },
+  /**
+   * The sweep's values at quick settings, when they differ from the full ones.
+   */
+  sweepValues?: Array<number> | null,
+  /**
+   * Policies the quick run leaves out.
+   */
+  drop: Array<PolicyId>,
+};
+
+/**
+ * A finished experiment: definition, aggregated statistics and every unit's raw result.
+ */
+export type Report = {
+  experiment: ExperimentSpec,
+  /**
+   * What ran, in words, generated from `experiment` ([`super::describe`]).
+   */
+  description: string,
+  engine: string,
+  /**
+   * Set on a shard's report (`csc run --shard`), absent from a whole or merged one.
+   */
+  shard?: ShardInfo | null,
+  stats: Array<Stat>,
+  units: Array<UnitResult>,
+  /**
+   * The paper's headline claims for this preset, each with its verdict
+   * ([`super::headline`]); absent for experiments the paper states no claim for.
+   */
+  headline?: Headline | null,
+};
+
+/**
+ * A finished (or paused) run.
+ */
+export type RunResult = {
+  /**
+   * The policy's id (`"clcb-sc-ls-cont"`; its display name: [`crate::algorithms::name_of`]).
+   */
+  policy: string,
+  oracle_loss: number,
+  checkpoints: Array<Checkpoint>,
+  last: Checkpoint,
+  /**
+   * The policy's counters in their JSON form, as reports record them.
+   */
+  diagnostics: Diagnostics,
+};
+
+/**
+ * Which slice of the units a shard report holds: units `u` with `u.index % count == index`.
+ */
+export type ShardInfo = {
+  index: number,
+  count: number,
+};
+
+/**
+ * One stage's hash.
+ */
+export type StageHash = {
+  stage: string,
+  /**
+   * First 16 hex digits of the sha256 of the stage's results.
+   */
+  hash: string,
+};
+
+/**
+ * Mean, spread and 95% confidence interval of one point. Two stats are equal when every field
+ * is the same bits (so a NaN `x` or `y`, which stands for "none", equals itself; reports are
+ * compared bit for bit).
+ */
+export type Stat = {
+  /**
+   * The algorithm's id (`"clcb-sc-ls-cont"`, …; [`crate::algorithms`]), by which a reader
+   * looks results up, or the series name for series that are not algorithms (geometry). The
+   * display name is looked up only to draw or print ([`crate::algorithms::name_of`]). Older
+   * reports, which wrote the display name here (and the id in `algorithm_id`, now ignored),
+   * read back as ids.
+   */
+  algorithm: string,
+  metric: string,
+  x: number | null,
+  /**
+   * The second parameter's value in a grid sweep; NaN, and absent from JSON, otherwise.
+   */
+  y?: number | null,
+  n: number,
+  mean: number | null,
+  std: number | null,
+  /**
+   * Half-width of the 95% interval (Student t; NaN for a single seed).
+   */
+  ci95: number | null,
+};
+
+/**
+ * A parameter swept over values (any `Params` field that [`with_param`] sets, e.g. `log_len`,
+ * `epsilon`, `k`), optionally crossed with a second one (`by`) into a grid.
+ */
+export type Sweep = {
+  param: string,
+  values: Array<JsonValue>,
+  /**
+   * A second parameter: the sweep is then the grid of every (value, `by` value) pair.
+   */
+  by?: SweepAxis | null,
+};
+
+/**
+ * The second parameter of a grid and its values.
+ */
+export type SweepAxis = {
+  param: string,
+  values: Array<JsonValue>,
+};
+
+/**
+ * One independent piece of work.
+ */
+export type Unit = {
+  /**
+   * Position in the experiment's unit list (stable: shards are slices of it).
+   */
+  index: number,
+  /**
+   * Index into the sweep's points (a grid's cells; 0 without a sweep).
+   */
+  point: number,
+  seed: number,
+};
+
+/**
+ * What one unit produced, with its resolved configuration.
+ */
+export type UnitResult = {
+  experiment: string,
+  unit: Unit,
+  params: Params,
+  dataset: DatasetInfo,
+  observations: Array<Observation>,
+  /**
+   * Per-algorithm extra detail (caches, diagnostics).
+   */
+  detail: JsonValue,
+};
+
+/**
+ * Everything the page shows, as carried by its URL.
+ */
+export type UrlState = {
+  view: PageView,
+  dataset: PageDataset,
+  /**
+   * Every parameter of the run, the seed included (defaults: [`page_params`]).
+   */
+  params: Params,
+  /**
+   * The live view's left and right policies.
+   */
+  p1: PolicyId,
+  p2: PolicyId,
+  /**
+   * The live view's third and fourth panels, side by side with the first two (issue 23,
+   * item 6); `None` (the link's `p3=` or no key): no panel.
+   */
+  p3: PolicyId | null,
+  p4: PolicyId | null,
+  /**
+   * The policies of the regret and efficiency views.
+   */
+  policies: Array<PolicyId>,
+  /**
+   * Rounds played per animation frame in the live view.
+   */
+  speed: number,
+  /**
+   * Seeds of the regret, efficiency and offline views.
+   */
+  seeds: number,
+  /**
+   * The offline view's experiment (one of [`OFFLINE_EXPERIMENTS`]).
+   */
+  offline: string,
+  /**
+   * The paper view's preset (one of [`presets`]).
+   */
+  preset: string,
+  /**
+   * Run the paper preset at the paper's full settings instead of the quick ones.
+   */
+  full: boolean,
+  /**
+   * Hide the controls and text (for an iframe).
+   */
+  embed: boolean,
+  /**
+   * Run the paper preset with the tuned widths of docs/REPRODUCTION.md (`<preset>-tuned` of
+   * `csc::experiment::builtin`, where it exists) instead of the theoretical ones.
+   */
+  tuned: boolean,
+  /**
+   * Experiment workers run in parallel (www/js/jobs.js); 0 = as many as the browser has cores
+   * (`navigator.hardwareConcurrency`), capped. In the link only when the user set it.
+   */
+  workers: number,
+  /**
+   * Parts of the page the link hides (`hide=seed,k,tabs`: names of
+   * [`super::controls::hide_names`]); empty in an embedded page hides
+   * [`super::controls::EMBED_HIDE`].
+   */
+  hide: Array<string>,
+  /**
+   * The sweep view's base experiment: `online` (the regret view's run) or one of
+   * [`crate::experiment::sweep_presets`] (issue 25, item 5).
+   */
+  sweep: string,
+  /**
+   * The sweep view's grid, as the CLI's `--grid` text ([`Sweep::parse`], e.g.
+   * `epsilon=0.1,0.2;beta=0.5,1`); empty: the base's own grid (the preset's sweep, or the
+   * view's default for `online`). Checked against the base's parameters ([`Sweep::validate`]).
+   */
+  grid: string,
+  /**
+   * The metric the sweep view draws (a [`crate::experiment::metrics::METRICS`] id, with or
+   * without `final_`); empty: the report's default.
+   */
+  metric: string,
+};
+
+/**
+ * Counters of vCache (SPEC §15, "Report τ's mean over rounds and the share of rounds explored").
+ */
+export type VCacheDiagnostics = {
+  /**
+   * Items held.
+   */
+  items: number,
+  /**
+   * Judged observations held by the items (evicted items take theirs with them).
+   */
+  observations: number,
+  /**
+   * Share of rounds that explored (called the LLM): steps 1, 2, 3 and 5.
+   */
+  explore_share: number,
+  /**
+   * Mean of the exploration probability `τ` over the rounds that computed it (step 4),
+   * each clipped to [0, 1] as a probability (a negative `τ` never explores); NaN (JSON
+   * `null`) if no round did.
+   */
+  tau_mean: number | null,
+  /**
+   * Rounds that computed `τ`.
+   */
+  tau_rounds: number,
+};
+
+/**
+ * A claim's verdict.
+ */
+export type Verdict = "reproduced" | "not-reproduced" | "not-distinguishable" | "not-run" | "measured";
