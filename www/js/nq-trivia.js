@@ -1,3 +1,4 @@
+// @ts-check
 // The nq-trivia universe of SPEC §7: the four files of the shared data, from the copy bundled with
 // the page (scripts/dist.sh writes data/ with a manifest) or loaded by the reader with “Load your
 // data…” (upload.js sets `app.nqFiles`). Every view that runs nq-trivia gets its bytes here.

@@ -1,3 +1,4 @@
+// @ts-check
 // The page state lives in the URL. The engine reads and writes it (csc::bindings::url_state, through
 // decodeUrlState / encodeUrlState), so a link means exactly what the CLI would run.
 import { decodeUrlState, encodeUrlState, urlStateDefaults, configFingerprint, policies } from '../pkg/csc.js';

@@ -1,3 +1,4 @@
+// @ts-check
 // Your own data, by file picker or drag and drop: a JSONL of {"text", "tokens", "embedding"}, or
 // a JSONL with a raw little-endian float32 embedding file, or the four files of the shared
 // nq-trivia data; and, for the `replay` arrival model, an optional index file of arrivals. Files
@@ -112,7 +113,7 @@ async function load(files, app) {
   const checksum = d.checksum;
   app.upload = { name, file: jsonl[0].name, embFile: bin.length ? bin[0].name : null, checksum, jsonl: bytes, emb, dim, index: null, noGroundTruth: d.noGroundTruth };
   showIndex(app);
-  const opt = document.querySelector('#dataset option[value=upload]');
+  const opt = /** @type {HTMLOptionElement} */ (document.querySelector('#dataset option[value=upload]'));
   opt.disabled = false;
   opt.textContent = `${name} (your data, ${info})`;
   app.set((s) => { s.dataset = 'upload'; s.view = 'live'; }, { restart: true });
@@ -129,7 +130,7 @@ async function loadIndex(file, app) {
   const d = await check({ kind: 'upload', name: u.name, jsonl: u.jsonl.slice(0), emb: u.emb && u.emb.slice(0), dim: u.dim, index: bytes.slice(0), indexName: file.name }, file.name);
   u.index = { name: file.name, bytes, arrivals: d.arrivals };
   showIndex(app);
-  document.getElementById('arrival').value = 'replay';
+  /** @type {HTMLSelectElement} */ (document.getElementById('arrival')).value = 'replay';
   app.set(() => {}, { restart: true });
   return `Loaded ${file.name}: ${d.arrivals} arrivals of ${u.file} in replay order (T = ${d.arrivals}).`;
 }
@@ -142,8 +143,8 @@ function showIndex(app) {
 
 /** The arrival model chosen for uploaded data (SPEC §7, §8; README "Your own data"). */
 export function arrivalChoice(app) {
-  const model = document.getElementById('arrival').value;
-  const group = document.getElementById('group-by').value.trim();
+  const model = /** @type {HTMLSelectElement} */ (document.getElementById('arrival')).value;
+  const group = /** @type {HTMLInputElement} */ (document.getElementById('group-by')).value.trim();
   if (model === 'bursty' && group) return { model, group_by: group };
   const idx = app && app.upload && app.upload.index;
   if (model === 'replay' && idx) return { model, index: idx.name };
@@ -169,7 +170,7 @@ export function uploadedData(app) {
 }
 
 export function setupUpload(app) {
-  const arrivalSel = document.getElementById('arrival');
+  const arrivalSel = /** @type {HTMLSelectElement} */ (document.getElementById('arrival'));
   const sync = () => { document.getElementById('replay-row').hidden = arrivalSel.value !== 'replay'; };
   sync();
   // A changed arrival model restarts the live view's stream and re-runs the open experiment.
@@ -186,9 +187,9 @@ export function setupUpload(app) {
     }
     try { show(await load([...files], app), true); } catch (e) { show(`Could not load your data: ${e.message}`, false); }
   };
-  const input = document.getElementById('file');
+  const input = /** @type {HTMLInputElement} */ (document.getElementById('file'));
   input.addEventListener('change', () => { handle(input.files); input.value = ''; });
-  const idx = document.getElementById('replay-file');
+  const idx = /** @type {HTMLInputElement} */ (document.getElementById('replay-file'));
   idx.addEventListener('change', async () => {
     const f = idx.files[0];
     idx.value = '';

@@ -1,3 +1,4 @@
+// @ts-check
 // The efficiency view: runtime against final average regret per policy (fig. d), from the same
 // runs as the regret view, with a table of the numbers.
 import { JobPanel } from './job-panel.js';

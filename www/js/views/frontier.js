@@ -1,3 +1,4 @@
+// @ts-check
 // The frontier view (issue 24): the engine's `frontier` experiment at its quick settings
 // (csc::experiment::frontier_definition) on the page's dataset, run on the worker pool: error rate
 // (SPEC §14) against realised cost per round, one line per family (the threshold cache over τ,
@@ -98,7 +99,7 @@ export function createFrontierView(app) {
         tr.title = frontierMeta(fam, p);
         const config = frontierConfig(fam, p);
         tr.append(Object.assign(document.createElement('th'), { scope: 'row', textContent: config }));
-        for (const [k, d] of [['cost', 4], ['error', 4], ['hits', 3], ['regret', 4]]) tr.insertCell().textContent = fmtStat(p.stats[k], d);
+        for (const [k, d] of /** @type {[string, number][]} */ ([['cost', 4], ['error', 4], ['hits', 3], ['regret', 4]])) tr.insertCell().textContent = fmtStat(p.stats[k], d);
         const b = Object.assign(document.createElement('button'), { type: 'button', className: 'open-regret', textContent: 'Open' });
         b.setAttribute('aria-label', `Open ${config} in the regret view`);
         b.addEventListener('click', () => open(report, p.point));

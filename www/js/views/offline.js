@@ -1,3 +1,4 @@
+// @ts-check
 // The offline view: suboptimality gap against stream length, ε or k (figs. a, b and the k
 // ablation) at quick settings for a browser tab; the paper view runs the full ones.
 import { JobPanel } from './job-panel.js';

@@ -1,3 +1,4 @@
+// @ts-check
 // The paper view: one preset per figure (SPEC §10), from the engine's list (paperPresets()). Each
 // sets every parameter, runs (quick settings by default, the paper's with "full"), draws the
 // figure and shows the engine's headline table: each claim of the paper, the measured value with
@@ -158,11 +159,11 @@ export function createPaperView(app) {
   }
   // The two switches of this view, tuned widths and the number of experiment workers, are
   // controls of the engine's table (js/controls.js); here they follow the preset.
-  const tunedBox = document.getElementById('tuned'), workersIn = document.getElementById('workers');
+  const tunedBox = /** @type {HTMLInputElement} */ (document.getElementById('tuned')), workersIn = /** @type {HTMLInputElement} */ (document.getElementById('workers'));
   setWorkers(app.state.workers);
   app.on('change', () => setWorkers(app.state.workers));
   return {
-    show() { document.getElementById('preset').value = app.state.preset; describe(); },
+    show() { /** @type {HTMLSelectElement} */ (document.getElementById('preset')).value = app.state.preset; describe(); },
     activate() { describe(); panel.activate(); },
     deactivate() { panel.deactivate(); },
   };

@@ -1,3 +1,4 @@
+// @ts-check
 // The online regret view: the selected policies on the page's dataset and parameters, several
 // seeds, average regret with a 95% band (filled in seed by seed), switches and realised cost.
 import { POLICIES } from '../state.js';
@@ -37,7 +38,7 @@ export function createRegretView(app) {
     label.append(cb, ` ${name}${id === 'clcb-frozen-cont' ? ' (slow)' : ''}`);
     box.append(label);
     cb.addEventListener('change', () => {
-      const chosen = [...box.querySelectorAll('input:checked')].map((c) => c.value);
+      const chosen = [.../** @type {NodeListOf<HTMLInputElement>} */ (box.querySelectorAll('input:checked'))].map((c) => c.value);
       if (!chosen.length) { cb.checked = true; return; }
       app.set((s) => { s.policies = Object.keys(POLICIES).filter((p) => chosen.includes(p)); });
     });
