@@ -25,6 +25,10 @@ export interface UrlState {
   offline: "fig-a" | "fig-b" | "abl-k";
   preset: "fig-a" | "fig-b" | "fig-c" | "fig-e" | "abl-k" | "krr-err" | "geom";
   full: boolean; embed: boolean;
+  /** The paper preset with the tuned widths of docs/REPRODUCTION.md (`<preset>-tuned`). */
+  tuned: boolean;
+  /** Experiment workers run in parallel (www/js/jobs.js); 0: as many as the browser has cores. */
+  workers: number;
   /** Parts of the page the link hides (names of `pageControls().hideNames`). */
   hide: string[];
   /** The sweep view's base: "online" or an id of `sweepPresets()`. */

@@ -52,6 +52,8 @@ if (state.embed) {
 }
 
 const listeners = {};
+/** @typedef {import('../pkg/csc.js').UrlState} UrlState */
+/** @type {import('./state.js').App} */
 const app = {
   state, upload: null, nqFiles: null, linked,
   on(name, fn) { (listeners[name] ||= []).push(fn); },
@@ -122,8 +124,10 @@ function show() {
 controls.wire(app);
 // The live view's policy selects (p1…p4) are its own (views/live.js).
 $('speed').addEventListener('change', () => app.set((s) => { s.speed = Number(/** @type {HTMLInputElement} */ ($('speed')).value); }));
-$('preset').addEventListener('change', () => app.set((s) => { s.preset = /** @type {HTMLSelectElement} */ ($('preset')).value; }));
-tabButtons().forEach((b) => b.addEventListener('click', () => app.set((s) => { s.view = b.dataset.view; })));
+// The select's values are the engine's (`paperPresets()`, the tabs' `data-view`); the engine's
+// URL codec checks the new state (app.set).
+$('preset').addEventListener('change', () => app.set((s) => { s.preset = /** @type {UrlState['preset']} */ (/** @type {HTMLSelectElement} */ ($('preset')).value); }));
+tabButtons().forEach((b) => b.addEventListener('click', () => app.set((s) => { s.view = /** @type {UrlState['view']} */ (b.dataset.view); })));
 // The views are an ARIA tablist: arrow keys (and Home, End) move to the next view and open it.
 $('tab-live').parentElement.addEventListener('keydown', (e) => {
   const tabs = [...tabButtons()];

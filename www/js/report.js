@@ -223,8 +223,6 @@ export function gridCells(report, metric, key) {
  * x order, the 95% interval per point as a bar); two, a heatmap per algorithm (charts.js's
  * 'heatmap': cells with their interval). `onPoint(config)` receives the clicked point's
  * configuration ({ algorithm, params }), by click or Enter (charts.js `onPoint`).
- */
-/**
  * @param {Report} report
  * @param {{ metric?: string, onPoint?: (config: { algorithm: string, params: Record<string, number> }) => void }} [options]
  * @returns {ChartSpec[]}
@@ -310,8 +308,10 @@ export function frontierMeta(fam, p) {
  * family with its points joined in parameter order, 95% intervals both ways, the configuration on
  * hover (`meta`) and `onPoint(seriesKey, pointIndex)` on click. A chart spec of kind `path`
  * (charts.js); without ground truth it is empty, with "—" and the engine's reason.
+ * @param {Report} report
+ * @param {ChartSpec['onPoint']} [onPoint]
+ * @returns {ChartSpec}
  */
-/** @param {Report} report @param {ChartSpec['onPoint']} [onPoint] @returns {ChartSpec} */
 export function frontierChart(report, onPoint) {
   const series = frontierFamilies(report).map((fam) => ({
     key: fam.key, label: fam.label, ...styleFields(fam.family.policy), ...(fam.family.label ? { dash: [2, 3] } : {}),

@@ -8,6 +8,7 @@
 import { looksLikeReport } from './reproduce.js';
 
 import { Rpc } from './rpc.js';
+/** @typedef {import('./state.js').App} App */
 
 const MAX_BYTES = 256 * 1024 * 1024;
 
@@ -76,6 +77,7 @@ async function check(u, file) {
 
 const isJsonl = (f) => /\.(jsonl|json|ndjson|txt)$/i.test(f.name);
 
+/** @param {App} app */
 async function load(files, app) {
   if (!files.length) return;
   const big = files.find((f) => f.size > MAX_BYTES);
@@ -122,7 +124,8 @@ async function load(files, app) {
   return `${differs ? `${differs.trim()} ` : ''}Loaded ${jsonl[0].name}${bin.length ? ` with ${bin[0].name}` : ''}: ${info}. Every view runs on it with the arrival model chosen below; it stays in this browser.`;
 }
 
-/** An index file of arrivals for `replay`, checked against the uploaded data in the worker. */
+/** An index file of arrivals for `replay`, checked against the uploaded data in the worker.
+ * @param {App} app */
 async function loadIndex(file, app) {
   const u = app.upload;
   if (!u) throw new Error('load your JSONL first: the index file names its records.');
@@ -135,13 +138,17 @@ async function loadIndex(file, app) {
   return `Loaded ${file.name}: ${d.arrivals} arrivals of ${u.file} in replay order (T = ${d.arrivals}).`;
 }
 
+/** @param {App} app */
 function showIndex(app) {
   const idx = app.upload && app.upload.index;
   document.getElementById('replay-index-name').textContent = idx ? `${idx.name} (${idx.arrivals} arrivals)` : 'none: the file order';
   document.getElementById('replay-index-clear').hidden = !idx;
 }
 
-/** The arrival model chosen for uploaded data (SPEC §7, §8; README "Your own data"). */
+/** The arrival model chosen for uploaded data (SPEC §7, §8; README "Your own data"): the
+ *  engine's `ArrivalSpec` (its `model` an id of `arrivalModels()`, which the select offers).
+ * @param {App} app
+ * @returns {{ model: string, group_by?: string, index?: string }} */
 export function arrivalChoice(app) {
   const model = /** @type {HTMLSelectElement} */ (document.getElementById('arrival')).value;
   const group = /** @type {HTMLInputElement} */ (document.getElementById('group-by')).value.trim();
@@ -156,6 +163,7 @@ export function arrivalChoice(app) {
  * workers build the engine's dataset from (the bytes, with the group field of `bursty` and the
  * index file of `replay` when chosen), `upload` the experiment's dataset object, which names the
  * user's files and their checksum (so every export does) and carries the arrival model.
+ * @param {App} app
  */
 export function uploadedData(app) {
   const u = app.upload;
@@ -169,6 +177,7 @@ export function uploadedData(app) {
   return { dataset, upload: spec };
 }
 
+/** @param {App} app */
 export function setupUpload(app) {
   const arrivalSel = /** @type {HTMLSelectElement} */ (document.getElementById('arrival'));
   const sync = () => { document.getElementById('replay-row').hidden = arrivalSel.value !== 'replay'; };

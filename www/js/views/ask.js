@@ -11,12 +11,14 @@
 import { citeText } from '../cite.js';
 
 import { Rpc } from '../rpc.js';
+/** @typedef {import('../state.js').App} App */
 
 const $ = (id) => document.getElementById(id);
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const num = (v) => (Number.isFinite(v) ? v.toFixed(3) : '∞');
 const q = (t) => (t ? `“${esc(t)}”` : '(a question without text)');
 
+/** @param {App} app */
 export function createAskView(app, live) {
   const status = (t) => { $('ask-status').textContent = t; };
   const bar = /** @type {HTMLProgressElement} */ ($('ask-progress'));

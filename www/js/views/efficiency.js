@@ -5,6 +5,7 @@ import { JobPanel } from './job-panel.js';
 import { onlineRequest } from './regret.js';
 import { uploadedData } from '../upload.js';
 import { efficiencyChart, final, onlineKeys, sizedLabel, SWITCH_MEANING } from '../report.js';
+/** @typedef {import('../state.js').App} App */
 
 function table(report) {
   const st = report.stats;
@@ -16,6 +17,7 @@ function table(report) {
   return rows;
 }
 
+/** @param {App} app */
 export function createEfficiencyView(app) {
   const root = document.querySelector('[data-job=efficiency]');
   const tableEl = document.createElement('table');

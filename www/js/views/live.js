@@ -11,6 +11,7 @@ import { nqTriviaFiles } from '../nq-trivia.js';
 import { curvesCsv, downloadText, downloadCanvas } from '../export.js';
 import { uploadedData } from '../upload.js';
 import { Rpc } from '../rpc.js';
+/** @typedef {import('../state.js').App} App */
 
 const $ = (id) => document.getElementById(id);
 const HEAT_N = 48;
@@ -20,6 +21,7 @@ const KEYS = ['p1', 'p2', 'p3', 'p4'];
 /** The policies the state puts in panels, in order (an empty p3 or p4 is no panel). */
 export const panelPolicies = (s) => KEYS.map((k) => s[k]).filter(Boolean);
 
+/** @param {App} app */
 export function createLiveView(app) {
   const engine = new Rpc(new URL('../worker.js', import.meta.url), {
     name: 'the engine\'s worker', startHint: 'it could not be started (is pkg/ built and served?)',

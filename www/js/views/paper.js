@@ -13,6 +13,7 @@ import { offlineCharts, onlineCharts, paperValuesOf, series } from '../report.js
 import { presetsOf, quickRequest } from '../presets.js';
 import { uploadedData } from '../upload.js';
 import { nqTriviaNow } from '../nq-trivia.js';
+/** @typedef {import('../state.js').App} App */
 
 /** The reproduction report shipped with the page, at its "Where we differ" section. */
 const DIFFER = new URL('../../docs/REPRODUCTION.html#where-we-differ-and-why', import.meta.url).href;
@@ -50,6 +51,7 @@ function geomCharts(r) {
   ];
 }
 
+/** @param {App} app */
 export function createPaperView(app) {
   const headline = document.getElementById('headline');
   const menu = document.getElementById('preset');

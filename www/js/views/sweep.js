@@ -16,6 +16,7 @@ import { uploadedData } from '../upload.js';
 import { nqTriviaNow } from '../nq-trivia.js';
 import { sweepCharts, sweepMetrics, defaultSweepMetric, paramLabel } from '../report.js';
 import { sweepPresets, parseGrid, defaultParams } from '../../pkg/csc.js';
+/** @typedef {import('../state.js').App} App */
 
 const $ = (id) => document.getElementById(id);
 const opt = (value, text) => Object.assign(document.createElement('option'), { value, textContent: text });
@@ -35,6 +36,7 @@ const ONLINE_AXES = { p1: 'epsilon', v1: '0.2, 0.4, 0.6', p2: '', v2: '' };
 /** The `--grid` text of the form's axes. */
 const gridText = (f) => `${f.p1}=${f.v1.replace(/\s+/g, '')}${f.p2 ? `;${f.p2}=${f.v2.replace(/\s+/g, '')}` : ''}`;
 
+/** @param {App} app */
 export function createSweepView(app) {
   const presets = new Map(sweepPresets().map((s) => [s.id, s]));
   // Every numeric parameter the engine's `Params` has (Config::with_param sets any of them).
