@@ -4,9 +4,10 @@
 // tree (pkg/ and vendor/ linked, jsconfig.json copied), type-checks the untouched copy (no error),
 // then appends to real modules one wrong use each of a csc.d.ts export — an argument of the wrong
 // type, one argument too many, a property the declared interface lacks, a wrong field type in a
-// declared state — and of the hand-written vendor declarations (d3-delaunay, Plot), and asserts
-// that tsc reports each at its line with its error code, and nothing else. Runs TypeScript's API
-// in process (the `typescript` of tests/e2e/package.json). Needs www/pkg (scripts/wasm.sh).
+// declared state, a misspelt field of the page's state in a view — and of the hand-written vendor
+// declarations (d3-delaunay, Plot), and asserts that tsc reports each at its line with its error
+// code, and nothing else. Runs TypeScript's API in process (the `typescript` of
+// tests/e2e/package.json). Needs www/pkg (scripts/wasm.sh).
 import { cpSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -27,6 +28,8 @@ const WRONG = [
   ['exp-worker.js', 'Dataset.plane(1);', 2554],
   // An argument of the wrong type (`cliCommand(experiment, definitionFile: string)`).
   ['reproduce.js', "cliCommand('fig-a', 3);", 2345],
+  // The engine's types reach the views through the page's App (state.js): a misspelt state field.
+  ['views/paper.js', 'export const wrongWorkers = (/** @type {App} */ app) => app.state.worker;', 2551],
   // The vendor declarations are in force, not `any`: a Voronoi method d3-delaunay lacks …
   ['views/live-panel.js', 'Delaunay.from([[0, 0]]).voronoi([0, 0, 1, 1]).cellPolygons(0);', 2551],
   // … and a scale name Plot's drawn figures do not have.
