@@ -73,13 +73,17 @@ done
 # The playground page (www/) end to end in headless Chromium: tests/e2e/run.mjs serves www/ on a
 # free localhost port, plays, steps, checks the URL state, no console errors and no request to
 # another origin, and saves screenshots to artifacts/. playwright-core drives the installed
-# Chromium (no browser download). Its npm dependencies (playwright-core, axe-core) are installed
-# when node_modules lacks any package of tests/e2e/package-lock.json at its version, so one added
-# later reaches an existing checkout too.
+# Chromium (no browser download). Its npm dependencies (playwright-core, axe-core, typescript) are
+# installed when node_modules lacks any package of tests/e2e/package-lock.json at its version, so
+# one added later reaches an existing checkout too.
 if ! node -e 'const want = require("./tests/e2e/package-lock.json").packages, have = require("./tests/e2e/node_modules/.package-lock.json").packages;
 for (const k of Object.keys(want)) if (k && have[k]?.version !== want[k].version) process.exit(1);' 2>/dev/null; then
     step "playground e2e deps" npm ci --prefix tests/e2e --no-audit --no-fund
 fi
+# The page's modules (// @ts-check, JSDoc) type-checked against the built www/pkg/csc.d.ts
+# (www/jsconfig.json; no build step), and wrong uses of its exports shown to be caught.
+step "page type-check (tsc)" node tests/e2e/node_modules/typescript/bin/tsc -p www/jsconfig.json
+step "page type-check catches wrong uses" node tests/e2e/tscheck.mjs
 step "playground e2e" node tests/e2e/run.mjs
 step "experiment figures e2e" node tests/e2e/charts.mjs
 # The live view explaining its rounds (why this round, running charts, four panels, nq-trivia at
@@ -96,6 +100,7 @@ step "controls e2e" node tests/e2e/controls.mjs
 # $CSC_DATA; fails without it) embedded in an iframe on another origin from a sub-path
 # (tests/e2e/embed.mjs), with the worker pool's report checked against one worker's.
 step "bundle" bash scripts/dist.sh
+step "embedding worker type-check (tsc)" node tests/e2e/node_modules/typescript/bin/tsc -p www/jsconfig.embed.json
 step "embedding e2e" node tests/e2e/embed.mjs
 
 # "Ask a question" (issue 14). The sentence-embedding package dist.sh built (pkg-embed/, with the

@@ -1,3 +1,4 @@
+// @ts-check
 // The browser benchmark's worker (www/bench.html, tests/e2e/bench.mjs): runs the workloads of
 // examples/online_profile.rs and benches/engine.rs in WebAssembly and times each part with
 // performance.now(), sending one progress message per measurement of its one request, `run`
@@ -8,6 +9,7 @@ import { serve } from './rpc.js';
 
 let memory = null;
 const mem = () => (memory ? memory.buffer.byteLength : null);
+/** The running request's progress (serve's `progress`). @type {(data: unknown) => void} */
 let progress = () => {};
 const post = (m) => progress({ ...m, mem: mem() });
 

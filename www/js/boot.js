@@ -1,3 +1,4 @@
+// @ts-check
 // The page's entry point: loads the playground (main.js) and turns any failure to start into a
 // visible message. A missing or broken pkg/ makes main.js's imports fail or the engine's init()
 // reject; either would otherwise leave "Loading…" on screen forever.

@@ -1,3 +1,4 @@
+// @ts-check
 // The one chart module: experiment figures as SVG, drawn by Observable Plot (www/vendor/plot, a
 // UMD build on www/vendor/d3 that index.html loads as the global `Plot`), from chart *specs* —
 // the one interface between report.js (what to draw) and this module (how):
@@ -18,6 +19,34 @@
 // figure reads for colour-blind readers and in greyscale print. What a chart draws is kept on its
 // element as `chartData` (exports, tests). The pure parts (domains, ticks, captions, summaries)
 // need no DOM and are unit-tested (tests/charts/). The live view keeps its canvas (fitCanvas).
+
+/**
+ * The chart spec above, as types (report.js builds them, `drawChart` draws them).
+ * @typedef {{ x: number, y: number, lo?: number, hi?: number, xlo?: number, xhi?: number, n?: number, meta?: string, value?: number | null, point?: number }} ChartPoint
+ *   (`value`, `point`: a frontier point's parameter value and experiment point, report.js frontierChart)
+ * @typedef {{ key?: string, label: string, colour?: string, dash?: number[], marker?: string, points: ChartPoint[] }} ChartSeries
+ * @typedef {{ y: number, x?: number, label: string, kind: string }} ChartRef `kind`: 'paper', 'oracle' or 'no-cache'
+ * @typedef {{ x: number | string, y: number | string, value: number, lo?: number, hi?: number, n?: number, meta?: string }} ChartCell
+ * @typedef {object} ChartSpec
+ * @property {string} title
+ * @property {string} [xLabel]
+ * @property {string} [yLabel]
+ * @property {'line' | 'scatter' | 'path' | 'heatmap'} [kind]
+ * @property {boolean} [logX]
+ * @property {boolean} [logY]
+ * @property {boolean} [integerX]
+ * @property {number} [skipX]
+ * @property {number} [xMin]
+ * @property {number} [xMax]
+ * @property {number} [radius]
+ * @property {boolean} [zeroLine]
+ * @property {string} [empty]
+ * @property {string} [valueLabel]
+ * @property {(key: string | null, index: number, datum: any) => void} [onPoint] `datum`: the point or cell
+ * @property {ChartSeries[]} [series]
+ * @property {ChartRef[]} [refs]
+ * @property {ChartCell[]} [cells]
+ */
 
 /** Okabe–Ito colours for series that are not algorithms, by position (yellow last: faint on white). */
 export const FALLBACK_COLOURS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#F0E442'];
@@ -253,8 +282,12 @@ const stripStyles = (node) => {
 
 /**
  * Draws `spec` into `host` (a `.chart` element): the title, a log-y switch where it applies, the
- * legend, the SVG figure, the crosshair readout and the caption (`opts.caption`). Keeps what it
- * drew as `host.chartData` and the state a reader set (hidden series, log y) across redraws.
+ * legend, the SVG figure, the crosshair readout and the caption (`opts.caption`), with `opts.tools`
+ * (e.g. download buttons) at the end of its head. Keeps what it drew as `host.chartData` and the
+ * state a reader set (hidden series, log y) across redraws.
+ * @param {any} host the `.chart` element, which keeps the drawing's state as its own properties
+ * @param {ChartSpec} spec
+ * @param {{ caption?: string, height?: number, tools?: Node }} [opts]
  */
 export function drawChart(host, spec, opts = {}) {
   const Plot = globalThis.Plot;

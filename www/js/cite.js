@@ -1,3 +1,4 @@
+// @ts-check
 // References as a reader sees them. The engine's lists give each reference as the paper's own
 // numbering ("§2.1", "eq. (2)", "Alg. 4, line 11") and/or "SPEC-NOTES#anchor" for a convention the
 // paper leaves open, parts joined by "; " (csc::config::ParamInfo::reference). A convention links

@@ -1,3 +1,4 @@
+// @ts-check
 // The page's settings from one declarative table (after TF Playground's state.ts): the engine's
 // `pageControls()` (csc::bindings::controls) lists every control — the state key it edits, its
 // range or choices, its hint and reference (from the engine's lists of parameters, datasets and
@@ -11,7 +12,20 @@ import { citeNodes } from './cite.js';
 import { presetsOf } from './presets.js';
 
 const $ = (id) => document.getElementById(id);
+/**
+ * The input of control `id` (an <input> or a <select>, made by `build`), or null.
+ * @param {string} id
+ */
+const inputOf = (id) => /** @type {HTMLInputElement | HTMLSelectElement | null} */ ($(id));
 
+/**
+ * A new `tag` element with `props` and `children`.
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {object} [props]
+ * @param {...(Node | string)} children
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 function el(tag, props = {}, ...children) {
   const e = Object.assign(document.createElement(tag), props);
   e.append(...children);
@@ -80,23 +94,23 @@ export function buildControls(state) {
     wire(app) {
       for (const c of controls) {
         if (c.key === 'arrival') continue; // the uploaded data's model: upload.js reads it
-        const input = $(c.id);
+        const input = inputOf(c.id);
         if (!input) continue;
         input.addEventListener('change', () => app.set((s) => {
           if (c.key === 'dataset') return switchDataset(s, input.value);
-          const v = c.kind === 'checkbox' ? input.checked : c.kind === 'number' ? (c.auto && input.value === '' ? 0 : Number(input.value)) : input.value;
+          const v = c.kind === 'checkbox' ? /** @type {HTMLInputElement} */ (input).checked : c.kind === 'number' ? (c.auto && input.value === '' ? 0 : Number(input.value)) : input.value;
           write(s, c.key, v);
         }, { restart: c.restart }));
       }
     },
     show(s) {
       for (const c of controls) {
-        const input = $(c.id);
+        const input = inputOf(c.id);
         if (!input || c.key === 'arrival') continue;
         const v = read(s, c.key);
-        if (c.kind === 'checkbox') input.checked = !!v; else input.value = c.auto && v === 0 ? '' : String(v);
+        if (c.kind === 'checkbox') /** @type {HTMLInputElement} */ (input).checked = !!v; else input.value = c.auto && v === 0 ? '' : String(v);
       }
-      for (const e of document.querySelectorAll('[data-when]')) e.hidden = e.dataset.when !== s.dataset;
+      for (const e of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('[data-when]'))) e.hidden = e.dataset.when !== s.dataset;
       placeSettings(s);
     },
   };

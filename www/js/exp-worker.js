@@ -1,3 +1,4 @@
+// @ts-check
 // Runs experiments (SPEC §10) off the main thread, through the page's one request/reply protocol
 // (rpc.js). As a member of the page's pool (jobs.js): `init` builds the run, then `unit` runs one
 // unit (sweep value × seed) with progress and returns its result, while the pool's collector

@@ -1,3 +1,4 @@
+// @ts-check
 // Downloads: the curves as CSV, results and trace as JSON, canvases as PNG, experiment figures
 // as SVG (vector, text as text: charts.js figureSvg) and as PNG at 2× or 3× their CSS size.
 // Everything is made locally (blob: URLs); nothing is sent anywhere.

@@ -1,3 +1,4 @@
+// @ts-check
 // Experiment jobs, run by a pool of workers: the units of an experiment (sweep value × seed) are
 // independent, so up to `workerCount()` workers (exp-worker.js) each build the run and take the
 // next unit from a queue, while one more instance (the collector) adds every finished unit and

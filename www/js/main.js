@@ -1,3 +1,4 @@
+// @ts-check
 // The playground: reads the state from the URL (through the engine), wires the shared controls
 // and the tabs, and hands each view its part of the page. Views live in js/views/.
 import init, { Dataset, version, commit } from '../pkg/csc.js';
@@ -15,6 +16,8 @@ import { setupUpload, arrivalChoice } from './upload.js';
 import { determinism } from './jobs.js';
 
 const $ = (id) => document.getElementById(id);
+/** The view tabs (each names its view in `data-view`). */
+const tabButtons = () => /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll('.tabs button'));
 
 function banner(messages) {
   $('banner').hidden = !messages.length;
@@ -34,8 +37,9 @@ if (state.dataset === 'upload') {
   state.dataset = 'synthetic';
 }
 if (linked) {
-  if ([...$('arrival').options].some((o) => o.value === linked.arrival)) $('arrival').value = linked.arrival;
-  $('group-by').value = linked.groupBy;
+  const arrival = /** @type {HTMLSelectElement} */ ($('arrival'));
+  if ([...arrival.options].some((o) => o.value === linked.arrival)) arrival.value = linked.arrival;
+  /** @type {HTMLInputElement} */ ($('group-by')).value = linked.groupBy;
 }
 banner(notes);
 if (state.embed) {
@@ -43,11 +47,13 @@ if (state.embed) {
   // Embedded, the page still says what it is and links to itself, whole (no embed=1), and the paper.
   const full = new URL(location.href);
   full.searchParams.delete('embed');
-  $('embed-full').href = full.href;
+  /** @type {HTMLAnchorElement} */ ($('embed-full')).href = full.href;
   $('embed-credit').hidden = false;
 }
 
 const listeners = {};
+/** @typedef {import('../pkg/csc.js').UrlState} UrlState */
+/** @type {import('./state.js').App} */
 const app = {
   state, upload: null, nqFiles: null, linked,
   on(name, fn) { (listeners[name] ||= []).push(fn); },
@@ -96,14 +102,14 @@ function showFingerprint() {
 function show() {
   const s = app.state;
   controls.show(s);
-  $('speed').value = String(s.speed);
+  /** @type {HTMLInputElement} */ ($('speed')).value = String(s.speed);
   showFingerprint();
   for (const v of Object.values(views)) if (v.show) v.show();
   if (current !== s.view) {
     if (current) views[current].deactivate();
     current = s.view;
     for (const name of Object.keys(views)) $(`view-${name}`).hidden = name !== s.view;
-    document.querySelectorAll('.tabs button').forEach((b) => {
+    tabButtons().forEach((b) => {
       b.setAttribute('aria-selected', String(b.dataset.view === s.view));
       b.tabIndex = b.dataset.view === s.view ? 0 : -1;
     });
@@ -117,13 +123,15 @@ function show() {
 // The table's controls (dataset, parameters, seeds, offline figure, full settings) set the state.
 controls.wire(app);
 // The live view's policy selects (p1…p4) are its own (views/live.js).
-$('speed').addEventListener('change', () => app.set((s) => { s.speed = Number($('speed').value); }));
-$('preset').addEventListener('change', () => app.set((s) => { s.preset = $('preset').value; }));
-document.querySelectorAll('.tabs button').forEach((b) => b.addEventListener('click', () => app.set((s) => { s.view = b.dataset.view; })));
+$('speed').addEventListener('change', () => app.set((s) => { s.speed = Number(/** @type {HTMLInputElement} */ ($('speed')).value); }));
+// The select's values are the engine's (`paperPresets()`, the tabs' `data-view`); the engine's
+// URL codec checks the new state (app.set).
+$('preset').addEventListener('change', () => app.set((s) => { s.preset = /** @type {UrlState['preset']} */ (/** @type {HTMLSelectElement} */ ($('preset')).value); }));
+tabButtons().forEach((b) => b.addEventListener('click', () => app.set((s) => { s.view = /** @type {UrlState['view']} */ (b.dataset.view); })));
 // The views are an ARIA tablist: arrow keys (and Home, End) move to the next view and open it.
 $('tab-live').parentElement.addEventListener('keydown', (e) => {
-  const tabs = [...document.querySelectorAll('.tabs button')];
-  const i = tabs.indexOf(document.activeElement);
+  const tabs = [...tabButtons()];
+  const i = tabs.indexOf(/** @type {HTMLButtonElement} */ (document.activeElement));
   if (i < 0) return;
   const next = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: tabs.length - 1 }[e.key];
   if (next === undefined) return;

@@ -1,3 +1,4 @@
+// @ts-check
 // The engine's one list of reported metrics (csc::experiment::metrics, `metrics()`): a one-line
 // definition with the paper's reference for every metric the page shows, on hover, focus and tap
 // (a focusable element whose definition CSS shows; css/style.css `.def`).

@@ -1,6 +1,8 @@
+// @ts-check
 // The nq-trivia universe of SPEC §7: the four files of the shared data, from the copy bundled with
 // the page (scripts/dist.sh writes data/ with a manifest) or loaded by the reader with “Load your
 // data…” (upload.js sets `app.nqFiles`). Every view that runs nq-trivia gets its bytes here.
+/** @typedef {import('./state.js').App} App */
 
 const BUNDLE = new URL('../data/', import.meta.url);
 const BUNDLE_FILES = { nq: 'nq.jsonl', nqEmb: 'nq.emb.f32', tq: 'triviaqa.jsonl', tqEmb: 'triviaqa.emb.f32' };
@@ -65,7 +67,8 @@ let result; // undefined until the bundle's download has ended; then its files, 
 const missing = (b) => `${b?.error ? `The bundled nq-trivia data could not be loaded (${b.error}); ` : 'nq-trivia is not bundled with this copy of the page: '}load the four files of the shared data (nq.jsonl, nq.emb.f32, triviaqa.jsonl, triviaqa.emb.f32) with “Load your data…”.`;
 
 /** The files to run nq-trivia on: the reader's own copy if loaded, else the bundle. Rejects with a
- *  message saying how to get them when neither is there. */
+ *  message saying how to get them when neither is there.
+ * @param {App} app */
 export async function nqTriviaFiles(app) {
   if (app.nqFiles) return app.nqFiles;
   result = await loadBundled();
@@ -78,7 +81,8 @@ const mb = (n) => (n / 1e6).toFixed(1);
 /** For a view that builds its request at once: `{ files }` when they are here, else `{ message }`
  *  — while the bundle downloads, or saying how to get the files. While it downloads, the message
  *  carries `progress` (the fraction downloaded; null while the size is unknown), the app hears
- *  'nq-progress' as bytes arrive and 'nq-loaded' once the download has ended. */
+ *  'nq-progress' as bytes arrive and 'nq-loaded' once the download has ended.
+ * @param {App} app */
 export function nqTriviaNow(app) {
   if (app.nqFiles) return { files: app.nqFiles };
   if (result === undefined) {

@@ -1,3 +1,4 @@
+// @ts-check
 // The paper's presets from the engine's one list (csc::experiment::presets, `paperPresets()`):
 // id, label, dataset, quick settings and the descriptions generated from their definitions. The
 // paper view builds its menu and runs from it; the offline view takes its quick settings from it.

@@ -1,3 +1,4 @@
+// @ts-check
 // Reading an experiment report (csc::experiment::Report): statistics as chart specs (charts.js
 // draws them), and one style per algorithm everywhere on the page.
 // Results are keyed by algorithm id (`Stat.algorithm`, csc::algorithms); the display name and the
@@ -7,9 +8,19 @@
 // paper prints (`paperValues`, csc::experiment::claims) on its figures, and the oracle.
 import { policies, offlineAlgorithms, paperValues } from '../pkg/csc.js';
 
+/** @typedef {import('../pkg/csc.js').Report} Report */
+/** @typedef {import('../pkg/csc.js').Stat} Stat */
+/** @typedef {import('./charts.js').ChartSpec} ChartSpec */
+/** @typedef {import('./charts.js').ChartSeries} ChartSeries */
+/** @typedef {import('./charts.js').ChartRef} ChartRef */
+
+/** A report's units (each seed's raw result, csc::experiment::runner), which csc.d.ts leaves
+ *  `unknown[]`: read here as plain objects. @param {Report} report @returns {any[]} */
+const unitsOf = (report) => report.units;
+
 /** The key of a stat: its algorithm's id, or its series name when it is not an algorithm
  * (`algorithm_id`: reports written when `algorithm` was the display name). */
-export const keyOf = (s) => s.algorithm_id ?? s.algorithm;
+export const keyOf = (/** @type {Stat & { algorithm_id?: string }} */ s) => s.algorithm_id ?? s.algorithm;
 
 let catalog = null;
 /** The engine's entry for an algorithm id (undefined for a series that is not an algorithm). */
@@ -39,14 +50,20 @@ export function paperValuesOf(report, metric) {
 /** A loss each unit's detail records (`oracle_loss`: L(M_orc); `no_cache_loss`: E[c(x)], every
  * query to the LLM; csc::experiment::runner), mean over the units, or null. */
 function unitMean(report, field) {
-  const v = report.units.map((u) => u.detail?.[field]).filter(Number.isFinite);
+  const v = unitsOf(report).map((u) => u.detail?.[field]).filter(Number.isFinite);
   return v.length ? v.reduce((a, b) => a + b, 0) / v.length : null;
 }
 
 /** The 95% half-width of a stat, drawn from 3 seeds up (with 2 its t-quantile, 12.7, swamps the figure). */
 const ciOf = (s) => (s && s.ci95 != null && s.n >= 3 ? s.ci95 : 0);
 
-/** Mean ± 95% interval of `metric` per algorithm, as chart series (x ascending); `keep(key)`. */
+/**
+ * Mean ± 95% interval of `metric` per algorithm, as chart series (x ascending); `keep(key)`.
+ * @param {Stat[]} stats
+ * @param {string} metric
+ * @param {(key: string) => boolean} [keep]
+ * @returns {ChartSeries[]}
+ */
 export function series(stats, metric, keep = () => true) {
   const by = new Map();
   for (const s of stats) {
@@ -92,17 +109,19 @@ export function efficiencySeries(stats) {
 const PARAM_LABEL = { log_len: 'stream length n', epsilon: 'ε-net radius ε', k: 'cache size k' };
 
 /** Why the report's dataset has no ground truth (SPEC §14), or undefined when it has one. */
-export const noGroundTruth = (report) => report.units?.[0]?.dataset?.no_ground_truth;
+export const noGroundTruth = (/** @type {Report} */ report) => unitsOf(report)?.[0]?.dataset?.no_ground_truth;
 
 /** What a correctness chart shows without ground truth: "—" and the engine's reason. */
 const noTruthText = (report) => { const why = noGroundTruth(report); return why ? `— (${why})` : undefined; };
 
-/** Charts of an offline report: gap (and loss) against the swept parameter. */
+/** Charts of an offline report: gap (and loss) against the swept parameter.
+ *  @param {Report} report @returns {ChartSpec[]} */
 export function offlineCharts(report) {
   const param = report.experiment.sweep ? report.experiment.sweep.param : 'x';
   const x = PARAM_LABEL[param] || param;
   const logX = param === 'log_len';
   const integerX = param === 'k';
+  /** @type {ChartSpec[]} */
   const charts = [{ title: `Suboptimality gap L(M̂) − L(M_orc) vs ${x}`, xLabel: x, yLabel: 'gap', logX, integerX,
     refs: [{ y: 0, label: 'oracle M_orc (gap 0)', kind: 'oracle' }], series: series(report.stats, 'gap', (a) => a !== 'oracle') }];
   if (param === 'k') charts.push({ title: `Loss L(M̂) vs ${x}`, xLabel: x, yLabel: 'loss L(M̂)', logX, integerX, series: series(report.stats, 'loss') });
@@ -116,6 +135,8 @@ export function offlineCharts(report) {
  * A policy's name with its final cache size when that is below k (mean over seeds), e.g.
  * "CLCB-Frozen-Cont (1 item)", so a policy that never filled its cache is not read as a k-item one
  * (csc::online::sim::sized_label).
+ * @param {Report} report
+ * @param {string} key
  */
 export function sizedLabel(report, key) {
   const s = final(report.stats, key, 'final_cache_size'), k = report.experiment.params.k;
@@ -129,9 +150,11 @@ const sized = (report, list) => list.map((s) => ({ ...s, label: sizedLabel(repor
 /** What a switch is, for chart titles and tooltips (docs/SPEC-NOTES.md). */
 export const SWITCH_MEANING = 'a switch = a round whose cache set differs from the previous round\'s (the first fill and every insertion into a non-full cache count; a rebuild to the same set does not)';
 
-/** Charts of an online report: average regret, switches and realised cost against rounds. */
+/** Charts of an online report: average regret, switches and realised cost against rounds.
+ *  @param {Report} report @param {{ efficiency?: boolean }} [options] @returns {ChartSpec[]} */
 export function onlineCharts(report, { efficiency = false } = {}) {
   const st = report.stats;
+  /** @type {ChartRef} */
   const oracle = { y: 0, label: 'oracle M_orc (0)', kind: 'oracle' };
   const regret = sized(report, series(st, 'avg_regret'));
   // The paper's final R(T)/T, marked at this run's last round (the paper's own T may differ).
@@ -140,10 +163,12 @@ export function onlineCharts(report, { efficiency = false } = {}) {
     return s && s.points.length ? [{ x: s.points.at(-1).x, y: v.value, label: `paper: ${s.label} ${v.printed}`, kind: 'paper' }] : [];
   });
   const orc = unitMean(report, 'oracle_loss'), none = unitMean(report, 'no_cache_loss');
+  /** @type {ChartRef[]} */
   const costRefs = [
     ...(orc == null ? [] : [{ y: orc, label: `oracle L(M_orc) ${orc.toPrecision(3)}`, kind: 'oracle' }]),
     ...(none == null ? [] : [{ y: none, label: `no cache E[c(x)] ${none.toPrecision(3)}`, kind: 'no-cache' }]),
   ];
+  /** @type {ChartSpec[]} */
   const charts = [
     { title: 'Average regret R(t)/t = loss gap + switching cost', xLabel: 'round t', yLabel: 'R(t)/t', skipX: 0.05, refs: [oracle, ...paper], series: regret },
     { title: 'Its loss gap Σ[L(M_s) − L(M_orc)]/t', xLabel: 'round t', yLabel: 'loss gap per round', skipX: 0.05, refs: [oracle], series: sized(report, series(st, 'avg_loss_gap')) },
@@ -159,6 +184,8 @@ export function onlineCharts(report, { efficiency = false } = {}) {
   return charts;
 }
 
+/** Runtime against final average regret, one point per policy, with the paper's values.
+ *  @param {Report} report @returns {ChartSpec} */
 export function efficiencyChart(report) {
   const refs = paperValuesOf(report, 'final_avg_regret').map((v) => ({ y: v.value, label: `paper: ${labelOf(v.series)} ${v.printed}`, kind: 'paper' }));
   return { title: 'Runtime vs final average regret (lower left is better)', kind: 'scatter', logX: true, logY: true,
@@ -196,6 +223,9 @@ export function gridCells(report, metric, key) {
  * x order, the 95% interval per point as a bar); two, a heatmap per algorithm (charts.js's
  * 'heatmap': cells with their interval). `onPoint(config)` receives the clicked point's
  * configuration ({ algorithm, params }), by click or Enter (charts.js `onPoint`).
+ * @param {Report} report
+ * @param {{ metric?: string, onPoint?: (config: { algorithm: string, params: Record<string, number> }) => void }} [options]
+ * @returns {ChartSpec[]}
  */
 export function sweepCharts(report, { metric = defaultSweepMetric(report), onPoint } = {}) {
   const sw = report.experiment.sweep;
@@ -218,7 +248,8 @@ export function sweepCharts(report, { metric = defaultSweepMetric(report), onPoi
   });
 }
 
-/** The charts of any report, by what it measured (a result file opened on the page). */
+/** The charts of any report, by what it measured (a result file opened on the page).
+ *  @param {Report} report @returns {ChartSpec[]} */
 export function chartsOf(report) {
   const e = report.experiment;
   if (e.sweep?.by || (e.sweep && e.measure.kind === 'online')) return sweepCharts(report);
@@ -241,7 +272,7 @@ const FRONTIER = { cost: 'final_avg_realised_cost', error: 'final_error_rate', h
 export function frontierFamilies(report) {
   const families = report.experiment.measure.families || [];
   const keyAt = new Map();
-  for (const u of report.units || []) if (u.observations.length) keyAt.set(u.unit.point, u.observations[0].algorithm);
+  for (const u of unitsOf(report) || []) if (u.observations.length) keyAt.set(u.unit.point, u.observations[0].algorithm);
   const out = [];
   let point = 0;
   for (const family of families) {
@@ -277,6 +308,9 @@ export function frontierMeta(fam, p) {
  * family with its points joined in parameter order, 95% intervals both ways, the configuration on
  * hover (`meta`) and `onPoint(seriesKey, pointIndex)` on click. A chart spec of kind `path`
  * (charts.js); without ground truth it is empty, with "—" and the engine's reason.
+ * @param {Report} report
+ * @param {ChartSpec['onPoint']} [onPoint]
+ * @returns {ChartSpec}
  */
 export function frontierChart(report, onPoint) {
   const series = frontierFamilies(report).map((fam) => ({

@@ -1,3 +1,4 @@
+// @ts-check
 // Reproduce from the page (issue 25, item 4). Under every result: the `csc` command that
 // regenerates it (the engine's cliCommand, csc::experiment::reproduce), ready to copy, with the
 // JSON definition to save beside it when the command names a file. And the other way: a result

@@ -1,3 +1,4 @@
+// @ts-check
 // One request/reply protocol for every worker of the page (issue 27, item 3): the live run
 // (worker.js), experiments (exp-worker.js via jobs.js), checking uploads (upload-worker.js via
 // upload.js), embedding questions (embed-worker.js via views/ask.js) and the benchmark
@@ -28,27 +29,36 @@ const message = (e) => String(e && e.message ? e.message : e);
 /** The worker side: answers every request with its handler (`handlers[type](payload, progress)`).
  *  `trappedSays(message)`: what a trapped instance's reply says (what the page can do next). */
 export function serve(handlers, { trappedSays = (m) => `the engine stopped (${m})` } = {}) {
-  self.onmessage = async ({ data: m }) => {
+  const scope = workerScope();
+  scope.onmessage = async ({ data: m }) => {
     const { id, type, payload } = m || {};
-    const progress = (data, transfer = []) => self.postMessage({ id, progress: data }, transfer);
+    const progress = (data, transfer = []) => scope.postMessage({ id, progress: data }, transfer);
     try {
       const handler = handlers[type];
       if (!handler) throw new Error(`this worker has no request “${type}”`);
       const out = await handler(payload, progress);
-      if (out && out[REPLY]) self.postMessage({ id, ok: true, result: out.result }, out.transfer);
-      else self.postMessage({ id, ok: true, result: out });
+      if (out && out[REPLY]) scope.postMessage({ id, ok: true, result: out.result }, out.transfer);
+      else scope.postMessage({ id, ok: true, result: out });
     } catch (e) {
       const trapped = e instanceof WebAssembly.RuntimeError;
-      self.postMessage({ id, ok: false, trapped, message: trapped ? trappedSays(message(e)) : message(e) });
-      if (trapped) self.close();
+      scope.postMessage({ id, ok: false, trapped, message: trapped ? trappedSays(message(e)) : message(e) });
+      if (trapped) scope.close();
     }
   };
 }
 
 /** News of no request (e.g. a model loading), for the page's `onNote`. */
 export function note(data) {
-  self.postMessage({ note: data });
+  workerScope().postMessage({ note: data });
 }
+
+/**
+ * The worker's global scope, as much of it as `serve` and `note` use. The page's modules are
+ * type-checked with the DOM's types (www/jsconfig.json), where `self` is a Window; in a worker it
+ * is a DedicatedWorkerGlobalScope.
+ * @returns {{ onmessage: ((ev: MessageEvent) => unknown) | null, postMessage(message: unknown, transfer?: Transferable[]): void, close(): void }}
+ */
+const workerScope = () => /** @type {any} */ (self);
 
 /** The page side: one worker (started on the first request, again after a failure). */
 export class Rpc {
@@ -57,9 +67,16 @@ export class Rpc {
    * `idleMs`: the longest silence a waiting request accepts; `onNote(data)`: news of no request;
    * `onFail(message)`: called once per failure of the worker (after the requests are rejected);
    * `startHint`: why a worker may not start (e.g. "is pkg/ built and served?").
+   * @param {string | URL} url
+   * @param {{ name?: string, idleMs?: number, onNote?: (data: any) => void, onFail?: (message: string) => void, startHint?: string }} [options]
    */
   constructor(url, { name = 'the worker', idleMs = 120000, onNote = () => {}, onFail = () => {}, startHint = 'it could not be started' } = {}) {
-    Object.assign(this, { url, name, idleMs, onNote, onFail, startHint });
+    this.url = url;
+    this.name = name;
+    this.idleMs = idleMs;
+    this.onNote = onNote;
+    this.onFail = onFail;
+    this.startHint = startHint;
     this.worker = null;
     this.waiting = new Map(); // id → { resolve, reject, onProgress }
     this.nextId = 1;

@@ -1,13 +1,32 @@
+// @ts-check
 // The page state lives in the URL. The engine reads and writes it (csc::bindings::url_state, through
 // decodeUrlState / encodeUrlState), so a link means exactly what the CLI would run.
 import { decodeUrlState, encodeUrlState, urlStateDefaults, configFingerprint, policies } from '../pkg/csc.js';
+
+/** @typedef {import('../pkg/csc.js').UrlState} UrlState */
+/**
+ * The page's application object, which main.js builds and hands to every view: the state the
+ * engine decoded from the link, the data in use and named events ('change', 'checksum', 'asked',
+ * 'nq-progress', 'nq-loaded').
+ * @typedef {object} App
+ * @property {UrlState} state
+ * @property {(fn: (next: UrlState) => void, options?: { restart?: boolean }) => boolean} set
+ *   changes the state through `fn` if the engine accepts the result (main.js)
+ * @property {(name: string, fn: (data?: any) => void) => void} on
+ * @property {(name: string, data?: any) => void} emit
+ * @property {any} upload the reader's loaded data (upload.js), or null
+ * @property {any} nqFiles the nq-trivia files the reader loaded (upload.js), or null
+ * @property {any} linked the uploaded data the link names (`linkedUpload`), or null
+ * @property {Record<string, number> | null} [fromSweep] a sweep cell's parameters, opened in the
+ *   offline view (views/sweep.js, views/offline.js)
+ */
 
 /**
  * The engine's online policies, id → display name, in the engine's order (csc::algorithms through
  * `policies()`): the page keeps no list of its own. Filled when the state is first read (after the
  * wasm module is initialised).
  */
-export const POLICIES = {};
+export const POLICIES = /** @type {Record<string, string>} */ ({});
 
 /** Reads the URL: `{ state, errors }` (each unusable key of the link is an error message). */
 export function loadState(search = location.search) {
@@ -19,7 +38,7 @@ export function loadState(search = location.search) {
  * Writes the state into the URL; returns an error message if the state is invalid. `hash`: the
  * fragment naming uploaded data (`uploadHash`), which the engine's link format does not carry.
  */
-export function saveState(state, hash = '') {
+export function saveState(/** @type {UrlState} */ state, hash = '') {
   try {
     const q = encodeUrlState(state);
     history.replaceState(null, '', `${q ? `?${q}` : location.pathname}${hash ? `#${hash}` : ''}`);

@@ -1,3 +1,4 @@
+// @ts-check
 // Parses and checks uploaded data off the main thread (building a dataset measures its distance
 // scale, O(n²·d)), so the page stays responsive while a large file is read: a user's JSONL (with
 // its embedding file, and the index file of arrivals of `replay`), or the four nq-trivia files.

@@ -1,3 +1,4 @@
+// @ts-check
 // Your own data, by file picker or drag and drop: a JSONL of {"text", "tokens", "embedding"}, or
 // a JSONL with a raw little-endian float32 embedding file, or the four files of the shared
 // nq-trivia data; and, for the `replay` arrival model, an optional index file of arrivals. Files
@@ -7,6 +8,7 @@
 import { looksLikeReport } from './reproduce.js';
 
 import { Rpc } from './rpc.js';
+/** @typedef {import('./state.js').App} App */
 
 const MAX_BYTES = 256 * 1024 * 1024;
 
@@ -75,6 +77,7 @@ async function check(u, file) {
 
 const isJsonl = (f) => /\.(jsonl|json|ndjson|txt)$/i.test(f.name);
 
+/** @param {App} app */
 async function load(files, app) {
   if (!files.length) return;
   const big = files.find((f) => f.size > MAX_BYTES);
@@ -112,7 +115,7 @@ async function load(files, app) {
   const checksum = d.checksum;
   app.upload = { name, file: jsonl[0].name, embFile: bin.length ? bin[0].name : null, checksum, jsonl: bytes, emb, dim, index: null, noGroundTruth: d.noGroundTruth };
   showIndex(app);
-  const opt = document.querySelector('#dataset option[value=upload]');
+  const opt = /** @type {HTMLOptionElement} */ (document.querySelector('#dataset option[value=upload]'));
   opt.disabled = false;
   opt.textContent = `${name} (your data, ${info})`;
   app.set((s) => { s.dataset = 'upload'; s.view = 'live'; }, { restart: true });
@@ -121,7 +124,8 @@ async function load(files, app) {
   return `${differs ? `${differs.trim()} ` : ''}Loaded ${jsonl[0].name}${bin.length ? ` with ${bin[0].name}` : ''}: ${info}. Every view runs on it with the arrival model chosen below; it stays in this browser.`;
 }
 
-/** An index file of arrivals for `replay`, checked against the uploaded data in the worker. */
+/** An index file of arrivals for `replay`, checked against the uploaded data in the worker.
+ * @param {App} app */
 async function loadIndex(file, app) {
   const u = app.upload;
   if (!u) throw new Error('load your JSONL first: the index file names its records.');
@@ -129,21 +133,25 @@ async function loadIndex(file, app) {
   const d = await check({ kind: 'upload', name: u.name, jsonl: u.jsonl.slice(0), emb: u.emb && u.emb.slice(0), dim: u.dim, index: bytes.slice(0), indexName: file.name }, file.name);
   u.index = { name: file.name, bytes, arrivals: d.arrivals };
   showIndex(app);
-  document.getElementById('arrival').value = 'replay';
+  /** @type {HTMLSelectElement} */ (document.getElementById('arrival')).value = 'replay';
   app.set(() => {}, { restart: true });
   return `Loaded ${file.name}: ${d.arrivals} arrivals of ${u.file} in replay order (T = ${d.arrivals}).`;
 }
 
+/** @param {App} app */
 function showIndex(app) {
   const idx = app.upload && app.upload.index;
   document.getElementById('replay-index-name').textContent = idx ? `${idx.name} (${idx.arrivals} arrivals)` : 'none: the file order';
   document.getElementById('replay-index-clear').hidden = !idx;
 }
 
-/** The arrival model chosen for uploaded data (SPEC §7, §8; README "Your own data"). */
+/** The arrival model chosen for uploaded data (SPEC §7, §8; README "Your own data"): the
+ *  engine's `ArrivalSpec` (its `model` an id of `arrivalModels()`, which the select offers).
+ * @param {App} app
+ * @returns {{ model: string, group_by?: string, index?: string }} */
 export function arrivalChoice(app) {
-  const model = document.getElementById('arrival').value;
-  const group = document.getElementById('group-by').value.trim();
+  const model = /** @type {HTMLSelectElement} */ (document.getElementById('arrival')).value;
+  const group = /** @type {HTMLInputElement} */ (document.getElementById('group-by')).value.trim();
   if (model === 'bursty' && group) return { model, group_by: group };
   const idx = app && app.upload && app.upload.index;
   if (model === 'replay' && idx) return { model, index: idx.name };
@@ -155,6 +163,7 @@ export function arrivalChoice(app) {
  * workers build the engine's dataset from (the bytes, with the group field of `bursty` and the
  * index file of `replay` when chosen), `upload` the experiment's dataset object, which names the
  * user's files and their checksum (so every export does) and carries the arrival model.
+ * @param {App} app
  */
 export function uploadedData(app) {
   const u = app.upload;
@@ -168,8 +177,9 @@ export function uploadedData(app) {
   return { dataset, upload: spec };
 }
 
+/** @param {App} app */
 export function setupUpload(app) {
-  const arrivalSel = document.getElementById('arrival');
+  const arrivalSel = /** @type {HTMLSelectElement} */ (document.getElementById('arrival'));
   const sync = () => { document.getElementById('replay-row').hidden = arrivalSel.value !== 'replay'; };
   sync();
   // A changed arrival model restarts the live view's stream and re-runs the open experiment.
@@ -186,9 +196,9 @@ export function setupUpload(app) {
     }
     try { show(await load([...files], app), true); } catch (e) { show(`Could not load your data: ${e.message}`, false); }
   };
-  const input = document.getElementById('file');
+  const input = /** @type {HTMLInputElement} */ (document.getElementById('file'));
   input.addEventListener('change', () => { handle(input.files); input.value = ''; });
-  const idx = document.getElementById('replay-file');
+  const idx = /** @type {HTMLInputElement} */ (document.getElementById('replay-file'));
   idx.addEventListener('change', async () => {
     const f = idx.files[0];
     idx.value = '';

@@ -1,3 +1,4 @@
+// @ts-check
 // Runs the engine's live run (csc::live::LiveRun, as OnlineRun) off the main thread, through the
 // page's one request/reply protocol (rpc.js): `init` builds it, `step` and `ask` play rounds and
 // send back what the views draw (arrivals with each round's events, counters, centers, curves,

@@ -1,3 +1,4 @@
+// @ts-check
 // "Ask a question" (issue 14): the reader types a question; the embedding worker
 // (embed-worker.js) embeds it in the browser and counts its GPT-2 tokens, and the live run plays
 // it as its next arrival in every panel (OnlineRun.ask). The answer says, per policy, where it
@@ -10,15 +11,17 @@
 import { citeText } from '../cite.js';
 
 import { Rpc } from '../rpc.js';
+/** @typedef {import('../state.js').App} App */
 
 const $ = (id) => document.getElementById(id);
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const num = (v) => (Number.isFinite(v) ? v.toFixed(3) : '∞');
 const q = (t) => (t ? `“${esc(t)}”` : '(a question without text)');
 
+/** @param {App} app */
 export function createAskView(app, live) {
   const status = (t) => { $('ask-status').textContent = t; };
-  const bar = $('ask-progress');
+  const bar = /** @type {HTMLProgressElement} */ ($('ask-progress'));
   /** The embedding worker (embed-worker.js, through rpc.js); the model's load comes as notes.
    *  Downloading 45 MB may be slow, but any note keeps the request alive. */
   const embedder = new Rpc(new URL('../embed-worker.js', import.meta.url), {
@@ -45,12 +48,12 @@ export function createAskView(app, live) {
   let pending = null;
   $('ask-form').addEventListener('submit', async (e) => {
     e.preventDefault();
-    const text = $('ask-text').value.trim();
+    const text = /** @type {HTMLInputElement} */ ($('ask-text')).value.trim();
     if (!text) { status('Type a question first.'); return; }
     const info = live.info();
     if (!info) { status('The live run is not ready yet: wait for “Ready”, then ask.'); return; }
     if (info.dim === 2) { status('The plane holds points, not questions: choose nq-trivia, synthetic or your own data to ask one.'); return; }
-    $('ask-go').disabled = true;
+    /** @type {HTMLButtonElement} */ ($('ask-go')).disabled = true;
     const t0 = performance.now();
     try {
       const m = await embed(text);
@@ -63,7 +66,7 @@ export function createAskView(app, live) {
     } catch (err) {
       status(`Could not ask: ${err && err.message ? err.message : err}`);
     } finally {
-      $('ask-go').disabled = false;
+      /** @type {HTMLButtonElement} */ ($('ask-go')).disabled = false;
       bar.hidden = true;
     }
   });

@@ -1,9 +1,11 @@
+// @ts-check
 // The efficiency view: runtime against final average regret per policy (fig. d), from the same
 // runs as the regret view, with a table of the numbers.
 import { JobPanel } from './job-panel.js';
 import { onlineRequest } from './regret.js';
 import { uploadedData } from '../upload.js';
 import { efficiencyChart, final, onlineKeys, sizedLabel, SWITCH_MEANING } from '../report.js';
+/** @typedef {import('../state.js').App} App */
 
 function table(report) {
   const st = report.stats;
@@ -15,6 +17,7 @@ function table(report) {
   return rows;
 }
 
+/** @param {App} app */
 export function createEfficiencyView(app) {
   const root = document.querySelector('[data-job=efficiency]');
   const tableEl = document.createElement('table');

@@ -1,3 +1,4 @@
+// @ts-check
 // The frontier view (issue 24): the engine's `frontier` experiment at its quick settings
 // (csc::experiment::frontier_definition) on the page's dataset, run on the worker pool: error rate
 // (SPEC §14) against realised cost per round, one line per family (the threshold cache over τ,
@@ -10,6 +11,7 @@ import { JobPanel } from './job-panel.js';
 import { fmtStat, frontierChart, frontierConfig, frontierFamilies, frontierMeta, noGroundTruth } from '../report.js';
 import { uploadedData } from '../upload.js';
 import { nqTriviaNow } from '../nq-trivia.js';
+/** @typedef {import('../state.js').App} App */
 
 let planeReason;
 /** Why plane has no ground truth, in the engine's words (its dataset says so; SPEC §14). */
@@ -18,7 +20,8 @@ const planeWhy = () => (planeReason ??= (() => { const d = Dataset.plane(); cons
 /** "—" and the reason: what the view shows instead of a frontier on data without ground truth. */
 const noFrontier = (why) => `Error rate: — (${why}). The frontier plots realised cost against the error rate, so it needs data with ground truth: nq-trivia, synthetic, or your file with "answers" or "label" on each record.`;
 
-/** The frontier request of the page's dataset, or `{ message }` when it cannot run. */
+/** The frontier request of the page's dataset, or `{ message }` when it cannot run.
+ * @param {App} app */
 export function frontierRequest(app) {
   const s = app.state, up = uploadedData(app);
   if (s.dataset === 'upload' && !up) return { message: 'Load your data first (“Load your data…” in the settings).' };
@@ -30,7 +33,10 @@ export function frontierRequest(app) {
     if (!nq.files) return { message: nq.message, progress: nq.progress };
     files = nq.files;
   }
-  const experiment = frontierDefinition(up ? up.upload : s.dataset);
+  // The dataset is a built-in here (upload without data and plane returned above); the engine
+  // checks the uploaded data's dataset object, arrival model included.
+  const data = up ? /** @type {import('../../pkg/csc.js').DatasetSpec} */ (up.upload) : /** @type {'synthetic' | 'nq-trivia'} */ (s.dataset);
+  const experiment = frontierDefinition(data);
   const request = { type: 'run', experiment, dataset: up ? up.dataset : { kind: s.dataset, ...(files || {}) } };
   return { key: JSON.stringify({ experiment, files: files?.id }), request };
 }
@@ -47,6 +53,7 @@ export function configurationOf(report, point) {
   return { policies: [fam.family.policy], params: { ...unit.params, seed: report.experiment.first_seed }, seeds: report.experiment.seeds };
 }
 
+/** @param {App} app */
 export function createFrontierView(app) {
   const root = document.querySelector('[data-job=frontier]');
   const tableEl = Object.assign(document.createElement('table'), { className: 'numbers frontier-points' });
@@ -98,7 +105,7 @@ export function createFrontierView(app) {
         tr.title = frontierMeta(fam, p);
         const config = frontierConfig(fam, p);
         tr.append(Object.assign(document.createElement('th'), { scope: 'row', textContent: config }));
-        for (const [k, d] of [['cost', 4], ['error', 4], ['hits', 3], ['regret', 4]]) tr.insertCell().textContent = fmtStat(p.stats[k], d);
+        for (const [k, d] of /** @type {[string, number][]} */ ([['cost', 4], ['error', 4], ['hits', 3], ['regret', 4]])) tr.insertCell().textContent = fmtStat(p.stats[k], d);
         const b = Object.assign(document.createElement('button'), { type: 'button', className: 'open-regret', textContent: 'Open' });
         b.setAttribute('aria-label', `Open ${config} in the regret view`);
         b.addEventListener('click', () => open(report, p.point));

@@ -1,3 +1,4 @@
+// @ts-check
 // The frame of every experiment view: Run / Cancel, a progress bar, the charts (redrawn as each
 // unit finishes; SVG figures by charts.js), the summary table and the exports: the report's CSV
 // and JSON, every figure as PNG 2×, and per figure SVG, PNG 2× and 3× and its caption to copy; the
@@ -46,7 +47,7 @@ export class JobPanel {
       if (f) this.open(f.name, await f.text());
     });
     // A result file dropped on the page opens in the panel shown (upload.js tells it apart from data).
-    document.addEventListener('csc-open-report', (e) => { if (this.active) { e.preventDefault(); this.open(e.detail.name, e.detail.text); } });
+    document.addEventListener('csc-open-report', (/** @type {CustomEvent<{ name: string, text: string }>} */ e) => { if (this.active) { e.preventDefault(); this.open(e.detail.name, e.detail.text); } });
     this.figures = [];
     this.runBtn.addEventListener('click', () => this.run());
     this.cancelBtn.addEventListener('click', () => cancelJob());

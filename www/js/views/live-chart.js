@@ -1,3 +1,4 @@
+// @ts-check
 // A live panel's running chart (issue 23, item 6): the policy's average regret Reg(t)/t (SPEC §9)
 // and its hit rate against rounds, with two reference lines on the regret axis — the oracle
 // M_orc (regret 0: its loss L(M_orc)) and no cache at all (every query sent to the LLM: regret

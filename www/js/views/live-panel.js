@@ -1,3 +1,4 @@
+// @ts-check
 // One policy's live canvas: the (projected) universe, the policy's ε-net centers with their
 // Voronoi cells (d3-delaunay), its cache, the recent arrivals marked by decision (dot = served
 // from the cache, square = sent to the LLM) and coloured by decision or by true ε-net cell, and

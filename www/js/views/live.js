@@ -1,3 +1,4 @@
+// @ts-check
 // The live stream view: the engine plays one seeded stream for two to four policies side by side
 // (p1…p4) in a worker (worker.js, through rpc.js); each animation frame asks for a batch of rounds
 // and draws what came back: per panel the arrivals, the policy's ε-net and cache, its counters, a
@@ -10,6 +11,7 @@ import { nqTriviaFiles } from '../nq-trivia.js';
 import { curvesCsv, downloadText, downloadCanvas } from '../export.js';
 import { uploadedData } from '../upload.js';
 import { Rpc } from '../rpc.js';
+/** @typedef {import('../state.js').App} App */
 
 const $ = (id) => document.getElementById(id);
 const HEAT_N = 48;
@@ -19,6 +21,7 @@ const KEYS = ['p1', 'p2', 'p3', 'p4'];
 /** The policies the state puts in panels, in order (an empty p3 or p4 is no panel). */
 export const panelPolicies = (s) => KEYS.map((k) => s[k]).filter(Boolean);
 
+/** @param {App} app */
 export function createLiveView(app) {
   const engine = new Rpc(new URL('../worker.js', import.meta.url), {
     name: 'the engine\'s worker', startHint: 'it could not be started (is pkg/ built and served?)',
@@ -37,7 +40,7 @@ export function createLiveView(app) {
   }
   // Panels C and D are copies of panel B's markup (index.html holds A and B).
   for (const [i, letter] of [[2, 'C'], [3, 'D']]) {
-    const f = $('panel-1').cloneNode(true);
+    const f = /** @type {HTMLElement} */ ($('panel-1').cloneNode(true));
     Object.assign(f, { id: `panel-${i}`, hidden: true });
     f.querySelector('h2').textContent = `Policy ${letter}`;
     const c = f.querySelector('.canvas-wrap canvas');
@@ -52,13 +55,13 @@ export function createLiveView(app) {
   let lastHeatAt = 0, heatInterval = 500, heatN = HEAT_N, heatRound = -1, heatRes = 0;
 
   for (const k of KEYS) {
-    const sel = $(k);
+    const sel = /** @type {HTMLSelectElement} */ ($(k));
     if (k === 'p3' || k === 'p4') sel.add(new Option('none (no panel)', ''));
     for (const [id, name] of Object.entries(POLICIES)) sel.add(new Option(name, id));
     sel.addEventListener('change', () => app.set((s) => { s[k] = sel.value || null; }, { restart: true }));
   }
   const status = (text) => { $('status').textContent = text; };
-  const colourBy = () => { const v = $('colour-by').value; return v === 'auto' ? (run && run.dim === 2 ? 'decision' : 'cell') : v; };
+  const colourBy = () => { const v = /** @type {HTMLSelectElement} */ ($('colour-by')).value; return v === 'auto' ? (run && run.dim === 2 ? 'decision' : 'cell') : v; };
 
   function showLegend() {
     const byCell = colourBy() === 'cell';
@@ -89,7 +92,7 @@ export function createLiveView(app) {
     const s = app.state;
     const policies = panelPolicies(s);
     panels.forEach((p, i) => { p.root.hidden = i >= policies.length; p.reset(); });
-    document.querySelector('#view-live .panels').dataset.count = String(policies.length);
+    /** @type {HTMLElement} */ (document.querySelector('#view-live .panels')).dataset.count = String(policies.length);
     status(s.dataset === 'plane' ? 'Setting up…' : `Computing the oracle M_orc on n_eval = ${s.params.n_eval} samples…`);
     // Uploaded data plays the arrival model chosen for it (built-ins: their SPEC §7 models).
     const up = uploadedData(app);
@@ -235,7 +238,7 @@ export function createLiveView(app) {
   requestAnimationFrame(frame);
   return {
     /** Shows the state's policies in the selects (main.js calls it on every change). */
-    show() { for (const k of KEYS) $(k).value = app.state[k] ?? ''; },
+    show() { for (const k of KEYS) /** @type {HTMLSelectElement} */ ($(k)).value = app.state[k] ?? ''; },
     /** Restarts the run now if the view is open, else when it is next opened. */
     restart() { if (active) start(); else stale = true; },
     activate() { active = true; dirty = true; if (!started || stale) start(); },

@@ -1,9 +1,11 @@
+// @ts-check
 // The offline view: suboptimality gap against stream length, ε or k (figs. a, b and the k
 // ablation) at quick settings for a browser tab; the paper view runs the full ones.
 import { JobPanel } from './job-panel.js';
 import { offlineCharts } from '../report.js';
 import { uploadedData } from '../upload.js';
 import { presetsOf, quickFields } from '../presets.js';
+/** @typedef {import('../state.js').App} App */
 
 /**
  * `up`: uploaded data (upload.js `uploadedData`), which the experiment then runs on. The quick
@@ -15,6 +17,7 @@ export function offlineRequest(id, seeds, quick = quickFields(presetsOf().get(id
   return { key: JSON.stringify({ ...request, dataset: up ? up.upload : request.dataset }), request };
 }
 
+/** @param {App} app */
 export function createOfflineView(app) {
   // A cell of the sweep view opened here (`app.fromSweep`: its parameters, set on top of the
   // figure's quick settings) is named above the run, with a button that drops it.

@@ -1,3 +1,4 @@
+// @ts-check
 // The paper view: one preset per figure (SPEC §10), from the engine's list (paperPresets()). Each
 // sets every parameter, runs (quick settings by default, the paper's with "full"), draws the
 // figure and shows the engine's headline table: each claim of the paper, the measured value with
@@ -12,6 +13,7 @@ import { offlineCharts, onlineCharts, paperValuesOf, series } from '../report.js
 import { presetsOf, quickRequest } from '../presets.js';
 import { uploadedData } from '../upload.js';
 import { nqTriviaNow } from '../nq-trivia.js';
+/** @typedef {import('../state.js').App} App */
 
 /** The reproduction report shipped with the page, at its "Where we differ" section. */
 const DIFFER = new URL('../../docs/REPRODUCTION.html#where-we-differ-and-why', import.meta.url).href;
@@ -49,6 +51,7 @@ function geomCharts(r) {
   ];
 }
 
+/** @param {App} app */
 export function createPaperView(app) {
   const headline = document.getElementById('headline');
   const menu = document.getElementById('preset');
@@ -158,11 +161,11 @@ export function createPaperView(app) {
   }
   // The two switches of this view, tuned widths and the number of experiment workers, are
   // controls of the engine's table (js/controls.js); here they follow the preset.
-  const tunedBox = document.getElementById('tuned'), workersIn = document.getElementById('workers');
+  const tunedBox = /** @type {HTMLInputElement} */ (document.getElementById('tuned')), workersIn = /** @type {HTMLInputElement} */ (document.getElementById('workers'));
   setWorkers(app.state.workers);
   app.on('change', () => setWorkers(app.state.workers));
   return {
-    show() { document.getElementById('preset').value = app.state.preset; describe(); },
+    show() { /** @type {HTMLSelectElement} */ (document.getElementById('preset')).value = app.state.preset; describe(); },
     activate() { describe(); panel.activate(); },
     deactivate() { panel.deactivate(); },
   };

@@ -1,3 +1,4 @@
+// @ts-check
 // The online regret view: the selected policies on the page's dataset and parameters, several
 // seeds, average regret with a 95% band (filled in seed by seed), switches and realised cost.
 import { POLICIES } from '../state.js';
@@ -5,10 +6,13 @@ import { JobPanel } from './job-panel.js';
 import { onlineCharts } from '../report.js';
 import { uploadedData } from '../upload.js';
 import { nqTriviaNow } from '../nq-trivia.js';
+/** @typedef {import('../state.js').App} App */
+/** @typedef {import('../../pkg/csc.js').PolicyId} PolicyId */
 
 /**
  * The online experiment of the page's settings (shared with the efficiency view); on uploaded
  * data its dataset is the object naming the user's file, checksum and arrival model.
+ * @param {App} app
  */
 export function onlineRequest(app) {
   const s = app.state, up = uploadedData(app);
@@ -28,6 +32,7 @@ export function onlineRequest(app) {
   return { key: JSON.stringify({ experiment, files: files?.id }), request };
 }
 
+/** @param {App} app */
 export function createRegretView(app) {
   const box = document.getElementById('policy-boxes');
   for (const [id, name] of Object.entries(POLICIES)) {
@@ -37,9 +42,9 @@ export function createRegretView(app) {
     label.append(cb, ` ${name}${id === 'clcb-frozen-cont' ? ' (slow)' : ''}`);
     box.append(label);
     cb.addEventListener('change', () => {
-      const chosen = [...box.querySelectorAll('input:checked')].map((c) => c.value);
+      const chosen = [.../** @type {NodeListOf<HTMLInputElement>} */ (box.querySelectorAll('input:checked'))].map((c) => c.value);
       if (!chosen.length) { cb.checked = true; return; }
-      app.set((s) => { s.policies = Object.keys(POLICIES).filter((p) => chosen.includes(p)); });
+      app.set((s) => { s.policies = /** @type {PolicyId[]} */ (Object.keys(POLICIES).filter((p) => chosen.includes(p))); });
     });
   }
   const panel = new JobPanel(document.querySelector('[data-job=regret]'), {
@@ -48,7 +53,7 @@ export function createRegretView(app) {
     stem: () => `online-${uploadedData(app)?.dataset.name || app.state.dataset}-${app.state.seeds}seeds`,
   });
   return {
-    show() { for (const cb of box.querySelectorAll('input')) cb.checked = app.state.policies.includes(cb.value); },
+    show() { for (const cb of box.querySelectorAll('input')) cb.checked = app.state.policies.includes(/** @type {PolicyId} */ (cb.value)); },
     activate() { panel.activate(); },
     deactivate() { panel.deactivate(); },
   };

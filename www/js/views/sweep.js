@@ -1,3 +1,4 @@
+// @ts-check
 // The sweep view (issue 25, item 5): how a result moves with one or two parameters. The reader
 // picks a base experiment (the regret view's online run, or one of the engine's built-in sweeps:
 // the sensitivity sweeps and the nq-tune grid), one or two parameters with their values and a
@@ -15,6 +16,7 @@ import { uploadedData } from '../upload.js';
 import { nqTriviaNow } from '../nq-trivia.js';
 import { sweepCharts, sweepMetrics, defaultSweepMetric, paramLabel } from '../report.js';
 import { sweepPresets, parseGrid, defaultParams } from '../../pkg/csc.js';
+/** @typedef {import('../state.js').App} App */
 
 const $ = (id) => document.getElementById(id);
 const opt = (value, text) => Object.assign(document.createElement('option'), { value, textContent: text });
@@ -34,11 +36,13 @@ const ONLINE_AXES = { p1: 'epsilon', v1: '0.2, 0.4, 0.6', p2: '', v2: '' };
 /** The `--grid` text of the form's axes. */
 const gridText = (f) => `${f.p1}=${f.v1.replace(/\s+/g, '')}${f.p2 ? `;${f.p2}=${f.v2.replace(/\s+/g, '')}` : ''}`;
 
+/** @param {App} app */
 export function createSweepView(app) {
   const presets = new Map(sweepPresets().map((s) => [s.id, s]));
   // Every numeric parameter the engine's `Params` has (Config::with_param sets any of them).
   const params = Object.entries(defaultParams()).filter(([, v]) => typeof v === 'number').map(([k]) => k).sort();
-  const base = $('sweep-base'), p1 = $('sweep-p1'), v1 = $('sweep-v1'), p2 = $('sweep-p2'), v2 = $('sweep-v2'), metricSel = $('sweep-metric');
+  const select = (id) => /** @type {HTMLSelectElement} */ ($(id)), input = (id) => /** @type {HTMLInputElement} */ ($(id));
+  const base = select('sweep-base'), p1 = select('sweep-p1'), v1 = input('sweep-v1'), p2 = select('sweep-p2'), v2 = input('sweep-v2'), metricSel = select('sweep-metric');
   base.append(opt('online', 'Online: the regret view\'s policies and settings'));
   for (const s of presets.values()) base.append(opt(s.id, `${s.id}: ${s.title}`));
   for (const k of params) p1.append(opt(k, paramLabel(k)));
@@ -94,7 +98,8 @@ export function createSweepView(app) {
     });
   };
 
-  const root = document.querySelector('[data-job=sweep]');
+  /** The sweep panel, which keeps the chart specs it drew as `charts` (tests click a point through them). */
+  const root = /** @type {HTMLElement & { charts?: import('../charts.js').ChartSpec[] }} */ (document.querySelector('[data-job=sweep]'));
   const panel = new JobPanel(root, {
     request: () => {
       const b = baseOf();
@@ -126,9 +131,9 @@ export function createSweepView(app) {
     base.value = form.base;
     p1.value = form.p1; v1.value = form.v1; p2.value = form.p2; v2.value = form.v2;
     v2.disabled = !form.p2;
-    $('seeds-sweep').value = String(app.state.seeds);
+    input('seeds-sweep').value = String(app.state.seeds);
     // The page's settings (dataset, parameters) are the online run's; a built-in sweep has its own.
-    document.querySelector('.slot[data-for="sweep"]').hidden = form.base !== 'online';
+    /** @type {HTMLElement} */ (document.querySelector('.slot[data-for="sweep"]')).hidden = form.base !== 'online';
   }
 
   base.addEventListener('change', () => {
@@ -141,7 +146,7 @@ export function createSweepView(app) {
     save();
   });
   // A changed field shows the run of the new grid if it ran, else "Not run yet" or why it cannot run.
-  for (const [el, key] of [[p1, 'p1'], [v1, 'v1'], [p2, 'p2'], [v2, 'v2']]) {
+  for (const [el, key] of /** @type {[HTMLInputElement | HTMLSelectElement, string][]} */ ([[p1, 'p1'], [v1, 'v1'], [p2, 'p2'], [v2, 'v2']])) {
     el.addEventListener('change', () => { form[key] = el.value; showForm(); if (panel.active) panel.activate(false); save(); });
   }
   // The metric only redraws: the run has every metric.

@@ -1,3 +1,4 @@
+// @ts-check
 // "Why this round" (issue 23, item 6): one line per live panel naming what fired in a round, in
 // the order the paper's algorithms run it. The facts are the engine's events of the round
 // (csc::live::RoundEvents, in OnlineRun.step's StepBatch: `events`, `localAdvances`, `inserted`,
