@@ -43,7 +43,9 @@ fn main() {
     let dataset: Arc<Dataset> = Arc::new(match name.as_str() {
         "synthetic" => synthetic::universe(params.c_floor).unwrap(),
         "plane" => plane::universe().unwrap(),
-        "nq-trivia" => nq_trivia::load(&nq_trivia::default_dir(), nq_trivia::PER_SOURCE, params.c_floor).unwrap(),
+        "nq-trivia" => {
+            nq_trivia::load(&nq_trivia::default_dir(), nq_trivia::PER_SOURCE, params.c_floor).unwrap()
+        }
         other => panic!("unknown dataset {other}; {usage}"),
     });
     let trace =
@@ -89,7 +91,9 @@ fn hwm_kib() -> u64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()
         .and_then(|s| {
-            s.lines().find_map(|l| l.strip_prefix("VmHWM:").and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok()))
+            s.lines().find_map(|l| {
+                l.strip_prefix("VmHWM:").and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            })
         })
         .unwrap_or(0)
 }
