@@ -168,8 +168,10 @@ for (const horizon of HORIZONS) {
     const before = load();
     const row = await inFreshBrowser(async (page) => {
       const u0 = usage();
-      const timeout = new Promise((r) => setTimeout(() => r({ type: 'timeout' }), RUN_TIMEOUT));
+      let timer;
+      const timeout = new Promise((r) => { timer = setTimeout(() => r({ type: 'timeout' }), RUN_TIMEOUT); });
       const r = await Promise.race([page.evaluate((m) => window.runScale(m), { horizon, policy }), timeout]);
+      clearTimeout(timer); // else the pending timer keeps node alive after the last run
       const u1 = usage();
       return { ...r, cpuS: u1.cpu - u0.cpu, peakRssKiB: u1.hwm };
     }).catch((e) => ({ type: 'error', message: `browser: ${e.message.split('\n')[0]}` }));
