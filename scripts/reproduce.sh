@@ -8,6 +8,8 @@
 # Environment:
 #   CSC_DATA       folder of nq.jsonl, nq.emb.f32, triviaqa.jsonl, triviaqa.emb.f32 (default ../shared/data)
 #   THREADS        worker threads per run (default 1: the machine this was written on was shared)
+#   CSC            the csc binary the runs use (default: the one this script builds, else no build; e.g. a
+#                  wrapper that times each run, as docs/PERFORMANCE.md's "Scale (issue 26)" did)
 #   ONLY           space-separated experiment ids to run (default: all below); "none" only plots
 #   FULL=1         also run krr-err on its own (the document draws it from fig-c, whose
 #                  CLCB-SC-LS-Cont runs are the same)
@@ -18,21 +20,33 @@
 #                  merge chained), wait for every merge, then plot. Run it on a login node whose
 #                  folders the compute nodes share. SHARDS (default 8), LIMIT (tasks at a time
 #                  per experiment, default 4); sbatch options through SBATCH_* variables.
-# A run that already has results/<id>.json is skipped unless FORCE=1.
+#   QUICK=1        the quick reproduction: only the experiments that are presets of the page's
+#                  Paper view, each at the quick settings the page runs (`csc run --quick`), into
+#                  results-quick/ (OUT), without plotting (docs/figures are the full runs')
+#   OUT            the results folder (default results, or results-quick with QUICK=1)
+# A run that already has $OUT/<id>.json is skipped unless FORCE=1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 
 DATA=${1:-${CSC_DATA:-../shared/data}}
 THREADS=${THREADS:-1}
-OUT=results
+QUICK=${QUICK:-0}
+OUT=${OUT:-$([ "$QUICK" = 1 ] && echo results-quick || echo results)}
 mkdir -p "$OUT/logs"
 
-cargo build --release --locked --bin csc
-CSC=$(realpath "${CARGO_TARGET_DIR:-target}/release/csc")
+if [ -z "${CSC:-}" ]; then
+    cargo build --release --locked --bin csc
+    CSC=$(realpath "${CARGO_TARGET_DIR:-target}/release/csc")
+fi
 export CSC # the binary deploy/slurm's jobs run
 merges=()  # SLURM=1: "MERGE_JOB REPORT" of every submitted experiment
 echo "engine: $($CSC --version), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
+quick_ids=" " # QUICK=1: the Paper view's presets, and their -tuned variants
+if [ "$QUICK" = 1 ]; then
+    quick_ids=" $("$CSC" list --json | python3 -c 'import json, sys
+print(" ".join(i for p in json.load(sys.stdin)["presets"] for i in [p["id"]] + ([p["id"] + "-tuned"] if p["tuned"] else [])))') "
+fi
 
 # run ID [extra csc args...]: one experiment into $OUT (or the --out given in the extra args). ID is
 # a built-in id or the path of a JSON definition named after its id (results/defs/<id>.json).
@@ -48,6 +62,12 @@ run() {
     done
     if [ -n "${ONLY:-}" ] && [[ " $ONLY " != *" $id "* ]]; then
         return 0
+    fi
+    if [ "$QUICK" = 1 ]; then
+        # presets only, and only their main runs (not the re-measured runtimes of $OUT/rt)
+        [[ "$quick_ids" == *" $id "* ]] && [ "$dest" = "$OUT" ] || return 0
+        args+=(--quick)
+        set -- "$@" --quick
     fi
     if [ -f "$dest/$id.json" ] && [ "${FORCE:-0}" != 1 ]; then
         echo "skip $id: $dest/$id.json exists (FORCE=1 to rerun)"
@@ -144,7 +164,11 @@ if [ ${#merges[@]} -gt 0 ]; then
     [ $failed = 0 ] || exit 1
 fi
 
-# Figures and tables.
+# Figures and tables (not for the quick runs: docs/figures are the full reproduction's).
+if [ "$QUICK" = 1 ]; then
+    echo "quick runs in $OUT (no figures drawn)"
+    exit 0
+fi
 PY=${PYTHON:-}
 if [ -z "$PY" ]; then
     if [ ! -x target/plot-venv/bin/python ]; then

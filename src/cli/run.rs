@@ -49,6 +49,10 @@ pub struct RunArgs {
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
+    /// At the quick settings of the page's Paper view (fewer seeds, rounds and sweep values;
+    /// `csc::experiment::quick_spec`): a built-in experiment that is one of its presets.
+    #[arg(long)]
+    quick: bool,
 }
 
 pub fn write(path: &Path, text: &str) -> Res<()> {
@@ -78,9 +82,18 @@ fn definition(a: &RunArgs) -> Res<(ExperimentSpec, std::sync::Arc<csc::dataset::
         let text = std::fs::read_to_string(experiment).map_err(|e| format!("{experiment}: {e}"))?;
         let spec = ExperimentSpec::from_json(&text).map_err(|e| format!("{experiment}: {e}"))?;
         (spec, Path::new(experiment).parent().map(Path::to_path_buf).unwrap_or_default())
+    } else if a.quick {
+        let id = experiment.trim_end_matches("-tuned");
+        if !csc::experiment::paper_presets().iter().any(|p| p.id == id) {
+            return Err(format!("--quick: `{experiment}` is not a preset of the Paper view (`csc list`)"));
+        }
+        (csc::experiment::quick_spec(experiment).map_err(err)?, PathBuf::new())
     } else {
         (builtin(experiment).map_err(err)?, PathBuf::new())
     };
+    if a.quick && Path::new(experiment).is_file() {
+        return Err("--quick goes with a built-in experiment id, not a definition file".into());
+    }
     if flags.dataset.is_some() || flags.arrival.is_some() {
         override_dataset(&mut spec, flags)?;
     } else if flags.embeddings.is_some()
