@@ -50,8 +50,10 @@ python3 scripts/check_wasm.py "$out/pkg/csc_bg.wasm"
 step "model (fetch-model.sh)" bash scripts/fetch-model.sh
 step "embedding package (wasm-embed.sh)" bash scripts/wasm-embed.sh
 
-# The page, without a locally built www/pkg (dist/pkg replaces it).
-tar -C www --exclude=./pkg -cf - . | tar -C "$out" -xf -
+# The page, without a locally built www/pkg (dist/pkg replaces it) and without the browser
+# benchmark (bench.html and its modules need www/pkg-bench, scripts/bench.sh's, not shipped).
+tar -C www --exclude=./pkg --exclude=./pkg-bench --exclude=./bench.html --exclude=./js/bench.js \
+    --exclude=./js/bench-worker.js -cf - . | tar -C "$out" -xf -
 
 # The nq-trivia universe, cut to what the page uses.
 mkdir -p "$out/data"

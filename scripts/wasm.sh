@@ -3,6 +3,9 @@
 # binaryen's wasm-opt over it ([wasm-opt]: enabled, flags) — keeping the result only if it is
 # intact (scripts/check_wasm.py) — and prints the .wasm size raw and gzipped. Needs what scripts/setup.sh installs; never downloads anything (wasm-pack runs in
 # `no-install` mode with its own wasm-opt step off, so it uses the wasm-bindgen on PATH).
+#   bash scripts/wasm.sh                                 the page's package (wasm-pack.toml's out-dir)
+#   bash scripts/wasm.sh OUT_DIR [CARGO_ARGS...]         another package, e.g. the benchmark's:
+#   bash scripts/wasm.sh www/pkg-bench --features bench  (scripts/bench.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -17,10 +20,11 @@ profile_flag() {
 }
 
 target=$(wasm_cfg build.target)
-out_dir=$(wasm_cfg build.out-dir)
+out_dir=${1:-$(wasm_cfg build.out-dir)}
+cargo_args=("${@:2}")
 profile=$(wasm_cfg build.profile)
 step "wasm-pack build" wasm-pack build --mode no-install --no-opt --target "$target" \
-    --out-dir "$out_dir" "$(profile_flag "$profile")"
+    --out-dir "$out_dir" "$(profile_flag "$profile")" -- ${cargo_args[@]+"${cargo_args[@]}"}
 
 wasm="$out_dir/csc_bg.wasm"
 [ -f "$wasm" ] || { echo "wasm.sh: $wasm was not produced" >&2; exit 1; }
