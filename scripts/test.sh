@@ -91,6 +91,11 @@ step "reproduce e2e" node tests/e2e/reproduce.mjs
 step "sweep e2e" node tests/e2e/sweep.mjs
 step "frontier e2e (nq-trivia, against the CLI)" node tests/e2e/frontier.mjs
 step "controls e2e" node tests/e2e/controls.mjs
+# The fixture preset of the "fixture preset" step in the page: a package built with cargo feature
+# fixture-preset (into a temporary directory, served as pkg/), its paper view's menu, URL and run.
+# Measured warm on a loaded 2-core machine: 110–125 s for that build (the engine crate recompiled
+# with the feature, wasm-opt), 15 s for the checks.
+step "fixture preset e2e" node tests/e2e/fixture_preset.mjs
 
 # The companion-site bundle (scripts/dist.sh: dist/ with the nq-trivia data of ../shared/data or
 # $CSC_DATA; fails without it) embedded in an iframe on another origin from a sub-path
