@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { serveStatic } from './static_server.mjs';
-import { checks, assert, waitFor, requirePkg, launchChromium } from './harness.mjs';
+import { checks, assert, waitFor, requirePkg, launchChromium, pageOpener } from './harness.mjs';
 
 const ID = 'sens-on-beta';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -41,14 +41,7 @@ const { server, origin } = await serveStatic(www, { '/pkg/': pkg });
 const { check, done } = checks();
 const browser = await launchChromium();
 const errors = [];
-async function openPage(query = '', viewport = { width: 1440, height: 900 }) {
-  const page = await browser.newPage({ viewport });
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(`${origin}/${query}`);
-  await waitFor(page, () => document.body.dataset.ready === 'true', null, { timeout: 120000 });
-  return page;
-}
+const openPage = pageOpener(browser, origin, errors);
 const menu = (page) => page.evaluate(() => [...document.getElementById('preset').options].map((o) => [o.value, o.textContent]));
 const search = (page) => page.evaluate(() => Object.fromEntries(new URLSearchParams(location.search)));
 
