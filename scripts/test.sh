@@ -111,3 +111,9 @@ step "embedding e2e" node tests/e2e/embed.mjs
 step "hostile sweep of the embedding package (node)" node scripts/hostile_pkg.mjs dist/pkg-embed dist/model
 step "embedding package (Chrome, Firefox)" node tests/e2e/embed_browsers.mjs
 step "ask a question e2e" node tests/e2e/ask.mjs
+
+# The sentence-embedding crate's own tests (embed/tests/native.rs): the first 200 NQ questions
+# against ../shared/data's embeddings (or $CSC_DATA's), edge texts, GPT-2 counts, with the model
+# the bundle step fetched into www/model (scripts/fetch-model.sh). Measured on a 2-core machine:
+# cold (candle and tokenizers compiled natively for the first time) 37 min at load 10–12; warm 14 s.
+step "embedding crate (native)" cargo test --locked -p csc-embed
