@@ -93,8 +93,8 @@ step "frontier e2e (nq-trivia, against the CLI)" node tests/e2e/frontier.mjs
 step "controls e2e" node tests/e2e/controls.mjs
 # The fixture preset of the "fixture preset" step in the page: a package built with cargo feature
 # fixture-preset (into a temporary directory, served as pkg/), its paper view's menu, URL and run.
-# Measured warm on a loaded 2-core machine: 110–125 s for that build (the engine crate recompiled
-# with the feature, wasm-opt), 15 s for the checks.
+# Measured warm on a 2-core machine: 60 s for that build at load 7, 110–125 s at load 10–12 (the
+# engine crate recompiled with the feature, then wasm-opt), 10–15 s for the checks.
 step "fixture preset e2e" node tests/e2e/fixture_preset.mjs
 
 # The companion-site bundle (scripts/dist.sh: dist/ with the nq-trivia data of ../shared/data or
