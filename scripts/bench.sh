@@ -12,7 +12,8 @@
 #   SKIP_CRITERION=1 bash scripts/bench.sh  no criterion run (the table then takes the native
 #                                          Reverse Greedy / KRR figures from target/criterion)
 #   SKIP_BROWSER=1 bash scripts/bench.sh    only the native part
-#   SKIP_WASM_BUILD=1                       use www/pkg as it is (else scripts/wasm.sh rebuilds it)
+#   SKIP_WASM_BUILD=1                       use www/pkg and www/pkg-bench as they are (else
+#                                          scripts/wasm.sh rebuilds both)
 #   HORIZON=2000, BENCH_DATASETS=synthetic,plane, BENCH_POLICIES=greedy,lfu: a smaller workload
 #   (tests/e2e/bench.mjs documents its other knobs: BENCH_ONLY, BENCH_REPS, FRAME_SECONDS, TTI_LOADS)
 set -euo pipefail
@@ -41,11 +42,15 @@ done
 echo "load after the native runs: $(cut -d' ' -f1-3 /proc/loadavg)"
 if [ -n "${SKIP_BROWSER:-}" ]; then exit 0; fi
 
-# The browser half: the same trace and parameters in WebAssembly (the wasm build includes the
-# benchmark-only exports of src/bindings/bench.rs), then the combined table.
+# The browser half: the same trace and parameters in WebAssembly, then the combined table. Two
+# packages: the page's www/pkg (time to interactive, frames, memory, size) and the benchmark's
+# www/pkg-bench, the only one with the benchmark-only exports of src/bindings/bench.rs (cargo
+# feature `bench`), swept with hostile values first as the page's is in scripts/test.sh.
 if [ -z "${SKIP_WASM_BUILD:-}" ]; then
   bash scripts/wasm.sh
+  bash scripts/wasm.sh www/pkg-bench --features bench
 fi
+node scripts/hostile_pkg.mjs www/pkg-bench
 if [ ! -d tests/e2e/node_modules ]; then
   npm ci --prefix tests/e2e --no-audit --no-fund
 fi

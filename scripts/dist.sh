@@ -4,10 +4,11 @@
 #   bash scripts/dist.sh [DATA_DIR]     # DATA_DIR (or $CSC_DATA) default: ../shared/data
 # dist/ holds
 #   index.html, css/, js/, vendor/   the page (www/);
-#   pkg/                             the engine: cargo's release .wasm, optimised by Debian's
-#                                    wasm-opt BEFORE wasm-bindgen (binaryen 108 run after
-#                                    wasm-bindgen breaks its externref table, binaryen #4711),
-#                                    then wasm-bindgen --target web;
+#   pkg/                             the engine, as scripts/wasm.sh builds www/pkg (lib.sh's
+#                                    wasm_package: cargo's release .wasm, optimised by Debian's
+#                                    wasm-opt BEFORE wasm-bindgen — binaryen 108 run after
+#                                    wasm-bindgen breaks its externref table, binaryen #4711 —
+#                                    then wasm-bindgen --target web);
 #   pkg-embed/, model/               "Ask a question" (issue 14): the sentence-embedding package
 #                                    (scripts/wasm-embed.sh) and all-MiniLM-L6-v2 as f16 with its
 #                                    licence (scripts/fetch-model.sh, from PyPI; never committed),
@@ -33,25 +34,18 @@ for f in nq.jsonl nq.emb.f32 triviaqa.jsonl triviaqa.emb.f32 README.md; do
 done
 
 out=dist
-target_dir=${CARGO_TARGET_DIR:-target}
-step "cargo build (wasm32, release)" cargo build --lib --release --locked --target wasm32-unknown-unknown
-raw="$target_dir/wasm32-unknown-unknown/release/csc.wasm"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-mapfile -t flags < <(wasm_cfg wasm-opt.flags)
-step "wasm-opt (before wasm-bindgen)" wasm-opt "${flags[@]}" "$raw" -o "$tmp/csc.wasm"
-
 rm -rf "$out"
 mkdir -p "$out"
-step "wasm-bindgen" wasm-bindgen --target web --out-dir "$out/pkg" --out-name csc "$tmp/csc.wasm"
-python3 scripts/check_wasm.py "$out/pkg/csc_bg.wasm"
+wasm_package csc "$out/pkg"
 
 # "Ask a question": the model (downloaded once, then kept in www/model) and the embedding package.
 step "model (fetch-model.sh)" bash scripts/fetch-model.sh
 step "embedding package (wasm-embed.sh)" bash scripts/wasm-embed.sh
 
-# The page, without a locally built www/pkg (dist/pkg replaces it).
-tar -C www --exclude=./pkg -cf - . | tar -C "$out" -xf -
+# The page, without a locally built www/pkg (dist/pkg replaces it) and without the browser
+# benchmark (bench.html and its modules need www/pkg-bench, scripts/bench.sh's, not shipped).
+tar -C www --exclude=./pkg --exclude=./pkg-bench --exclude=./bench.html --exclude=./js/bench.js \
+    --exclude=./js/bench-worker.js -cf - . | tar -C "$out" -xf -
 
 # The nq-trivia universe, cut to what the page uses.
 mkdir -p "$out/data"

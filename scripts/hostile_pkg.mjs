@@ -9,7 +9,10 @@
 // this checks the boundary itself (release glue does not check argument types).
 // The embedding package (www/pkg-embed, scripts/wasm-embed.sh) is swept the same way, with the
 // model of scripts/fetch-model.sh (www/model) loaded once.
+// The benchmark's package (www/pkg-bench: the engine with cargo feature `bench`, which adds the
+// Bench* classes of src/bindings/bench.rs) is swept like the engine's (scripts/bench.sh).
 // Usage: node scripts/hostile_pkg.mjs www/pkg
+//        node scripts/hostile_pkg.mjs www/pkg-bench
 //        node scripts/hostile_pkg.mjs www/pkg-embed [www/model]
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -164,7 +167,8 @@ const pkg = EMBED ? await embeddingPackage() : ENGINE;
 
 // ---- Values of every JS type. A function, so objects (freed ones included) are fresh. ----
 const HUGE = 'x'.repeat(10 * 2 ** 20);
-const otherClass = new csc.BenchReverseGreedy(2); // a live object of another class than expected
+// A live object of another class than expected (a class of every build of the engine).
+const otherClass = new csc.ExperimentRun(spec, plane(), undefined, undefined);
 function hostileValues() {
   const freed = csc.Dataset.plane();
   freed.free();
@@ -189,7 +193,7 @@ function hostileValues() {
     ['Date', new Date(0)], ['RegExp', /x/], ['Map', new Map([[1, 2]])], ['Promise', Promise.resolve(1)],
     ['throwing valueOf', { valueOf() { throw new Error('valueOf'); }, toString() { throw new Error('toString'); } }],
     ['{kind: 1}', { kind: 1, zeta: 'x' }], ['{k: -1}', { k: -1 }], ['freed Dataset', freed], ['live Dataset', live],
-    ['live BenchReverseGreedy', otherClass],
+    ['live ExperimentRun', otherClass],
   ];
 }
 const dispose = (v) => { if (v && typeof v.free === 'function' && v.__wbg_ptr) v.free(); };

@@ -73,3 +73,38 @@ apt_install() {
     step "apt-get install $*" env DEBIAN_FRONTEND=noninteractive \
         "${sudo[@]}" apt-get install -y -q --no-install-recommends "$@"
 }
+
+# wasm_size FILE: "N bytes raw, M bytes gzipped" (gzip -9).
+wasm_size() {
+    echo "$(stat -c %s "$1") bytes raw, $(gzip -9 -c "$1" | wc -c) bytes gzipped"
+}
+
+# wasm_package NAME OUT_DIR [CARGO_ARGS...]: builds the wasm-bindgen package of the library whose
+# .wasm is NAME (csc, csc_embed) into OUT_DIR as wasm-pack.toml says ([build] target and profile,
+# [wasm-opt]): cargo build for wasm32 (CARGO_ARGS added: -p csc-embed, --features bench) →
+# binaryen's wasm-opt on cargo's .wasm, BEFORE wasm-bindgen (Debian 12's wasm-opt 108 run on
+# wasm-bindgen's output corrupts its externref table export, binaryen #4711; on cargo's output
+# there is no such table yet) → wasm-bindgen → scripts/check_wasm.py on what ships. Prints the
+# .wasm size at each stage. Used by scripts/wasm.sh, wasm-embed.sh and dist.sh.
+wasm_package() {
+    local name=$1 out=$2 profile target dir raw flags
+    shift 2
+    profile=$(wasm_cfg build.profile)
+    target=$(wasm_cfg build.target)
+    case $profile in dev) dir=debug ;; *) dir=$profile ;; esac
+    step "cargo build (wasm32, $profile)" cargo build --locked --lib --profile "$profile" \
+        --target wasm32-unknown-unknown "$@"
+    raw="${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/$dir/$name.wasm"
+    [ -f "$raw" ] || { echo "wasm_package: $raw was not produced" >&2; return 1; }
+    echo "cargo's $name.wasm: $(wasm_size "$raw")"
+    if [ "$(wasm_cfg wasm-opt.enabled)" = true ]; then
+        mapfile -t flags < <(wasm_cfg wasm-opt.flags)
+        step "wasm-opt (before wasm-bindgen)" wasm-opt "${flags[@]}" "$raw" -o "${raw%.wasm}.opt.wasm"
+        raw="${raw%.wasm}.opt.wasm"
+        echo "wasm-opt output: $(wasm_size "$raw")"
+    fi
+    step "wasm-bindgen" wasm-bindgen --target "$target" --out-dir "$out" --out-name "$name" "$raw"
+    python3 scripts/check_wasm.py "$out/${name}_bg.wasm" ||
+        { echo "wasm_package: $out/${name}_bg.wasm is not intact" >&2; return 1; }
+    echo "$out/${name}_bg.wasm: $(wasm_size "$out/${name}_bg.wasm")"
+}

@@ -26,6 +26,11 @@ const throws = (f, text) => {
   return false;
 };
 
+// The page's package leaves the benchmark's exports out (src/bindings/bench.rs, cargo feature
+// `bench`: only in www/pkg-bench, scripts/bench.sh).
+const benchExports = Object.keys(csc).filter((name) => /^Bench/.test(name));
+check(benchExports.length === 0, `the page's package exports ${benchExports.join(", ")} (benchmark only)`);
+
 const data = csc.Dataset.synthetic();
 check(data.size === 50 && data.dim === 384 && data.points().length === 50 * 384, "Dataset.synthetic()");
 check(data.projection().length === 100, "Dataset.projection()");

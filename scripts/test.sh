@@ -95,6 +95,11 @@ step "reproduce e2e" node tests/e2e/reproduce.mjs
 step "sweep e2e" node tests/e2e/sweep.mjs
 step "frontier e2e (nq-trivia, against the CLI)" node tests/e2e/frontier.mjs
 step "controls e2e" node tests/e2e/controls.mjs
+# The fixture preset of the "fixture preset" step in the page: a package built with cargo feature
+# fixture-preset (into a temporary directory, served as pkg/), its paper view's menu, URL and run.
+# Measured warm on a 2-core machine: 60 s for that build at load 7, 110–125 s at load 10–12 (the
+# engine crate recompiled with the feature, then wasm-opt), 10–15 s for the checks.
+step "fixture preset e2e" node tests/e2e/fixture_preset.mjs
 
 # The companion-site bundle (scripts/dist.sh: dist/ with the nq-trivia data of ../shared/data or
 # $CSC_DATA; fails without it) embedded in an iframe on another origin from a sub-path
@@ -111,3 +116,9 @@ step "embedding e2e" node tests/e2e/embed.mjs
 step "hostile sweep of the embedding package (node)" node scripts/hostile_pkg.mjs dist/pkg-embed dist/model
 step "embedding package (Chrome, Firefox)" node tests/e2e/embed_browsers.mjs
 step "ask a question e2e" node tests/e2e/ask.mjs
+
+# The sentence-embedding crate's own tests (embed/tests/native.rs): the first 200 NQ questions
+# against ../shared/data's embeddings (or $CSC_DATA's), edge texts, GPT-2 counts, with the model
+# the bundle step fetched into www/model (scripts/fetch-model.sh). Measured on a 2-core machine:
+# cold (candle and tokenizers compiled natively for the first time) 37 min at load 10–12; warm 14 s.
+step "embedding crate (native)" cargo test --locked -p csc-embed

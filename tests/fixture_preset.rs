@@ -3,7 +3,9 @@
 //! of the registry), and the URL codec accepts it, `csc list` (text and `--json`) lists it, and
 //! the page's preset list (`paperPresets()`, from which js/views/paper.js builds its menu;
 //! tests/e2e/controls.mjs checks that the menu is that list) carries it. Run with
-//! `cargo test --features fixture-preset --test fixture_preset` (scripts/test.sh does).
+//! `cargo test --features fixture-preset --test fixture_preset` (scripts/test.sh does). The page's
+//! end, a package built with the feature and its paper view's menu, URL and run, is
+//! tests/e2e/fixture_preset.mjs.
 #![cfg(all(feature = "fixture-preset", not(target_arch = "wasm32")))]
 
 use csc::bindings::url_state::{decode, encode};

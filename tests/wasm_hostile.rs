@@ -63,8 +63,8 @@ function release(v) {
   if (v && typeof v === 'object' && typeof v.free === 'function') { try { v.free(); } catch (_) {} }
 }
 
-// Runs the whole hostile matrix; returns [{label, expect, outcome, message, healthy, health}].
-export function runHostile(g) {
+// Runs the whole hostile matrix (`bench`: built with cargo feature `bench`); returns [{label, expect, outcome, message, healthy, health}].
+export function runHostile(g, bench) {
   const out = [];
   let lastExport = '';
   const probe = (label, expect, fn) => {
@@ -383,42 +383,52 @@ export function runHostile(g) {
   probe('run.free()', 'ok', () => run.free());
 
   // ---- benchmark exports (src/bindings/bench.rs) ------------------------------------------------
-  cover('BenchOnline', 'BenchReverseGreedy', 'BenchKrr');
-  // The dataset argument gets the whole hostile matrix; the parameters only values that fail
-  // (a missing object means the SPEC defaults, T = 5,000: seconds per call in this build).
-  matrix('new BenchOnline', [plane], (a) => new g.BenchOnline(a[0], small, ...a.slice(1)));
-  for (const p of [{ horizon: 2e6 }, { k: 0 }, { horizon: 0 }, { nope: 1 }, [1], 'abc', 5]) {
-    mustThrow(`new BenchOnline params ${JSON.stringify(p)}`, () => new g.BenchOnline(plane, p));
-  }
-  mustThrow('new BenchOnline on a plain object', () => new g.BenchOnline({ __wbg_ptr: 8 }, small));
-  {
-    const b = new g.BenchOnline(plane, small);
-    probe('BenchOnline.horizon', 'ok', () => b.horizon);
-    probe('BenchOnline.oracleLoss', 'ok', () => b.oracleLoss);
-    matrix('BenchOnline.run', ['greedy'], (a) => b.run(...a));
-    mustThrow('BenchOnline.run unknown policy', () => b.run('nope'));
-    b.free();
-    mustThrow('freed BenchOnline.run', () => b.run('greedy'));
-  }
-  matrix('new BenchReverseGreedy', [20], (a) => new g.BenchReverseGreedy(...a));
-  for (const m of [0, -3, 2.5, 10001, 1e12, NaN]) mustThrow(`new BenchReverseGreedy ${m}`, () => new g.BenchReverseGreedy(m));
-  {
-    const rg = new g.BenchReverseGreedy(20);
-    matrix('BenchReverseGreedy.run', [3], (a) => rg.run(...a));
-    mustThrow('BenchReverseGreedy.run k 0', () => rg.run(0));
-    rg.free();
-  }
-  matrix('new BenchKrr', [10, 5], (a) => new g.BenchKrr(...a));
-  for (const [l, m] of [[0, 5], [5001, 5], [10, 5001], [2.5, 5], [10, -1], [NaN, 5]]) {
-    mustThrow(`new BenchKrr ${l}, ${m}`, () => new g.BenchKrr(l, m));
-  }
-  {
-    const kb = new g.BenchKrr(10, 5);
-    mustThrow('BenchKrr.addOne before prepare', () => kb.addOne());
-    probe('BenchKrr.prepare', 'ok', () => kb.prepare());
-    probe('BenchKrr.addOne', 'ok', () => kb.addOne());
-    mustThrow('BenchKrr.addOne twice', () => kb.addOne());
-    kb.free();
+  // Only with cargo feature `bench` (the benchmark's package, www/pkg-bench: `wasm-pack test
+  // --headless --chrome -- --features bench`); without it they must not be exported at all.
+  const BENCH = ['BenchOnline', 'BenchReverseGreedy', 'BenchKrr'];
+  if (!bench) {
+    for (const name of BENCH.filter((n) => n in g)) {
+      out.push({ label: `export ${name} without cargo feature "bench" (src/bindings/mod.rs)`, expect: 'absent',
+                 outcome: 'present', message: '', healthy: true, health: '' });
+    }
+  } else {
+    cover(...BENCH);
+    // The dataset argument gets the whole hostile matrix; the parameters only values that fail
+    // (a missing object means the SPEC defaults, T = 5,000: seconds per call in this build).
+    matrix('new BenchOnline', [plane], (a) => new g.BenchOnline(a[0], small, ...a.slice(1)));
+    for (const p of [{ horizon: 2e6 }, { k: 0 }, { horizon: 0 }, { nope: 1 }, [1], 'abc', 5]) {
+      mustThrow(`new BenchOnline params ${JSON.stringify(p)}`, () => new g.BenchOnline(plane, p));
+    }
+    mustThrow('new BenchOnline on a plain object', () => new g.BenchOnline({ __wbg_ptr: 8 }, small));
+    {
+      const b = new g.BenchOnline(plane, small);
+      probe('BenchOnline.horizon', 'ok', () => b.horizon);
+      probe('BenchOnline.oracleLoss', 'ok', () => b.oracleLoss);
+      matrix('BenchOnline.run', ['greedy'], (a) => b.run(...a));
+      mustThrow('BenchOnline.run unknown policy', () => b.run('nope'));
+      b.free();
+      mustThrow('freed BenchOnline.run', () => b.run('greedy'));
+    }
+    matrix('new BenchReverseGreedy', [20], (a) => new g.BenchReverseGreedy(...a));
+    for (const m of [0, -3, 2.5, 10001, 1e12, NaN]) mustThrow(`new BenchReverseGreedy ${m}`, () => new g.BenchReverseGreedy(m));
+    {
+      const rg = new g.BenchReverseGreedy(20);
+      matrix('BenchReverseGreedy.run', [3], (a) => rg.run(...a));
+      mustThrow('BenchReverseGreedy.run k 0', () => rg.run(0));
+      rg.free();
+    }
+    matrix('new BenchKrr', [10, 5], (a) => new g.BenchKrr(...a));
+    for (const [l, m] of [[0, 5], [5001, 5], [10, 5001], [2.5, 5], [10, -1], [NaN, 5]]) {
+      mustThrow(`new BenchKrr ${l}, ${m}`, () => new g.BenchKrr(l, m));
+    }
+    {
+      const kb = new g.BenchKrr(10, 5);
+      mustThrow('BenchKrr.addOne before prepare', () => kb.addOne());
+      probe('BenchKrr.prepare', 'ok', () => kb.prepare());
+      probe('BenchKrr.addOne', 'ok', () => kb.addOne());
+      mustThrow('BenchKrr.addOne twice', () => kb.addOne());
+      kb.free();
+    }
   }
 
   // ---- ExperimentRun --------------------------------------------------------------------------
@@ -517,7 +527,7 @@ extern "C" {
     #[wasm_bindgen(js_name = loadGlue)]
     fn load_glue() -> js_sys::Promise;
     #[wasm_bindgen(js_name = runHostile)]
-    fn run_hostile(glue: &JsValue) -> js_sys::Array;
+    fn run_hostile(glue: &JsValue, bench: bool) -> js_sys::Array;
 }
 
 /// A settled promise's value (or rejection) and the waker of the task waiting for it.
@@ -578,7 +588,7 @@ fn text(v: &JsValue, key: &str) -> String {
 #[wasm_bindgen_test]
 async fn every_export_survives_hostile_values() {
     let glue = Await::new(load_glue()).await.expect("the test's own JS glue can be imported");
-    let report = run_hostile(&glue);
+    let report = run_hostile(&glue, cfg!(feature = "bench"));
     let (mut failures, mut errors, mut oks, mut must) = (Vec::new(), 0, 0, 0);
     for r in report.iter() {
         let (label, expect, outcome, message) =
@@ -594,6 +604,7 @@ async fn every_export_survives_hostile_values() {
             (_, "trap") => Some(format!("TRAPPED: {message}")),
             (_, "non-error throw") => Some(format!("threw a non-Error value: {message}")),
             (_, "uncovered") => Some("not covered".to_string()),
+            (_, "present") => Some("exported, but should not be".to_string()),
             ("error", "ok") => Some(format!("returned {message} instead of throwing")),
             ("ok", "error") => Some(format!("threw {message:?} on a valid call")),
             (_, "error") if message.trim().is_empty() => Some("threw an Error without a message".to_string()),

@@ -24,7 +24,9 @@
 //! determinism report). The online-simulation and chunked-experiment classes are added as further
 //! submodules here.
 
-#[cfg(target_arch = "wasm32")]
+// The browser benchmark's classes: only in the benchmark's package (cargo feature `bench`,
+// www/pkg-bench from scripts/bench.sh), never in the page's.
+#[cfg(all(target_arch = "wasm32", feature = "bench"))]
 pub mod bench;
 #[cfg(target_arch = "wasm32")]
 pub mod catalog;

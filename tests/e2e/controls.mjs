@@ -9,7 +9,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serveStatic } from './static_server.mjs';
-import { checks, assert, waitFor, requirePkg, launchChromium } from './harness.mjs';
+import { checks, assert, waitFor, requirePkg, launchChromium, pageOpener } from './harness.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const www = path.join(root, 'www');
@@ -20,14 +20,7 @@ const { server, origin } = await serveStatic(www);
 const { check, done } = checks();
 const browser = await launchChromium();
 const errors = [];
-async function openPage(query = '', viewport = { width: 1440, height: 900 }) {
-  const page = await browser.newPage({ viewport });
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(`${origin}/${query}`);
-  await waitFor(page, () => document.body.dataset.ready === 'true', null, { timeout: 120000 });
-  return page;
-}
+const openPage = pageOpener(browser, origin, errors);
 /** The engine's table, read in the page through the built package. */
 const table = (page) => page.evaluate(async () => (await import('./pkg/csc.js')).pageControls());
 const visible = (page, id) => page.evaluate((id) => {

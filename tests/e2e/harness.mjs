@@ -84,6 +84,19 @@ export function requirePkg(www) {
   }
 }
 
+/** `openPage(query = '', viewport = 1440 × 900)`: a new page of `browser` at `${origin}/${query}`,
+ *  returned once the page is ready, its console errors and uncaught exceptions pushed to `errors`. */
+export function pageOpener(browser, origin, errors) {
+  return async (query = '', viewport = { width: 1440, height: 900 }) => {
+    const page = await browser.newPage({ viewport });
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(`${origin}/${query}`);
+    await waitFor(page, () => document.body.dataset.ready === 'true', null, { timeout: 120000 });
+    return page;
+  };
+}
+
 /** The installed Chromium, headless (`CHROMIUM` names another binary). */
 export const launchChromium = () => chromium.launch({
   executablePath: process.env.CHROMIUM || '/usr/bin/chromium',

@@ -1,7 +1,8 @@
 // The localhost server the browser scripts share (run.mjs, bench.mjs): www/ as scripts/serve.sh
 // serves it, the long-run worker of long_run.mjs, and optionally read-only extra files under
 // fixed paths (bench.mjs: the four NQ/TriviaQA files under /__data__/, never copied into the
-// repository). Nothing outside www/ and those files is reachable.
+// repository) or directories in place of www/'s (fixture_preset.mjs: another build as /pkg/).
+// Nothing outside www/ and those files and directories is reachable.
 import http from 'node:http';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -12,8 +13,8 @@ export const TYPES = {
   '.wasm': 'application/wasm', '.json': 'application/json', '.png': 'image/png', '.svg': 'image/svg+xml', '.ts': 'text/plain',
 };
 
-// Starts the server on a free port of 127.0.0.1; `extra` maps URL paths to files. Returns
-// { server, origin }.
+// Starts the server on a free port of 127.0.0.1; `extra` maps URL paths to files, and URL
+// prefixes ending in '/' to directories served there instead of www/'s. Returns { server, origin }.
 export async function serveStatic(www, extra = {}) {
   const server = http.createServer(async (req, res) => {
     try {
@@ -24,6 +25,11 @@ export async function serveStatic(www, extra = {}) {
         return;
       }
       let file = extra[p];
+      const dir = Object.keys(extra).find((k) => k.endsWith('/') && p.startsWith(k));
+      if (!file && dir) {
+        file = path.join(extra[dir], path.normalize(p.slice(dir.length)));
+        if (!file.startsWith(extra[dir])) throw new Error('outside');
+      }
       if (!file) {
         if (p.endsWith('/')) p += 'index.html';
         file = path.join(www, path.normalize(p));

@@ -3,8 +3,9 @@
 // examples/online_profile.rs and benches/engine.rs in WebAssembly and times each part with
 // performance.now(), sending one progress message per measurement of its one request, `run`
 // (rpc.js). Benchmark-only: the playground never loads it. The classes BenchOnline,
-// BenchReverseGreedy and BenchKrr are src/bindings/bench.rs.
-import init, { Dataset, BenchOnline, BenchReverseGreedy, BenchKrr } from '../pkg/csc.js';
+// BenchReverseGreedy and BenchKrr are src/bindings/bench.rs, in the benchmark's own package
+// www/pkg-bench (cargo feature `bench`, built by scripts/bench.sh); the page's www/pkg lacks them.
+import init, { Dataset, BenchOnline, BenchReverseGreedy, BenchKrr } from '../pkg-bench/csc.js';
 import { serve } from './rpc.js';
 
 let memory = null;

@@ -9,7 +9,7 @@
 // the nq-trivia universe bundled by scripts/dist.sh (data/), or on the files the reader loaded.
 import { JobPanel } from './job-panel.js';
 import { setWorkers, workerCount } from '../jobs.js';
-import { offlineCharts, onlineCharts, paperValuesOf, series } from '../report.js';
+import { chartsOf, offlineCharts, onlineCharts, paperValuesOf, series } from '../report.js';
 import { presetsOf, quickRequest } from '../presets.js';
 import { uploadedData } from '../upload.js';
 import { nqTriviaNow } from '../nq-trivia.js';
@@ -18,7 +18,8 @@ import { nqTriviaNow } from '../nq-trivia.js';
 /** The reproduction report shipped with the page, at its "Where we differ" section. */
 const DIFFER = new URL('../../docs/REPRODUCTION.html#where-we-differ-and-why', import.meta.url).href;
 
-/** The charts of each preset (what the figure shows); everything else comes from the engine. */
+/** The charts of each preset (what the figure shows); everything else comes from the engine. A
+ *  preset added to the engine's list without an entry here draws its report's charts (chartsOf). */
 const CHARTS = {
   'fig-a': offlineCharts,
   'fig-b': offlineCharts,
@@ -78,7 +79,7 @@ export function createPaperView(app) {
   };
   const panel = new JobPanel(document.querySelector('[data-job=paper]'), {
     request: presetRequest,
-    charts: (report) => CHARTS[app.state.preset](report),
+    charts: (report) => (CHARTS[app.state.preset] || chartsOf)(report),
     stem: () => `${app.state.preset}-${app.state.full ? 'full' : 'quick'}`,
     onReport: (job) => showHeadline(job),
   });
