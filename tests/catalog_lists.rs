@@ -154,11 +154,19 @@ fn the_control_table_covers_the_page_state() {
         };
         let value = value.unwrap_or_else(|| panic!("{}: `{}` is not a field of the page state", c.id, c.key));
         if !c.choices.is_empty() {
+            // An empty choice stands for `null` (p3, p4: no panel; js/controls.js).
             assert!(
-                c.choices.iter().any(|o| json!(o.value) == value),
+                c.choices.iter().any(|o| json!(o.value) == value || (o.value.is_empty() && value.is_null())),
                 "{}: default {value} not a choice",
                 c.id
             );
+        }
+        // Every choice of a select of the link's state is a value the URL codec accepts.
+        if c.kind == controls::Kind::Select && !c.key.starts_with("params.") && c.key != "arrival" {
+            for o in &c.choices {
+                decode(&format!("{}={}", c.key, o.value))
+                    .unwrap_or_else(|e| panic!("{} = `{}`: {e}", c.id, o.value));
+            }
         }
         if let (Some(min), Some(v)) = (c.min, value.as_f64().filter(|&v| !(c.auto && v == 0.0))) {
             assert!(v >= min && c.max.is_none_or(|m| v <= m), "{}: default {v} outside its range", c.id);

@@ -3,14 +3,15 @@
 //! the state key it edits, its range or choices, its hint and reference, where it sits and when it
 //! applies, and the names a link may hide (`?hide=seed,k`; [`check_hide`], called by the URL
 //! codec). Plain Rust, tested natively; the facts come from the engine's lists:
-//! [`crate::config::PARAMETERS`], [`crate::dataset::DATASETS`], [`crate::stream::ARRIVALS`] and
-//! the paper presets.
+//! [`crate::config::PARAMETERS`], [`crate::dataset::DATASETS`], [`crate::stream::ARRIVALS`],
+//! the online policies of [`crate::algorithms`] and the paper presets.
 
+use crate::algorithms::PolicyKind;
 use crate::config::PARAMETERS;
 use crate::dataset::DATASETS;
 use crate::error::{Error, Result};
 use crate::stream::ARRIVALS;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Offline experiments of the offline view (SPEC §10).
 pub const OFFLINE_EXPERIMENTS: [&str; 3] = ["fig-a", "fig-b", "abl-k"];
@@ -18,6 +19,51 @@ pub const OFFLINE_EXPERIMENTS: [&str; 3] = ["fig-a", "fig-b", "abl-k"];
 pub const MAX_SEEDS: usize = 100;
 /// Largest number of experiment workers a link may ask for (the page's pool, www/js/jobs.js).
 pub const MAX_WORKERS: usize = 32;
+/// Largest live speed (rounds per animation frame): the speed control's range and the URL
+/// codec's check.
+pub const MAX_SPEED: u32 = 10_000;
+
+/// How the live view colours the arrivals (the page state's `colour`, the link's `colour=`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+pub enum Colouring {
+    /// By decision on the 2-D plane, by ε-net cell in a projection of higher dimension.
+    #[default]
+    Auto,
+    /// Served from the cache or sent to the LLM.
+    Decision,
+    /// By the true nearest ε-net center (its Voronoi cell, §4).
+    Cell,
+}
+
+impl Colouring {
+    /// Every colouring, in the order the page lists them.
+    pub const ALL: [Colouring; 3] = [Colouring::Auto, Colouring::Decision, Colouring::Cell];
+
+    /// The id (the serde name: `auto`, `decision`, `cell`).
+    pub const fn id(self) -> &'static str {
+        match self {
+            Colouring::Auto => "auto",
+            Colouring::Decision => "decision",
+            Colouring::Cell => "cell",
+        }
+    }
+
+    /// The name the page shows.
+    pub const fn label(self) -> &'static str {
+        match self {
+            Colouring::Auto => "auto",
+            Colouring::Decision => "decision",
+            Colouring::Cell => "ε-net cell",
+        }
+    }
+
+    /// The ids, for messages.
+    pub fn ids() -> String {
+        Colouring::ALL.map(Colouring::id).join(", ")
+    }
+}
 
 /// One choice of a select.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -47,8 +93,9 @@ pub struct PageControl {
     pub id: &'static str,
     pub kind: Kind,
     /// The field of the page state it edits: `params.<id>` for a parameter, else a `UrlState`
-    /// field (`dataset`, `seeds`, `offline`, `full`); `arrival` is the uploaded data's model,
-    /// which only the link's fragment carries.
+    /// field (`dataset`, `seeds`, `offline`, `full`, `p1`…`p4`, `speed`, `colour`); `arrival` is
+    /// the uploaded data's model, which only the link's fragment carries. A select's empty choice
+    /// (p3, p4: no panel) is `null` in the state.
     pub key: String,
     /// The label: a parameter's symbol (`_x` a subscript) or a name.
     pub label: String,
@@ -91,10 +138,6 @@ pub const HIDE_GROUPS: &[HideGroup] = &[
     HideGroup { name: "settings", selector: "#settings", what: "the run settings (dataset and parameters)" },
     HideGroup { name: "more", selector: "#more-params", what: "More parameters" },
     HideGroup { name: "upload", selector: ".upload-row", what: "Load your data" },
-    HideGroup { name: "p1", selector: "#p1", what: "the live view's first policy" },
-    HideGroup { name: "p2", selector: "#p2", what: "the live view's second policy" },
-    HideGroup { name: "speed", selector: "#speed", what: "the live view's speed" },
-    HideGroup { name: "colour-by", selector: "#colour-by", what: "the live view's colouring" },
     HideGroup { name: "policies", selector: ".policies", what: "the regret view's policy boxes" },
     HideGroup { name: "preset", selector: "#preset", what: "the paper view's figure menu" },
 ];
@@ -130,6 +173,63 @@ fn sentence(name: &str) -> String {
     }
     let mut c = name.chars();
     c.next().map(|f| f.to_ascii_uppercase().to_string() + c.as_str()).unwrap_or_default()
+}
+
+/// The live view's controls: the policy of each panel (p3, p4 may be none: no panel), the speed
+/// and the colouring.
+fn live_controls() -> Vec<PageControl> {
+    let panels = [
+        ("p1", "A", "First panel", "§6; Algs. 3–5 for CLCB-SC-LS-Cont"),
+        ("p2", "B", "Second panel, same stream", "§6"),
+        ("p3", "C", "Optional third panel, same stream", "§6"),
+        ("p4", "D", "Optional fourth panel, same stream", "§6"),
+    ];
+    let mut out: Vec<PageControl> = panels
+        .iter()
+        .map(|&(id, letter, hint, reference)| {
+            let none = (id == "p3" || id == "p4").then(|| Choice {
+                value: "",
+                label: "none (no panel)".into(),
+                disabled: false,
+            });
+            let policies = PolicyKind::ALL.iter().map(|p| p.info()).map(|p| Choice {
+                value: p.id,
+                label: p.name.into(),
+                disabled: false,
+            });
+            PageControl {
+                kind: Kind::Select,
+                reference,
+                section: "live",
+                choices: none.into_iter().chain(policies).collect(),
+                restart: true,
+                ..number(id, id.into(), format!("Policy {letter}"), hint.into())
+            }
+        })
+        .collect();
+    out.push(PageControl {
+        section: "live",
+        min: Some(1.0),
+        max: Some(MAX_SPEED as f64),
+        step: Some(1.0),
+        ..number("speed", "speed".into(), "Speed".into(), "Rounds per frame".into())
+    });
+    out.push(PageControl {
+        kind: Kind::Select,
+        reference: "§4",
+        section: "live",
+        choices: Colouring::ALL
+            .iter()
+            .map(|c| Choice { value: c.id(), label: c.label().into(), disabled: false })
+            .collect(),
+        ..number(
+            "colour-by",
+            "colour".into(),
+            "Colour arrivals by".into(),
+            "Auto: decision on the 2-D plane, ε-net cell (Voronoi cell) otherwise".into(),
+        )
+    });
+    out
 }
 
 /// Every control the page builds, in page order.
@@ -250,6 +350,7 @@ pub fn page_controls() -> Vec<PageControl> {
             "Experiment units in parallel (empty: as many as the browser has cores, capped)".into(),
         )
     });
+    out.extend(live_controls());
     out
 }
 
@@ -290,5 +391,40 @@ mod tests {
         let names = hide_names();
         assert!(names.contains(&"controls") && names.contains(&"k") && names.contains(&"workers"));
         assert!(check_hide(&["k".into(), "nope".into()]).unwrap_err().to_string().contains("`nope`"));
+    }
+
+    /// The live view's controls (issue 27, item 2): the policies from the engine's online list
+    /// (p3, p4 with "none" first), the speed's range the codec's, the colourings; each may be hidden
+    /// by its id (tests/catalog_lists.rs checks the hide names are unique).
+    #[test]
+    fn live_controls_from_the_engines_lists() {
+        let table = page_controls();
+        let get = |id: &str| table.iter().find(|c| c.id == id).unwrap();
+        let ids: Vec<&str> = PolicyKind::ALL.iter().map(|p| p.info().id).collect();
+        for (id, optional) in [("p1", false), ("p2", false), ("p3", true), ("p4", true)] {
+            let c = get(id);
+            assert_eq!((c.kind, c.key.as_str(), c.section, c.restart), (Kind::Select, id, "live", true));
+            let values: Vec<&str> = c.choices.iter().map(|o| o.value).collect();
+            let expected: Vec<&str> = optional.then_some("").into_iter().chain(ids.iter().copied()).collect();
+            assert_eq!(values, expected, "{id}");
+            let last = c.choices.last().unwrap();
+            assert_eq!(last.label, PolicyKind::ALL[PolicyKind::ALL.len() - 1].label());
+        }
+        assert_eq!(get("p3").choices[0].label, "none (no panel)");
+        let speed = get("speed");
+        assert_eq!((speed.kind, speed.key.as_str(), speed.restart), (Kind::Number, "speed", false));
+        assert_eq!((speed.min, speed.max, speed.step), (Some(1.0), Some(10_000.0), Some(1.0)));
+        let colour = get("colour-by");
+        assert_eq!((colour.kind, colour.key.as_str(), colour.reference), (Kind::Select, "colour", "§4"));
+        let values: Vec<&str> = colour.choices.iter().map(|o| o.value).collect();
+        assert_eq!(values, ["auto", "decision", "cell"]);
+        assert_eq!(colour.choices[2].label, "ε-net cell");
+        for c in &Colouring::ALL {
+            let json = serde_json::to_value(c).unwrap();
+            assert_eq!(json.as_str(), Some(c.id()), "the id is the serde name");
+        }
+        let hide: Vec<String> = ["speed", "colour-by", "p3", "p1"].map(String::from).to_vec();
+        assert!(check_hide(&hide).is_ok());
+        assert!(check_hide(&["p5".into()]).is_err());
     }
 }

@@ -53,14 +53,12 @@ pub enum PageDataset {
     Upload,
 }
 
-pub use super::controls::{MAX_SEEDS, MAX_WORKERS, OFFLINE_EXPERIMENTS};
+pub use super::controls::{Colouring, MAX_SEEDS, MAX_SPEED, MAX_WORKERS, OFFLINE_EXPERIMENTS};
 /// Presets of the paper view, one per figure (fig-d is fig-c's run, fig-f is fig-e's): the ids of
 /// the engine's one list, [`crate::experiment::paper_presets`].
 pub fn presets() -> Vec<&'static str> {
     crate::experiment::paper_presets().iter().map(|p| p.id).collect()
 }
-/// Largest live speed (rounds per frame).
-pub const MAX_SPEED: u32 = 10_000;
 /// Largest seed a link may carry: a JavaScript safe integer.
 pub const MAX_SEED: u64 = (1 << 53) - 1;
 
@@ -86,6 +84,9 @@ pub struct UrlState {
     pub policies: Vec<PolicyKind>,
     /// Rounds played per animation frame in the live view.
     pub speed: u32,
+    /// How the live view colours the arrivals (the link's `colour=`; default auto).
+    #[serde(default)]
+    pub colour: Colouring,
     /// Seeds of the regret, efficiency and offline views.
     pub seeds: usize,
     /// The offline view's experiment (one of [`OFFLINE_EXPERIMENTS`]).
@@ -159,6 +160,7 @@ impl UrlState {
                 PolicyKind::Lfu,
             ],
             speed: 5,
+            colour: Colouring::Auto,
             seeds: 3,
             offline: OFFLINE_EXPERIMENTS[0].into(),
             preset: "fig-c".into(),
@@ -257,9 +259,9 @@ fn one_of(name: &str, v: &str, known: &[&str]) -> Result<()> {
 }
 
 /// Page keys (the `Params` fields are keys too).
-const PAGE_KEYS: [&str; 19] = [
-    "view", "dataset", "p1", "p2", "p3", "p4", "policies", "speed", "seeds", "offline", "preset", "full",
-    "tuned", "workers", "embed", "hide", "sweep", "grid", "metric",
+const PAGE_KEYS: [&str; 20] = [
+    "view", "dataset", "p1", "p2", "p3", "p4", "policies", "speed", "colour", "seeds", "offline", "preset",
+    "full", "tuned", "workers", "embed", "hide", "sweep", "grid", "metric",
 ];
 
 /// A unit enum from its serde id.
@@ -302,6 +304,7 @@ fn apply(s: &mut UrlState, key: &str, v: &str) -> Result<()> {
             s.policies = v.split(',').map(PolicyKind::parse).collect::<Result<Vec<_>>>()?;
         }
         "speed" => s.speed = number(key, v)?,
+        "colour" => s.colour = from_id(key, v, &Colouring::ids())?,
         "seeds" => s.seeds = number(key, v)?,
         "offline" => s.offline = v.to_string(),
         "preset" => s.preset = v.to_string(),
@@ -451,6 +454,7 @@ pub fn encode(s: &UrlState) -> Result<String> {
     let list = s.policies.iter().map(|p| id(p)).collect::<Vec<_>>().join(",");
     put("policies", list, s.policies == d.policies);
     put("speed", s.speed.to_string(), s.speed == d.speed);
+    put("colour", s.colour.id().into(), s.colour == d.colour);
     put("seeds", s.seeds.to_string(), s.seeds == d.seeds);
     put("offline", s.offline.clone(), s.offline == d.offline);
     put("preset", s.preset.clone(), s.preset == d.preset);

@@ -2,7 +2,8 @@
 // control of the table is generated with the table's range, choices and reference; changing one
 // writes the URL and a reload restores it; a link's hide list hides exactly the named controls and
 // parts in embed mode (and `embed=1` alone hides the controls and text); a bad hide name is one
-// plain message; the paper view's menu is the engine's preset list; every convention a hint cites
+// plain message; the live view's policies, speed and colouring are the table's too (hidden by
+// name, written to the URL, read back); the paper view's menu is the engine's preset list; every convention a hint cites
 // links to the rendered notes; an embedded page, with or without hide flags, passes axe-core. Screenshots of the settings at 1440 and 390 px go to artifacts/.
 // Prints "N passed, M failed" and exits non-zero on failure.
 import { mkdir, readFile } from 'node:fs/promises';
@@ -141,6 +142,57 @@ await check('hide flags hide exactly the named controls and parts in embed mode'
   assert(!(await visible(r, 'seeds')) && !(await visible(r, 'tab-live')), 'hide=controls shows controls');
   assert(groups.some((g) => g.name === 'controls'), 'no controls group');
   await r.close();
+});
+
+await check('the live view\'s policies, speed and colouring are the table\'s: hidden by name, written to the URL', async () => {
+  // The policy choices are the engine's online list (p3, p4: "none" first, no panel).
+  const ids = await page.evaluate(async () => (await import('./pkg/csc.js')).policies().map((p) => p.id));
+  for (const k of ['p1', 'p2', 'p3', 'p4']) {
+    const c = controls.find((x) => x.id === k);
+    assert(c && c.section === 'live' && c.restart, `${k} is not a live control of the table`);
+    const want = k === 'p3' || k === 'p4' ? ['', ...ids] : ids;
+    const got = await page.evaluate((k) => [...document.getElementById(k).options].map((o) => o.value), k);
+    assert(JSON.stringify(got) === JSON.stringify(want), `${k}: ${got}`);
+  }
+  const h = await openPage('?hide=speed,colour-by');
+  assert(!(await visible(h, 'speed')) && !(await visible(h, 'colour-by')), 'speed or colour-by shown');
+  for (const id of ['p1', 'p2', 'p3', 'p4', 'play']) assert(await visible(h, id), `#${id} hidden though not named`);
+  await h.close();
+  const p = await openPage();
+  // A new policy restarts the run and reaches the URL; the page reads it back.
+  await p.selectOption('#p2', 'lru');
+  await waitFor(p, () => new URLSearchParams(location.search).get('p2') === 'lru');
+  await p.selectOption('#p3', 'lfu');
+  await waitFor(p, () => new URLSearchParams(location.search).get('p3') === 'lfu');
+  await waitFor(p, () => !document.getElementById('panel-2').hidden, null, { timeout: 60000 });
+  await p.selectOption('#p3', '');
+  await waitFor(p, () => !new URLSearchParams(location.search).has('p3'));
+  await waitFor(p, () => document.getElementById('panel-2').hidden, null, { timeout: 60000 });
+  // The speed applies at once and is in the link; beyond the table's range it is refused, plainly.
+  await p.fill('#speed', '37');
+  await p.locator('#speed').blur();
+  await waitFor(p, () => new URLSearchParams(location.search).get('speed') === '37');
+  const max = controls.find((c) => c.id === 'speed').max;
+  await p.fill('#speed', String(max + 1));
+  await p.locator('#speed').blur();
+  await waitFor(p, () => !document.getElementById('banner').hidden);
+  const msg = await p.textContent('#banner');
+  assert(msg.includes(`[1, ${max}]`), msg);
+  assert(await p.inputValue('#speed') === '37' && new URL(p.url()).searchParams.get('speed') === '37', 'the refused speed was kept');
+  // The colouring is in the link too, and redraws the legend.
+  await p.selectOption('#colour-by', 'cell');
+  await waitFor(p, () => new URLSearchParams(location.search).get('colour') === 'cell');
+  assert(/Voronoi cell of the projected/.test(await p.textContent('#legend')), 'the legend does not colour by cell');
+  await p.selectOption('#colour-by', 'decision');
+  await waitFor(p, () => new URLSearchParams(location.search).get('colour') === 'decision');
+  assert(!/Voronoi cell of the projected/.test(await p.textContent('#legend')), 'the legend still colours by cell');
+  const url = p.url();
+  await p.close();
+  const again = await openPage(url.slice(origin.length + 1));
+  for (const [sel, v] of [['#p2', 'lru'], ['#p3', ''], ['#speed', '37'], ['#colour-by', 'decision']]) {
+    assert(await again.inputValue(sel) === v, `${sel} after reload: ${await again.inputValue(sel)}`);
+  }
+  await again.close();
 });
 
 await check('a bad hide name shows one plain message and the rest of the link is used', async () => {

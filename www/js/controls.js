@@ -98,7 +98,8 @@ export function buildControls(state) {
         if (!input) continue;
         input.addEventListener('change', () => app.set((s) => {
           if (c.key === 'dataset') return switchDataset(s, input.value);
-          const v = c.kind === 'checkbox' ? /** @type {HTMLInputElement} */ (input).checked : c.kind === 'number' ? (c.auto && input.value === '' ? 0 : Number(input.value)) : input.value;
+          // A select's empty choice is null in the state (p3, p4: no panel).
+          const v = c.kind === 'checkbox' ? /** @type {HTMLInputElement} */ (input).checked : c.kind === 'number' ? (c.auto && input.value === '' ? 0 : Number(input.value)) : (input.value || null);
           write(s, c.key, v);
         }, { restart: c.restart }));
       }
@@ -108,7 +109,7 @@ export function buildControls(state) {
         const input = inputOf(c.id);
         if (!input || c.key === 'arrival') continue;
         const v = read(s, c.key);
-        if (c.kind === 'checkbox') /** @type {HTMLInputElement} */ (input).checked = !!v; else input.value = c.auto && v === 0 ? '' : String(v);
+        if (c.kind === 'checkbox') /** @type {HTMLInputElement} */ (input).checked = !!v; else input.value = c.auto && v === 0 ? '' : String(v ?? '');
       }
       for (const e of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('[data-when]'))) e.hidden = e.dataset.when !== s.dataset;
       placeSettings(s);

@@ -102,7 +102,6 @@ function showFingerprint() {
 function show() {
   const s = app.state;
   controls.show(s);
-  /** @type {HTMLInputElement} */ ($('speed')).value = String(s.speed);
   showFingerprint();
   for (const v of Object.values(views)) if (v.show) v.show();
   if (current !== s.view) {
@@ -120,10 +119,9 @@ function show() {
   $('oracle-loss').hidden = s.view !== 'live';
 }
 
-// The table's controls (dataset, parameters, seeds, offline figure, full settings) set the state.
+// The table's controls (dataset, parameters, seeds, offline figure, full settings, the live
+// view's policies, speed and colouring) set the state.
 controls.wire(app);
-// The live view's policy selects (p1…p4) are its own (views/live.js).
-$('speed').addEventListener('change', () => app.set((s) => { s.speed = Number(/** @type {HTMLInputElement} */ ($('speed')).value); }));
 // The select's values are the engine's (`paperPresets()`, the tabs' `data-view`); the engine's
 // URL codec checks the new state (app.set).
 $('preset').addEventListener('change', () => app.set((s) => { s.preset = /** @type {UrlState['preset']} */ (/** @type {HTMLSelectElement} */ ($('preset')).value); }));

@@ -183,6 +183,11 @@ export type Checkpoint = {
 };
 
 /**
+ * How the live view colours the arrivals (the page state's `colour`, the link's `colour=`).
+ */
+export type Colouring = "auto" | "decision" | "cell";
+
+/**
  * One dataset as a reader sees it.
  */
 export type DatasetEntry = {
@@ -568,8 +573,9 @@ export type PageControl = {
   kind: PageControlKind,
   /**
    * The field of the page state it edits: `params.<id>` for a parameter, else a `UrlState`
-   * field (`dataset`, `seeds`, `offline`, `full`); `arrival` is the uploaded data's model,
-   * which only the link's fragment carries.
+   * field (`dataset`, `seeds`, `offline`, `full`, `p1`…`p4`, `speed`, `colour`); `arrival` is
+   * the uploaded data's model, which only the link's fragment carries. A select's empty choice
+   * (p3, p4: no panel) is `null` in the state.
    */
   key: string,
   /**
@@ -1069,6 +1075,10 @@ export type UrlState = {
    * Rounds played per animation frame in the live view.
    */
   speed: number,
+  /**
+   * How the live view colours the arrivals (the link's `colour=`; default auto).
+   */
+  colour: Colouring,
   /**
    * Seeds of the regret, efficiency and offline views.
    */

@@ -40,6 +40,42 @@ fn p3_and_p4_are_optional_panels() {
     assert_eq!(back, s);
 }
 
+/// The live view's colouring (issue 27, item 2): a shared link keeps it; `auto` is the default and
+/// not written; a bad value is an error naming the key and the known ids, the rest of the link used.
+#[test]
+fn colour_is_in_the_link_only_when_set() {
+    let d = UrlState::defaults(PageDataset::Synthetic);
+    assert_eq!(d.colour, Colouring::Auto);
+    let s = decode("colour=cell").unwrap();
+    assert_eq!(s.colour, Colouring::Cell);
+    assert_eq!(encode(&s).unwrap(), "colour=cell");
+    assert_eq!(decode("colour=decision&speed=9").unwrap().colour, Colouring::Decision);
+    assert_eq!(decode("colour=auto").unwrap(), d);
+    let e = decode("colour=rainbow").unwrap_err().to_string();
+    assert!(e.contains("`colour`") && e.contains("rainbow") && e.contains("auto, decision, cell"), "{e}");
+    let (s, errors) = decode_lossy("colour=&k=3");
+    assert_eq!((s.colour, s.params.k, errors.len()), (Colouring::Auto, 3, 1));
+    // As the page holds it (JSON), and a state of before the field (no `colour`) reads as auto.
+    let mut j = serde_json::to_value(decode("colour=cell").unwrap()).unwrap();
+    assert_eq!(j["colour"].as_str(), Some("cell"));
+    j.as_object_mut().unwrap().remove("colour");
+    assert_eq!(serde_json::from_value::<UrlState>(j).unwrap().colour, Colouring::Auto);
+}
+
+/// The speed's range is the control table's (one constant): its ends are accepted, beyond them
+/// an error naming the range.
+#[test]
+fn speed_range_is_the_control_tables() {
+    let c = super::super::controls::page_controls().into_iter().find(|c| c.id == "speed").unwrap();
+    assert_eq!((c.min, c.max), (Some(1.0), Some(f64::from(MAX_SPEED))));
+    assert_eq!(decode(&format!("speed={MAX_SPEED}")).unwrap().speed, MAX_SPEED);
+    assert_eq!(decode("speed=1").unwrap().speed, 1);
+    for bad in [0, MAX_SPEED + 1] {
+        let e = decode(&format!("speed={bad}")).unwrap_err().to_string();
+        assert!(e.contains(&format!("[1, {MAX_SPEED}]")), "{e}");
+    }
+}
+
 #[test]
 fn workers_and_tuned_are_in_the_link_only_when_set() {
     let mut s = UrlState::defaults(PageDataset::Synthetic);
@@ -198,7 +234,7 @@ proptest::proptest! {
         speed in 1u32..=MAX_SPEED, seeds in 1usize..=MAX_SEEDS, off in 0usize..3, pre in 0usize..7,
         full: bool, embed: bool, seed in 0u64..=MAX_SEED, k in 1usize..60, eps in 1e-6f64..3.0,
         beta in 0.0f64..100.0, horizon in 1usize..1_000_000, sigma in proptest::option::of(0.0f64..10.0),
-        p3 in proptest::option::of(0usize..10), p4 in proptest::option::of(0usize..10),
+        p3 in proptest::option::of(0usize..10), p4 in proptest::option::of(0usize..10), colour in 0usize..3,
         sweep in 0usize..16, eps_grid in proptest::collection::btree_set(1u32..1000, 0..4),
         k_grid in proptest::collection::btree_set(1usize..40, 0..4), metric in 0usize..40,
     ) {
@@ -211,6 +247,7 @@ proptest::proptest! {
         (s.p3, s.p4) = (p3.map(|i| PolicyKind::ALL[i]), p4.map(|i| PolicyKind::ALL[i]));
         s.policies = PolicyKind::ALL.iter().enumerate().filter(|(i, _)| mask >> i & 1 == 1).map(|(_, &p)| p).collect();
         (s.speed, s.seeds, s.full, s.embed) = (speed, seeds, full, embed);
+        s.colour = Colouring::ALL[colour];
         s.offline = OFFLINE_EXPERIMENTS[off].into();
         s.preset = presets()[pre].into();
         s.params = Params { seed, k, epsilon: eps, beta, horizon, synthetic_sigma: sigma, ..s.params };

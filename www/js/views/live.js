@@ -4,7 +4,6 @@
 // and draws what came back: per panel the arrivals, the policy's ε-net and cache, its counters, a
 // running regret and hit-rate chart (live-chart.js) and "why this round" (why-round.js, worded
 // from the engine's events of the round).
-import { POLICIES } from '../state.js';
 import { LivePanel } from './live-panel.js';
 import { whyThisRound } from './why-round.js';
 import { nqTriviaFiles } from '../nq-trivia.js';
@@ -54,14 +53,11 @@ export function createLiveView(app) {
   let run = null, last = null, dirty = true, active = false, started = false, stale = false;
   let lastHeatAt = 0, heatInterval = 500, heatN = HEAT_N, heatRound = -1, heatRes = 0;
 
-  for (const k of KEYS) {
-    const sel = /** @type {HTMLSelectElement} */ ($(k));
-    if (k === 'p3' || k === 'p4') sel.add(new Option('none (no panel)', ''));
-    for (const [id, name] of Object.entries(POLICIES)) sel.add(new Option(name, id));
-    sel.addEventListener('change', () => app.set((s) => { s[k] = sel.value || null; }, { restart: true }));
-  }
+  // The policy selects, speed and colouring are the control table's (js/controls.js): a new
+  // policy restarts the run (main.js), the speed is read every frame, a new colouring redraws.
   const status = (text) => { $('status').textContent = text; };
-  const colourBy = () => { const v = /** @type {HTMLSelectElement} */ ($('colour-by')).value; return v === 'auto' ? (run && run.dim === 2 ? 'decision' : 'cell') : v; };
+  const colourBy = () => { const v = app.state.colour; return v === 'auto' ? (run && run.dim === 2 ? 'decision' : 'cell') : v; };
+  let shownColour = app.state.colour;
 
   function showLegend() {
     const byCell = colourBy() === 'cell';
@@ -212,7 +208,6 @@ export function createLiveView(app) {
   $('step-one').addEventListener('click', () => { if (ready) pendingSteps += 1; });
   $('step').addEventListener('click', () => { if (ready) pendingSteps += 100; });
   $('reset').addEventListener('click', () => start());
-  $('colour-by').addEventListener('change', () => { showLegend(); dirty = true; });
   document.addEventListener('keydown', (e) => {
     if (active && e.code === 'Space' && !['INPUT', 'SELECT', 'BUTTON', 'TEXTAREA', 'CANVAS', 'SUMMARY'].includes(document.activeElement?.tagName)) {
       e.preventDefault();
@@ -237,8 +232,8 @@ export function createLiveView(app) {
 
   requestAnimationFrame(frame);
   return {
-    /** Shows the state's policies in the selects (main.js calls it on every change). */
-    show() { for (const k of KEYS) /** @type {HTMLSelectElement} */ ($(k)).value = app.state[k] ?? ''; },
+    /** Redraws in a new colouring (main.js calls it on every change). */
+    show() { if (app.state.colour !== shownColour) { shownColour = app.state.colour; showLegend(); dirty = true; } },
     /** Restarts the run now if the view is open, else when it is next opened. */
     restart() { if (active) start(); else stale = true; },
     activate() { active = true; dirty = true; if (!started || stale) start(); },
