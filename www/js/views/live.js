@@ -110,14 +110,24 @@ export function createLiveView(app) {
     status(`Error: ${message}`);
   }
 
+  /** What the picture is; in a projection, what the arrivals' colour means (it follows the colouring). */
+  function showProjectionNote() {
+    if (!run) return;
+    const m = run;
+    const how = colourBy() === 'cell'
+      ? "arrivals are coloured by their true nearest center (§4), so a dot of another colour inside a cell shows the projection's distortion"
+      : "arrivals are coloured by their round's decision (served from the cache or sent to the LLM)";
+    $('proj-note').textContent = m.dim === 2
+      ? 'The plane is 2-D: this is the space itself. Dark dots are the six blob centres of the arrival mixture; the lines are the exact Voronoi cells of the ε-net centers; the shading is the KRR cost estimate ĉ(x) of kernel policies (§6; the baselines have none).'
+      : `These queries are ${m.dim}-dimensional: the picture is a 2-D PCA projection (${(100 * (m.explained[0] + m.explained[1])).toFixed(0)} % of the variance). The cells drawn are Voronoi cells of the projected centers, not the true ${m.dim}-d cells; ${how}.`;
+  }
+
   function onReady(m) {
     run = m;
     info.clear();
     const plane = m.dim === 2;
     panels.forEach((p, i) => { if (i < m.policies.length) p.setup({ name: m.policies[i], universe: m.universe, plane }); });
-    $('proj-note').textContent = plane
-      ? 'The plane is 2-D: this is the space itself. Dark dots are the six blob centres of the arrival mixture; the lines are the exact Voronoi cells of the ε-net centers; the shading is the KRR cost estimate ĉ(x) of kernel policies (§6; the baselines have none).'
-      : `These queries are ${m.dim}-dimensional: the picture is a 2-D PCA projection (${(100 * (m.explained[0] + m.explained[1])).toFixed(0)} % of the variance). The cells drawn are Voronoi cells of the projected centers, not the true ${m.dim}-d cells; arrivals are coloured by their true nearest center (§4), so a dot of another colour inside a cell shows the projection's distortion.`;
+    showProjectionNote();
     $('oracle-loss').textContent = `Live stream: oracle loss L(M_orc) = ${m.oracleLoss.toFixed(4)} on n_eval = ${app.state.params.n_eval} (the run's evaluation sample); no cache L(∅) = ${m.noCacheLoss.toFixed(4)}. `
       + (m.noGroundTruth ? `Error rate: — (${m.noGroundTruth}).` : 'Error rate: wrong cache hits against the gold answers (our convention, docs/SPEC-NOTES.html#ground-truth-spec-14; the paper prices a hit by φ alone).');
     $('dataset-checksum').textContent = m.checksum;
@@ -233,7 +243,7 @@ export function createLiveView(app) {
   requestAnimationFrame(frame);
   return {
     /** Redraws in a new colouring (main.js calls it on every change). */
-    show() { if (app.state.colour !== shownColour) { shownColour = app.state.colour; showLegend(); dirty = true; } },
+    show() { if (app.state.colour !== shownColour) { shownColour = app.state.colour; showLegend(); showProjectionNote(); dirty = true; } },
     /** Restarts the run now if the view is open, else when it is next opened. */
     restart() { if (active) start(); else stale = true; },
     activate() { active = true; dirty = true; if (!started || stale) start(); },
