@@ -84,15 +84,16 @@ export function requirePkg(www) {
   }
 }
 
-/** `openPage(query = '', viewport = 1440 × 900)`: a new page of `browser` at `${origin}/${query}`,
- *  returned once the page is ready, its console errors and uncaught exceptions pushed to `errors`. */
-export function pageOpener(browser, origin, errors) {
+/** `openPage(query = '', viewport = 1440 × 900)`: a new page of `browser` at `${origin}/${query}`
+ *  (downloads accepted), returned once the page is ready (within `timeout` ms), its console errors
+ *  and uncaught exceptions pushed to `errors`. */
+export function pageOpener(browser, origin, errors, { timeout = 120000 } = {}) {
   return async (query = '', viewport = { width: 1440, height: 900 }) => {
-    const page = await browser.newPage({ viewport });
+    const page = await browser.newPage({ viewport, acceptDownloads: true });
     page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
     page.on('pageerror', (e) => errors.push(String(e)));
     await page.goto(`${origin}/${query}`);
-    await waitFor(page, () => document.body.dataset.ready === 'true', null, { timeout: 120000 });
+    await waitFor(page, () => document.body.dataset.ready === 'true', null, { timeout });
     return page;
   };
 }
