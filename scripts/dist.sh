@@ -36,7 +36,7 @@ done
 out=dist
 rm -rf "$out"
 mkdir -p "$out"
-wasm_package csc "$out/pkg"
+wasm_package csc "$out/pkg" -p csc
 
 # "Ask a question": the model (downloaded once, then kept in www/model) and the embedding package.
 step "model (fetch-model.sh)" bash scripts/fetch-model.sh

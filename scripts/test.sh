@@ -15,7 +15,7 @@ step "chart module (node)" node --experimental-detect-module --test tests/charts
 step "clippy" cargo clippy --all-targets --locked -- -D warnings
 step "native tests" cargo test --locked
 # Adding a paper preset is one entry: a feature-gated fixture entry shows in the URL codec and csc list.
-step "fixture preset" cargo test --locked --features fixture-preset --test fixture_preset
+step "fixture preset" cargo test --locked -p csc-cli --features fixture-preset --test fixture_preset
 
 # Sweeps as Slurm job arrays (deploy/slurm, README "Sweeps on a cluster"): a real one-node Slurm
 # cluster started here (scripts/slurm-local.sh, always stopped again), the shipped array template
@@ -31,7 +31,7 @@ done
 step "slurm array (one-node cluster)" bash tests/slurm/array.sh
 
 step "setup" bash scripts/setup.sh
-step "clippy (wasm32)" cargo clippy --target wasm32-unknown-unknown --locked --lib --test wasm_api --test wasm_hostile -- -D warnings
+step "clippy (wasm32)" cargo clippy --target wasm32-unknown-unknown --locked -p csc --lib --test wasm_api --test wasm_hostile -- -D warnings
 step "wasm build" bash scripts/wasm.sh
 step "typescript declarations" python3 scripts/check_dts.py "$(wasm_cfg build.out-dir)/csc.d.ts"
 step "built package (node)" node scripts/smoke_pkg.mjs "$(wasm_cfg build.out-dir)"

@@ -12,4 +12,4 @@ cd "$(dirname "$0")/.."
 source scripts/lib.sh
 export PATH="$HOME/.cargo/bin:$PATH"
 
-wasm_package csc "${1:-$(wasm_cfg build.out-dir)}" "${@:2}"
+wasm_package csc "${1:-$(wasm_cfg build.out-dir)}" -p csc "${@:2}"

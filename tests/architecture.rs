@@ -385,7 +385,7 @@ fn engine_files() -> (Graph, Graph) {
             }
         }
     }
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/engine/src");
     let mut paths = Vec::new();
     rs_files(&src, &mut paths);
     let files: BTreeMap<String, String> = paths

@@ -25,17 +25,20 @@
 // wasm32: there this is an empty program.
 #![cfg_attr(target_arch = "wasm32", no_main)]
 #![cfg(not(target_arch = "wasm32"))]
-#[path = "../tests/support/plain_online/mod.rs"]
+// The plain re-implementation shared with the root's differential tests, which name the engine
+// `csc` (the web layer's re-export).
+extern crate csc_engine as csc;
+#[path = "../../../tests/support/plain_online/mod.rs"]
 mod plain_online;
 
-use csc::config::Params;
-use csc::dataset::{nq_trivia, plane, synthetic, Dataset};
-use csc::online::sim::{Environment, RunResult, Simulation};
-use csc::online::PolicyKind;
-use csc::oracle::LossTracker;
-use csc::space::Points;
-use csc::stream::{generate_trace, ArrivalModel};
-use csc::trace::Trace;
+use csc_engine::config::Params;
+use csc_engine::dataset::{nq_trivia, plane, synthetic, Dataset};
+use csc_engine::online::sim::{Environment, RunResult, Simulation};
+use csc_engine::online::PolicyKind;
+use csc_engine::oracle::LossTracker;
+use csc_engine::space::Points;
+use csc_engine::stream::{generate_trace, ArrivalModel};
+use csc_engine::trace::Trace;
 use plain_online::{kinds, Options, PlainEnv};
 use std::sync::Arc;
 use std::time::Instant;

@@ -7,8 +7,8 @@
 
 use pulldown_cmark::{html, CowStr, Event, Options, Parser, Tag, TagEnd};
 
-/// The anchor of a heading's text (the engine's one rule, [`csc::experiment::spec::slug`]).
-pub use csc::experiment::spec::slug;
+/// The anchor of a heading's text (the engine's one rule, [`csc_engine::experiment::spec::slug`]).
+pub use csc_engine::experiment::spec::slug;
 
 /// The page: `title`, a style sheet for reading, and the document's HTML.
 pub fn render(markdown: &str, title: &str) -> String {

@@ -4,10 +4,10 @@
 use super::run::write;
 use super::{apply_sets, err, Res};
 use clap::Args;
-use csc::config::Params;
-use csc::offline::{OfflineKind, OfflineProblem};
-use csc::online::{sim::run_trace, PolicyKind};
-use csc::trace::Trace;
+use csc_engine::config::Params;
+use csc_engine::offline::{OfflineKind, OfflineProblem};
+use csc_engine::online::{sim::run_trace, PolicyKind};
+use csc_engine::trace::Trace;
 use std::path::PathBuf;
 
 #[derive(Args)]
@@ -81,8 +81,8 @@ pub fn replay(a: &ReplayArgs) -> Res<()> {
         let l = &r.last;
         println!(
             "{:<26}{:>14.6}{:>12}{:>10.3}{:>12.4}{:>12}{:>15}",
-            csc::online::sim::sized_label(
-                csc::algorithms::name_of(&r.policy).unwrap_or(&r.policy),
+            csc_engine::online::sim::sized_label(
+                csc_engine::algorithms::name_of(&r.policy).unwrap_or(&r.policy),
                 l.cache_size as f64,
                 params.k
             ),
@@ -130,7 +130,7 @@ pub fn replay(a: &ReplayArgs) -> Res<()> {
     let mut out = Vec::new();
     for k in algorithms {
         let r = problem.run(k).map_err(err)?;
-        let name = csc::algorithms::name_of(&r.algorithm).unwrap_or(&r.algorithm);
+        let name = csc_engine::algorithms::name_of(&r.algorithm).unwrap_or(&r.algorithm);
         println!("{name:<26}{:>14.6}{:>14.6}{:>8}", r.loss, r.gap, r.cache.len());
         out.push(r);
     }

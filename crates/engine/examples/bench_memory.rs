@@ -8,11 +8,11 @@
 // wasm32: there this is an empty program.
 #![cfg_attr(target_arch = "wasm32", no_main)]
 #![cfg(not(target_arch = "wasm32"))]
-use csc::config::Params;
-use csc::dataset::Dataset;
-use csc::online::sim::{Environment, Simulation};
-use csc::online::PolicyKind;
-use csc::stream::{generate_trace, ArrivalModel};
+use csc_engine::config::Params;
+use csc_engine::dataset::Dataset;
+use csc_engine::online::sim::{Environment, Simulation};
+use csc_engine::online::PolicyKind;
+use csc_engine::stream::{generate_trace, ArrivalModel};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::Arc;

@@ -5,7 +5,7 @@ use super::shard::{self, Shard};
 use super::units::{Found, UnitStore};
 use super::{apply_sets, err, load_dataset, override_dataset, rename_for, DataArgs, Res};
 use clap::Args;
-use csc::experiment::{builtin, run_unit, ExperimentSpec, Report, ShardInfo};
+use csc_engine::experiment::{builtin, run_unit, ExperimentSpec, Report, ShardInfo};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -50,7 +50,7 @@ pub struct RunArgs {
     #[arg(long)]
     quiet: bool,
     /// At the quick settings of the page's Paper view (fewer seeds, rounds and sweep values;
-    /// `csc::experiment::quick_spec`): a built-in experiment that is one of its presets.
+    /// `csc_engine::experiment::quick_spec`): a built-in experiment that is one of its presets.
     #[arg(long)]
     quick: bool,
 }
@@ -76,7 +76,7 @@ fn save(report: &Report, out: &Path, stem: &str) -> Res<()> {
 }
 
 /// The definition `a` names, with the command line's changes applied and its dataset loaded.
-fn definition(a: &RunArgs) -> Res<(ExperimentSpec, std::sync::Arc<csc::dataset::Dataset>)> {
+fn definition(a: &RunArgs) -> Res<(ExperimentSpec, std::sync::Arc<csc_engine::dataset::Dataset>)> {
     let (flags, experiment) = (&a.data, a.experiment.as_str());
     let (mut spec, base) = if Path::new(experiment).is_file() {
         let text = std::fs::read_to_string(experiment).map_err(|e| format!("{experiment}: {e}"))?;
@@ -84,10 +84,10 @@ fn definition(a: &RunArgs) -> Res<(ExperimentSpec, std::sync::Arc<csc::dataset::
         (spec, Path::new(experiment).parent().map(Path::to_path_buf).unwrap_or_default())
     } else if a.quick {
         let id = experiment.trim_end_matches("-tuned");
-        if !csc::experiment::paper_presets().iter().any(|p| p.id == id) {
+        if !csc_engine::experiment::paper_presets().iter().any(|p| p.id == id) {
             return Err(format!("--quick: `{experiment}` is not a preset of the Paper view (`csc list`)"));
         }
-        (csc::experiment::quick_spec(experiment).map_err(err)?, PathBuf::new())
+        (csc_engine::experiment::quick_spec(experiment).map_err(err)?, PathBuf::new())
     } else {
         (builtin(experiment).map_err(err)?, PathBuf::new())
     };
@@ -116,12 +116,12 @@ fn definition(a: &RunArgs) -> Res<(ExperimentSpec, std::sync::Arc<csc::dataset::
     }
     spec.params = apply_sets(spec.params.clone(), &a.set)?;
     if let Some(g) = &a.grid {
-        let sweep = csc::experiment::Sweep::parse(g).map_err(|e| format!("--grid: {e}"))?;
+        let sweep = csc_engine::experiment::Sweep::parse(g).map_err(|e| format!("--grid: {e}"))?;
         spec.set_sweep(sweep).map_err(|e| format!("--grid: {e}"))?;
         spec.validate().map_err(|e| format!("--grid: {e}"))?;
     }
     spec.validate().map_err(err)?;
-    csc::experiment::check_experiment_size(&spec).map_err(err)?;
+    csc_engine::experiment::check_experiment_size(&spec).map_err(err)?;
     Ok((spec, dataset))
 }
 
@@ -177,7 +177,7 @@ pub fn run(a: &RunArgs) -> Res<()> {
         rayon::ThreadPoolBuilder::new().num_threads(t).build_global().map_err(err)?;
     }
     let per_unit: u64 = match &spec.measure {
-        csc::experiment::Measure::Online { policies } => (policies.len() * spec.params.horizon) as u64,
+        csc_engine::experiment::Measure::Online { policies } => (policies.len() * spec.params.horizon) as u64,
         _ => 1,
     };
     let bar = if a.quiet { ProgressBar::hidden() } else { ProgressBar::new(per_unit * todo.len() as u64) };
@@ -236,7 +236,7 @@ pub fn merge(files: &[PathBuf], out: &Path, partial: bool) -> Res<()> {
     let counts: Vec<usize> = parts.iter().filter_map(|(_, r)| r.shard.map(|s| s.count)).collect();
     let report = Report::merge_named(parts).map_err(err)?;
     report.experiment.validate().map_err(err)?;
-    csc::experiment::check_experiment_size(&report.experiment).map_err(err)?;
+    csc_engine::experiment::check_experiment_size(&report.experiment).map_err(err)?;
     let missing = report.missing_units();
     if !missing.is_empty() {
         let total = report.experiment.units().len();

@@ -9,11 +9,11 @@
 // wasm32: there this is an empty program.
 #![cfg_attr(target_arch = "wasm32", no_main)]
 #![cfg(not(target_arch = "wasm32"))]
-use csc::config::Params;
-use csc::dataset::{nq_trivia, plane, synthetic, Dataset};
-use csc::online::sim::{Environment, Simulation};
-use csc::online::PolicyKind;
-use csc::stream::{generate_trace, ArrivalModel};
+use csc_engine::config::Params;
+use csc_engine::dataset::{nq_trivia, plane, synthetic, Dataset};
+use csc_engine::online::sim::{Environment, Simulation};
+use csc_engine::online::PolicyKind;
+use csc_engine::stream::{generate_trace, ArrivalModel};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -40,7 +40,7 @@ fn main() {
     let kinds: Vec<PolicyKind> = if args.len() > 3 {
         args[3..].iter().map(|s| PolicyKind::parse(s).expect("policy id")).collect()
     } else {
-        csc::experiment::paper_policies()
+        csc_engine::experiment::paper_policies()
     };
     // The ε-net the policies that keep one share (issue 18): grown here over the whole trace, so
     // that its scan is reported once on its own line rather than inside the first such policy.

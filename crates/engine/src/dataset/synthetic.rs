@@ -7,8 +7,8 @@ use super::{Dataset, GroundTruth};
 use crate::answers::Label;
 use crate::error::Result;
 
-const PROMPTS: &str = include_str!("../../data/synthetic/prompts.jsonl");
-const EMBEDDINGS: &[u8] = include_bytes!("../../data/synthetic/prompts.emb.f32");
+const PROMPTS: &str = include_str!("../../../../data/synthetic/prompts.jsonl");
+const EMBEDDINGS: &[u8] = include_bytes!("../../../../data/synthetic/prompts.emb.f32");
 /// all-MiniLM-L6-v2 embeddings are 384-dimensional.
 pub const DIM: usize = 384;
 

@@ -6,10 +6,10 @@ mod shard;
 mod units;
 
 use clap::{Args, Parser, Subcommand};
-use csc::config::Params;
-use csc::dataset::Dataset;
-use csc::experiment::{builtin, DatasetId, DatasetSpec, ExperimentSpec, BUILTIN_IDS};
-use csc::stream::{generate_trace, resolve_arrival, ArrivalSpec};
+use csc_engine::config::Params;
+use csc_engine::dataset::Dataset;
+use csc_engine::experiment::{builtin, DatasetId, DatasetSpec, ExperimentSpec, BUILTIN_IDS};
+use csc_engine::stream::{generate_trace, resolve_arrival, ArrivalSpec};
 use replay::ReplayArgs;
 use run::RunArgs;
 use std::path::{Path, PathBuf};
@@ -18,7 +18,7 @@ use std::sync::Arc;
 #[derive(Parser)]
 #[command(
     name = "csc",
-    version = concat!(env!("CARGO_PKG_VERSION"), " (commit ", env!("CSC_COMMIT"), ")"),
+    version = csc_engine::VERSION,
     about = "Continuous semantic caching: experiments, traces, replay")]
 struct Cli {
     #[command(subcommand)]
@@ -254,12 +254,12 @@ pub fn main() -> Res<()> {
         Cmd::List { json: true } => {
             let list = serde_json::json!({
                 "experiments": BUILTIN_IDS,
-                "policies": csc::algorithms::PolicyKind::catalog(),
-                "offline": csc::algorithms::OfflineKind::catalog(),
-                "presets": csc::experiment::paper_presets(),
-                "parameters": csc::config::param_list(),
-                "arrivals": csc::stream::ARRIVALS,
-                "datasets": csc::dataset::DATASETS,
+                "policies": csc_engine::algorithms::PolicyKind::catalog(),
+                "offline": csc_engine::algorithms::OfflineKind::catalog(),
+                "presets": csc_engine::experiment::paper_presets(),
+                "parameters": csc_engine::config::param_list(),
+                "arrivals": csc_engine::stream::ARRIVALS,
+                "datasets": csc_engine::dataset::DATASETS,
             });
             println!("{}", serde_json::to_string_pretty(&list).map_err(err)?);
             Ok(())
@@ -271,11 +271,11 @@ pub fn main() -> Res<()> {
                 println!("  {id:16} {:>3} seeds  {}", s.seeds, s.title);
             }
             println!("\nPaper presets (the page's Paper view; quick settings there):");
-            for p in csc::experiment::paper_presets() {
+            for p in csc_engine::experiment::paper_presets() {
                 println!("  {:16} {}", p.id, p.label);
             }
             println!("\nParameters (--set KEY=VALUE): default, what, reference:");
-            for p in csc::config::param_list() {
+            for p in csc_engine::config::param_list() {
                 let unit = if p.info.unit.is_empty() { String::new() } else { format!(" ({})", p.info.unit) };
                 let default = match &p.default {
                     serde_json::Value::String(s) => s.clone(),
@@ -287,11 +287,11 @@ pub fn main() -> Res<()> {
                 );
             }
             println!("\nArrival models (--arrival):");
-            for a in csc::stream::ARRIVALS {
+            for a in csc_engine::stream::ARRIVALS {
                 println!("  {:16} {} [{}]", a.id, a.doc, a.reference);
             }
             println!("\nDatasets (--dataset; `upload` is the page's name for your own file):");
-            for d in csc::dataset::DATASETS {
+            for d in csc_engine::dataset::DATASETS {
                 println!("  {:16} {} [{}]", d.id, d.doc, d.reference);
             }
             println!("\nReferences: §, eq., Alg. and Fig. are the paper's numbering; SPEC-NOTES#x is docs/SPEC-NOTES.md (docs/SPEC-NOTES.html#x in the page's bundle).");

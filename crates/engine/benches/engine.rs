@@ -2,19 +2,19 @@
 //! dominates, then Reverse Greedy"): Continuous Reverse Greedy (Alg. 1, SPEC §5) with its distance
 //! matrix, and the incremental kernel ridge regression (SPEC §6) against a dense refit.
 //!
-//! Data: `csc::workloads` — 384-dimensional unit vectors clustered like sentence embeddings,
+//! Data: `csc_engine::workloads` — 384-dimensional unit vectors clustered like sentence embeddings,
 //! seeded, so every run (and the browser benchmark, which uses the same module) sees the same
 //! instances.
 //!
 //! Run with `cargo bench --bench engine`; see `docs/PERFORMANCE.md` for the figures.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode};
-use csc::krr::reference::posterior_dense;
-use csc::krr::{Krr, RbfKernel};
-use csc::mismatch::Mismatch;
-use csc::reverse_greedy::{reverse_greedy, reverse_greedy_plain, Instance};
-use csc::space::{diameter, DistanceMatrix, Metric, Points};
-use csc::workloads::{clustered, weights_costs, DIM};
+use csc_engine::krr::reference::posterior_dense;
+use csc_engine::krr::{Krr, RbfKernel};
+use csc_engine::mismatch::Mismatch;
+use csc_engine::reverse_greedy::{reverse_greedy, reverse_greedy_plain, Instance};
+use csc_engine::space::{diameter, DistanceMatrix, Metric, Points};
+use csc_engine::workloads::{clustered, weights_costs, DIM};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 

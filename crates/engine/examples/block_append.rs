@@ -14,10 +14,10 @@
 // Native only (wall-clock timing).
 #![cfg_attr(target_arch = "wasm32", no_main)]
 #![cfg(not(target_arch = "wasm32"))]
-use csc::krr::{GrowingCholesky, RbfKernel};
-use csc::space::{diameter, Metric};
-use csc::vector_ops::dot;
-use csc::workloads::clustered;
+use csc_engine::krr::{GrowingCholesky, RbfKernel};
+use csc_engine::space::{diameter, Metric};
+use csc_engine::vector_ops::dot;
+use csc_engine::workloads::clustered;
 use std::time::Instant;
 
 const BLOCKS: [usize; 6] = [1, 2, 4, 8, 16, 32];

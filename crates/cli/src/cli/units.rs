@@ -4,7 +4,7 @@
 //! and data checksum it was made with. A later run of the same experiment into the same folder
 //! takes the files that match instead of running their units again.
 
-use csc::experiment::{ExperimentSpec, Unit, UnitResult, ENGINE};
+use csc_engine::experiment::{ExperimentSpec, Unit, UnitResult, ENGINE};
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::{Path, PathBuf};
