@@ -7,7 +7,8 @@
 //! A missing paper fails the test (`$CSC_PAPER` names it when `../shared` is elsewhere).
 #![cfg(not(target_arch = "wasm32"))]
 
-use csc::bindings::controls::{self, check_hide, hide_names, page_controls, HIDE_GROUPS};
+use csc::bindings::controls::{self, HIDE_GROUPS};
+use csc::bindings::url_state::{check_hide, hide_names, page_controls};
 use csc::bindings::url_state::{decode, decode_lossy, encode, PageDataset, UrlState};
 use csc::config::{param_list, with_param, Params, PARAMETERS};
 use csc::dataset::DATASETS;
@@ -180,8 +181,11 @@ fn the_control_table_covers_the_page_state() {
 fn hide_flags_are_validated_and_round_trip() {
     let s = decode("embed=1&hide=seed,k,controls").unwrap();
     assert_eq!(s.hide, ["seed", "k", "controls"]);
-    assert!(s.embed);
+    assert_eq!(s.embed, Some(csc::bindings::url_state::Embed::Page));
     assert_eq!(encode(&s).unwrap(), "embed=1&hide=seed,k,controls");
+    // Hide flags only ever remove: embedded, the link's names add to what embedding hides.
+    assert_eq!(s.hidden(), ["controls", "text", "seed", "k"]);
+    assert_eq!(decode("hide=seed").unwrap().hidden(), ["seed"]);
     assert_eq!(encode(&UrlState::defaults(PageDataset::Synthetic)).unwrap(), "");
     let e = decode("hide=seed,kapa").unwrap_err().to_string();
     assert!(e.contains("`hide`") && e.contains("unknown name `kapa`") && e.contains("epsilon"), "{e}");

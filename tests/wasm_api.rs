@@ -938,8 +938,8 @@ fn the_parameter_arrival_dataset_and_control_lists_are_the_engines() {
     );
     let table = page_controls().unwrap();
     let controls = Reflect::get(&table, &"controls".into()).unwrap();
-    let want_controls: Vec<&str> = csc::bindings::controls::page_controls().iter().map(|c| c.id).collect();
+    let want_controls: Vec<&str> = csc::bindings::url_state::page_controls().iter().map(|c| c.id).collect();
     assert_eq!(ids(controls), want(&want_controls));
     let names = Reflect::get(&table, &"hideNames".into()).unwrap().dyn_into::<js_sys::Array>().unwrap();
-    assert_eq!(names.length() as usize, csc::bindings::controls::hide_names().len());
+    assert_eq!(names.length() as usize, csc::bindings::url_state::hide_names().len());
 }

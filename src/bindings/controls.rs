@@ -1,15 +1,14 @@
-//! The page's settings as one declarative table (after TF Playground's `state.ts`): every control
-//! the page builds (`www/js/controls.js` reads [`page_controls`] through `pageControls()`), with
-//! the state key it edits, its range or choices, its hint and reference, where it sits and when it
-//! applies, and the names a link may hide (`?hide=seed,k`; [`check_hide`], called by the URL
-//! codec). Plain Rust, tested natively; the facts come from the engine's lists:
+//! The page's controls, one builder per link key of the key table
+//! ([`super::url_state::url_keys`], after TF Playground's `PROPS`, whose entries name these): the
+//! state key each edits, its range or choices, its hint and reference, where it sits and when it
+//! applies; and the parts of the page besides the controls a link may hide ([`HIDE_GROUPS`], by
+//! name only). Plain Rust, tested natively; the facts come from the engine's lists:
 //! [`crate::config::PARAMETERS`], [`crate::dataset::DATASETS`], [`crate::stream::ARRIVALS`],
 //! the online policies of [`crate::algorithms`] and the paper presets.
 
 use crate::algorithms::PolicyKind;
 use crate::config::PARAMETERS;
 use crate::dataset::DATASETS;
-use crate::error::{Error, Result};
 use crate::stream::ARRIVALS;
 use serde::{Deserialize, Serialize};
 
@@ -117,36 +116,39 @@ pub struct PageControl {
     pub auto: bool,
 }
 
-/// A part of the page a link may hide that is not one control: `selector` names its elements
-/// (`controls` and `text` are body classes, as they cover elements the views add later).
+/// A part of the page a link may hide that is not one control. The engine names it; the page
+/// maps the name to its elements (`data-hide="<name>"` in www/index.html and on the elements the
+/// views add, hidden by www/css/style.css), so editing the HTML needs no wasm rebuild. `controls`
+/// and `text` are broader: every element of class `controls` or `text`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
 pub struct HideGroup {
     pub name: &'static str,
-    pub selector: &'static str,
     pub what: &'static str,
 }
 
-/// Parts of the page a link may hide besides the controls of [`page_controls`].
+/// Parts of the page a link may hide besides the controls of the key table
+/// ([`super::url_state::page_controls`]).
 pub const HIDE_GROUPS: &[HideGroup] = &[
-    HideGroup { name: "controls", selector: "", what: "every control panel, toolbar and the tabs" },
-    HideGroup { name: "text", selector: "", what: "the introductions, explanations and footer" },
-    HideGroup { name: "tabs", selector: "nav.controls", what: "the view tabs" },
-    HideGroup { name: "toolbar", selector: "#view-live .toolbar", what: "Play, Step and Reset" },
-    HideGroup { name: "ask", selector: "#ask", what: "Ask a question" },
-    HideGroup { name: "exports", selector: ".exports", what: "the export buttons" },
-    HideGroup { name: "settings", selector: "#settings", what: "the run settings (dataset and parameters)" },
-    HideGroup { name: "more", selector: "#more-params", what: "More parameters" },
-    HideGroup { name: "upload", selector: ".upload-row", what: "Load your data" },
-    HideGroup { name: "policies", selector: ".policies", what: "the regret view's policy boxes" },
-    HideGroup { name: "preset", selector: "#preset", what: "the paper view's figure menu" },
+    HideGroup { name: "controls", what: "every control panel, toolbar and the tabs" },
+    HideGroup { name: "text", what: "the introductions, explanations, citation and footer" },
+    HideGroup { name: "tabs", what: "the view tabs" },
+    HideGroup { name: "toolbar", what: "Play, Step and Reset" },
+    HideGroup { name: "ask", what: "Ask a question" },
+    HideGroup { name: "exports", what: "the export buttons" },
+    HideGroup { name: "settings", what: "the run settings (dataset and parameters)" },
+    HideGroup { name: "more", what: "More parameters" },
+    HideGroup { name: "upload", what: "Load your data" },
+    HideGroup { name: "policies", what: "the regret view's policy boxes" },
+    HideGroup { name: "preset", what: "the paper view's figure menu" },
 ];
 
-/// What an embedded page (`embed=1`) hides when its link names nothing to hide.
+/// What an embedded page (`embed=1`) hides, with whatever else its link's `hide` names (hide flags
+/// only ever remove: [`super::url_state::UrlState::hidden`]).
 pub const EMBED_HIDE: [&str; 2] = ["controls", "text"];
 
 /// A number control with nothing but its id, key, label and hint (the others fill in the rest).
-fn number(id: &'static str, key: String, label: String, hint: String) -> PageControl {
+pub(crate) fn number(id: &'static str, key: String, label: String, hint: String) -> PageControl {
     PageControl {
         id,
         kind: Kind::Number,
@@ -175,46 +177,48 @@ fn sentence(name: &str) -> String {
     c.next().map(|f| f.to_ascii_uppercase().to_string() + c.as_str()).unwrap_or_default()
 }
 
-/// The live view's controls: the policy of each panel (p3, p4 may be none: no panel), the speed
-/// and the colouring.
-fn live_controls() -> Vec<PageControl> {
-    let panels = [
-        ("p1", "A", "First panel", "§6; Algs. 3–5 for CLCB-SC-LS-Cont"),
-        ("p2", "B", "Second panel, same stream", "§6"),
-        ("p3", "C", "Optional third panel, same stream", "§6"),
-        ("p4", "D", "Optional fourth panel, same stream", "§6"),
-    ];
-    let mut out: Vec<PageControl> = panels
-        .iter()
-        .map(|&(id, letter, hint, reference)| {
-            let none = (id == "p3" || id == "p4").then(|| Choice {
-                value: "",
-                label: "none (no panel)".into(),
-                disabled: false,
-            });
-            let policies = PolicyKind::ALL.iter().map(|p| p.info()).map(|p| Choice {
-                value: p.id,
-                label: p.name.into(),
-                disabled: false,
-            });
-            PageControl {
-                kind: Kind::Select,
-                reference,
-                section: "live",
-                choices: none.into_iter().chain(policies).collect(),
-                restart: true,
-                ..number(id, id.into(), format!("Policy {letter}"), hint.into())
-            }
-        })
-        .collect();
-    out.push(PageControl {
+/// The select of one live panel's policy (`p1`…`p4`; p3, p4 may be none: no panel).
+pub fn panel_control(id: &'static str) -> PageControl {
+    let (letter, hint, reference) = match id {
+        "p1" => ("A", "First panel", "§6; Algs. 3–5 for CLCB-SC-LS-Cont"),
+        "p2" => ("B", "Second panel, same stream", "§6"),
+        "p3" => ("C", "Optional third panel, same stream", "§6"),
+        _ => ("D", "Optional fourth panel, same stream", "§6"),
+    };
+    let none = (id == "p3" || id == "p4").then(|| Choice {
+        value: "",
+        label: "none (no panel)".into(),
+        disabled: false,
+    });
+    let policies = PolicyKind::ALL.iter().map(|p| p.info()).map(|p| Choice {
+        value: p.id,
+        label: p.name.into(),
+        disabled: false,
+    });
+    PageControl {
+        kind: Kind::Select,
+        reference,
+        section: "live",
+        choices: none.into_iter().chain(policies).collect(),
+        restart: true,
+        ..number(id, id.into(), format!("Policy {letter}"), hint.into())
+    }
+}
+
+/// The live view's speed (rounds per animation frame).
+pub fn speed_control() -> PageControl {
+    PageControl {
         section: "live",
         min: Some(1.0),
         max: Some(MAX_SPEED as f64),
         step: Some(1.0),
         ..number("speed", "speed".into(), "Speed".into(), "Rounds per frame".into())
-    });
-    out.push(PageControl {
+    }
+}
+
+/// How the live view colours the arrivals.
+pub fn colour_control() -> PageControl {
+    PageControl {
         kind: Kind::Select,
         reference: "§4",
         section: "live",
@@ -228,14 +232,13 @@ fn live_controls() -> Vec<PageControl> {
             "Colour arrivals by".into(),
             "Auto: decision on the 2-D plane, ε-net cell (Voronoi cell) otherwise".into(),
         )
-    });
-    out
+    }
 }
 
-/// Every control the page builds, in page order.
-pub fn page_controls() -> Vec<PageControl> {
-    let mut out = Vec::new();
-    out.push(PageControl {
+/// The dataset, then every parameter the page shows (the seed first: it names the stream; then
+/// [`PARAMETERS`]' order), then the uploaded data's arrival model.
+pub fn run_settings_controls() -> Vec<PageControl> {
+    let mut out = vec![PageControl {
         kind: Kind::Select,
         reference: "§6; SPEC-NOTES#geometry-costs-datasets",
         section: "settings",
@@ -245,8 +248,7 @@ pub fn page_controls() -> Vec<PageControl> {
             .collect(),
         restart: true,
         ..number("dataset", "dataset".into(), "Dataset".into(), "Query universe and arrivals".into())
-    });
-    // The seed first (it names the stream), then the parameters in the list's order.
+    }];
     let seed_first =
         PARAMETERS.iter().filter(|p| p.id == "seed").chain(PARAMETERS.iter().filter(|p| p.id != "seed"));
     for p in seed_first {
@@ -284,6 +286,11 @@ pub fn page_controls() -> Vec<PageControl> {
             "Arrival model of your data in every view".into(),
         )
     });
+    out
+}
+
+/// The three inputs of the one `seeds` state: the regret view's, the offline view's, the sweep's.
+pub fn seeds_controls() -> Vec<PageControl> {
     let seeds = |id, section, hint: &str| PageControl {
         reference: "SPEC-NOTES#seeds-and-random-streams",
         section,
@@ -292,9 +299,17 @@ pub fn page_controls() -> Vec<PageControl> {
         step: Some(1.0),
         ..number(id, "seeds".into(), "Seeds".into(), hint.into())
     };
-    out.push(seeds("seeds", "regret", "Independent streams per policy (mean and 95% band)"));
+    vec![
+        seeds("seeds", "regret", "Independent streams per policy (mean and 95% band)"),
+        seeds("seeds-offline", "offline", "Shared with the regret view"),
+        seeds("seeds-sweep", "sweep", "Per cell; shared with the regret view"),
+    ]
+}
+
+/// The offline view's experiment (labels from the paper presets).
+pub fn offline_control() -> PageControl {
     let presets = crate::experiment::paper_presets();
-    out.push(PageControl {
+    PageControl {
         kind: Kind::Select,
         reference: "§6; appendix A.3",
         section: "offline",
@@ -312,32 +327,22 @@ pub fn page_controls() -> Vec<PageControl> {
             "Gap against".into(),
             "The parameter that varies; the others at their defaults".into(),
         )
-    });
-    out.push(seeds("seeds-offline", "offline", "Shared with the regret view"));
-    out.push(seeds("seeds-sweep", "sweep", "Per cell; shared with the regret view"));
-    out.push(PageControl {
+    }
+}
+
+/// A checkbox of the paper view (`full`, `tuned`).
+pub fn paper_checkbox(id: &'static str, reference: &'static str, label: &str, hint: &str) -> PageControl {
+    PageControl {
         kind: Kind::Checkbox,
-        reference: "§6",
+        reference,
         section: "paper",
-        ..number(
-            "full",
-            "full".into(),
-            "Full paper settings".into(),
-            "All seeds and lengths of the paper (slow)".into(),
-        )
-    });
-    out.push(PageControl {
-        kind: Kind::Checkbox,
-        reference: "SPEC-NOTES#kernel-and-confidence-widths",
-        section: "paper",
-        ..number(
-            "tuned",
-            "tuned".into(),
-            "Tuned widths".into(),
-            "β_off, λ chosen on held-out seeds (figs. a, b); default: theoretical".into(),
-        )
-    });
-    out.push(PageControl {
+        ..number(id, id.into(), label.into(), hint.into())
+    }
+}
+
+/// The number of experiment workers (empty: automatic).
+pub fn workers_control() -> PageControl {
+    PageControl {
         section: "paper",
         min: Some(1.0),
         max: Some(MAX_WORKERS as f64),
@@ -349,28 +354,7 @@ pub fn page_controls() -> Vec<PageControl> {
             "Workers".into(),
             "Experiment units in parallel (empty: as many as the browser has cores, capped)".into(),
         )
-    });
-    out.extend(live_controls());
-    out
-}
-
-/// Every name `?hide=` accepts: each control's id, then each group's name.
-pub fn hide_names() -> Vec<&'static str> {
-    page_controls().iter().map(|c| c.id).chain(HIDE_GROUPS.iter().map(|g| g.name)).collect()
-}
-
-/// Checks a link's hide list: every name known, none twice.
-pub fn check_hide(names: &[String]) -> Result<()> {
-    let known = hide_names();
-    for (i, n) in names.iter().enumerate() {
-        if !known.contains(&n.as_str()) {
-            return Err(Error::param("hide", format!("unknown name `{n}`; known: {}", known.join(", "))));
-        }
-        if names[..i].contains(n) {
-            return Err(Error::param("hide", format!("`{n}` is listed twice")));
-        }
     }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -378,53 +362,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn labels_hints_and_hide_names() {
+    fn labels_are_sentences() {
         assert_eq!(sentence("cache size"), "Cache size");
         assert_eq!(sentence("ε-net radius"), "ε-net radius");
         assert_eq!(sentence("vCache error bound"), "vCache error bound");
-        let table = page_controls();
-        let k = table.iter().find(|c| c.id == "k").unwrap();
-        assert_eq!((k.key.as_str(), k.min, k.section, k.restart), ("params.k", Some(1.0), "settings", false));
-        assert!(k.hint.starts_with("Cache size (items). "), "{}", k.hint);
-        assert!(table.iter().find(|c| c.id == "seed").unwrap().restart);
-        assert_eq!(table.iter().position(|c| c.id == "seed"), Some(1), "the seed follows the dataset");
-        let names = hide_names();
-        assert!(names.contains(&"controls") && names.contains(&"k") && names.contains(&"workers"));
-        assert!(check_hide(&["k".into(), "nope".into()]).unwrap_err().to_string().contains("`nope`"));
-    }
-
-    /// The live view's controls (issue 27, item 2): the policies from the engine's online list
-    /// (p3, p4 with "none" first), the speed's range the codec's, the colourings; each may be hidden
-    /// by its id (tests/catalog_lists.rs checks the hide names are unique).
-    #[test]
-    fn live_controls_from_the_engines_lists() {
-        let table = page_controls();
-        let get = |id: &str| table.iter().find(|c| c.id == id).unwrap();
-        let ids: Vec<&str> = PolicyKind::ALL.iter().map(|p| p.info().id).collect();
-        for (id, optional) in [("p1", false), ("p2", false), ("p3", true), ("p4", true)] {
-            let c = get(id);
-            assert_eq!((c.kind, c.key.as_str(), c.section, c.restart), (Kind::Select, id, "live", true));
-            let values: Vec<&str> = c.choices.iter().map(|o| o.value).collect();
-            let expected: Vec<&str> = optional.then_some("").into_iter().chain(ids.iter().copied()).collect();
-            assert_eq!(values, expected, "{id}");
-            let last = c.choices.last().unwrap();
-            assert_eq!(last.label, PolicyKind::ALL[PolicyKind::ALL.len() - 1].label());
-        }
-        assert_eq!(get("p3").choices[0].label, "none (no panel)");
-        let speed = get("speed");
-        assert_eq!((speed.kind, speed.key.as_str(), speed.restart), (Kind::Number, "speed", false));
-        assert_eq!((speed.min, speed.max, speed.step), (Some(1.0), Some(10_000.0), Some(1.0)));
-        let colour = get("colour-by");
-        assert_eq!((colour.kind, colour.key.as_str(), colour.reference), (Kind::Select, "colour", "§4"));
-        let values: Vec<&str> = colour.choices.iter().map(|o| o.value).collect();
-        assert_eq!(values, ["auto", "decision", "cell"]);
-        assert_eq!(colour.choices[2].label, "ε-net cell");
-        for c in &Colouring::ALL {
-            let json = serde_json::to_value(c).unwrap();
-            assert_eq!(json.as_str(), Some(c.id()), "the id is the serde name");
-        }
-        let hide: Vec<String> = ["speed", "colour-by", "p3", "p1"].map(String::from).to_vec();
-        assert!(check_hide(&hide).is_ok());
-        assert!(check_hide(&["p5".into()]).is_err());
     }
 }

@@ -5,7 +5,7 @@
 //! their TypeScript declarations are generated from them with the engine's (`super::typescript`).
 
 use super::controls::{self, HideGroup, PageControl};
-use super::url_state::UrlState;
+use super::url_state::{self, UrlState};
 use crate::checksum::{self, DeterminismReport};
 use crate::experiment::{builtin, describe, paper_presets, quick_spec, DatasetId, Report};
 use crate::online::PolicyKind;
@@ -93,10 +93,10 @@ pub struct PageControls {
 /// The page's controls as one table ([`controls`]).
 pub fn page_control_table() -> PageControls {
     PageControls {
-        controls: controls::page_controls(),
+        controls: url_state::page_controls(),
         groups: controls::HIDE_GROUPS,
         embed_hide: controls::EMBED_HIDE,
-        hide_names: controls::hide_names(),
+        hide_names: url_state::hide_names(),
     }
 }
 
@@ -106,6 +106,9 @@ pub fn page_control_table() -> PageControls {
 pub struct DecodedUrlState {
     pub state: UrlState,
     pub errors: Vec<String>,
+    /// What the page hides ([`UrlState::hidden`]: an embedded page's defaults and the link's
+    /// `hide`; hide flags only ever remove).
+    pub hidden: Vec<String>,
 }
 
 /// A report file read back by `readReport`: the report re-derived from its units, and its exports.

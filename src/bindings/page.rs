@@ -40,7 +40,8 @@ pub fn decode_url_state_js(
 /// then calls this).
 pub fn decode_url_state(query: &str) -> JsResult<JsValue> {
     let (state, errors) = url_state::decode_lossy(query);
-    to_js(&super::objects::DecodedUrlState { state, errors })
+    let hidden = state.hidden();
+    to_js(&super::objects::DecodedUrlState { state, errors, hidden })
 }
 
 /// The query string of a state (without `?`; only values that differ from the defaults of its

@@ -2,15 +2,21 @@
 //! the run, the policies, the seed, the experiment settings and the embed flag. A link carries
 //! exactly what the page shows, and the page reads it back with [`decode`].
 //!
+//! One table drives it both ways, after TF Playground's `PROPS`: [`url_keys`] has one entry per
+//! page key, which reads ([`decode`]) and writes ([`encode`]) it, checks it within the state
+//! ([`UrlState::validate`]), says in plain words what it takes (the message for a bad value names
+//! the key, the value and that), and builds the page's controls for it ([`page_controls`]), whose
+//! ids are names `hide` takes ([`hide_names`]). Adding a key is its entry and its field of
+//! [`UrlState`] (the storage); cargo feature `fixture-key` adds one to show it. Every `Params`
+//! field is a key too (by its serde name, checked as the engine checks it).
+//!
 //! Only values that differ from the defaults of the state's dataset are written ([`encode`]), so
-//! links stay short; any `Params` field can be given by its name (`?kernel_length=0.3`), validated
-//! as the engine validates it. Unknown keys, repeated keys and bad values are errors with a
-//! readable message; [`decode_lossy`] keeps every valid key and reports the others, so a page
-//! given a damaged link still opens with as much of it as can be used.
+//! links stay short. Unknown keys, repeated keys and bad values are errors with a readable
+//! message; [`decode_lossy`] keeps every valid key and reports the others, so a page given a
+//! damaged link still opens with as much of it as can be used.
 //!
 //! Round trip: `decode(&encode(&s)) == Ok(s)` for every valid state `s`.
 
-use crate::config::with_param;
 use crate::config::Params;
 use crate::error::{Error, Result};
 use crate::experiment::Sweep;
@@ -39,6 +45,25 @@ pub enum View {
     Frontier,
 }
 
+impl View {
+    /// Every view, in the order of the page's tabs.
+    pub const ALL: [View; 7] =
+        [View::Live, View::Regret, View::Offline, View::Efficiency, View::Paper, View::Sweep, View::Frontier];
+}
+
+/// How the page is embedded (the link's `embed=`): `1` the page without its controls and text
+/// (plus whatever `hide` names), `figure` one chart of the open view with its caption and the
+/// attribution link, sized to its iframe (issue 33, item 5); no key (or `0`): not embedded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+pub enum Embed {
+    /// `embed=1`: the pictures of the open view, without controls and text.
+    Page,
+    /// `embed=figure`: one chart, its caption and the attribution.
+    Figure,
+}
+
 /// The datasets the page can play: the two built in, the nq-trivia universe of SPEC §7 (bundled
 /// with the page by scripts/dist.sh, or loaded from the shared data's four files), or data the
 /// user loaded (which never leaves the browser, so a link can only say that it was used).
@@ -54,6 +79,7 @@ pub enum PageDataset {
 }
 
 pub use super::controls::{Colouring, MAX_SEEDS, MAX_SPEED, MAX_WORKERS, OFFLINE_EXPERIMENTS};
+use super::controls::{PageControl, HIDE_GROUPS};
 /// Presets of the paper view, one per figure (fig-d is fig-c's run, fig-f is fig-e's): the ids of
 /// the engine's one list, [`crate::experiment::paper_presets`].
 pub fn presets() -> Vec<&'static str> {
@@ -95,8 +121,9 @@ pub struct UrlState {
     pub preset: String,
     /// Run the paper preset at the paper's full settings instead of the quick ones.
     pub full: bool,
-    /// Hide the controls and text (for an iframe).
-    pub embed: bool,
+    /// Embedded in another page (an iframe): `None` not embedded.
+    #[serde(default)]
+    pub embed: Option<Embed>,
     /// Run the paper preset with the tuned widths of docs/REPRODUCTION.md (`<preset>-tuned` of
     /// `csc::experiment::builtin`, where it exists) instead of the theoretical ones.
     #[serde(default)]
@@ -105,9 +132,8 @@ pub struct UrlState {
     /// (`navigator.hardwareConcurrency`), capped. In the link only when the user set it.
     #[serde(default)]
     pub workers: usize,
-    /// Parts of the page the link hides (`hide=seed,k,tabs`: names of
-    /// [`super::controls::hide_names`]); empty in an embedded page hides
-    /// [`super::controls::EMBED_HIDE`].
+    /// Parts of the page the link hides (`hide=seed,k,tabs`: names of [`hide_names`]); an
+    /// embedded page hides them besides [`super::controls::EMBED_HIDE`] ([`UrlState::hidden`]).
     #[serde(default)]
     pub hide: Vec<String>,
     /// The sweep view's base experiment: `online` (the regret view's run) or one of
@@ -123,6 +149,12 @@ pub struct UrlState {
     /// without `final_`); empty: the report's default.
     #[serde(default)]
     pub metric: String,
+    /// Test only (cargo feature `fixture-key`): a key that exists to show that adding one is one
+    /// entry of [`url_keys`] (and this field, its storage), seen in parse, encode, validation, the
+    /// hide flags and the page's controls. Never in a shipped build.
+    #[cfg(feature = "fixture-key")]
+    #[serde(default)]
+    pub fixture: u32,
 }
 
 fn online() -> String {
@@ -165,14 +197,26 @@ impl UrlState {
             offline: OFFLINE_EXPERIMENTS[0].into(),
             preset: "fig-c".into(),
             full: false,
-            embed: false,
+            embed: None,
             tuned: false,
             workers: 0,
             hide: vec![],
             sweep: online(),
             grid: String::new(),
             metric: String::new(),
+            #[cfg(feature = "fixture-key")]
+            fixture: 0,
         }
+    }
+
+    /// What the page hides: an embedded page's [`super::controls::EMBED_HIDE`], then every name
+    /// of `hide` not already there. Hide flags only ever remove (issue 33, item 4): `embed=1&hide=x`
+    /// hides all `embed=1` hides, and `x`.
+    pub fn hidden(&self) -> Vec<String> {
+        let base = if self.embed.is_some() { &super::controls::EMBED_HIDE[..] } else { &[] };
+        let mut out: Vec<String> = base.iter().map(|n| n.to_string()).collect();
+        out.extend(self.hide.iter().filter(|n| !base.contains(&n.as_str())).cloned());
+        out
     }
 
     /// Checks every field (the parameters as the engine does).
@@ -181,52 +225,18 @@ impl UrlState {
         if self.params.seed > MAX_SEED {
             return Err(Error::param("seed", format!("must be at most 2^53 − 1, got {}", self.params.seed)));
         }
-        if self.policies.is_empty() {
-            return Err(Error::param("policies", "name at least one policy"));
-        }
-        for (i, p) in self.policies.iter().enumerate() {
-            if self.policies[..i].contains(p) {
-                return Err(Error::param("policies", format!("`{}` is listed twice", p.label())));
-            }
-        }
-        if !(1..=MAX_SPEED).contains(&self.speed) {
-            return Err(Error::param("speed", format!("must lie in [1, {MAX_SPEED}], got {}", self.speed)));
-        }
-        if !(1..=MAX_SEEDS).contains(&self.seeds) {
-            return Err(Error::param("seeds", format!("must lie in [1, {MAX_SEEDS}], got {}", self.seeds)));
-        }
-        if self.workers > MAX_WORKERS {
-            return Err(Error::param(
-                "workers",
-                format!("must lie in [0, {MAX_WORKERS}], got {}", self.workers),
-            ));
-        }
-        super::controls::check_hide(&self.hide)?;
-        one_of("offline", &self.offline, &OFFLINE_EXPERIMENTS)?;
-        one_of("preset", &self.preset, &presets())?;
-        self.validate_sweep()
+        url_keys().iter().try_for_each(|k| (k.check)(self))
     }
 
-    /// The sweep view's choices: a known base, a grid the CLI's `--grid` accepts whose every cell
-    /// is valid on the base's parameters (the page's for `online`, the preset's own otherwise),
-    /// and a known metric.
-    fn validate_sweep(&self) -> Result<()> {
-        let mut bases = vec!["online"];
-        bases.extend(crate::experiment::sweep_presets());
-        one_of("sweep", &self.sweep, &bases)?;
+    /// The sweep view's grid: one the CLI's `--grid` accepts whose every cell is valid on the
+    /// base's parameters (the page's for `online`, the preset's own otherwise).
+    fn validate_grid(&self) -> Result<()> {
         if !self.grid.is_empty() {
             let base = match self.sweep.as_str() {
                 "online" => self.params.clone(),
                 id => crate::experiment::builtin(id)?.params,
             };
             Sweep::parse(&self.grid).and_then(|g| g.validate(&base)).map_err(grid_error)?;
-        }
-        if !self.metric.is_empty() && crate::experiment::metrics::metric(&self.metric).is_none() {
-            let known: Vec<_> = crate::experiment::metrics::METRICS.iter().map(|m| m.id).collect();
-            return Err(Error::param(
-                "metric",
-                format!("unknown metric `{}`; known: {}", self.metric, known.join(", ")),
-            ));
         }
         Ok(())
     }
@@ -258,77 +268,458 @@ fn one_of(name: &str, v: &str, known: &[&str]) -> Result<()> {
     }
 }
 
-/// Page keys (the `Params` fields are keys too).
-const PAGE_KEYS: [&str; 20] = [
-    "view", "dataset", "p1", "p2", "p3", "p4", "policies", "speed", "colour", "seeds", "offline", "preset",
-    "full", "tuned", "workers", "embed", "hide", "sweep", "grid", "metric",
-];
-
-/// A unit enum from its serde id.
-fn from_id<T: for<'de> Deserialize<'de>>(name: &str, v: &str, known: &str) -> Result<T> {
-    serde_json::from_value(serde_json::Value::String(v.to_string()))
-        .map_err(|_| Error::param(name, format!("unknown value `{v}`; known: {known}")))
+/// One key of the link, after TF Playground's `PROPS`: the one entry from which the link is read
+/// ([`decode`]) and written ([`encode`]), the state checked ([`UrlState::validate`]), the bad
+/// value explained, and the page's controls built ([`page_controls`]), whose ids are names a link
+/// may hide ([`hide_names`]). Every `Params` field is a key too (read and written by its serde
+/// name, checked as the engine checks it): [`param_keys`].
+#[derive(Clone, Copy)]
+pub struct UrlKey {
+    /// The key as the link spells it.
+    pub name: &'static str,
+    /// What a value may be, in plain words (the message for a bad value names the key, the value
+    /// and this).
+    pub allowed: fn() -> String,
+    /// Reads a value into the state; `Err(detail)` (may be empty) when it is not one of
+    /// [`UrlKey::allowed`].
+    pub read: fn(&mut UrlState, &str) -> std::result::Result<(), String>,
+    /// The value the link writes; `None` when it is the default (`d`, of the state's dataset).
+    pub write: fn(&UrlState, &UrlState) -> Option<String>,
+    /// Checks the value within the whole state (a range, a known id, a grid on its base).
+    pub check: fn(&UrlState) -> Result<()>,
+    /// The page's controls that edit it (their ids are names `hide` takes).
+    pub controls: fn() -> Vec<PageControl>,
 }
 
-fn number<T: std::str::FromStr>(name: &str, v: &str) -> Result<T> {
-    v.parse().map_err(|_| Error::param(name, format!("expected a whole number, got `{v}`")))
+fn no_check(_: &UrlState) -> Result<()> {
+    Ok(())
 }
-
-fn flag(name: &str, v: &str) -> Result<bool> {
+fn no_controls() -> Vec<PageControl> {
+    vec![]
+}
+/// `d`'s value is the default: written only when it differs.
+fn unless<T: PartialEq>(now: &T, default: &T, text: impl FnOnce() -> String) -> Option<String> {
+    (now != default).then(text)
+}
+/// The serde id of a unit enum (`View::Sweep` → `sweep`).
+fn id_of<T: Serialize>(v: &T) -> String {
+    serde_json::to_value(v).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+}
+/// A unit enum from its serde id; `Err("")` for another text.
+fn by_id<T: for<'de> Deserialize<'de>>(v: &str) -> std::result::Result<T, String> {
+    serde_json::from_value(serde_json::Value::String(v.to_string())).map_err(|_| String::new())
+}
+fn whole<T: std::str::FromStr>(v: &str) -> std::result::Result<T, String> {
+    v.parse().map_err(|_| String::new())
+}
+fn flag(v: &str) -> std::result::Result<bool, String> {
     match v {
         "" | "1" | "true" => Ok(true),
         "0" | "false" => Ok(false),
-        _ => Err(Error::param(name, format!("expected 1 or 0, got `{v}`"))),
+        _ => Err(String::new()),
     }
 }
-
+fn policy(v: &str) -> std::result::Result<PolicyKind, String> {
+    PolicyKind::parse(v).map_err(|_| String::new())
+}
 /// An optional panel's policy: empty for none.
-fn optional_policy(v: &str) -> Result<Option<PolicyKind>> {
+fn optional_policy(v: &str) -> std::result::Result<Option<PolicyKind>, String> {
     if v.is_empty() {
         Ok(None)
     } else {
-        PolicyKind::parse(v).map(Some)
+        policy(v).map(Some)
     }
+}
+fn policy_ids() -> String {
+    PolicyKind::ALL.iter().map(|p| p.info().id).collect::<Vec<_>>().join(", ")
+}
+fn view_ids() -> String {
+    View::ALL.iter().map(id_of).collect::<Vec<_>>().join(", ")
+}
+fn sweep_bases() -> Vec<&'static str> {
+    let mut bases = vec!["online"];
+    bases.extend(crate::experiment::sweep_presets());
+    bases
+}
+fn metric_ids() -> String {
+    crate::experiment::metrics::METRICS.iter().map(|m| m.id).collect::<Vec<_>>().join(", ")
+}
+
+/// Every page key, in the order [`encode`] writes them (the parameters follow).
+pub fn url_keys() -> Vec<UrlKey> {
+    #[allow(unused_mut)]
+    let mut keys = vec![
+        UrlKey {
+            name: "view",
+            allowed: || format!("one of {}", view_ids()),
+            read: |s, v| {
+                s.view = by_id(v)?;
+                Ok(())
+            },
+            write: |s, d| unless(&s.view, &d.view, || id_of(&s.view)),
+            check: no_check,
+            controls: no_controls,
+        },
+        UrlKey {
+            name: "dataset",
+            allowed: || format!("one of {}", dataset_ids()),
+            // Read first, by decode_lossy: it sets the defaults the other keys are applied to.
+            read: |s, v| {
+                s.dataset = by_id(v)?;
+                Ok(())
+            },
+            write: |s, _| unless(&s.dataset, &PageDataset::default(), || id_of(&s.dataset)),
+            check: no_check,
+            controls: super::controls::run_settings_controls,
+        },
+        UrlKey {
+            name: "p1",
+            allowed: || format!("one of {}", policy_ids()),
+            read: |s, v| {
+                s.p1 = policy(v)?;
+                Ok(())
+            },
+            write: |s, d| unless(&s.p1, &d.p1, || id_of(&s.p1)),
+            check: no_check,
+            controls: || vec![super::controls::panel_control("p1")],
+        },
+        UrlKey {
+            name: "p2",
+            allowed: || format!("one of {}", policy_ids()),
+            read: |s, v| {
+                s.p2 = policy(v)?;
+                Ok(())
+            },
+            write: |s, d| unless(&s.p2, &d.p2, || id_of(&s.p2)),
+            check: no_check,
+            controls: || vec![super::controls::panel_control("p2")],
+        },
+        UrlKey {
+            name: "p3",
+            allowed: || format!("empty (no third panel) or one of {}", policy_ids()),
+            read: |s, v| {
+                s.p3 = optional_policy(v)?;
+                Ok(())
+            },
+            write: |s, d| unless(&s.p3, &d.p3, || s.p3.as_ref().map(id_of).unwrap_or_default()),
+            check: no_check,
+            controls: || vec![super::controls::panel_control("p3")],
+        },
+        UrlKey {
+            name: "p4",
+            allowed: || format!("empty (no fourth panel) or one of {}", policy_ids()),
+            read: |s, v| {
+                s.p4 = optional_policy(v)?;
+                Ok(())
+            },
+            write: |s, d| unless(&s.p4, &d.p4, || s.p4.as_ref().map(id_of).unwrap_or_default()),
+            check: no_check,
+            controls: || vec![super::controls::panel_control("p4")],
+        },
+        UrlKey {
+            name: "policies",
+            allowed: || format!("one or more of {}, separated by commas, none twice", policy_ids()),
+            read: |s, v| {
+                s.policies = v.split(',').map(policy).collect::<std::result::Result<_, _>>()?;
+                Ok(())
+            },
+            write: |s, d| {
+                unless(&s.policies, &d.policies, || {
+                    s.policies.iter().map(id_of).collect::<Vec<_>>().join(",")
+                })
+            },
+            check: |s| {
+                if s.policies.is_empty() {
+                    return Err(Error::param("policies", "name at least one policy"));
+                }
+                for (i, p) in s.policies.iter().enumerate() {
+                    if s.policies[..i].contains(p) {
+                        return Err(Error::param("policies", format!("`{}` is listed twice", p.label())));
+                    }
+                }
+                Ok(())
+            },
+            controls: no_controls,
+        },
+        UrlKey {
+            name: "speed",
+            allowed: || format!("a whole number from 1 to {MAX_SPEED}"),
+            read: |s, v| {
+                s.speed = whole(v)?;
+                Ok(())
+            },
+            write: |s, d| unless(&s.speed, &d.speed, || s.speed.to_string()),
+            check: |s| in_range("speed", s.speed, 1, MAX_SPEED),
+            controls: || vec![super::controls::speed_control()],
+        },
+        UrlKey {
+            name: "colour",
+            allowed: || format!("one of {}", Colouring::ids()),
+            read: |s, v| {
+                s.colour = by_id(v)?;
+                Ok(())
+            },
+            write: |s, d| unless(&s.colour, &d.colour, || s.colour.id().into()),
+            check: no_check,
+            controls: || vec![super::controls::colour_control()],
+        },
+        UrlKey {
+            name: "offline",
+            allowed: || format!("one of {}", OFFLINE_EXPERIMENTS.join(", ")),
+            read: |s, v| {
+                s.offline = v.to_string();
+                Ok(())
+            },
+            write: |s, d| unless(&s.offline, &d.offline, || s.offline.clone()),
+            check: |s| one_of("offline", &s.offline, &OFFLINE_EXPERIMENTS),
+            controls: || vec![super::controls::offline_control()],
+        },
+        UrlKey {
+            name: "seeds",
+            allowed: || format!("a whole number from 1 to {MAX_SEEDS}"),
+            read: |s, v| {
+                s.seeds = whole(v)?;
+                Ok(())
+            },
+            write: |s, d| unless(&s.seeds, &d.seeds, || s.seeds.to_string()),
+            check: |s| in_range("seeds", s.seeds, 1, MAX_SEEDS),
+            controls: super::controls::seeds_controls,
+        },
+        UrlKey {
+            name: "preset",
+            allowed: || format!("one of {}", presets().join(", ")),
+            read: |s, v| {
+                s.preset = v.to_string();
+                Ok(())
+            },
+            write: |s, d| unless(&s.preset, &d.preset, || s.preset.clone()),
+            check: |s| one_of("preset", &s.preset, &presets()),
+            controls: no_controls, // the paper view's menu (views/paper.js, from paperPresets())
+        },
+        UrlKey {
+            name: "full",
+            allowed: || "1 (the paper's full settings) or 0".into(),
+            read: |s, v| {
+                s.full = flag(v)?;
+                Ok(())
+            },
+            write: |s, _| s.full.then(|| "1".into()),
+            check: no_check,
+            controls: || {
+                let hint = "All seeds and lengths of the paper (slow)";
+                vec![super::controls::paper_checkbox("full", "§6", "Full paper settings", hint)]
+            },
+        },
+        UrlKey {
+            name: "tuned",
+            allowed: || "1 (the tuned widths) or 0".into(),
+            read: |s, v| {
+                s.tuned = flag(v)?;
+                Ok(())
+            },
+            write: |s, _| s.tuned.then(|| "1".into()),
+            check: no_check,
+            controls: || {
+                let hint = "β_off, λ chosen on held-out seeds (figs. a, b); default: theoretical";
+                let reference = "SPEC-NOTES#kernel-and-confidence-widths";
+                vec![super::controls::paper_checkbox("tuned", reference, "Tuned widths", hint)]
+            },
+        },
+        UrlKey {
+            name: "workers",
+            allowed: || format!("a whole number from 0 (as many as the browser has cores) to {MAX_WORKERS}"),
+            read: |s, v| {
+                s.workers = whole(v)?;
+                Ok(())
+            },
+            write: |s, d| unless(&s.workers, &d.workers, || s.workers.to_string()),
+            check: |s| in_range("workers", s.workers, 0, MAX_WORKERS),
+            controls: || vec![super::controls::workers_control()],
+        },
+        UrlKey {
+            name: "sweep",
+            allowed: || format!("one of {}", sweep_bases().join(", ")),
+            read: |s, v| {
+                s.sweep = v.to_string();
+                Ok(())
+            },
+            write: |s, d| unless(&s.sweep, &d.sweep, || s.sweep.clone()),
+            check: |s| one_of("sweep", &s.sweep, &sweep_bases()),
+            controls: no_controls, // the sweep view's own form (views/sweep.js)
+        },
+        UrlKey {
+            name: "grid",
+            allowed: || "a grid as `csc run --grid` takes it, e.g. epsilon=0.1,0.2;k=2,4".into(),
+            // Written back as `--grid` writes it (`Sweep::to_arg`), so `grid=k=2, 4` reads as `k=2,4`.
+            read: |s, v| {
+                let g = Sweep::parse(v).map_err(|e| grid_error(e).to_string())?;
+                s.grid = g.to_arg().unwrap_or_default();
+                Ok(())
+            },
+            write: |s, _| (!s.grid.is_empty()).then(|| canonical_grid(&s.grid)),
+            check: UrlState::validate_grid,
+            controls: no_controls,
+        },
+        UrlKey {
+            name: "metric",
+            allowed: || format!("one of {} (or with `final_` before it)", metric_ids()),
+            read: |s, v| {
+                s.metric = v.to_string();
+                Ok(())
+            },
+            write: |s, _| (!s.metric.is_empty()).then(|| s.metric.clone()),
+            check: |s| {
+                if s.metric.is_empty() || crate::experiment::metrics::metric(&s.metric).is_some() {
+                    return Ok(());
+                }
+                Err(Error::param("metric", format!("unknown metric `{}`; known: {}", s.metric, metric_ids())))
+            },
+            controls: no_controls,
+        },
+        UrlKey {
+            name: "embed",
+            allowed: || "1 (the page without its controls and text), figure (one chart) or 0".into(),
+            read: |s, v| {
+                s.embed = match v {
+                    "figure" => Some(Embed::Figure),
+                    _ => flag(v)?.then_some(Embed::Page),
+                };
+                Ok(())
+            },
+            write: |s, _| {
+                s.embed.map(|e| match e {
+                    Embed::Page => "1".into(),
+                    Embed::Figure => "figure".into(),
+                })
+            },
+            check: no_check,
+            controls: no_controls,
+        },
+        UrlKey {
+            name: "hide",
+            allowed: || format!("names separated by commas, each one of {}", hide_names().join(", ")),
+            read: |s, v| {
+                s.hide = v.split(',').filter(|n| !n.is_empty()).map(str::to_string).collect();
+                Ok(())
+            },
+            write: |s, _| (!s.hide.is_empty()).then(|| s.hide.join(",")),
+            check: |s| check_hide(&s.hide),
+            controls: no_controls,
+        },
+    ];
+    #[cfg(feature = "fixture-key")]
+    keys.push(UrlKey {
+        name: "fixture",
+        allowed: || "a whole number from 0 to 9".into(),
+        read: |s, v| {
+            s.fixture = whole(v)?;
+            Ok(())
+        },
+        write: |s, d| unless(&s.fixture, &d.fixture, || s.fixture.to_string()),
+        check: |s| in_range("fixture", s.fixture, 0, 9),
+        controls: || {
+            let hint = "Test only: the fixture key (cargo feature fixture-key)";
+            vec![PageControl {
+                section: "live",
+                min: Some(0.0),
+                max: Some(9.0),
+                step: Some(1.0),
+                ..super::controls::number("fixture", "fixture".into(), "Fixture".into(), hint.into())
+            }]
+        },
+    });
+    keys
+}
+
+/// `v` within `[lo, hi]`, else an error naming the key, the value and the range.
+fn in_range<T: PartialOrd + std::fmt::Display>(name: &str, v: T, lo: T, hi: T) -> Result<()> {
+    if lo <= v && v <= hi {
+        Ok(())
+    } else {
+        Err(Error::param(name, format!("must lie in [{lo}, {hi}], got {v}")))
+    }
+}
+
+/// The `Params` fields, keys of the link too (their serde names, in `Params`' order).
+pub fn param_keys() -> Vec<String> {
+    let p = serde_json::to_value(Params::default()).expect("Params serialises");
+    p.as_object().map(|o| o.keys().cloned().collect()).unwrap_or_default()
+}
+
+/// What a parameter's value may be, in plain words, from its default's JSON type (for a named
+/// choice, serde's list of the names).
+fn param_allowed(key: &str, default: &serde_json::Value) -> String {
+    let what = crate::config::param_info(key).map(|p| format!(" ({})", p.name)).unwrap_or_default();
+    let kind = match default {
+        serde_json::Value::Number(n) if n.is_u64() => "a whole number, 0 or more".to_string(),
+        serde_json::Value::Number(_) => "a number".to_string(),
+        serde_json::Value::Null => "a number, or null for none".to_string(),
+        // A named choice: serde lists them when given a name it does not know.
+        _ => {
+            let mut probe = serde_json::to_value(Params::default()).expect("Params serialises");
+            probe[key] = serde_json::Value::String(String::new());
+            let e = serde_json::from_value::<Params>(probe).err().map(|e| e.to_string()).unwrap_or_default();
+            match e.split_once("expected ") {
+                Some((_, list)) => list.replace('`', ""),
+                None => "another value".to_string(),
+            }
+        }
+    };
+    format!("{kind}{what}")
+}
+
+/// Reads one parameter of the link into `s.params`: its text as JSON (a number, `null`), else as a
+/// string (a named choice); a value of the wrong type names what the key takes, one of the right
+/// type out of range gets the engine's check ([`Params::validate`]).
+fn read_param(s: &mut UrlState, key: &str, v: &str) -> Result<()> {
+    let mut obj = serde_json::to_value(&s.params).expect("Params serialises");
+    let default = obj.get(key).cloned().unwrap_or_default();
+    let value = serde_json::from_str(v).unwrap_or_else(|_| serde_json::Value::String(v.into()));
+    obj[key] = value;
+    let p: Params = serde_json::from_value(obj).map_err(|_| {
+        Error::param(key, format!("`{v}` is not allowed; allowed: {}", param_allowed(key, &default)))
+    })?;
+    p.validate()?;
+    s.params = p;
+    Ok(())
 }
 
 /// Applies one key of a query to `s`.
 fn apply(s: &mut UrlState, key: &str, v: &str) -> Result<()> {
-    match key {
-        "view" => s.view = from_id(key, v, "live, regret, offline, efficiency, paper, sweep, frontier")?,
-        "dataset" => {} // read first, by decode_lossy
-        "p1" => s.p1 = PolicyKind::parse(v)?,
-        "p2" => s.p2 = PolicyKind::parse(v)?,
-        "p3" => s.p3 = optional_policy(v)?,
-        "p4" => s.p4 = optional_policy(v)?,
-        "policies" => {
-            s.policies = v.split(',').map(PolicyKind::parse).collect::<Result<Vec<_>>>()?;
+    if let Some(k) = url_keys().into_iter().find(|k| k.name == key) {
+        return (k.read)(s, v).map_err(|detail| {
+            let detail = if detail.is_empty() { String::new() } else { format!(" ({detail})") };
+            Error::param(key, format!("`{v}` is not allowed{detail}; allowed: {}", (k.allowed)()))
+        });
+    }
+    if !param_keys().iter().any(|k| k == key) {
+        let mut names: Vec<String> = url_keys().iter().map(|k| k.name.to_string()).collect();
+        names.extend(param_keys());
+        return Err(Error::parse(format!("unknown key `{key}` in the link; known: {}", names.join(", "))));
+    }
+    read_param(s, key, v)
+}
+
+/// Every control the page builds, in page order: each key's, in the table's order (the dataset's
+/// brings the run settings: the dataset, the parameters and the uploaded data's arrival model).
+pub fn page_controls() -> Vec<PageControl> {
+    url_keys().iter().flat_map(|k| (k.controls)()).collect()
+}
+
+/// Every name `?hide=` accepts: each control's id, then each group's name.
+pub fn hide_names() -> Vec<&'static str> {
+    page_controls().iter().map(|c| c.id).chain(HIDE_GROUPS.iter().map(|g| g.name)).collect()
+}
+
+/// Checks a link's hide list: every name known, none twice.
+pub fn check_hide(names: &[String]) -> Result<()> {
+    let known = hide_names();
+    for (i, n) in names.iter().enumerate() {
+        if !known.contains(&n.as_str()) {
+            return Err(Error::param("hide", format!("unknown name `{n}`; known: {}", known.join(", "))));
         }
-        "speed" => s.speed = number(key, v)?,
-        "colour" => s.colour = from_id(key, v, &Colouring::ids())?,
-        "seeds" => s.seeds = number(key, v)?,
-        "offline" => s.offline = v.to_string(),
-        "preset" => s.preset = v.to_string(),
-        "full" => s.full = flag(key, v)?,
-        "tuned" => s.tuned = flag(key, v)?,
-        "workers" => s.workers = number(key, v)?,
-        "embed" => s.embed = flag(key, v)?,
-        "hide" => s.hide = v.split(',').filter(|n| !n.is_empty()).map(str::to_string).collect(),
-        "sweep" => s.sweep = v.to_string(),
-        // Written back as `--grid` writes it (`Sweep::to_arg`), so `grid=k=2, 4` reads as `k=2,4`.
-        "grid" => s.grid = Sweep::parse(v).map_err(grid_error)?.to_arg().unwrap_or_default(),
-        "metric" => s.metric = v.to_string(),
-        _ => {
-            let known = serde_json::to_value(&s.params).expect("Params serialises");
-            if !known.as_object().is_some_and(|o| o.contains_key(key)) {
-                let mut names: Vec<String> = PAGE_KEYS.iter().map(|k| k.to_string()).collect();
-                names.extend(known.as_object().into_iter().flat_map(|o| o.keys().cloned()));
-                return Err(Error::parse(format!(
-                    "unknown key `{key}` in the link; known: {}",
-                    names.join(", ")
-                )));
-            }
-            let value = serde_json::from_str(v).unwrap_or_else(|_| serde_json::Value::String(v.into()));
-            s.params = with_param(&s.params, key, &value)?;
+        if names[..i].contains(n) {
+            return Err(Error::param("hide", format!("`{n}` is listed twice")));
         }
     }
     Ok(())
@@ -403,17 +794,16 @@ pub fn decode_lossy(query: &str) -> (UrlState, Vec<String>) {
         }
     }
     // The dataset first: it sets the defaults the other keys are applied to.
-    let dataset = match kv.iter().find(|(k, _)| k == "dataset") {
-        Some((k, v)) => from_id(k, v, &dataset_ids()).unwrap_or_else(|e: Error| {
-            errors.push(e.to_string());
-            PageDataset::default()
-        }),
-        None => PageDataset::default(),
-    };
-    let mut s = UrlState::defaults(dataset);
+    let mut s = UrlState::defaults(PageDataset::default());
+    if let Some((k, v)) = kv.iter().find(|(k, _)| k == "dataset") {
+        match apply(&mut s, k, v) {
+            Ok(()) => s = UrlState::defaults(s.dataset),
+            Err(e) => errors.push(e.to_string()),
+        }
+    }
     // The grid last: it is checked against the base and parameters the other keys set.
     kv.sort_by_key(|(k, _)| k == "grid");
-    for (k, v) in &kv {
+    for (k, v) in kv.iter().filter(|(k, _)| k != "dataset") {
         let mut next = s.clone();
         match apply(&mut next, k, v).and_then(|_| next.validate()) {
             Ok(()) => s = next,
@@ -438,45 +828,19 @@ pub fn decode(query: &str) -> Result<UrlState> {
 pub fn encode(s: &UrlState) -> Result<String> {
     s.validate()?;
     let d = UrlState::defaults(s.dataset);
-    let mut out: Vec<(String, String)> = Vec::new();
-    let mut put = |k: &str, v: String, same: bool| {
-        if !same {
-            out.push((k.to_string(), v));
-        }
-    };
-    let id = |v: &dyn ErasedId| v.id();
-    put("view", id(&s.view), s.view == d.view);
-    put("dataset", id(&s.dataset), s.dataset == PageDataset::default());
-    put("p1", id(&s.p1), s.p1 == d.p1);
-    put("p2", id(&s.p2), s.p2 == d.p2);
-    put("p3", s.p3.as_ref().map(|p| id(p)).unwrap_or_default(), s.p3 == d.p3);
-    put("p4", s.p4.as_ref().map(|p| id(p)).unwrap_or_default(), s.p4 == d.p4);
-    let list = s.policies.iter().map(|p| id(p)).collect::<Vec<_>>().join(",");
-    put("policies", list, s.policies == d.policies);
-    put("speed", s.speed.to_string(), s.speed == d.speed);
-    put("colour", s.colour.id().into(), s.colour == d.colour);
-    put("seeds", s.seeds.to_string(), s.seeds == d.seeds);
-    put("offline", s.offline.clone(), s.offline == d.offline);
-    put("preset", s.preset.clone(), s.preset == d.preset);
-    put("full", "1".into(), !s.full);
-    put("tuned", "1".into(), !s.tuned);
-    put("workers", s.workers.to_string(), s.workers == d.workers);
+    let mut out: Vec<(String, String)> =
+        url_keys().iter().filter_map(|k| Some((k.name.to_string(), (k.write)(s, &d)?))).collect();
     let now = serde_json::to_value(&s.params).expect("Params serialises");
     let def = serde_json::to_value(&d.params).expect("Params serialises");
     if let (Some(now), Some(def)) = (now.as_object(), def.as_object()) {
-        for (k, v) in now {
+        for (k, v) in now.iter().filter(|(k, v)| def.get(*k) != Some(v)) {
             let text = match v {
                 serde_json::Value::String(t) => t.clone(),
                 other => other.to_string(),
             };
-            put(k, text, def.get(k) == Some(v));
+            out.push((k.clone(), text));
         }
     }
-    put("sweep", s.sweep.clone(), s.sweep == d.sweep);
-    put("grid", canonical_grid(&s.grid), s.grid.is_empty());
-    put("metric", s.metric.clone(), s.metric.is_empty());
-    put("embed", "1".into(), !s.embed);
-    put("hide", s.hide.join(","), s.hide.is_empty());
     Ok(out.iter().map(|(k, v)| format!("{}={}", escape(k), escape(v))).collect::<Vec<_>>().join("&"))
 }
 
@@ -490,16 +854,6 @@ pub fn fingerprint(dataset: &str, params: &Params) -> String {
     h.update([0]);
     h.update(serde_json::to_string(params).expect("Params serialises").as_bytes());
     h.finalize().iter().take(8).map(|b| format!("{b:02x}")).collect()
-}
-
-/// The serde id of the page's unit enums (object-safe, so one closure serves them all).
-trait ErasedId {
-    fn id(&self) -> String;
-}
-impl<T: Serialize> ErasedId for T {
-    fn id(&self) -> String {
-        serde_json::to_value(self).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
-    }
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 // The page's settings come from the engine's one table (js/controls.js over pageControls()): every
 // control of the table is generated with the table's range, choices and reference; changing one
 // writes the URL and a reload restores it; a link's hide list hides exactly the named controls and
-// parts in embed mode (and `embed=1` alone hides the controls and text); a bad hide name is one
+// parts (and `embed=1` hides the controls and text); a bad hide name is one
 // plain message; the live view's policies, speed and colouring are the table's too (hidden by
 // name, written to the URL, read back); the paper view's menu is the engine's preset list; every convention a hint cites
 // links to the rendered notes; an embedded page, with or without hide flags, passes axe-core. Screenshots of the settings at 1440 and 390 px go to artifacts/.
@@ -116,10 +116,9 @@ await check('changing a control updates the URL, and a reload restores it', asyn
   await fresh.close();
 });
 
-await check('hide flags hide exactly the named controls and parts in embed mode', async () => {
+await check('hide flags hide exactly the named controls and parts', async () => {
   const named = ['seed', 'k', 'beta', 'tabs', 'ask'];
-  const p = await openPage(`?embed=1&hide=${named.join(',')}`);
-  assert(await p.evaluate(() => document.body.classList.contains('embed')), 'not in embed mode');
+  const p = await openPage(`?hide=${named.join(',')}`);
   await p.evaluate(() => { document.getElementById('more-params').open = true; });
   const liveControls = controls.filter((c) => ['settings', 'more'].includes(c.section));
   for (const c of liveControls) {
@@ -129,10 +128,11 @@ await check('hide flags hide exactly the named controls and parts in embed mode'
   assert(!(await visible(p, 'tab-live')), 'the tabs are shown');
   assert(!(await visible(p, 'ask-text')), 'Ask a question is shown');
   assert(await visible(p, 'play') && await visible(p, 'p1'), 'an unnamed part is hidden');
-  assert(await visible(p, 'embed-credit'), 'the embedded page lost its credit line');
   await p.close();
-  // embed=1 alone: the engine's default (controls and text hidden).
+  // embed=1: the engine's default (controls and text hidden); hide flags add to it (tests/e2e/navigation.mjs).
   const q = await openPage('?embed=1');
+  assert(await q.evaluate(() => document.body.classList.contains('embed')), 'not in embed mode');
+  assert(await visible(q, 'embed-credit'), 'the embedded page lost its credit line');
   assert(JSON.stringify(embedHide) === JSON.stringify(['controls', 'text']), embedHide);
   assert(!(await visible(q, 'k')) && !(await visible(q, 'play')) && !(await visible(q, 'tab-live')), 'embed=1 shows controls');
   assert(await visible(q, 'panel-0'), 'embed=1 hides the picture');

@@ -5,7 +5,8 @@
 // arrival models), the container it goes in and when it applies. This module builds the inputs,
 // writes the state into them, turns their changes into state changes (the engine's URL codec
 // validates and writes the link), decides which apply to the open view and dataset, and hides the
-// parts of the page a link names (`?hide=seed,k,tabs`; `embed=1` alone hides controls and text).
+// parts of the page the engine says the link hides (`hidden` of decodeUrlState: `?hide=seed,k,tabs`,
+// and an embedded page's controls and text besides; hide flags only ever remove).
 import { pageControls } from '../pkg/csc.js';
 import { defaultsFor } from './state.js';
 import { citeNodes } from './cite.js';
@@ -72,12 +73,15 @@ function build(c) {
 }
 
 /**
- * Builds every control of the table into its container and applies the link's hide list.
- * Returns `{ wire(app), show(state) }`: `wire` turns the controls' changes into `app.set`, `show`
- * writes a state into them and sets what applies.
+ * Builds every control of the table into its container and hides what the link hides (`hidden`:
+ * names of controls and of the engine's hide groups).
+ * Returns `{ wire(app), show(state), restarts(a, b) }`: `wire` turns the controls' changes into
+ * `app.set`, `show` writes a state into them and sets what applies, `restarts` says whether going
+ * from state `a` to `b` changes a control that restarts the live run.
+ * @param {string[]} hidden
  */
-export function buildControls(state) {
-  const { controls, groups, embedHide } = pageControls();
+export function buildControls(hidden) {
+  const { controls } = pageControls();
   for (const c of controls) {
     const box = document.querySelector(`[data-controls="${c.section}"]`);
     if (box) box.append(build(c));
@@ -88,7 +92,7 @@ export function buildControls(state) {
     summary.replaceChildren('More parameters: ');
     controls.filter((c) => c.section === 'more').forEach((c, i) => summary.append(...(i ? [', '] : []), ...symbolNodes(c.label)));
   }
-  applyHide(state.hide?.length ? state.hide : state.embed ? embedHide : [], controls, groups);
+  applyHide(hidden, controls);
 
   return {
     wire(app) {
@@ -114,6 +118,9 @@ export function buildControls(state) {
       for (const e of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('[data-when]'))) e.hidden = e.dataset.when !== s.dataset;
       placeSettings(s);
     },
+    restarts(a, b) {
+      return controls.some((c) => c.restart && c.key !== 'arrival' && read(a, c.key) !== read(b, c.key));
+    },
   };
 }
 
@@ -138,17 +145,16 @@ function placeSettings(s) {
 }
 
 /**
- * Hides what a link names: a control (its label), a part of the page (`groups`: its elements),
- * or all controls / all text (body classes, since views add such elements later). The engine's
- * URL codec has checked every name.
+ * Hides what a link names: a control (its label, marked), or a part of the page the engine names
+ * (a body class `hide-<name>`; css/style.css maps it to the elements marked `data-hide="<name>"`, and
+ * `controls` and `text` to every element of that class, also those the views add later). The
+ * engine's URL codec has checked every name.
  */
-function applyHide(names, controls, groups) {
-  const hide = (e) => { (e.matches('input, select') ? e.closest('label') || e : e).dataset.hiddenByLink = ''; };
+function applyHide(names, controls) {
   for (const name of names) {
-    if (name === 'controls' || name === 'text') { document.body.classList.add(`hide-${name}`); continue; }
     const c = controls.find((x) => x.id === name);
-    if (c) { const e = $(c.id); if (e) hide(e); continue; }
-    const g = groups.find((x) => x.name === name);
-    if (g?.selector) document.querySelectorAll(g.selector).forEach(hide);
+    const e = c && $(c.id);
+    if (e) (e.closest('label') || e).dataset.hiddenByLink = '';
+    else if (!c) document.body.classList.add(`hide-${name}`);
   }
 }

@@ -2,7 +2,7 @@
 // The playground: reads the state from the URL (through the engine), wires the shared controls
 // and the tabs, and hands each view its part of the page. Views live in js/views/.
 import init, { Dataset, version, commit } from '../pkg/csc.js';
-import { loadState, saveState, fingerprint, uploadHash, linkedUpload } from './state.js';
+import { loadState, saveState, fingerprint, uploadHash, linkedUpload, figureEmbedSnippet } from './state.js';
 import { buildControls } from './controls.js';
 import { createLiveView } from './views/live.js';
 import { createAskView } from './views/ask.js';
@@ -25,9 +25,9 @@ function banner(messages) {
 }
 
 await init();
-const { state, errors } = loadState();
-// Every settings control, built from the engine's table (js/controls.js), the link's hide list applied.
-const controls = buildControls(state);
+const { state, errors, hidden } = loadState();
+// Every settings control, built from the engine's table (js/controls.js), what the link hides hidden.
+const controls = buildControls(hidden);
 const notes = [];
 if (errors.length) notes.push(`Parts of this link could not be used, so their defaults stand: ${errors.join('; ')}.`);
 const linked = linkedUpload();
@@ -44,6 +44,8 @@ if (linked) {
 banner(notes);
 if (state.embed) {
   document.body.classList.add('embed');
+  // A figure-only embed: the open view's first chart, its caption and this attribution (css/style.css).
+  if (state.embed === 'figure') document.body.classList.add('embed-figure');
   // Embedded, the page still says what it is and links to itself, whole (no embed=1), and the paper.
   const full = new URL(location.href);
   full.searchParams.delete('embed');
@@ -62,7 +64,8 @@ const app = {
   set(fn, { restart = false } = {}) {
     const next = structuredClone(app.state);
     fn(next);
-    const err = saveState(next, hash(next));
+    // Another view (a tab, a result's "Open") is a new history entry: Back returns to this one.
+    const err = saveState(next, hash(next), { push: next.view !== app.state.view });
     if (err) { banner([err]); show(); return false; }
     banner([]);
     Object.assign(app.state, next);
@@ -117,7 +120,22 @@ function show() {
   // The footer's oracle loss is the live run's: shown only with the live view (each experiment's
   // own L(M_orc) is in its report).
   $('oracle-loss').hidden = s.view !== 'live';
+  const tab = [...tabButtons()].find((b) => b.dataset.view === s.view);
+  /** @type {HTMLTextAreaElement} */ ($('embed-snippet')).value = figureEmbedSnippet(s, `csc playground: ${tab?.textContent || s.view}`);
 }
+
+// Back and Forward (history entries pushed by the tabs and "Open"): the state of that entry, its
+// view shown with the results it kept; a change of dataset, policy or seed restarts the live run.
+addEventListener('popstate', () => {
+  const { state: s } = loadState();
+  if (s.dataset === 'upload' && !app.upload) s.dataset = 'synthetic';
+  const restart = controls.restarts(app.state, s);
+  Object.assign(app.state, s);
+  banner([]);
+  show();
+  if (restart) live.restart();
+  app.emit('change');
+});
 
 // The table's controls (dataset, parameters, seeds, offline figure, full settings, the live
 // view's policies, speed and colouring) set the state.
@@ -184,6 +202,11 @@ performance.mark('csc-ready');
 document.body.dataset.ready = 'true';
 setTimeout(showDeterminism, 1500);
 
+// "Copy": the figure-only embed's <iframe> to the clipboard (else the text is selected to copy).
+$('copy-embed').addEventListener('click', async () => {
+  const area = /** @type {HTMLTextAreaElement} */ ($('embed-snippet'));
+  try { await navigator.clipboard.writeText(area.value); $('copy-embed').textContent = 'Copied'; } catch { area.select(); $('copy-embed').textContent = 'Select the text above to copy it'; }
+});
 // "Copy BibTeX": the paper's entry to the clipboard (a plain message if the browser refuses).
 $('copy-bibtex').addEventListener('click', async () => {
   const text = $('bibtex').textContent;

@@ -28,7 +28,8 @@ import { decodeUrlState, encodeUrlState, urlStateDefaults, configFingerprint, po
  */
 export const POLICIES = /** @type {Record<string, string>} */ ({});
 
-/** Reads the URL: `{ state, errors }` (each unusable key of the link is an error message). */
+/** Reads the URL: `{ state, errors, hidden }` (each unusable key of the link is an error message;
+ *  `hidden`: what the page hides, the engine's `UrlState::hidden`). */
 export function loadState(search = location.search) {
   if (!Object.keys(POLICIES).length) for (const p of policies()) POLICIES[p.id] = p.name;
   return decodeUrlState(search);
@@ -37,11 +38,14 @@ export function loadState(search = location.search) {
 /**
  * Writes the state into the URL; returns an error message if the state is invalid. `hash`: the
  * fragment naming uploaded data (`uploadHash`), which the engine's link format does not carry.
+ * `push`: a new history entry (another view: Back returns to the one before), else this entry
+ * changes.
  */
-export function saveState(/** @type {UrlState} */ state, hash = '') {
+export function saveState(/** @type {UrlState} */ state, hash = '', { push = false } = {}) {
   try {
     const q = encodeUrlState(state);
-    history.replaceState(null, '', `${q ? `?${q}` : location.pathname}${hash ? `#${hash}` : ''}`);
+    const url = `${q ? `?${q}` : location.pathname}${hash ? `#${hash}` : ''}`;
+    if (push) history.pushState(null, '', url); else history.replaceState(null, '', url);
     return null;
   } catch (e) {
     return e.message;
@@ -64,4 +68,12 @@ export function linkedUpload(hash = location.hash) {
 }
 
 export const defaultsFor = (dataset) => urlStateDefaults(dataset);
+/** The link of the figure-only embed of `state` (`embed=figure`: the open view's first chart, its
+ *  caption and the attribution), as an `<iframe>` for another page. */
+export function figureEmbedSnippet(/** @type {UrlState} */ state, title) {
+  const q = encodeUrlState({ ...state, embed: 'figure', hide: [] });
+  const src = new URL(`?${q}`, location.href).href;
+  const attr = (t) => t.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  return `<iframe src="${attr(src)}" title="${attr(title)}" width="720" height="520" style="border:0; max-width:100%" loading="lazy"></iframe>`;
+}
 export const fingerprint = (dataset, params) => configFingerprint(dataset, params);

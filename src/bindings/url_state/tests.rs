@@ -66,7 +66,7 @@ fn colour_is_in_the_link_only_when_set() {
 /// an error naming the range.
 #[test]
 fn speed_range_is_the_control_tables() {
-    let c = super::super::controls::page_controls().into_iter().find(|c| c.id == "speed").unwrap();
+    let c = page_controls().into_iter().find(|c| c.id == "speed").unwrap();
     assert_eq!((c.min, c.max), (Some(1.0), Some(f64::from(MAX_SPEED))));
     assert_eq!(decode(&format!("speed={MAX_SPEED}")).unwrap().speed, MAX_SPEED);
     assert_eq!(decode("speed=1").unwrap().speed, 1);
@@ -99,7 +99,7 @@ fn a_full_state_round_trips() {
     );
     assert_eq!((s.params.seed, s.params.k, s.params.epsilon, s.params.lambda), (42, 3, 0.25, 1e-7));
     assert_eq!(s.params.synthetic_sigma, Some(0.02));
-    assert!(s.full && s.embed && s.tuned);
+    assert!(s.full && s.embed == Some(Embed::Page) && s.tuned);
     assert_eq!(s.workers, 3);
     let again = decode(&encode(&s).unwrap()).unwrap();
     assert_eq!(again, s);
@@ -215,7 +215,7 @@ fn escapes() {
     assert_eq!(unescape("a%20b+c%2C").unwrap(), "a b c,");
     assert_eq!(escape("a b+é"), "a%20b%2B%C3%A9");
     let s = decode("embed").unwrap();
-    assert!(s.embed);
+    assert_eq!(s.embed, Some(Embed::Page));
     assert_eq!(decode("p2=L%52U").unwrap().p2, PolicyKind::Lru);
 }
 
@@ -227,12 +227,215 @@ fn never_panics_on_odd_input() {
     }
 }
 
+#[test]
+fn control_hints_and_hide_names() {
+    let table = page_controls();
+    let k = table.iter().find(|c| c.id == "k").unwrap();
+    assert_eq!((k.key.as_str(), k.min, k.section, k.restart), ("params.k", Some(1.0), "settings", false));
+    assert!(k.hint.starts_with("Cache size (items). "), "{}", k.hint);
+    assert!(table.iter().find(|c| c.id == "seed").unwrap().restart);
+    assert_eq!(table.iter().position(|c| c.id == "seed"), Some(1), "the seed follows the dataset");
+    let names = hide_names();
+    assert!(names.contains(&"controls") && names.contains(&"k") && names.contains(&"workers"));
+    assert!(check_hide(&["k".into(), "nope".into()]).unwrap_err().to_string().contains("`nope`"));
+}
+
+/// The live view's controls (issue 27, item 2): the policies from the engine's online list
+/// (p3, p4 with "none" first), the speed's range the codec's, the colourings; each may be hidden
+/// by its id (tests/catalog_lists.rs checks the hide names are unique).
+#[test]
+fn live_controls_from_the_engines_lists() {
+    let table = page_controls();
+    let get = |id: &str| table.iter().find(|c| c.id == id).unwrap();
+    let ids: Vec<&str> = PolicyKind::ALL.iter().map(|p| p.info().id).collect();
+    for (id, optional) in [("p1", false), ("p2", false), ("p3", true), ("p4", true)] {
+        let c = get(id);
+        assert_eq!(
+            (c.kind, c.key.as_str(), c.section, c.restart),
+            (super::super::controls::Kind::Select, id, "live", true)
+        );
+        let values: Vec<&str> = c.choices.iter().map(|o| o.value).collect();
+        let expected: Vec<&str> = optional.then_some("").into_iter().chain(ids.iter().copied()).collect();
+        assert_eq!(values, expected, "{id}");
+        let last = c.choices.last().unwrap();
+        assert_eq!(last.label, PolicyKind::ALL[PolicyKind::ALL.len() - 1].label());
+    }
+    assert_eq!(get("p3").choices[0].label, "none (no panel)");
+    let speed = get("speed");
+    assert_eq!(
+        (speed.kind, speed.key.as_str(), speed.restart),
+        (super::super::controls::Kind::Number, "speed", false)
+    );
+    assert_eq!((speed.min, speed.max, speed.step), (Some(1.0), Some(10_000.0), Some(1.0)));
+    let colour = get("colour-by");
+    assert_eq!(
+        (colour.kind, colour.key.as_str(), colour.reference),
+        (super::super::controls::Kind::Select, "colour", "§4")
+    );
+    let values: Vec<&str> = colour.choices.iter().map(|o| o.value).collect();
+    assert_eq!(values, ["auto", "decision", "cell"]);
+    assert_eq!(colour.choices[2].label, "ε-net cell");
+    for c in &Colouring::ALL {
+        let json = serde_json::to_value(c).unwrap();
+        assert_eq!(json.as_str(), Some(c.id()), "the id is the serde name");
+    }
+    let hide: Vec<String> = ["speed", "colour-by", "p3", "p1"].map(String::from).to_vec();
+    assert!(check_hide(&hide).is_ok());
+    assert!(check_hide(&["p5".into()]).is_err());
+}
+
+/// URL errors in plain words (issue 33, item 4): every key of the table and every parameter, given
+/// a bad value, names the key, the value and what it takes, and never a Rust type ("expected u64").
+#[test]
+fn every_bad_value_is_named_in_plain_words() {
+    let keys: Vec<String> = url_keys().iter().map(|k| k.name.to_string()).chain(param_keys()).collect();
+    assert!(keys.len() > 40, "{keys:?}");
+    for key in &keys {
+        for bad in ["zzz", "-1", "1.5", "1e999"] {
+            let Err(e) = decode(&format!("{key}={bad}")) else { continue };
+            let e = e.to_string();
+            assert!(e.contains(&format!("`{key}`")), "{key}={bad}: {e}");
+            let shown = if bad == "1e999" { "" } else { bad };
+            assert!(e.contains(shown), "{key}={bad}: the value is not named: {e}");
+            for rust in ["u64", "usize", "u32", "f64", "invalid type", "expected"] {
+                assert!(!e.contains(rust), "{key}={bad}: `{rust}` in {e}");
+            }
+        }
+        assert!(decode(&format!("{key}=zzz")).is_err(), "{key}=zzz was accepted");
+    }
+    // What is allowed, from the entry or the parameter's type.
+    let msg = |q: &str| decode(q).unwrap_err().to_string();
+    assert_eq!(
+        decode_lossy("speed=abc").1,
+        [format!(
+            "invalid parameter `speed`: `abc` is not allowed; allowed: a whole number from 1 to {MAX_SPEED}"
+        )]
+    );
+    assert!(
+        msg("seed=abc").contains("`abc` is not allowed; allowed: a whole number, 0 or more"),
+        "{}",
+        msg("seed=abc")
+    );
+    assert!(
+        msg("k=2.5").contains("`2.5` is not allowed; allowed: a whole number, 0 or more (cache size)"),
+        "{}",
+        msg("k=2.5")
+    );
+    assert!(msg("beta=x").contains("allowed: a number ("), "{}", msg("beta=x"));
+    assert!(msg("synthetic_sigma=x").contains("a number, or null for none"), "{}", msg("synthetic_sigma=x"));
+    assert!(
+        msg("phi=x").contains("allowed: clipped_linear or clipped_quadratic (mismatch function)"),
+        "{}",
+        msg("phi=x")
+    );
+    assert!(
+        msg("view=x").contains("allowed: one of live, regret, offline, efficiency, paper, sweep, frontier")
+    );
+    assert!(msg("embed=2").contains("`2` is not allowed; allowed: 1 (the page"), "{}", msg("embed=2"));
+    assert!(msg("seeds=0").contains("must lie in [1, 100], got 0"), "{}", msg("seeds=0"));
+}
+
+/// The key table drives both directions: a state whose every page key differs from its default
+/// is written with every key of the table once, in the table's order, and read back.
+#[test]
+fn every_key_of_the_table_is_read_and_written() {
+    let mut s = UrlState::defaults(PageDataset::Plane);
+    s.view = View::Sweep;
+    (s.p1, s.p2, s.p3, s.p4) =
+        (PolicyKind::Lfu, PolicyKind::Lru, Some(PolicyKind::Greedy), Some(PolicyKind::Lfu));
+    s.policies = vec![PolicyKind::Lru];
+    (s.speed, s.colour, s.seeds, s.workers) = (7, Colouring::Cell, 4, 2);
+    (s.offline, s.preset, s.full, s.tuned) = ("abl-k".into(), "geom".into(), true, true);
+    (s.sweep, s.grid, s.metric) = ("nq-tune".into(), "k=2,4".into(), "gap".into());
+    (s.embed, s.hide) = (Some(Embed::Figure), vec!["k".into(), "tabs".into()]);
+    #[cfg(feature = "fixture-key")]
+    {
+        s.fixture = 3;
+    }
+    let q = encode(&s).unwrap();
+    let written: Vec<&str> = q.split('&').map(|p| p.split_once('=').unwrap().0).collect();
+    let table: Vec<&str> = url_keys().iter().map(|k| k.name).collect();
+    assert_eq!(written, table, "{q}");
+    assert_eq!(decode(&q).unwrap(), s);
+    // Every key, read alone, is the one field its entry writes.
+    let d = UrlState::defaults(PageDataset::Synthetic);
+    for k in url_keys().iter().filter(|k| k.name != "dataset") {
+        let Some(v) = (k.write)(&s, &d) else { continue };
+        let one = decode(&format!("{}={}", k.name, escape(&v))).unwrap();
+        assert_eq!((k.write)(&one, &d), Some(v), "{}", k.name);
+        let others: Vec<&str> =
+            url_keys().iter().filter(|o| (o.write)(&one, &d).is_some()).map(|o| o.name).collect();
+        assert_eq!(others, [k.name], "`{}` alone set another key", k.name);
+    }
+}
+
+/// Hide flags only ever remove (issue 33, item 4): embedded, the link's hide list is added to what
+/// embedding hides; not embedded, it is all that is hidden.
+#[test]
+fn hide_flags_only_ever_remove() {
+    let hidden = |q: &str| decode(q).unwrap().hidden();
+    assert_eq!(hidden("embed=1"), ["controls", "text"]);
+    assert_eq!(hidden("embed=1&hide=controls"), ["controls", "text"]);
+    assert_eq!(hidden("embed=1&hide=seed,text,tabs"), ["controls", "text", "seed", "tabs"]);
+    assert_eq!(hidden("embed=figure"), ["controls", "text"]);
+    assert_eq!(hidden("hide=k"), ["k"]);
+    assert!(hidden("").is_empty());
+    for extra in hide_names() {
+        let base = hidden("embed=1");
+        let more = hidden(&format!("embed=1&hide={extra}"));
+        assert!(base.iter().all(|n| more.contains(n)), "hide={extra} shows {base:?} − {more:?}");
+    }
+}
+
+/// The figure-only embed (issue 33, item 5): `embed=figure`, written back as such; `embed=0` is not
+/// embedded; `embed`, `embed=1` and `embed=true` the page.
+#[test]
+fn the_figure_embed_has_a_link() {
+    let s = decode("embed=figure&view=regret").unwrap();
+    assert_eq!((s.embed, s.view), (Some(Embed::Figure), View::Regret));
+    assert_eq!(encode(&s).unwrap(), "view=regret&embed=figure");
+    for (q, e) in [("embed", Some(Embed::Page)), ("embed=true", Some(Embed::Page)), ("embed=0", None)] {
+        assert_eq!(decode(q).unwrap().embed, e, "{q}");
+    }
+    let j = serde_json::to_value(&s).unwrap();
+    assert_eq!(j["embed"], "figure");
+    assert!(serde_json::to_value(decode("").unwrap()).unwrap()["embed"].is_null());
+}
+
+/// Adding a key is one entry (issue 34, item 2): with cargo feature `fixture-key`, the fixture
+/// entry is read, written, checked, explained, a control of the page and a name `hide` takes.
+#[cfg(feature = "fixture-key")]
+#[test]
+fn the_fixture_key_is_one_entry() {
+    let s = decode("fixture=3").unwrap();
+    assert_eq!(s.fixture, 3);
+    assert_eq!(encode(&s).unwrap(), "fixture=3");
+    assert_eq!(decode("fixture=0").unwrap(), UrlState::defaults(PageDataset::Synthetic));
+    let e = decode("fixture=10").unwrap_err().to_string();
+    assert!(e.contains("`fixture`") && e.contains("[0, 9], got 10"), "{e}");
+    let e = decode("fixture=x").unwrap_err().to_string();
+    assert!(e.contains("`x` is not allowed; allowed: a whole number from 0 to 9"), "{e}");
+    let c = page_controls().into_iter().find(|c| c.id == "fixture").expect("the fixture's control");
+    assert_eq!((c.key.as_str(), c.section, c.max), ("fixture", "live", Some(9.0)));
+    assert!(hide_names().contains(&"fixture"));
+    assert_eq!(decode("hide=fixture").unwrap().hidden(), ["fixture"]);
+}
+
+/// Without the feature the fixture key does not exist.
+#[cfg(not(feature = "fixture-key"))]
+#[test]
+fn the_fixture_key_is_not_shipped() {
+    let e = decode("fixture=3").unwrap_err().to_string();
+    assert!(e.contains("unknown key `fixture`"), "{e}");
+    assert!(!hide_names().contains(&"fixture") && page_controls().iter().all(|c| c.id != "fixture"));
+}
+
 proptest::proptest! {
     #[test]
     fn decode_inverts_encode(
         view in 0usize..7, ds in 0usize..3, p1 in 0usize..10, p2 in 0usize..10, mask in 1u16..1024,
         speed in 1u32..=MAX_SPEED, seeds in 1usize..=MAX_SEEDS, off in 0usize..3, pre in 0usize..7,
-        full: bool, embed: bool, seed in 0u64..=MAX_SEED, k in 1usize..60, eps in 1e-6f64..3.0,
+        full: bool, embed in 0usize..3, seed in 0u64..=MAX_SEED, k in 1usize..60, eps in 1e-6f64..3.0,
         beta in 0.0f64..100.0, horizon in 1usize..1_000_000, sigma in proptest::option::of(0.0f64..10.0),
         p3 in proptest::option::of(0usize..10), p4 in proptest::option::of(0usize..10), colour in 0usize..3,
         sweep in 0usize..16, eps_grid in proptest::collection::btree_set(1u32..1000, 0..4),
@@ -246,7 +449,8 @@ proptest::proptest! {
         s.p2 = PolicyKind::ALL[p2];
         (s.p3, s.p4) = (p3.map(|i| PolicyKind::ALL[i]), p4.map(|i| PolicyKind::ALL[i]));
         s.policies = PolicyKind::ALL.iter().enumerate().filter(|(i, _)| mask >> i & 1 == 1).map(|(_, &p)| p).collect();
-        (s.speed, s.seeds, s.full, s.embed) = (speed, seeds, full, embed);
+        (s.speed, s.seeds, s.full) = (speed, seeds, full);
+        s.embed = [None, Some(Embed::Page), Some(Embed::Figure)][embed];
         s.colour = Colouring::ALL[colour];
         s.offline = OFFLINE_EXPERIMENTS[off].into();
         s.preset = presets()[pre].into();
@@ -269,6 +473,14 @@ proptest::proptest! {
             _ => String::new(),
         };
         let q = encode(&s).unwrap();
+        // Every key written is the table's or a parameter, once; the page keys in the table's order.
+        let written: Vec<&str> = q.split('&').filter(|p| !p.is_empty()).map(|p| p.split_once('=').unwrap().0).collect();
+        let table: Vec<&str> = url_keys().iter().map(|k| k.name).collect();
+        let page: Vec<&str> = written.iter().copied().filter(|k| table.contains(k)).collect();
+        let order: Vec<&str> = table.iter().copied().filter(|k| page.contains(k)).collect();
+        proptest::prop_assert_eq!(&page, &order, "{}", q);
+        let params = param_keys();
+        proptest::prop_assert!(written.iter().all(|k| table.contains(k) || params.iter().any(|p| p == k)), "{}", q);
         proptest::prop_assert_eq!(decode(&q).unwrap(), s, "{}", q);
     }
 

@@ -32,6 +32,7 @@ export class JobPanel {
     this.summary = el('details', { className: 'summary text' });
     this.summary.append(el('summary', {}, 'Summary table'), el('pre'));
     const ex = el('div', { className: 'row buttons exports controls' });
+    ex.dataset.hide = 'exports'; // a link's `hide=exports` (css/style.css)
     this.csvBtn = el('button', { type: 'button', className: 'export-csv' }, 'Data (CSV)');
     this.jsonBtn = el('button', { type: 'button', className: 'export-json' }, 'Report (JSON)');
     this.pngBtn = el('button', { type: 'button', className: 'export-png' }, 'Charts (PNG 2×)');
