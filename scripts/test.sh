@@ -16,6 +16,8 @@ step "clippy" cargo clippy --all-targets --locked -- -D warnings
 step "native tests" cargo test --locked
 # Adding a paper preset is one entry: a feature-gated fixture entry shows in the URL codec and csc list.
 step "fixture preset" cargo test --locked -p csc-cli --features fixture-preset --test fixture_preset
+# Adding a link key is one entry: the feature-gated fixture key in parse, encode, hide flags, controls.
+step "fixture key" cargo test --locked -p csc --lib --features fixture-key url_state
 
 # Sweeps as Slurm job arrays (deploy/slurm, README "Sweeps on a cluster"): a real one-node Slurm
 # cluster started here (scripts/slurm-local.sh, always stopped again), the shipped array template
@@ -95,11 +97,13 @@ step "reproduce e2e" node tests/e2e/reproduce.mjs
 step "sweep e2e" node tests/e2e/sweep.mjs
 step "frontier e2e (nq-trivia, against the CLI)" node tests/e2e/frontier.mjs
 step "controls e2e" node tests/e2e/controls.mjs
+step "navigation e2e (hide flags, history, URL errors, figure embed)" node tests/e2e/navigation.mjs
 # The fixture preset of the "fixture preset" step in the page: a package built with cargo feature
 # fixture-preset (into a temporary directory, served as pkg/), its paper view's menu, URL and run.
 # Measured warm on a 2-core machine: 60 s for that build at load 7, 110–125 s at load 10–12 (the
 # engine crate recompiled with the feature, then wasm-opt), 10–15 s for the checks.
 step "fixture preset e2e" node tests/e2e/fixture_preset.mjs
+step "fixture key e2e" node tests/e2e/fixture_key.mjs
 
 # The companion-site bundle (scripts/dist.sh: dist/ with the nq-trivia data of ../shared/data or
 # $CSC_DATA; fails without it) embedded in an iframe on another origin from a sub-path

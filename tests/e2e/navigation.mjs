@@ -78,10 +78,11 @@ await check('every hide group of the engine is found by the page\'s markup and h
 
 await check('tabs push history: Back returns to the view before, with its results, and never leaves the page', async () => {
   const p = await openPage(`?${SMALL}`);
-  const start = p.url();
+  const href = () => p.evaluate(() => location.href);
+  const start = await href();
   await p.click('#tab-regret');
   await waitFor(p, () => new URLSearchParams(location.search).get('view') === 'regret');
-  await waitFor(p, () => document.querySelector('#view-regret figure.chart svg.chart-plot') && /Done/.test(document.querySelector('#view-regret .jobbar .status')?.textContent || ''), null, { timeout: 180000 });
+  await waitFor(p, () => document.querySelector('[data-job=regret]').dataset.status === 'done' && document.querySelector('#view-regret figure.chart svg.chart-plot'), null, { timeout: 180000, every: 250 });
   const title = await p.textContent('#view-regret figure.chart .chart-title');
   await p.click('#tab-offline');
   await waitFor(p, () => new URLSearchParams(location.search).get('view') === 'offline');
@@ -94,7 +95,7 @@ await check('tabs push history: Back returns to the view before, with its result
   assert(await p.textContent('#view-regret figure.chart .chart-title') === title, 'another chart after Back');
   await p.goBack();
   await waitFor(p, () => !document.getElementById('view-live').hidden);
-  assert(p.url() === start, `Back to ${p.url()}, not ${start}`);
+  assert(await href() === start, `Back to ${await href()}, not ${start}`);
   assert(await p.getAttribute('#tab-live', 'aria-selected') === 'true', 'the live tab is not selected');
   await p.goForward();
   await waitFor(p, () => !document.getElementById('view-regret').hidden);

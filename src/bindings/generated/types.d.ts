@@ -263,6 +263,11 @@ export type DatasetSpec = {
 export type DecodedUrlState = {
   state: UrlState,
   errors: Array<string>,
+  /**
+   * What the page hides ([`UrlState::hidden`]: an embedded page's defaults and the link's
+   * `hide`; hide flags only ever remove).
+   */
+  hidden: Array<string>,
 };
 
 /**
@@ -289,6 +294,13 @@ export type DeterminismReport = {
  * The counters of one policy.
  */
 export type Diagnostics = null | LowSwitchDiagnostics | CellDiagnostics | FrozenDiagnostics | VCacheDiagnostics;
+
+/**
+ * How the page is embedded (the link's `embed=`): `1` the page without its controls and text
+ * (plus whatever `hide` names), `figure` one chart of the open view with its caption and the
+ * attribution link, sized to its iframe (issue 33, item 5); no key (or `0`): not embedded.
+ */
+export type Embed = "page" | "figure";
 
 /**
  * A complete experiment definition (also readable from JSON).
@@ -420,12 +432,13 @@ export type HeadlineRow = {
 };
 
 /**
- * A part of the page a link may hide that is not one control: `selector` names its elements
- * (`controls` and `text` are body classes, as they cover elements the views add later).
+ * A part of the page a link may hide that is not one control. The engine names it; the page
+ * maps the name to its elements (`data-hide="<name>"` in www/index.html and on the elements the
+ * views add, hidden by www/css/style.css), so editing the HTML needs no wasm rebuild. `controls`
+ * and `text` are broader: every element of class `controls` or `text`.
  */
 export type HideGroup = {
   name: string,
-  selector: string,
   what: string,
 };
 
@@ -1096,9 +1109,9 @@ export type UrlState = {
    */
   full: boolean,
   /**
-   * Hide the controls and text (for an iframe).
+   * Embedded in another page (an iframe): `None` not embedded.
    */
-  embed: boolean,
+  embed: Embed | null,
   /**
    * Run the paper preset with the tuned widths of docs/REPRODUCTION.md (`<preset>-tuned` of
    * `csc::experiment::builtin`, where it exists) instead of the theoretical ones.
@@ -1110,9 +1123,8 @@ export type UrlState = {
    */
   workers: number,
   /**
-   * Parts of the page the link hides (`hide=seed,k,tabs`: names of
-   * [`super::controls::hide_names`]); empty in an embedded page hides
-   * [`super::controls::EMBED_HIDE`].
+   * Parts of the page the link hides (`hide=seed,k,tabs`: names of [`hide_names`]); an
+   * embedded page hides them besides [`super::controls::EMBED_HIDE`] ([`UrlState::hidden`]).
    */
   hide: Array<string>,
   /**
