@@ -345,6 +345,24 @@ fn metric_ids() -> String {
     crate::experiment::metrics::METRICS.iter().map(|m| m.id).collect::<Vec<_>>().join(", ")
 }
 
+/// The entry of a live panel's policy key (`p1`…`p4`, the state's field of that name): `$read`
+/// parses the value (an optional panel's may be empty: no panel).
+macro_rules! panel_key {
+    ($field:ident, $allowed:expr, $read:expr) => {
+        UrlKey {
+            name: stringify!($field),
+            allowed: $allowed,
+            read: |s, v| {
+                s.$field = $read(v)?;
+                Ok(())
+            },
+            write: |s, d| unless(&s.$field, &d.$field, || id_of(&s.$field)),
+            check: no_check,
+            controls: || vec![super::controls::panel_control(stringify!($field))],
+        }
+    };
+}
+
 /// Every page key, in the order [`encode`] writes them (the parameters follow).
 pub fn url_keys() -> Vec<UrlKey> {
     #[allow(unused_mut)]
@@ -372,50 +390,10 @@ pub fn url_keys() -> Vec<UrlKey> {
             check: no_check,
             controls: super::controls::run_settings_controls,
         },
-        UrlKey {
-            name: "p1",
-            allowed: || format!("one of {}", policy_ids()),
-            read: |s, v| {
-                s.p1 = policy(v)?;
-                Ok(())
-            },
-            write: |s, d| unless(&s.p1, &d.p1, || id_of(&s.p1)),
-            check: no_check,
-            controls: || vec![super::controls::panel_control("p1")],
-        },
-        UrlKey {
-            name: "p2",
-            allowed: || format!("one of {}", policy_ids()),
-            read: |s, v| {
-                s.p2 = policy(v)?;
-                Ok(())
-            },
-            write: |s, d| unless(&s.p2, &d.p2, || id_of(&s.p2)),
-            check: no_check,
-            controls: || vec![super::controls::panel_control("p2")],
-        },
-        UrlKey {
-            name: "p3",
-            allowed: || format!("empty (no third panel) or one of {}", policy_ids()),
-            read: |s, v| {
-                s.p3 = optional_policy(v)?;
-                Ok(())
-            },
-            write: |s, d| unless(&s.p3, &d.p3, || s.p3.as_ref().map(id_of).unwrap_or_default()),
-            check: no_check,
-            controls: || vec![super::controls::panel_control("p3")],
-        },
-        UrlKey {
-            name: "p4",
-            allowed: || format!("empty (no fourth panel) or one of {}", policy_ids()),
-            read: |s, v| {
-                s.p4 = optional_policy(v)?;
-                Ok(())
-            },
-            write: |s, d| unless(&s.p4, &d.p4, || s.p4.as_ref().map(id_of).unwrap_or_default()),
-            check: no_check,
-            controls: || vec![super::controls::panel_control("p4")],
-        },
+        panel_key!(p1, || format!("one of {}", policy_ids()), policy),
+        panel_key!(p2, || format!("one of {}", policy_ids()), policy),
+        panel_key!(p3, || format!("empty (no third panel) or one of {}", policy_ids()), optional_policy),
+        panel_key!(p4, || format!("empty (no fourth panel) or one of {}", policy_ids()), optional_policy),
         UrlKey {
             name: "policies",
             allowed: || format!("one or more of {}, separated by commas, none twice", policy_ids()),

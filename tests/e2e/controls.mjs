@@ -6,22 +6,12 @@
 // name, written to the URL, read back); the paper view's menu is the engine's preset list; every convention a hint cites
 // links to the rendered notes; an embedded page, with or without hide flags, passes axe-core. Screenshots of the settings at 1440 and 390 px go to artifacts/.
 // Prints "N passed, M failed" and exits non-zero on failure.
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { serveStatic } from './static_server.mjs';
-import { checks, assert, waitFor, requirePkg, launchChromium, pageOpener } from './harness.mjs';
+import { assert, waitFor, pageSuite, finish } from './harness.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const www = path.join(root, 'www');
-const artifacts = path.join(root, 'artifacts');
-requirePkg(www);
-await mkdir(artifacts, { recursive: true });
-const { server, origin } = await serveStatic(www);
-const { check, done } = checks();
-const browser = await launchChromium();
-const errors = [];
-const openPage = pageOpener(browser, origin, errors);
+const { root, artifacts, origin, browser, errors, tally, openPage, server } = await pageSuite();
+const { check } = tally;
 /** The engine's table, read in the page through the built package. */
 const table = (page) => page.evaluate(async () => (await import('./pkg/csc.js')).pageControls());
 const visible = (page, id) => page.evaluate((id) => {
@@ -234,11 +224,4 @@ await check('screenshots of the settings at 1440 and 390 px', async () => {
   }
 });
 
-await check('no console error', async () => {
-  const real = errors.filter((e) => !/favicon/.test(e));
-  assert(!real.length, real.join(' | '));
-});
-
-await browser.close();
-server.close();
-done();
+await finish(tally, errors, browser, server);

@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { serveStatic } from './static_server.mjs';
-import { checks, assert, waitFor, requirePkg, launchChromium, pageOpener } from './harness.mjs';
+import { checks, assert, waitFor, requirePkg, launchChromium, pageOpener, finish } from './harness.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const www = path.join(root, 'www');
@@ -33,7 +33,8 @@ if (!pkg) {
 if (!existsSync(path.join(pkg, 'csc.js'))) { console.error(`fixture_key: ${pkg} has no csc.js`); process.exit(1); }
 
 const { server, origin } = await serveStatic(www, { '/pkg/': pkg });
-const { check, done } = checks();
+const tally = checks();
+const { check } = tally;
 const browser = await launchChromium();
 const errors = [];
 const openPage = pageOpener(browser, origin, errors);
@@ -79,11 +80,5 @@ await check('a reload restores it; ?hide=fixture hides it; a bad value is named 
   await bad.close();
 });
 
-await check('no console errors', async () => {
-  assert(!errors.length, errors.join(' | '));
-});
-
-await browser.close();
-server.close();
 if (tmp) await rm(tmp, { recursive: true, force: true });
-done();
+await finish(tally, errors, browser, server);

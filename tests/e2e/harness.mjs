@@ -5,7 +5,9 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { serveStatic } from './static_server.mjs';
 import { spawn } from 'node:child_process';
 
 /** `check(name, fn)` runs one named check and prints ok/FAIL; `done()` prints the tally and exits
@@ -96,6 +98,31 @@ export function pageOpener(browser, origin, errors, { timeout = 120000 } = {}) {
     await waitFor(page, () => document.body.dataset.ready === 'true', null, { timeout });
     return page;
   };
+}
+
+/** What a page script starts with: the repository's paths, www/ served (its package required),
+ *  Chromium launched, the tally of checks, and `openPage` (pageOpener) collecting console errors. */
+export async function pageSuite() {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+  const www = path.join(root, 'www'), artifacts = path.join(root, 'artifacts');
+  requirePkg(www);
+  await mkdir(artifacts, { recursive: true });
+  const { server, origin } = await serveStatic(www);
+  const browser = await launchChromium();
+  const errors = [];
+  return { root, www, artifacts, server, origin, browser, errors, tally: checks(), openPage: pageOpener(browser, origin, errors) };
+}
+
+/** A script's last check, that the pages logged no console error (a missing favicon aside); then
+ *  the browser and the server close and the tally is printed (`done`). */
+export async function finish({ check, done }, errors, browser, server) {
+  await check('no console error', async () => {
+    const real = errors.filter((e) => !/favicon/.test(e));
+    assert(!real.length, real.join(' | '));
+  });
+  await browser.close();
+  server.close();
+  done();
 }
 
 /** The installed Chromium, headless (`CHROMIUM` names another binary). */

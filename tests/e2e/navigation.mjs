@@ -9,22 +9,11 @@
 // - `?embed=figure&view=…` shows one chart, its caption and the attribution, as wide as its frame,
 //   and the full page offers that `<iframe>`; screenshots at 390, 768 and 1440 px go to artifacts/.
 // Prints "N passed, M failed" and exits non-zero on failure.
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { serveStatic } from './static_server.mjs';
-import { checks, assert, waitFor, requirePkg, launchChromium, pageOpener } from './harness.mjs';
+import { assert, waitFor, pageSuite, finish } from './harness.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const www = path.join(root, 'www');
-const artifacts = path.join(root, 'artifacts');
-requirePkg(www);
-await mkdir(artifacts, { recursive: true });
-const { server, origin } = await serveStatic(www);
-const { check, done } = checks();
-const browser = await launchChromium();
-const errors = [];
-const openPage = pageOpener(browser, origin, errors);
+const { artifacts, origin, browser, errors, tally, openPage, server } = await pageSuite();
+const { check } = tally;
 // A small run, so that an experiment view finishes in seconds.
 const SMALL = 'horizon=200&n_eval=200&seeds=1&policies=greedy,lfu';
 
@@ -154,11 +143,4 @@ await check('?embed=figure shows one chart, its caption and the attribution, as 
   }
 });
 
-await check('no console error', async () => {
-  const real = errors.filter((e) => !/favicon/.test(e));
-  assert(!real.length, real.join(' | '));
-});
-
-await browser.close();
-server.close();
-done();
+await finish(tally, errors, browser, server);
