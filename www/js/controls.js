@@ -1,6 +1,7 @@
 // @ts-check
-// The page's settings from one declarative table (after TF Playground's state.ts): the engine's
-// `pageControls()` (csc::bindings::controls) lists every control — the state key it edits, its
+// The page's settings from one declarative table (after TF Playground's state.ts and PROPS): the
+// engine's `pageControls()` (the controls of csc::bindings::url_state's key table, each link key's
+// entry naming its own) lists every control — the state key it edits, its
 // range or choices, its hint and reference (from the engine's lists of parameters, datasets and
 // arrival models), the container it goes in and when it applies. This module builds the inputs,
 // writes the state into them, turns their changes into state changes (the engine's URL codec
