@@ -141,6 +141,13 @@ await check('?embed=figure shows one chart, its caption and the attribution, as 
     await p.screenshot({ path: path.join(artifacts, `embed-figure-${width}.png`) });
     await p.close();
   }
+  // The live view's figure is its first panel, playing.
+  const live = await openPage('?embed=figure&dataset=plane', { width: 768, height: 600 });
+  const panels = await live.evaluate(() => [...document.querySelectorAll('figure.live')].filter((e) => e.getClientRects().length).map((e) => e.id));
+  assert(JSON.stringify(panels) === '["panel-0"]', `live: panels shown ${panels}`);
+  assert(await visible(live, '#embed-credit') && !(await visible(live, 'header')) && !(await visible(live, '#play')), 'live: attribution, header or toolbar');
+  await live.screenshot({ path: path.join(artifacts, 'embed-figure-live-768.png') });
+  await live.close();
 });
 
 await finish(tally, errors, browser, server);
