@@ -146,6 +146,7 @@ await check('?embed=figure shows one chart, its caption and the attribution, as 
   const panels = await live.evaluate(() => [...document.querySelectorAll('figure.live')].filter((e) => e.getClientRects().length).map((e) => e.id));
   assert(JSON.stringify(panels) === '["panel-0"]', `live: panels shown ${panels}`);
   assert(await visible(live, '#embed-credit') && !(await visible(live, 'header')) && !(await visible(live, '#play')), 'live: attribution, header or toolbar');
+  await waitFor(live, () => /round t\s*[1-9]\d{2}/.test(document.querySelector('#panel-0 .counters')?.textContent || ''), null, { timeout: 60000 });
   await live.screenshot({ path: path.join(artifacts, 'embed-figure-live-768.png') });
   await live.close();
 });
