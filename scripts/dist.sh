@@ -15,6 +15,8 @@
 #                                    loaded only when a reader asks a question; added last by
 #                                    scripts/dist-ask.sh, or not at all with ASK=later (then
 #                                    scripts/serve.sh runs dist-ask.sh while it serves, issue 35);
+#   ask.json                         which of those two parts are in place (the Ask panel waits
+#                                    for them: www/js/embed-files.js);
 #   data/                            the nq-trivia universe of SPEC §7 (first 2,500 rows of nq and
 #                                    of triviaqa; embeddings float32, as the shared data has them),
 #                                    which the Paper view's figs. e, f load; never committed;
