@@ -77,8 +77,9 @@ export function createAskView(app, live) {
     document.body.dataset.askReady = 'false';
     document.body.dataset.askWaited = 'true';
     go.disabled = true;
-    status(`Ask is waiting for ${missing.join(' and ')}: this server does not have ${missing.length > 1 ? 'them' : 'it'} yet `
-      + '(scripts/serve.sh builds them after the page and prints their progress). It starts working here by itself once they arrive; everything else works now.');
+    const says = `Ask is waiting for ${missing.join(' and ')}: this server does not have ${missing.length > 1 ? 'them' : 'it'} yet `
+      + '(scripts/serve.sh builds them after the page and prints their progress). It starts working here by itself once they arrive; everything else works now.';
+    if ($('ask-status').textContent !== says) status(says); // unchanged: not announced again (aria-live)
     setTimeout(look, ASK_POLL_MS);
   };
   look();
