@@ -130,13 +130,13 @@ total_wall, cores, load = int(sys.argv[2]), sys.argv[3], sys.argv[4]
 print("| run | units | wall (s) | CPU (s) | threads | load before → after |")
 print("|---|---:|---:|---:|---:|---|")
 for label, units, wall, cpu, threads, l0, l1 in rows:
-    print(f"| {label} | {units} | {float(wall):.0f} | {float(cpu):.0f} | {threads} | {l0} → {l1} |")
+    print(f"| {label} | {units} | {float(wall):.0f} | {float(cpu):.1f} | {threads} | {l0} → {l1} |")
 w = sum(float(r[2]) for r in rows)
 c = sum(float(r[3]) for r in rows)
 u = sum(int(r[1]) for r in rows)
-print(f"| **all {len(rows)} runs** | {u} | {w:.0f} | {c:.0f} | | |")
+print(f"| **all {len(rows)} runs** | {u} | {w:.0f} | {c:.1f} | | |")
 print()
-print(f"Whole script (build, runs, figures): {total_wall} s wall on {cores} cores; "
+print(f"Whole script (build, runs, figures unless QUICK=1): {total_wall} s wall on {cores} cores; "
       f"load average at the end {load} (1, 5, 15 min).")
 PY
 }
