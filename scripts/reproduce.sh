@@ -25,6 +25,9 @@
 #                  results-quick/ (OUT), without plotting (docs/figures are the full runs')
 #   OUT            the results folder (default results, or results-quick with QUICK=1)
 # A run that already has $OUT/<id>.json is skipped unless FORCE=1.
+# Each run's units (of its report), wall and CPU time (/usr/bin/time: user + system), threads and
+# the load average before and after are printed as it ends, and at the end as a table with the
+# totals and the whole script's wall time, saved to $OUT/timing.md (docs/PERFORMANCE.md quotes it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -34,6 +37,8 @@ THREADS=${THREADS:-1}
 QUICK=${QUICK:-0}
 OUT=${OUT:-$([ "$QUICK" = 1 ] && echo results-quick || echo results)}
 mkdir -p "$OUT/logs"
+t_start=$SECONDS
+rm -f "$OUT/timing.tsv" # this invocation's runs only (a skipped run has no row)
 
 if [ -z "${CSC:-}" ]; then
     cargo build --release --locked --bin csc
@@ -90,12 +95,50 @@ run() {
         return 0
     fi
     echo "==> csc run $id ${args[*]}"
-    local t0=$SECONDS
-    local outarg=()
+    local outarg=() log load0 rc=0
     [ "$dest" = "$OUT" ] && outarg=(--out "$OUT")
-    nice -n 10 "$CSC" run "$exp" --threads "$THREADS" --quiet --data "$DATA" "${outarg[@]}" "$@" \
-        >"$OUT/logs/$id$(echo "${args[*]}" | tr -c 'a-zA-Z0-9.=\n' '_').log" 2>&1
-    echo "<== $id ($((SECONDS - t0)) s)"
+    log="$OUT/logs/$id$(echo "${args[*]}" | tr -c 'a-zA-Z0-9.=\n' '_').log"
+    load0=$(cut -d' ' -f1 /proc/loadavg)
+    # /usr/bin/time: the run's wall and CPU (user + system, over all its threads and children)
+    /usr/bin/time -o "$log.time" -f "%e %U %S" \
+        nice -n 10 "$CSC" run "$exp" --threads "$THREADS" --quiet --data "$DATA" "${outarg[@]}" "$@" \
+        >"$log" 2>&1 || rc=$?
+    [ $rc = 0 ] || { echo "<== $id FAILED with exit code $rc (log: $log)" >&2; return $rc; }
+    timing_row "$id${args[*]:+ ${args[*]}}" "$dest/$id.json" "$log.time" "$load0"
+}
+
+# timing_row LABEL REPORT TIME_FILE LOAD_BEFORE: prints "<== LABEL (…)" and appends the run's row
+# (units of its report, wall and CPU seconds, threads, 1-minute load average before and after) to
+# $OUT/timing.tsv, which timing_table turns into $OUT/timing.md.
+timing_row() {
+    local units wall user sys
+    units=$(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["units"]))' "$2")
+    read -r wall user sys <"$3"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$units" "$wall" \
+        "$(echo "$user + $sys" | bc)" "$THREADS" "$4" "$(cut -d' ' -f1 /proc/loadavg)" >>"$OUT/timing.tsv"
+    echo "<== $1 ($units units, wall $wall s, CPU $(echo "$user + $sys" | bc) s)"
+}
+
+# timing_table: $OUT/timing.tsv as a Markdown table with its totals, printed and saved to
+# $OUT/timing.md (docs/PERFORMANCE.md, "The full reproduction, timed", is one).
+timing_table() {
+    [ -s "$OUT/timing.tsv" ] || return 0
+    python3 - "$OUT/timing.tsv" "$1" "$(nproc)" "$(cut -d' ' -f1-3 /proc/loadavg)" <<'PY' | tee "$OUT/timing.md"
+import sys
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
+total_wall, cores, load = int(sys.argv[2]), sys.argv[3], sys.argv[4]
+print("| run | units | wall (s) | CPU (s) | threads | load before → after |")
+print("|---|---:|---:|---:|---:|---|")
+for label, units, wall, cpu, threads, l0, l1 in rows:
+    print(f"| {label} | {units} | {float(wall):.0f} | {float(cpu):.1f} | {threads} | {l0} → {l1} |")
+w = sum(float(r[2]) for r in rows)
+c = sum(float(r[3]) for r in rows)
+u = sum(int(r[1]) for r in rows)
+print(f"| **all {len(rows)} runs** | {u} | {w:.0f} | {c:.1f} | | |")
+print()
+print(f"Whole script (build, runs, figures unless QUICK=1): {total_wall} s wall on {cores} cores; "
+      f"load average at the end {load} (1, 5, 15 min).")
+PY
 }
 
 # Geometry (paper appendix).
@@ -167,6 +210,7 @@ fi
 # Figures and tables (not for the quick runs: docs/figures are the full reproduction's).
 if [ "$QUICK" = 1 ]; then
     echo "quick runs in $OUT (no figures drawn)"
+    timing_table $((SECONDS - t_start))
     exit 0
 fi
 PY=${PYTHON:-}
@@ -179,3 +223,5 @@ if [ -z "$PY" ]; then
 fi
 "$PY" tools/plot_figures.py --results "$OUT" --out docs/figures --tables "$OUT/tables.md" --csc "$CSC"
 echo "figures in docs/figures, numbers in $OUT/tables.md"
+timing_table $((SECONDS - t_start))
+echo "timing: $OUT/timing.md"

@@ -16,7 +16,9 @@ fi
 
 bindgen_version=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' Cargo.lock)
 [ -n "$bindgen_version" ] || { echo "Cargo.lock has no wasm-bindgen package" >&2; exit 1; }
-cargo_tool wasm-bindgen wasm-bindgen-cli "$bindgen_version"
+# Unlocked: its own lockfile pins webpki-roots 1.0.11, which the registry lacks (the --locked
+# install fails at once); the CLI is still exactly Cargo.lock's wasm-bindgen version.
+cargo_tool wasm-bindgen wasm-bindgen-cli "$bindgen_version" unlocked
 
 command -v wasm-opt >/dev/null || apt_install binaryen
 resolve_tool wasm-opt >/dev/null || { echo "setup-build: wasm-opt is still missing" >&2; exit 1; }

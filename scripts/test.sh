@@ -120,6 +120,7 @@ step "embedding e2e" node tests/e2e/embed.mjs
 step "hostile sweep of the embedding package (node)" node scripts/hostile_pkg.mjs dist/pkg-embed dist/model
 step "embedding package (Chrome, Firefox)" node tests/e2e/embed_browsers.mjs
 step "ask a question e2e" node tests/e2e/ask.mjs
+step "ask arriving after the page e2e (serve.sh, issue 35)" node tests/e2e/ask_later.mjs
 
 # The sentence-embedding crate's own tests (embed/tests/native.rs): the first 200 NQ questions
 # against ../shared/data's embeddings (or $CSC_DATA's), edge texts, GPT-2 counts, with the model

@@ -9,10 +9,10 @@
 // reply. Nothing is sent anywhere.
 import init, { Embedder, gpt2Tokens } from '../pkg-embed/csc_embed.js';
 import { serve, note, reply } from './rpc.js';
+import { MODEL_FILES } from './embed-files.js';
 
 /** Bump when the model files change: an old copy in Cache Storage is then not used. */
 const MODEL_CACHE = 'csc-model-all-MiniLM-L6-v2-f16-v1';
-const MODEL_FILES = { weights: 'model.f16.safetensors', tokenizer: 'tokenizer.json', config: 'config.json' };
 const modelUrl = (f) => new URL(`../model/${f}`, import.meta.url).href;
 
 /** The bytes of `url`, from Cache Storage when kept there, else fetched (and kept), with

@@ -122,17 +122,6 @@ enum Cmd {
         #[arg(long)]
         json: bool,
     },
-    /// Render a project document (Markdown) to a self-contained HTML page, with an anchor on
-    /// every heading (scripts/dist.sh: docs/REPRODUCTION.md and docs/SPEC-NOTES.md).
-    Doc {
-        /// The Markdown file.
-        input: PathBuf,
-        /// The HTML page to write.
-        output: PathBuf,
-        /// The page's title.
-        #[arg(long, default_value = "csc")]
-        title: String,
-    },
     /// Print the default parameters (SPEC defaults) as JSON.
     Config,
     /// Run an experiment by id (fig-a … fig-f, abl-k, krr-err) or from a JSON definition, or one
@@ -245,12 +234,6 @@ fn rename_for(spec: &mut ExperimentSpec, dataset: &Dataset) {
 
 pub fn main() -> Res<()> {
     match Cli::parse().cmd {
-        Cmd::Doc { input, output, title } => {
-            let md = std::fs::read_to_string(&input).map_err(|e| format!("{}: {e}", input.display()))?;
-            std::fs::write(&output, crate::render_doc::render(&md, &title))
-                .map_err(|e| format!("{}: {e}", output.display()))?;
-            Ok(())
-        }
         Cmd::List { json: true } => {
             let list = serde_json::json!({
                 "experiments": BUILTIN_IDS,

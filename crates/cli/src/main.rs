@@ -4,8 +4,6 @@
 
 #[cfg(not(target_arch = "wasm32"))]
 mod cli;
-#[cfg(not(target_arch = "wasm32"))]
-mod render_doc;
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {

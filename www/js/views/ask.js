@@ -8,7 +8,11 @@
 // φ (Alg. 5 lines 4–6: the LLM iff c̲ ≤ φ), with why c̲ can be negative and why a repeated
 // question can go to the LLM again. Then the five nearest questions of the universe. Nothing
 // leaves the page.
+// Until the embedding package and the model are served (scripts/serve.sh builds them after the
+// page), the panel says what it waits for, keeps Ask disabled and looks again every few seconds;
+// once they are there it works, without a reload (issue 35).
 import { citeText } from '../cite.js';
+import { ASK_PARTS, ASK_STATUS } from '../embed-files.js';
 
 import { Rpc } from '../rpc.js';
 /** @typedef {import('../state.js').App} App */
@@ -17,6 +21,21 @@ const $ = (id) => document.getElementById(id);
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const num = (v) => (Number.isFinite(v) ? v.toFixed(3) : '∞');
 const q = (t) => (t ? `“${esc(t)}”` : '(a question without text)');
+
+/** How often a page served without Ask's files looks for them again. */
+const ASK_POLL_MS = 3000;
+
+/** The names of the parts of Ask (ASK_PARTS) the server does not have yet, from its ASK_STATUS
+ *  (never cached). Without that file every part counts as there: the embedding worker then says
+ *  what is wrong, if anything. */
+async function missingParts() {
+  let parts = {};
+  try {
+    const res = await fetch(new URL(ASK_STATUS, document.baseURI), { cache: 'no-store' });
+    if (res.ok) parts = (await res.json()).parts || {};
+  } catch { /* unreadable: as without the file */ }
+  return ASK_PARTS.filter((p) => parts[p.id] === false).map((p) => p.name);
+}
 
 /** @param {App} app */
 export function createAskView(app, live) {
@@ -40,20 +59,49 @@ export function createAskView(app, live) {
     },
   });
   const embed = (text) => embedder.request('embed', { text });
+  const go = /** @type {HTMLButtonElement} */ ($('ask-go'));
+
+  // Waiting for the embedding package and the model: Ask stays disabled and the status names
+  // what is missing, until a look finds everything (document.body.dataset.askReady: the browser
+  // test's signal).
+  let ready = false;
+  const look = async () => {
+    const missing = await missingParts();
+    if (!missing.length) {
+      ready = true;
+      go.disabled = false;
+      document.body.dataset.askReady = 'true';
+      if (document.body.dataset.askWaited) status(`Ask is ready: ${ASK_PARTS.map((p) => p.name).join(' and ')} have arrived.`);
+      return;
+    }
+    document.body.dataset.askReady = 'false';
+    document.body.dataset.askWaited = 'true';
+    go.disabled = true;
+    const says = `Ask is waiting for ${missing.join(' and ')}: this server does not have ${missing.length > 1 ? 'them' : 'it'} yet `
+      + '(scripts/serve.sh builds them after the page and prints their progress). It starts working here by itself once they arrive; everything else works now.';
+    if ($('ask-status').textContent !== says) status(says); // unchanged: not announced again (aria-live)
+    setTimeout(look, ASK_POLL_MS);
+  };
+  look();
 
   // A reader about to ask: load the model now if it is already in the browser's cache (a later
   // visit), so the answer comes within a second; a first download waits for the Ask button.
-  $('ask-text').addEventListener('focus', () => { embedder.request('preload').catch(() => {}); }, { once: true });
+  $('ask-text').addEventListener('focus', function preload() {
+    if (!ready) return; // looked for again on the next focus
+    $('ask-text').removeEventListener('focus', preload);
+    embedder.request('preload').catch(() => {});
+  });
 
   let pending = null;
   $('ask-form').addEventListener('submit', async (e) => {
     e.preventDefault();
     const text = /** @type {HTMLInputElement} */ ($('ask-text')).value.trim();
+    if (!ready) return; // the status says what Ask waits for
     if (!text) { status('Type a question first.'); return; }
     const info = live.info();
     if (!info) { status('The live run is not ready yet: wait for “Ready”, then ask.'); return; }
     if (info.dim === 2) { status('The plane holds points, not questions: choose nq-trivia, synthetic or your own data to ask one.'); return; }
-    /** @type {HTMLButtonElement} */ ($('ask-go')).disabled = true;
+    go.disabled = true;
     const t0 = performance.now();
     try {
       const m = await embed(text);
@@ -66,7 +114,7 @@ export function createAskView(app, live) {
     } catch (err) {
       status(`Could not ask: ${err && err.message ? err.message : err}`);
     } finally {
-      /** @type {HTMLButtonElement} */ ($('ask-go')).disabled = false;
+      go.disabled = false;
       bar.hidden = true;
     }
   });

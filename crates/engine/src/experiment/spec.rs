@@ -51,23 +51,9 @@ pub struct Family {
 
 /// `text` as an identifier: lowercased, each run of characters other than a–z and 0–9 one `-`,
 /// none at either end (`"Where we differ, and why"` → `where-we-differ-and-why`). Frontier
-/// series keys and the anchors of the rendered documents (`csc doc`) use it.
-pub fn slug(text: &str) -> String {
-    let mut out = String::new();
-    let mut dash = false;
-    for c in text.chars().flat_map(char::to_lowercase) {
-        if c.is_ascii_lowercase() || c.is_ascii_digit() {
-            if dash && !out.is_empty() {
-                out.push('-');
-            }
-            dash = false;
-            out.push(c);
-        } else {
-            dash = true;
-        }
-    }
-    out
-}
+/// series keys and the anchors of the rendered documents (`csc-doc`) use it; its one source is
+/// crates/doc (the engine depends on it without its Markdown renderer).
+pub use csc_doc::slug;
 
 impl Family {
     /// A family sweeping `param` over `values`.
