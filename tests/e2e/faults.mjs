@@ -10,7 +10,7 @@
 //     its label says its T; no label of an exported figure leaves the figure;
 //  6. no table runs off the page at 768 px or hides a column at 390 px.
 // Screenshots at 390, 768 and 1440 px go to artifacts/faults-*.png.
-//   node tests/e2e/faults.mjs          (needs www/pkg: bash scripts/wasm.sh)
+//   node tests/e2e/faults.mjs [N…]     (needs www/pkg: bash scripts/wasm.sh; N: only check N)
 import path from 'node:path';
 import { checks, assert, waitFor } from './harness.mjs';
 import { session, artifacts } from './session.mjs';
@@ -20,6 +20,9 @@ const { openPage, download, errors, close } = await session();
 const shot = (page, name) => page.screenshot({ path: path.join(artifacts, `faults-${name}.png`), fullPage: true });
 const WIDTHS = [390, 768, 1440];
 const small = 'seeds=2&horizon=300&n_eval=300';
+// `node tests/e2e/faults.mjs 3 5`: only those checks.
+const only = process.argv.slice(2);
+const some = (n, name, fn) => (!only.length || only.includes(n) ? check(name, fn) : undefined);
 
 async function jobDone(page, job, timeout = 900000) {
   await waitFor(page, (j) => ['done', 'error', 'cancelled'].includes(document.querySelector(`[data-job=${j}]`)?.dataset.status), job, { timeout, every: 250 });
@@ -27,7 +30,7 @@ async function jobDone(page, job, timeout = 900000) {
 }
 
 try {
-  await check('1. the Efficiency view times the run: opened seconds after the run ended, it says the run\'s time, as the regret view did', async () => {
+  await some('1', '1. the Efficiency view times the run: opened seconds after the run ended, it says the run\'s time, as the regret view did', async () => {
     const p = await openPage(`?view=regret&${small}&policies=greedy,lfu`);
     const regret = await jobDone(p, 'regret');
     const m = /^Done: (\d+) units? in (\d+) s\.$/.exec(regret);
@@ -43,7 +46,7 @@ try {
     await p.close();
   });
 
-  await check('2. rows of norm 2 are normalised and "Loaded" says so; the regret view then runs on them (no σ_e error)', async () => {
+  await some('2', '2. rows of norm 2 are normalised and "Loaded" says so; the regret view then runs on them (no σ_e error)', async () => {
     // 40 queries, 6-d embeddings of norm 2 (unit vectors doubled), inline in the JSONL.
     const rows = [];
     for (let i = 0; i < 40; i++) {
@@ -67,7 +70,7 @@ try {
     await p.close();
   });
 
-  await check('3. changing the sweep\'s parameter resets its values to that parameter\'s; the form shows the exact --grid command', async () => {
+  await some('3', '3. changing the sweep\'s parameter resets its values to that parameter\'s; the form shows the exact --grid command', async () => {
     const p = await openPage('?view=sweep&seeds=2');
     const field = (id) => p.inputValue(id);
     const command = () => p.textContent('#view-sweep .sweep-command');
@@ -79,7 +82,8 @@ try {
     await p.selectOption('#sweep-p2', '');
     // A built-in sweep (β_off): the command names it with --grid, and follows the form.
     await p.selectOption('#sweep-base', 'sens-off-beta');
-    assert(/^This grid with the CLI: csc run sens-off-beta( --seeds 2)?$/.test(await command()), `its own grid: ${await command()}`);
+    const own = (await field('#sweep-v1')).replace(/\s+/g, '');
+    assert(await command() === `This grid with the CLI: csc run sens-off-beta --grid beta_off=${own} --seeds 2`, `its own grid (${own}): ${await command()}`);
     await p.selectOption('#sweep-p1', 'epsilon');
     assert(await field('#sweep-v1') === '0.2, 0.4, 0.8', `ε's values: ${await field('#sweep-v1')}`);
     assert(await command() === 'This grid with the CLI: csc run sens-off-beta --grid epsilon=0.2,0.4,0.8 --seeds 2', `command: ${await command()}`);
@@ -94,7 +98,7 @@ try {
     await p.close();
   });
 
-  await check('4. the live chart labels its no-cache line with the regret it is drawn at, L(∅) − L(M_orc)', async () => {
+  await some('4', '4. the live chart labels its no-cache line with the regret it is drawn at, L(∅) − L(M_orc)', async () => {
     const p = await openPage('?view=live', { width: 1440, height: 900 });
     // Every text the running charts draw, with the canvas it is drawn on (recorded from here on).
     await p.evaluate(() => {
@@ -148,7 +152,7 @@ try {
     return out;
   }, sel);
 
-  await check('5. fig-c at quick settings (T = 1,500): the paper\'s T = 5,000 value is a level line that says its T; no exported label is clipped at 390 or 1440 px', async () => {
+  await some('5', '5. fig-c at quick settings (T = 1,500): the paper\'s T = 5,000 value is a level line that says its T; no exported label is clipped at 390 or 1440 px', async () => {
     const p = await openPage('?view=paper&preset=fig-c', { width: 390, height: 900 });
     const st = await jobDone(p, 'paper');
     assert(/^Done/.test(st), st);
@@ -177,7 +181,7 @@ try {
     assert(!probe.length, `a point's label: ${probe.join('; ')}`);
     await p.close();
   });
-  await check('6. every table but the frontier\'s (its own scroller) fits the page at 768 px and shows every column at 390 px', async () => {
+  await some('6', '6. every table but the frontier\'s (its own scroller) fits the page at 768 px and shows every column at 390 px', async () => {
     const bad = [];
     for (const [what, query, job] of [['paper', '?view=paper&preset=fig-c', 'paper'], ['efficiency', `?view=efficiency&${small}&policies=clcb-sc-ls-cont,greedy,lfu,epsilon-greedy`, 'efficiency']]) {
       const p = await openPage(query, { width: 1440, height: 900 });
