@@ -74,6 +74,7 @@ const FUNCTIONS = {
   paperValues: () => ['fig-c'],
   sweepPresets: () => [],
   parseGrid: () => ['epsilon=0.1,0.2;beta=0.5,1'],
+  sweepDefaults: () => ['beta'],
   cliCommand: () => [csc.experimentDefinition('fig-c'), 'fig-c.json'],
   readReport: () => [smallReport()],
   frontierDefinition: () => ['synthetic'],

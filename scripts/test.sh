@@ -87,6 +87,8 @@ fi
 step "page type-check (tsc)" node tests/e2e/node_modules/typescript/bin/tsc -p www/jsconfig.json
 step "page type-check catches wrong uses" node tests/e2e/tscheck.mjs
 step "playground e2e" node tests/e2e/run.mjs
+step "accessibility e2e (axe-core, every view)" node tests/e2e/a11y.mjs
+step "the page's smaller faults e2e (issue 33)" node tests/e2e/faults.mjs
 step "experiment figures e2e" node tests/e2e/charts.mjs
 # The live view explaining its rounds (why this round, running charts, four panels, nq-trivia at
 # T = 5,000 from ../shared/data or $CSC_DATA, the hover on a wrong hit): tests/e2e/live.mjs.

@@ -249,10 +249,12 @@ fn f32_bytes(v: &[f32]) -> Vec<u8> {
 }
 
 /// Issue 24: a binary file holding every embedding twice, dimension left to inference, reads
-/// as rows of twice the dimension and norm √2 — refused. Given the dimension, rows of norm √2
-/// load with a note, and the σ_e calibration that cannot reach its target is an error.
+/// as rows of twice the dimension and norm √2 — refused. Issue 33: given the dimension, rows of
+/// norm √2 are normalised to unit length (SPEC §1) with a note, so σ_e calibrates as for unit
+/// rows (it was an error after "Loaded"); a row of zeros is refused; the σ_e calibration that
+/// cannot reach its target is still an error.
 #[test]
-fn non_unit_rows_are_said_or_refused_and_calibration_cannot_degenerate() {
+fn non_unit_rows_are_normalised_and_said_or_refused_and_calibration_cannot_degenerate() {
     let n = 4;
     let rows: Vec<Vec<f32>> = (0..n)
         .map(|i| {
@@ -278,20 +280,36 @@ fn non_unit_rows_are_said_or_refused_and_calibration_cannot_degenerate() {
         "{e}"
     );
     assert!(e.contains("inferred dimension 6"), "{e}");
-    // Declared: loaded as given, with a note that results carry.
+    // Declared: normalised to unit length, with a note that results carry; the same universe
+    // (points, checksum) as the unit rows, so σ_e calibrates to the same value.
     let doubled: Vec<f32> = rows.iter().flatten().map(|v| v * 2f32.sqrt()).collect();
     let doubled: &'static [u8] = Box::leak(f32_bytes(&doubled).into_boxed_slice());
     let d = Dataset::from_user_files(&files(doubled, Some(3)), 0.01).unwrap();
-    assert!(d.info().notes[0].starts_with("4 of 4 embedding rows are not unit-norm"), "{:?}", d.notes);
-    let e = calibrate_sigma(&d, 0.074).unwrap_err().to_string();
-    assert!(e.contains("cannot calibrate the arrival noise σ_e") && e.contains("unit-norm"), "{e}");
-    let p = Params::default();
-    assert!(ArrivalModel::default_for(&d, &p).is_err());
-    // Unit rows calibrate as before.
+    assert_eq!(
+        d.info().notes,
+        vec!["4 of 4 embedding rows were not unit-norm (norms 1.4142 to 1.4142, first row 0 (line 1)); they were normalised to unit length, as SPEC §1 assumes (their cosine similarities are unchanged)"]
+    );
     let unit: &'static [u8] = Box::leak(f32_bytes(&rows.concat()).into_boxed_slice());
-    let d = Dataset::from_user_files(&files(unit, None), 0.01).unwrap();
-    assert!(d.notes.is_empty());
-    assert!(calibrate_sigma(&d, 0.074).unwrap() > 0.0);
+    let u = Dataset::from_user_files(&files(unit, None), 0.01).unwrap();
+    assert!(u.notes.is_empty());
+    for i in 0..n {
+        for (a, b) in d.points.row(i).iter().zip(u.points.row(i)) {
+            assert!((a - b).abs() < 1e-6, "row {i}: {a} vs {b}");
+        }
+    }
+    let (sd, su) = (calibrate_sigma(&d, 0.074).unwrap(), calibrate_sigma(&u, 0.074).unwrap());
+    assert!(su > 0.0 && (sd - su).abs() < 1e-4, "σ_e {sd} (normalised) vs {su} (unit)");
+    let p = Params::default();
+    assert!(ArrivalModel::default_for(&d, &p).is_ok());
+    // A row of zeros has no direction: refused, naming the row.
+    let mut zero = rows.concat();
+    zero[3..6].fill(0.0);
+    let zero: &'static [u8] = Box::leak(f32_bytes(&zero).into_boxed_slice());
+    let e = Dataset::from_user_files(&files(zero, Some(3)), 0.01).unwrap_err().to_string();
+    assert!(e.starts_with("e.f32, row 1 = line 2: the embedding is all zeros"), "{e}");
+    // A target no jitter reaches is still an error, never a degenerate stream.
+    let e = calibrate_sigma(&u, 10.0).unwrap_err().to_string();
+    assert!(e.contains("cannot calibrate the arrival noise σ_e"), "{e}");
 }
 
 fn nq() -> Arc<Dataset> {

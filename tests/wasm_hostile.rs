@@ -490,7 +490,7 @@ export function runHostile(g, bench) {
     b.free();
   }
   // ---- reproduce and sweeps (issue 25, items 4, 5) ---------------------------------------------
-  cover('cliCommand', 'readReport', 'sweepPresets', 'parseGrid');
+  cover('cliCommand', 'readReport', 'sweepPresets', 'parseGrid', 'sweepDefaults');
   {
     const r = new g.ExperimentRun({ ...spec, seeds: 1 }, plane);
     r.runNext();
@@ -500,6 +500,8 @@ export function runHostile(g, bench) {
     fn('cliCommand', [g.experimentDefinition('fig-c'), 'fig-c.json']);
     fn('sweepPresets', []);
     fn('parseGrid', ['epsilon=0.1,0.2;beta=0.5,1']);
+    fn('sweepDefaults', ['beta']);
+    mustThrow('sweepDefaults an unknown parameter', () => g.sweepDefaults('no_such'));
     mustThrow('readReport edited', () => g.readReport(text.replace('"n":1', '"n":2')));
     mustThrow('readReport a shard', () => g.readReport(text.replace('"engine"', '"shard":{"index":0,"count":2},"engine"')));
     mustThrow('readReport not a report', () => g.readReport('{"experiment": 3}'));

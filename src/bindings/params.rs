@@ -14,6 +14,15 @@ pub fn default_params() -> JsResult<JsValue> {
     to_js(&Params::default())
 }
 
+/// The values a sweep of parameter `param` starts from (`csc::experiment::default_sweep_values`:
+/// its SPEC default halved, as is and doubled, where valid; none when it has no numeric default).
+/// An unknown or non-numeric parameter throws an `Error` naming it.
+#[wasm_bindgen(js_name = sweepDefaults, unchecked_return_type = "number[]")]
+pub fn sweep_defaults(#[wasm_bindgen(unchecked_param_type = "string")] param: JsValue) -> JsResult<JsValue> {
+    let param = super::convert::string("param", &param)?;
+    to_js(&crate::experiment::default_sweep_values(&param).map_err(js_err)?)
+}
+
 /// Resolves and validates a (partial) configuration: missing keys take their defaults, unknown
 /// keys, wrong types and out-of-range values throw an `Error` naming the parameter. Returns the
 /// full resolved configuration. `undefined` or `null` gives the defaults.

@@ -239,13 +239,15 @@ try {
     await p.close();
   });
 
-  await check('paper view: fig-c marks the paper\'s final R(T)/T; abl-k has integer ticks for k', async () => {
+  await check('paper view: fig-c marks the paper\'s final R(T)/T at its own T; abl-k has integer ticks for k', async () => {
     const p = await openPage('?view=paper&preset=fig-c');
     await jobDone(p, 'paper');
     const sel = '[data-job=paper] figure.chart:nth-of-type(1)';
     const { svg } = await checkExports(p, sel);
-    assert(svg.texts.some((t) => t === 'paper: CLCB-SC-LS-Cont 0.0083'), `no paper mark in ${svg.texts.filter((t) => /paper/.test(t))}`);
-    assert(svg.data.refs.some((r) => r.kind === 'paper' && r.y === 0.0083), 'paper ref not in the data');
+    // The quick run's T is 1,500, the paper's 5,000: a level line that says the paper's T, not a
+    // point at this run's last round (issue 33).
+    assert(svg.texts.some((t) => t === 'paper at T = 5,000: CLCB-SC-LS-Cont 0.0083'), `no paper mark in ${svg.texts.filter((t) => /paper/.test(t))}`);
+    assert(svg.data.refs.some((r) => r.kind === 'paper' && r.y === 0.0083 && r.x == null), `paper ref in the data: ${JSON.stringify(svg.data.refs)}`);
     await checkAxesHoldBands(p, sel);
     await shot(p, 'paper-fig-c-1440');
     await p.setViewportSize({ width: 390, height: 844 });

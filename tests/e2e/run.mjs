@@ -630,33 +630,7 @@ try {
     assert(await q.inputValue('#arrival') === 'bursty' && await q.inputValue('#group-by') === 'kind', 'the link\'s arrival model');
     await q.close();
   });
-  await check('axe-core finds no accessibility violation (WCAG 2.1 A/AA and best practice) in any view, or embedded', async () => {
-    // axe runs inside the page: a context that lets its script in past the page's CSP.
-    const axe = await readFile(path.join(root, 'tests/e2e/node_modules/axe-core/axe.min.js'), 'utf8');
-    const ctx = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
-    const found = [];
-    const small = 'seeds=2&horizon=300&n_eval=300';
-    for (const [what, query, job] of [
-      ['live', '?view=live', null], ['regret', `?view=regret&${small}&policies=greedy,lfu`, 'regret'],
-      ['offline', `?view=offline&${small}`, 'offline'], ['efficiency', `?view=efficiency&${small}&policies=greedy,lfu`, 'efficiency'],
-      ['paper', '?view=paper&preset=geom', 'paper'], ['embedded live', '?embed=1&dataset=plane', null],
-    ]) {
-      const p = await ctx.newPage();
-      p.on('pageerror', (e) => consoleErrors.push(String(e)));
-      await p.goto(`${origin}/${query}`);
-      await waitFor(p, () => document.body.dataset.ready === 'true', null, { timeout: 120000 });
-      if (job) await waitFor(p, (j) => ['done', 'error'].includes(document.querySelector(`[data-job=${j}]`)?.dataset.status), job, { timeout: 180000 });
-      else await p.click('#step').catch(() => {}); // embedded: no Step button (it plays by itself)
-      await p.waitForTimeout(500);
-      await p.addScriptTag({ content: axe });
-      const v = await p.evaluate(async () => (await window.axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] }))
-        .violations.map((x) => `${x.id} (${x.impact}): ${x.help} at ${x.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`));
-      found.push(...v.map((x) => `${what}: ${x}`));
-      await p.close();
-    }
-    await ctx.close();
-    assert(found.length === 0, found.join(' | '));
-  });
+  // Accessibility (axe-core, WCAG 2.1 A/AA with its experimental rules, in every view once it has run): tests/e2e/a11y.mjs.
   for (const [name, viewport] of [['phone', { width: 390, height: 844 }], ['narrow', { width: 360, height: 740 }]]) {
     await check(`${name} layout (${viewport.width} px) has no horizontal overflow`, async () => {
       const p = await openPage('', viewport);

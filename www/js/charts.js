@@ -399,14 +399,18 @@ function plotXY(Plot, spec, series, { width, height, logY }) {
     }
   }
   if (spec.zeroLine && !logY) marks.push(Plot.ruleY([0], { stroke: '#4b5563', strokeDasharray: '4,3' }));
+  // Reference labels stay whole in the figure and its exports: wrapped to the frame's width (in
+  // ems of their 11 px font), above their mark, and not clipped by the frame — a point's mark (a
+  // diamond, often at the last x) and its label, which ends left of it, are drawn unclipped.
+  const refText = { text: 'label', fill: '#000', fontSize: 11, stroke: 'white', strokeWidth: 3, paintOrder: 'stroke', lineAnchor: 'bottom', lineWidth: Math.max(6, (width - 58 - 16 - 16) / 11) };
   for (const r of spec.refs || []) {
     if (!finite(r.y) || (logY && r.y <= 0)) continue;
     if (finite(r.x)) {
-      marks.push(Plot.dot([r], { x: 'x', y: 'y', r: 7, stroke: '#000', strokeWidth: 1.8, symbol: 'diamond', fill: 'none' }));
-      marks.push(Plot.text([r], { x: 'x', y: 'y', text: 'label', dy: -13, textAnchor: 'end', fill: '#000', fontSize: 11, stroke: 'white', strokeWidth: 3, paintOrder: 'stroke' }));
+      marks.push(Plot.dot([r], { x: 'x', y: 'y', r: 7, stroke: '#000', strokeWidth: 1.8, symbol: 'diamond', fill: 'none', clip: false }));
+      marks.push(Plot.text([r], { ...refText, x: 'x', y: 'y', dy: -9, dx: -6, textAnchor: 'end', clip: false }));
     } else {
       marks.push(Plot.ruleY([r.y], { stroke: '#000', strokeDasharray: r.kind === 'no-cache' ? '6,2,1,2' : '3,3', strokeWidth: 1.2 }));
-      marks.push(Plot.text([r], { y: 'y', frameAnchor: 'left', text: 'label', dy: -7, dx: 4, textAnchor: 'start', fill: '#000', fontSize: 11, stroke: 'white', strokeWidth: 3, paintOrder: 'stroke' }));
+      marks.push(Plot.text([r], { ...refText, y: 'y', frameAnchor: 'left', dy: -3, dx: 4, textAnchor: 'start' }));
     }
   }
   const xTicks = spec.integerX ? integerTicks(dom.x[0], dom.x[1], Math.max(2, Math.floor(width / 60))) : spec.logX ? logTicks(dom.x[0], dom.x[1]) : undefined;

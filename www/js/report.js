@@ -6,7 +6,7 @@
 // `offlineAlgorithms()`) and are only drawn. Series that are not algorithms (geometry) keep their
 // series names and take charts.js's fallback style by position. Reference marks: the numbers the
 // paper prints (`paperValues`, csc::experiment::claims) on its figures, and the oracle.
-import { policies, offlineAlgorithms, paperValues } from '../pkg/csc.js';
+import { policies, offlineAlgorithms, paperValues, experimentDefinition } from '../pkg/csc.js';
 
 /** @typedef {import('../pkg/csc.js').Report} Report */
 /** @typedef {import('../pkg/csc.js').Stat} Stat */
@@ -45,6 +45,19 @@ export function runOf(report) {
 /** The numbers the paper prints for `metric` in this report's experiment (none but for its presets). */
 export function paperValuesOf(report, metric) {
   try { return paperValues(report.experiment.id).filter((v) => v.metric === metric); } catch { return []; }
+}
+
+/** The paper's mark of `v` (a `paperValues` entry, named `name`) on this report's figure of a
+ *  final online value: `x` the run's last round only when the run's horizon is the paper's (its
+ *  preset's full definition, `experimentDefinition`), else no x (a level line) and a label that
+ *  says the paper's T — its number is not a point of a shorter or longer curve. */
+export function paperMark(report, v, name, lastX) {
+  let paperT = null;
+  try { paperT = experimentDefinition(report.experiment.id).params.horizon; } catch { /* not a preset */ }
+  const runT = report.experiment.params?.horizon;
+  const same = paperT == null || paperT === runT;
+  const label = `paper${same ? '' : ` at T = ${paperT.toLocaleString('en')}`}: ${name} ${v.printed}`;
+  return same && lastX != null ? { x: lastX, y: v.value, label, kind: 'paper' } : { y: v.value, label, kind: 'paper' };
 }
 
 /** A loss each unit's detail records (`oracle_loss`: L(M_orc); `no_cache_loss`: E[c(x)], every
@@ -157,10 +170,10 @@ export function onlineCharts(report, { efficiency = false } = {}) {
   /** @type {ChartRef} */
   const oracle = { y: 0, label: 'oracle M_orc (0)', kind: 'oracle' };
   const regret = sized(report, series(st, 'avg_regret'));
-  // The paper's final R(T)/T, marked at this run's last round (the paper's own T may differ).
+  // The paper's final R(T)/T: at this run's last round when its T is the paper's (paperMark).
   const paper = paperValuesOf(report, 'final_avg_regret').flatMap((v) => {
     const s = regret.find((r) => r.key === v.series);
-    return s && s.points.length ? [{ x: s.points.at(-1).x, y: v.value, label: `paper: ${s.label} ${v.printed}`, kind: 'paper' }] : [];
+    return s && s.points.length ? [paperMark(report, v, s.label, s.points.at(-1).x)] : [];
   });
   const orc = unitMean(report, 'oracle_loss'), none = unitMean(report, 'no_cache_loss');
   /** @type {ChartRef[]} */
@@ -187,7 +200,7 @@ export function onlineCharts(report, { efficiency = false } = {}) {
 /** Runtime against final average regret, one point per policy, with the paper's values.
  *  @param {Report} report @returns {ChartSpec} */
 export function efficiencyChart(report) {
-  const refs = paperValuesOf(report, 'final_avg_regret').map((v) => ({ y: v.value, label: `paper: ${labelOf(v.series)} ${v.printed}`, kind: 'paper' }));
+  const refs = paperValuesOf(report, 'final_avg_regret').map((v) => paperMark(report, v, labelOf(v.series), null));
   return { title: 'Runtime vs final average regret (lower left is better)', kind: 'scatter', logX: true, logY: true,
     xLabel: 'runtime (ms, this browser)', yLabel: 'final R(T)/T', refs, series: sized(report, efficiencySeries(report.stats)) };
 }

@@ -3,7 +3,7 @@
 // scale, O(n²·d)), so the page stays responsive while a large file is read: a user's JSONL (with
 // its embedding file, and the index file of arrivals of `replay`), or the four nq-trivia files.
 // One request, `check` (rpc.js): progress `[rowsDone, rows]` as the distances are measured, then
-// `{ size, dim, checksum, arrivals, noGroundTruth }`, or the engine's message as the failed reply.
+// `{ size, dim, checksum, arrivals, noGroundTruth, notes }`, or the engine's message as the failed reply.
 import init, { Dataset } from '../pkg/csc.js';
 import { serve } from './rpc.js';
 import { answersOption } from './nq-trivia.js';
@@ -27,8 +27,10 @@ serve({
       const options = { onProgress, replayIndex: u.index ? new Uint8Array(u.index) : undefined, replayIndexName: u.indexName };
       d = Dataset.fromJsonl(u.name, new Uint8Array(u.jsonl), u.emb ? new Uint8Array(u.emb) : undefined, u.dim || undefined, undefined, options);
     }
-    // noGroundTruth: why the data has no gold answers or labels (SPEC §14), or null.
-    const out = { size: d.size, dim: d.dim, checksum: d.checksum, arrivals: u.index ? d.replayLength : undefined, noGroundTruth: d.info().no_ground_truth ?? null };
+    // noGroundTruth: why the data has no gold answers or labels (SPEC §14), or null; notes: what
+    // loading changed in the data (rows normalised to unit length, SPEC §1), said with "Loaded".
+    const info = d.info();
+    const out = { size: d.size, dim: d.dim, checksum: d.checksum, arrivals: u.index ? d.replayLength : undefined, noGroundTruth: info.no_ground_truth ?? null, notes: info.notes ?? [] };
     d.free();
     return out;
   },

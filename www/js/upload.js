@@ -121,7 +121,9 @@ async function load(files, app) {
   app.set((s) => { s.dataset = 'upload'; s.view = 'live'; }, { restart: true });
   const l = app.linked;
   const differs = l && l.checksum && l.checksum !== checksum ? ` The link was made with ${l.file}, checksum ${l.checksum}; this file's checksum is ${checksum}.` : '';
-  return `${differs ? `${differs.trim()} ` : ''}Loaded ${jsonl[0].name}${bin.length ? ` with ${bin[0].name}` : ''}: ${info}. Every view runs on it with the arrival model chosen below; it stays in this browser.`;
+  // What loading changed (e.g. rows normalised to unit length), said before "every view runs on it".
+  const changed = d.notes.length ? ` Note: ${d.notes.join('; ')}.` : '';
+  return `${differs ? `${differs.trim()} ` : ''}Loaded ${jsonl[0].name}${bin.length ? ` with ${bin[0].name}` : ''}: ${info}.${changed} Every view runs on it with the arrival model chosen below; it stays in this browser.`;
 }
 
 /** An index file of arrivals for `replay`, checked against the uploaded data in the worker.

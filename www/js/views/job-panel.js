@@ -127,7 +127,9 @@ export class JobPanel {
       if (this.waiting === null) this.progress.removeAttribute('value');
       else this.progress.value = this.waiting;
     } else this.progress.value = 0;
-    const secs = job ? ((performance.now() - job.started) / 1000).toFixed(0) : 0;
+    // The run's own time: a finished job keeps the seconds it took (jobs.js `seconds`), so a view
+    // opened later does not count the time until it was opened.
+    const secs = job ? (job.seconds ?? (performance.now() - job.started) / 1000).toFixed(0) : 0;
     this.status.textContent = this.openError ? this.openError
       : job?.loaded ? `Opened ${job.loaded}: ${job.total} unit${job.total === 1 ? '' : 's'} of ${job.spec.id}, statistics re-derived from them by this engine.`
       : this.message ? this.message
@@ -162,25 +164,32 @@ export class JobPanel {
   chartTools(figure, i) {
     const box = el('div', { className: 'chart-tools controls' });
     const name = () => `${this.stem()}-${i + 1}`;
+    // The accessible name starts with the visible text (WCAG 2.5.3, label in name: a speech-input
+    // user says what they see), then what the button does and to which figure; `say` changes both.
+    const say = (b, text, label) => {
+      b.textContent = text;
+      b.setAttribute('aria-label', `${text}: ${label}, ${figure.chartData?.title || `chart ${i + 1}`}`);
+    };
     const btn = (cls, text, label, fn) => {
-      const b = el('button', { type: 'button', className: cls, title: label }, text);
-      b.setAttribute('aria-label', `${label}: ${figure.chartData?.title || `chart ${i + 1}`}`);
+      const b = el('button', { type: 'button', className: cls, title: label });
+      say(b, text, label);
       b.addEventListener('click', fn);
       box.append(b);
       return b;
     };
-    btn('chart-svg', 'SVG', 'Download the figure as SVG', () => downloadFigureSvg(`${name()}.svg`, figure));
-    btn('chart-png2', 'PNG 2×', 'Download the figure as PNG at twice its size', () => downloadFigurePng(`${name()}@2x.png`, figure, 2));
-    btn('chart-png3', 'PNG 3×', 'Download the figure as PNG at three times its size', () => downloadFigurePng(`${name()}@3x.png`, figure, 3));
-    const copy = btn('chart-copy-caption', 'Copy caption', 'Copy the figure\'s caption', async () => {
+    btn('chart-svg', 'SVG', 'download the figure as SVG', () => downloadFigureSvg(`${name()}.svg`, figure));
+    btn('chart-png2', 'PNG 2×', 'download the figure as PNG at twice its size', () => downloadFigurePng(`${name()}@2x.png`, figure, 2));
+    btn('chart-png3', 'PNG 3×', 'download the figure as PNG at three times its size', () => downloadFigurePng(`${name()}@3x.png`, figure, 3));
+    const copyWhat = 'copy the figure\'s caption';
+    const copy = btn('chart-copy-caption', 'Copy caption', copyWhat, async () => {
       try {
         await navigator.clipboard.writeText(figure.caption);
-        copy.textContent = 'Caption copied';
+        say(copy, 'Caption copied', copyWhat);
       } catch {
         // No clipboard (permission, insecure origin): select the caption for the reader to copy.
         const cap = figure.querySelector('.chart-caption');
         getSelection().selectAllChildren(cap);
-        copy.textContent = 'Caption selected';
+        say(copy, 'Caption selected', copyWhat);
       }
     });
     return box;

@@ -15,7 +15,8 @@ import { onlineRequest } from './regret.js';
 import { uploadedData } from '../upload.js';
 import { nqTriviaNow } from '../nq-trivia.js';
 import { sweepCharts, sweepMetrics, defaultSweepMetric, paramLabel } from '../report.js';
-import { sweepPresets, parseGrid, defaultParams } from '../../pkg/csc.js';
+import { reproduction } from '../reproduce.js';
+import { sweepPresets, parseGrid, defaultParams, sweepDefaults } from '../../pkg/csc.js';
 /** @typedef {import('../state.js').App} App */
 
 const $ = (id) => document.getElementById(id);
@@ -126,11 +127,28 @@ export function createSweepView(app) {
     metricSel.value = list.includes(want) ? want : list[0];
   }
 
+  // The exact command of the grid in the form, as the intro promises (the engine's cliCommand:
+  // `csc run <id> --grid '…'` for a built-in sweep; the online run is a definition of the page's
+  // own, saved from under its result); or why the form does not make a grid yet.
+  const command = Object.assign(document.createElement('p'), { className: 'note sweep-command' });
+  const commandCode = Object.assign(document.createElement('code'), { className: 'cli-command' });
+  document.querySelector('#view-sweep .controls.panel').append(command);
+  function showCommand() {
+    const r = panel.opts.request();
+    if (r.message) { command.replaceChildren(`The CLI command appears once the form makes a grid: ${r.message}`); return; }
+    let rep;
+    try { rep = reproduction(r.request.experiment); } catch (e) { command.replaceChildren(`No CLI command: ${e.message}`); return; }
+    commandCode.textContent = rep.command;
+    command.replaceChildren('This grid with the CLI: ', commandCode,
+      rep.definition ? ` (${rep.file}, the definition, is saved from under the result once it has run)` : '');
+  }
+
   /** The form's fields from `form`. */
   function showForm() {
     base.value = form.base;
     p1.value = form.p1; v1.value = form.v1; p2.value = form.p2; v2.value = form.v2;
     v2.disabled = !form.p2;
+    showCommand();
     input('seeds-sweep').value = String(app.state.seeds);
     // The page's settings (dataset, parameters) are the online run's; a built-in sweep has its own.
     /** @type {HTMLElement} */ (document.querySelector('.slot[data-for="sweep"]')).hidden = form.base !== 'online';
@@ -145,9 +163,19 @@ export function createSweepView(app) {
     if (panel.active) panel.activate(false);
     save();
   });
-  // A changed field shows the run of the new grid if it ran, else "Not run yet" or why it cannot run.
-  for (const [el, key] of /** @type {[HTMLInputElement | HTMLSelectElement, string][]} */ ([[p1, 'p1'], [v1, 'v1'], [p2, 'p2'], [v2, 'v2']])) {
-    el.addEventListener('change', () => { form[key] = el.value; showForm(); if (panel.active) panel.activate(false); save(); });
+  // A changed field shows the run of the new grid if it ran, else "Not run yet" or why it cannot
+  // run. A changed parameter starts from its own values (the engine's `sweepDefaults`: its SPEC
+  // default halved, as is and doubled), never the previous parameter's.
+  /** @type {[HTMLInputElement | HTMLSelectElement, string, string?][]} */
+  const fields = [[p1, 'p1', 'v1'], [v1, 'v1'], [p2, 'p2', 'v2'], [v2, 'v2']];
+  for (const [el, key, values] of fields) {
+    el.addEventListener('change', () => {
+      form[key] = el.value;
+      if (values) form[values] = el.value ? listOf(sweepDefaults(el.value)) : '';
+      showForm();
+      if (panel.active) panel.activate(false);
+      save();
+    });
   }
   // The metric only redraws: the run has every metric.
   metricSel.addEventListener('change', () => { form.metric = metricSel.value; panel.render(); save(); });

@@ -292,7 +292,7 @@ impl Dataset {
                 (groups, names)
             }
         };
-        let notes = records::check_unit_norm(&records, &points, f.embeddings.is_some() && f.dim.is_none())
+        let (points, notes) = records::unit_norm(&records, points, f.embeddings.is_some() && f.dim.is_none())
             .map_err(|e| e.in_file(f.embeddings.map_or(f.jsonl_name, |(name, _)| name)))?;
         // SPEC §14: the parser has checked that every record has the same kind of label, or none.
         let ground_truth = match records.iter().map(|r| r.label.clone()).collect::<Option<Vec<_>>>() {

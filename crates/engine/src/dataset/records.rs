@@ -321,17 +321,21 @@ pub fn binary_for(
 /// How far from 1 a row's Euclidean norm may be and still count as unit-norm.
 const UNIT_NORM_TOLERANCE: f64 = 1e-3;
 
-/// SPEC §1: text embeddings are L2-normalised. Rows that are not are kept as given (the
-/// metric is defined for any vectors) and the returned note says so with every result — except
-/// when the dimension of a binary file was inferred from its size: rows not of unit norm then
-/// mean the inference was almost surely wrong (a file holding every embedding twice reads as
-/// rows of twice the dimension, each of norm √2), and loading is refused.
-pub fn check_unit_norm(records: &[Record], points: &Points, dim_inferred: bool) -> Result<Vec<String>> {
+/// SPEC §1: text embeddings are L2-normalised, and the distance `‖x − y‖₂ / D` is read on that
+/// sphere (the synthetic arrival model jitters a row and renormalises it, SPEC §7, which moves a
+/// row of another norm by the renormalisation alone and leaves its σ_e uncalibratable). Rows
+/// that are not unit-norm are therefore normalised to unit length, and the returned note says
+/// so with every result (the page shows it with "Loaded"): a sentence embedding's direction is
+/// what it means — cosine similarity, which scaling a row does not change. Refused, with the
+/// fix: a row of norm 0 (it has no direction), and rows not of unit norm when the dimension of a
+/// binary file was inferred from its size (the inference was then almost surely wrong: a file
+/// holding every embedding twice reads as rows of twice the dimension, each of norm √2).
+pub fn unit_norm(records: &[Record], points: Points, dim_inferred: bool) -> Result<(Points, Vec<String>)> {
     let norms: Vec<f64> =
         points.iter().map(|r| r.iter().map(|&v| v as f64 * v as f64).sum::<f64>().sqrt()).collect();
     let off: Vec<usize> =
         (0..norms.len()).filter(|&i| (norms[i] - 1.0).abs() > UNIT_NORM_TOLERANCE).collect();
-    let Some(&first) = off.first() else { return Ok(Vec::new()) };
+    let Some(&first) = off.first() else { return Ok((points, Vec::new())) };
     let (lo, hi) =
         off.iter().fold((f64::INFINITY, 0f64), |(lo, hi), &i| (lo.min(norms[i]), hi.max(norms[i])));
     let line = records.get(first).map_or(String::new(), |r| format!(" (line {})", r.line));
@@ -349,11 +353,30 @@ pub fn check_unit_norm(records: &[Record], points: &Points, dim_inferred: bool) 
             ),
         ));
     }
-    Ok(vec![format!(
-        "{} of {} embedding rows are not unit-norm (norms {lo:.4} to {hi:.4}, first row {first}{line}); SPEC §1 assumes L2-normalised embeddings — they are used as given",
-        off.len(),
-        norms.len()
-    )])
+    if let Some(zero) = (0..norms.len()).find(|&i| norms[i] == 0.0) {
+        let line = records.get(zero).map_or(String::new(), |r| format!(" = line {}", r.line));
+        return Err(Error::at(
+            format!("row {zero}{line}"),
+            "the embedding is all zeros: it has no direction to normalise to unit length (SPEC §1) — give this record its embedding, or remove it",
+        ));
+    }
+    let data: Vec<f32> = points
+        .iter()
+        .zip(&norms)
+        .flat_map(|(r, &n)| {
+            let unit = (n - 1.0).abs() > UNIT_NORM_TOLERANCE;
+            r.iter().map(move |&v| if unit { (v as f64 / n) as f32 } else { v })
+        })
+        .collect();
+    let points = Points::from_flat(points.dim(), data)?;
+    Ok((
+        points,
+        vec![format!(
+            "{} of {} embedding rows were not unit-norm (norms {lo:.4} to {hi:.4}, first row {first}{line}); they were normalised to unit length, as SPEC §1 assumes (their cosine similarities are unchanged)",
+            off.len(),
+            norms.len()
+        )],
+    ))
 }
 
 /// Embeddings from each record's `embedding` field (all present, all the same length).

@@ -187,10 +187,65 @@ impl Sweep {
     }
 }
 
+/// The values a sweep of `param` starts from when the reader picks the parameter (the page's
+/// sweep view, issue 33): its SPEC default (`Params::default()`) halved, as is and doubled —
+/// rounded for an integer parameter, and only the values [`with_param`] accepts on the defaults
+/// (a probability stays ≤ 1), in increasing order without repeats. A default of 0 gives 0, 1, 2;
+/// a parameter without a numeric default (`synthetic_sigma`, `threshold_cosine`: unset by
+/// default) gives none, and the reader types them. An unknown or non-numeric parameter is an
+/// error naming it.
+pub fn default_values(param: &str) -> Result<Vec<Value>> {
+    let defaults = serde_json::to_value(Params::default()).expect("Params serialises");
+    let Some(d) = defaults.get(param) else {
+        return Err(Error::param(param, "no such parameter"));
+    };
+    let integer = d.is_u64() || d.is_i64();
+    let centre = match d {
+        Value::Null => return Ok(Vec::new()),
+        Value::Number(n) => n.as_f64().unwrap_or(0.0),
+        _ => return Err(Error::param(param, format!("is not a number ({d}): it cannot be swept"))),
+    };
+    let candidates = if centre == 0.0 { [0.0, 1.0, 2.0] } else { [centre / 2.0, centre, centre * 2.0] };
+    let mut out: Vec<f64> = Vec::new();
+    for c in candidates {
+        let v = if integer { c.round() } else { c };
+        let value = if integer { Value::from(v as i64) } else { Value::from(v) };
+        if with_param(&Params::default(), param, &value).is_ok() && !out.contains(&v) {
+            out.push(v);
+        }
+    }
+    out.sort_by(f64::total_cmp);
+    Ok(out.into_iter().map(|v| if integer { Value::from(v as i64) } else { Value::from(v) }).collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn default_values_are_half_the_default_the_default_and_twice_it_where_valid() {
+        // β = 1 (SPEC §6), ε = 0.4 (SPEC §4): ½×, 1×, 2×.
+        assert_eq!(default_values("beta").unwrap(), vec![json!(0.5), json!(1.0), json!(2.0)]);
+        assert_eq!(default_values("epsilon").unwrap(), vec![json!(0.2), json!(0.4), json!(0.8)]);
+        // k = 5, an integer: 2.5 rounds to 3 (half away from zero).
+        assert_eq!(default_values("k").unwrap(), vec![json!(3), json!(5), json!(10)]);
+        // ν = 0.5 is a probability: 1.0 is still one, so all three stay.
+        assert_eq!(default_values("propensity").unwrap(), vec![json!(0.25), json!(0.5), json!(1.0)]);
+        // The seed's default is 0: 0, 1, 2.
+        assert_eq!(default_values("seed").unwrap(), vec![json!(0), json!(1), json!(2)]);
+        // Unset by default: no value to start from.
+        assert!(default_values("synthetic_sigma").unwrap().is_empty());
+        assert!(default_values("no_such").unwrap_err().to_string().contains("no such parameter"));
+        assert!(default_values("phi").unwrap_err().to_string().contains("cannot be swept"));
+        // Every value offered is one the sweep accepts.
+        for p in crate::config::PARAMETERS {
+            let v = default_values(p.id).unwrap_or_default();
+            if !v.is_empty() {
+                Sweep::new(p.id, v).validate(&Params::default()).unwrap();
+            }
+        }
+    }
 
     #[test]
     fn cells_are_first_parameter_major() {

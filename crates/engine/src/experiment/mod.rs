@@ -35,7 +35,7 @@ pub mod stats;
 
 pub use crate::config::with_param;
 pub use dataset::{DatasetId, DatasetSpec};
-pub use grid::{Axis, Sweep, MAX_CELLS};
+pub use grid::{default_values as default_sweep_values, Axis, Sweep, MAX_CELLS};
 pub use headline::{Headline, HeadlineRow, Verdict};
 pub use observation::Observation;
 pub use presets::{describe, frontier_definition, frontier_quick, paper_presets, quick_spec, Preset};
