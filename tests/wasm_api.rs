@@ -483,19 +483,26 @@ fn online_run_matches_native() {
     assert_eq!(f64_field(&b, "xy").len(), 120);
     let llm = field(&b, "llm").dyn_into::<js_sys::Uint8Array>().unwrap().to_vec();
     assert_eq!(llm.len(), 120);
-    // What fired per round and policy (csc::live::RoundEvents): round 0 of CLCB-SC-LS-Cont founds
-    // center 0 and its switch caches it (Alg. 3 lines 5–11, Alg. 4); every swap names its keys.
-    let events = field(&b, "events").dyn_into::<js_sys::Uint8Array>().unwrap().to_vec();
-    assert_eq!(events.len(), 120);
-    assert_eq!(events[0] & (1 | 8), 1 | 8, "round 0: a new center and a swap");
-    let inserted = js_sys::Array::from(&field(&b, "inserted"));
-    assert_eq!(inserted.length(), 120);
-    assert_eq!(js_sys::Uint32Array::new(&inserted.get(0)).to_vec(), vec![0]);
-    for (i, e) in events.iter().enumerate() {
-        let n = js_sys::Uint32Array::new(&inserted.get(i as u32)).length()
-            + js_sys::Uint32Array::new(&js_sys::Array::from(&field(&b, "removed")).get(i as u32)).length();
-        assert_eq!(e & 8 != 0, n > 0, "entry {i}: the swap flag and the keys agree");
-    }
+    // What fired per round and policy (csc::live::RoundEvent, typed): round 0 of CLCB-SC-LS-Cont
+    // founds center 0 and its switch caches it (Alg. 3 lines 5–11, Alg. 4); every swap names its
+    // keys, and exactly the rounds whose cache changed swapped.
+    let events = js_sys::Array::from(&field(&b, "events"));
+    let at = |e: &JsValue| num(e, "at") as usize;
+    let kind = |e: &JsValue| field(&field(e, "event"), "kind").as_string().unwrap();
+    let first: Vec<String> = events.iter().filter(|e| at(e) == 0).map(|e| kind(&e)).collect();
+    assert_eq!(first, ["new-center", "switch"], "round 0: a new center and a swap");
+    let swap0 = events.iter().find(|e| at(e) == 0 && kind(e) == "switch").unwrap();
+    let inserted: Vec<f64> = js_sys::Array::from(&field(&field(&swap0, "event"), "inserted")).iter().map(|k| k.as_f64().unwrap()).collect();
+    assert_eq!(inserted, vec![0.0]);
+    let switched = field(&b, "switched").dyn_into::<js_sys::Uint8Array>().unwrap().to_vec();
+    let swapped: Vec<usize> = events.iter().filter(|e| kind(e) == "switch").map(|e| at(&e)).collect();
+    let want: Vec<usize> = (0..120).filter(|&i| switched[i] == 1).collect();
+    assert_eq!(swapped, want, "the switch events and the switched flags agree");
+    // The frame's views: counters at its round, centers per policy, new curve points.
+    assert_eq!(num(&b, "round"), 60.0);
+    assert_eq!(js_sys::Array::from(&field(&b, "counters")).length(), 2);
+    assert_eq!(js_sys::Array::from(&field(&b, "centers")).length(), 2);
+    assert!(!f64_field(&js_sys::Array::from(&field(&b, "curves")).get(0), "t").is_empty());
     assert_eq!(f64_field(&b, "acting").len(), 120);
     assert_eq!(run.round_answers(0.0).unwrap(), None, "plane has no ground truth");
     run.step(40.0).unwrap();

@@ -37,7 +37,7 @@ export function onlineRequest(app) {
 export function createRegretView(app) {
   const box = document.getElementById('policy-boxes');
   // The catalog says which policies are slow to run (csc::algorithms, `slow`).
-  const slow = new Set(policies().filter((p) => p.slow).map((p) => p.id));
+  const slow = new Set(policies().filter((p) => p.slow).map((p) => /** @type {string} */ (p.id)));
   for (const [id, name] of Object.entries(POLICIES)) {
     const label = document.createElement('label');
     label.className = 'check';
