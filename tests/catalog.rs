@@ -92,8 +92,11 @@ fn code_of(text: &str) -> String {
 /// What a script hard-codes of the catalog: algorithm ids in quotes (`'clcb-sc-ls'`), tests of an
 /// id's prefix (`startsWith('clcb`), and paper line references (`Alg. 5 l. 4–6`, `Alg. 3 lines`).
 fn hard_coded(code: &str) -> Vec<String> {
-    let ids: Vec<&str> =
-        PolicyKind::ALL.iter().map(|p| p.info().id).chain(OfflineKind::ALL.iter().map(|a| a.info().id)).collect();
+    let ids: Vec<&str> = PolicyKind::ALL
+        .iter()
+        .map(|p| p.info().id)
+        .chain(OfflineKind::ALL.iter().map(|a| a.info().id))
+        .collect();
     let mut found = Vec::new();
     for id in &ids {
         for q in ['\'', '"', '`'] {
@@ -134,7 +137,6 @@ fn the_page_hard_codes_no_algorithm_id_or_paper_line() {
     // listed, each with what it holds, so that the list only shrinks.
     let known: &[(&str, &str)] = &[
         ("www/js/bench.js", "the benchmark's default policy list"),
-        ("www/js/charts.js", "'oracle', a chart reference kind"),
         ("www/js/report.js", "'oracle', the reference series left out of gaps"),
         ("www/js/views/ask.js", "Alg. lines of the 'Ask a question' explanation"),
     ];
@@ -153,9 +155,14 @@ fn the_page_hard_codes_no_algorithm_id_or_paper_line() {
             None => {}
         }
     }
-    assert!(bad.is_empty(), "read algorithm properties from `policies()` (csc::algorithms):\n{}", bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "read algorithm properties from `policies()` (csc::algorithms):\n{}",
+        bad.join("\n")
+    );
     // The scan finds what it looks for.
     assert_eq!(hard_coded("if (id === 'clcb-frozen-cont') x = 'Alg. 7 l. 1–2';").len(), 2);
     assert_eq!(hard_coded("p.startsWith('clcb') ? 'Algs. 3–5 lines' : ''").len(), 2);
-    assert!(hard_coded(&code_of("// Alg. 5 lines 4–6 and 'greedy'\nconst u = 'https://x'; /* 'lfu' */")).is_empty());
+    assert!(hard_coded(&code_of("// Alg. 5 lines 4–6 and 'greedy'\nconst u = 'https://x'; /* 'lfu' */"))
+        .is_empty());
 }

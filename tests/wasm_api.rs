@@ -492,7 +492,10 @@ fn online_run_matches_native() {
     let first: Vec<String> = events.iter().filter(|e| at(e) == 0).map(|e| kind(&e)).collect();
     assert_eq!(first, ["new-center", "switch"], "round 0: a new center and a swap");
     let swap0 = events.iter().find(|e| at(e) == 0 && kind(e) == "switch").unwrap();
-    let inserted: Vec<f64> = js_sys::Array::from(&field(&field(&swap0, "event"), "inserted")).iter().map(|k| k.as_f64().unwrap()).collect();
+    let inserted: Vec<f64> = js_sys::Array::from(&field(&field(&swap0, "event"), "inserted"))
+        .iter()
+        .map(|k| k.as_f64().unwrap())
+        .collect();
     assert_eq!(inserted, vec![0.0]);
     let switched = field(&b, "switched").dyn_into::<js_sys::Uint8Array>().unwrap().to_vec();
     let swapped: Vec<usize> = events.iter().filter(|e| kind(e) == "switch").map(|e| at(&e)).collect();
