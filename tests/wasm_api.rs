@@ -478,7 +478,7 @@ fn online_run_matches_native() {
     let mut run = plane_run(&["clcb-sc-ls-cont", "greedy"]);
     assert_eq!(run.horizon(), 300);
     assert_eq!(run.policies(), vec!["CLCB-SC-LS-Cont".to_string(), "Greedy".to_string()]);
-    let b = run.step(60.0).unwrap();
+    let b = run.step(60.0, JsValue::UNDEFINED).unwrap();
     assert_eq!(u32_field(&b, "t"), (0..60).collect::<Vec<u32>>());
     assert_eq!(f64_field(&b, "xy").len(), 120);
     let llm = field(&b, "llm").dyn_into::<js_sys::Uint8Array>().unwrap().to_vec();
@@ -508,7 +508,7 @@ fn online_run_matches_native() {
     assert!(!f64_field(&js_sys::Array::from(&field(&b, "curves")).get(0), "t").is_empty());
     assert_eq!(f64_field(&b, "acting").len(), 120);
     assert_eq!(run.round_answers(0.0).unwrap(), None, "plane has no ground truth");
-    run.step(40.0).unwrap();
+    run.step(40.0, JsValue::UNDEFINED).unwrap();
     assert_eq!(run.round(), 100);
     let c = run.counters().unwrap();
     let arr: js_sys::Array = c.dyn_into().unwrap();
@@ -527,10 +527,10 @@ fn online_run_matches_native() {
     assert_eq!(f64_field(&h, "mean").len(), 64);
     assert_msg(run.heatmap(1.0, 8.0), &["Greedy", "kernel"]);
     assert_msg(run.cache(5.0), &["policy", "out of range"]);
-    assert_msg(run.step(-1.0), &["`n`", "whole number"]);
+    assert_msg(run.step(-1.0, JsValue::UNDEFINED), &["`n`", "whole number"]);
     let t = csc::trace::Trace::from_json(&run.trace_json()).unwrap();
     assert_eq!(t.horizon(), 300);
-    run.step(1e6).unwrap();
+    run.step(1e6, JsValue::UNDEFINED).unwrap();
     assert_eq!(run.round(), 300, "stepping stops at the horizon");
 }
 
@@ -570,7 +570,7 @@ fn online_run_ask() {
     let p = params(obj(&[("horizon", 50.into()), ("n_eval", 50.into()), ("seed", 3.into())]));
     let mut run =
         JsOnlineRun::new(&d, p, policies(&["clcb-sc-ls-cont", "greedy"]), JsValue::UNDEFINED).unwrap();
-    run.step(10.0).unwrap();
+    run.step(10.0, JsValue::UNDEFINED).unwrap();
     let pts = d.points();
     let row3: Vec<f32> = pts[3 * 384..4 * 384].to_vec();
     let x = JsValue::from(js_sys::Float32Array::from(&row3[..]));
@@ -836,7 +836,7 @@ fn online_run_follows_the_arrival_model() {
     };
     let mut run = JsOnlineRun::new(&d, p(), policies(&["greedy"]), JsValue::from_str("replay")).unwrap();
     assert_eq!(run.horizon(), 6, "replay: T is the file's length");
-    run.step(6.0).unwrap();
+    run.step(6.0, JsValue::UNDEFINED).unwrap();
     assert_eq!(texts(&run, 6), ["q0", "q1", "q2", "q3", "q4", "q5"]);
     // an index file of arrivals, by id
     let idx = JsDataset::from_user_files(
@@ -852,15 +852,15 @@ fn online_run_follows_the_arrival_model() {
     let replay = obj(&[("model", "replay".into()), ("index", "log.txt".into())]);
     let mut run = JsOnlineRun::new(&idx, p(), policies(&["greedy"]), replay).unwrap();
     assert_eq!(run.horizon(), 4);
-    run.step(4.0).unwrap();
+    run.step(4.0, JsValue::UNDEFINED).unwrap();
     assert_eq!(texts(&run, 4), ["q5", "q1", "q1", "q0"]);
     // uniform jitters (texts are "≈ nearest"); popularity plays exact rows
     let mut run = JsOnlineRun::new(&d, p(), policies(&["greedy"]), JsValue::UNDEFINED).unwrap();
-    run.step(5.0).unwrap();
+    run.step(5.0, JsValue::UNDEFINED).unwrap();
     assert!(texts(&run, 5).iter().all(|t| t.starts_with("≈ ")));
     let pop = obj(&[("model", "popularity".into())]);
     let mut run = JsOnlineRun::new(&d, p(), policies(&["greedy"]), pop).unwrap();
-    run.step(5.0).unwrap();
+    run.step(5.0, JsValue::UNDEFINED).unwrap();
     assert!(texts(&run, 5).iter().all(|t| t.starts_with('q')));
     // bursty: groups from the field the dataset was read with; bursts stay in one group
     assert_msg(JsOnlineRun::new(&d, p(), policies(&["greedy"]), JsValue::from_str("bursty")), &["group_by"]);
@@ -868,7 +868,7 @@ fn online_run_follows_the_arrival_model() {
     assert_eq!(g.group_names(), vec!["left".to_string(), "right".to_string()]);
     let bursty = obj(&[("model", "bursty".into()), ("group_by", "src".into())]);
     let mut run = JsOnlineRun::new(&g, p(), policies(&["greedy"]), bursty).unwrap();
-    run.step(5.0).unwrap();
+    run.step(5.0, JsValue::UNDEFINED).unwrap();
     assert!(texts(&run, 1)[0].as_str() < "q3", "bursts start with the first group");
     // refused values
     for bad in [JsValue::from_f64(3.0), JsValue::TRUE, js_sys::Array::new().into()] {
