@@ -69,3 +69,100 @@ fn the_page_keeps_no_list_of_display_names() {
         found.join("\n")
     );
 }
+
+/// A script's code without its comments (`/* … */` blocks and `//` to the end of a line, not
+/// inside `://` of a link): comments may cite the paper, code may not carry its facts.
+fn code_of(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find("/*") {
+        out.push_str(&rest[..i]);
+        rest = rest[i..].find("*/").map_or("", |j| &rest[i + j + 2..]);
+    }
+    out.push_str(rest);
+    out.lines()
+        .map(|l| {
+            let cut = l.match_indices("//").find(|(i, _)| *i == 0 || !l[..*i].ends_with(':')).map(|(i, _)| i);
+            cut.map_or(l, |i| &l[..i])
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// What a script hard-codes of the catalog: algorithm ids in quotes (`'clcb-sc-ls'`), tests of an
+/// id's prefix (`startsWith('clcb`), and paper line references (`Alg. 5 l. 4–6`, `Alg. 3 lines`).
+fn hard_coded(code: &str) -> Vec<String> {
+    let ids: Vec<&str> = PolicyKind::ALL
+        .iter()
+        .map(|p| p.info().id)
+        .chain(OfflineKind::ALL.iter().map(|a| a.info().id))
+        .collect();
+    let mut found = Vec::new();
+    for id in &ids {
+        for q in ['\'', '"', '`'] {
+            if code.contains(&format!("{q}{id}{q}")) {
+                found.push(format!("{q}{id}{q}"));
+            }
+        }
+    }
+    for prefix in ["clcb", "cucb"] {
+        for q in ['\'', '"', '`'] {
+            if code.contains(&format!("startsWith({q}{prefix}")) {
+                found.push(format!("startsWith({q}{prefix}"));
+            }
+        }
+    }
+    // "Alg. N l." / "Alg. N line(s)" / "Alg. N, line" / "Algs. N–M lines"
+    let bytes: Vec<char> = code.chars().collect();
+    let text: String = bytes.iter().collect();
+    for (i, _) in text.match_indices("Alg") {
+        let tail: String = text[i..].chars().take(24).collect();
+        let after = tail.trim_start_matches("Algs. ").trim_start_matches("Alg. ");
+        if after.len() == tail.len() {
+            continue;
+        }
+        let rest = after.trim_start_matches(|c: char| c.is_ascii_digit() || c == '–' || c == '-');
+        let rest = rest.trim_start_matches(',').trim_start();
+        if rest.len() < after.len() && (rest.starts_with("l.") || rest.starts_with("line")) {
+            found.push(tail);
+        }
+    }
+    found
+}
+
+#[test]
+fn the_page_hard_codes_no_algorithm_id_or_paper_line() {
+    // The page takes algorithm properties (family, "slow", the paper reference of each step a
+    // round explains) from the catalog (`policies()`); the scripts below still hold some and are
+    // listed, each with what it holds, so that the list only shrinks.
+    let known: &[(&str, &str)] = &[
+        ("www/js/bench.js", "the benchmark's default policy list"),
+        ("www/js/report.js", "'oracle', the reference series left out of gaps"),
+        ("www/js/views/ask.js", "Alg. lines of the 'Ask a question' explanation"),
+    ];
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    page_scripts(&root.join("www/js"), &mut files);
+    assert!(files.len() > 10, "the page's scripts are found");
+    let mut bad = Vec::new();
+    for f in &files {
+        let rel = f.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/");
+        let found = hard_coded(&code_of(&std::fs::read_to_string(f).expect("readable script")));
+        match known.iter().find(|(k, _)| *k == rel) {
+            Some(_) if found.is_empty() => bad.push(format!("{rel}: holds none now; take it off the list")),
+            Some(_) => {}
+            None if !found.is_empty() => bad.push(format!("{rel}: {}", found.join(", "))),
+            None => {}
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "read algorithm properties from `policies()` (csc::algorithms):\n{}",
+        bad.join("\n")
+    );
+    // The scan finds what it looks for.
+    assert_eq!(hard_coded("if (id === 'clcb-frozen-cont') x = 'Alg. 7 l. 1–2';").len(), 2);
+    assert_eq!(hard_coded("p.startsWith('clcb') ? 'Algs. 3–5 lines' : ''").len(), 2);
+    assert!(hard_coded(&code_of("// Alg. 5 lines 4–6 and 'greedy'\nconst u = 'https://x'; /* 'lfu' */"))
+        .is_empty());
+}

@@ -11,7 +11,7 @@
 use csc::answers::{equivalent, Label};
 use csc::config::Params;
 use csc::dataset::Dataset;
-use csc::live::LiveRun;
+use csc::live::{LiveRun, PolicyRound, RoundEvent};
 use csc::online::sim::{run_trace, Environment, Simulation};
 use csc::online::PolicyKind;
 use csc::projection::Projection;
@@ -64,12 +64,15 @@ fn hand_computed_events_of_clcb_sc_ls_cont() {
     // L(∅) = mean cost of E = (0.9 + 0.5 + 0.1)/3; L(M_orc) = L({c0}) = (0 + 0.5 + 0.1)/3.
     assert!((run.no_cache_loss() - 0.5).abs() < 1e-12, "{}", run.no_cache_loss());
     assert!((run.oracle_loss() - 0.2).abs() < 1e-12, "{}", run.oracle_loss());
-    let r0 = run.step(1).remove(0);
+    let r0 = run.step(1).rounds.remove(0);
     assert_eq!((r0.t, r0.xy), (0, [0.0, 0.0]));
-    let e = &r0.policies[0].events;
-    assert!(e.new_center && e.swapped());
+    let e = &r0.policies[0];
+    assert_eq!(
+        e.events,
+        [RoundEvent::NewCenter { center: 0 }, RoundEvent::Switch { inserted: vec![0], removed: vec![] }]
+    );
+    assert!(e.swapped());
     assert_eq!((e.why.inserted.as_slice(), e.why.removed.as_slice()), (&[0u64][..], &[][..]));
-    assert_eq!((e.local_advances, e.global_advance), (0, false));
     assert_eq!((e.why.before, e.why.before_size), (None, 0));
     assert_eq!(e.why.nearest, Some((0, 0.0)));
     let lcb = e.why.acting_cost.unwrap();
@@ -77,33 +80,49 @@ fn hand_computed_events_of_clcb_sc_ls_cont() {
     assert!(r0.policies[0].outcome.llm && r0.policies[0].outcome.switched);
     assert_eq!(r0.policies[0].outcome.phi, 0.0);
     assert_eq!(r0.policies[0].outcome.realised, 0.9);
-    // Greedy grows the same net; it has no stages.
-    let g = &r0.policies[1].events;
-    assert!(g.new_center && (g.local_advances, g.global_advance) == (0, false));
+    // Greedy grows the same net; it has no stages and re-ranks every round (no rebuild event).
+    assert_eq!(
+        r0.policies[1].events,
+        [RoundEvent::NewCenter { center: 0 }, RoundEvent::Switch { inserted: vec![0], removed: vec![] }]
+    );
 
-    let r1 = run.step(1).remove(0);
-    let e = &r1.policies[0].events;
-    assert!(e.new_center);
-    assert_eq!((e.local_advances, e.global_advance), (1, true));
+    let r1 = run.step(1).rounds.remove(0);
+    let e = &r1.policies[0];
+    // A new center, one local stage and the global one; the switch ran (a new center forces it,
+    // Alg. 3 line 19): it either changed the cache or rebuilt it unchanged, never both.
+    assert_eq!(
+        e.events[..3],
+        [
+            RoundEvent::NewCenter { center: 1 },
+            RoundEvent::LocalStages { advanced: 1 },
+            RoundEvent::GlobalStage
+        ]
+    );
+    assert_eq!(e.events.len(), 4);
+    assert!(matches!(e.events[3], RoundEvent::Switch { .. } | RoundEvent::Rebuilt), "{:?}", e.events);
     assert_eq!(e.why.before, Some((0, 1.0 / 2f64.sqrt())));
-    assert!(r1.policies[1].events.new_center);
+    assert_eq!(r1.policies[1].events[0], RoundEvent::NewCenter { center: 1 });
 
-    let r2 = run.step(1).remove(0);
-    assert!(r2.policies.iter().all(|p| p.events.new_center));
-    let rest = run.step(100);
+    let r2 = run.step(1).rounds.remove(0);
+    assert!(r2.policies.iter().all(|p| p.events[0] == RoundEvent::NewCenter { center: 2 }));
+    let rest = run.step(100).rounds;
     assert_eq!(rest.len(), 27, "the horizon stops the run");
-    assert_eq!(run.step(5).len(), 0);
+    assert_eq!(run.step(5).rounds.len(), 0);
     for r in &rest {
         for p in &r.policies {
-            assert!(!p.events.new_center, "round {}: every point is already a center", r.t);
+            assert!(
+                !p.events.iter().any(|e| matches!(e, RoundEvent::NewCenter { .. })),
+                "round {}: every point is already a center",
+                r.t
+            );
             // No swap without a switch, and the cache that served is the one the arrival met.
-            if !p.events.swapped() {
-                assert_eq!(p.events.why.before, p.events.why.nearest, "round {}", r.t);
+            if !p.swapped() {
+                assert_eq!(p.why.before, p.why.nearest, "round {}", r.t);
             }
         }
         // Alg. 5 lines 4–6 on the reported numbers: call iff c̲ ≤ φ.
         let p = &r.policies[0];
-        assert_eq!(p.outcome.llm, p.events.why.acting_cost.unwrap() <= p.outcome.phi, "round {}", r.t);
+        assert_eq!(p.outcome.llm, p.why.acting_cost.unwrap() <= p.outcome.phi, "round {}", r.t);
     }
     // The questions and gold answers of played rounds (SPEC §14), none for unplayed ones.
     assert_eq!(run.round_text(4).as_deref(), Some("one?"));
@@ -126,7 +145,7 @@ fn an_asked_question_is_the_next_round() {
     assert_eq!(run.round_answers(3), None);
     assert!(run.ask(vec![0.0], 3, String::new()).unwrap_err().to_string().contains("2"));
     assert!(run.ask(vec![f32::NAN, 0.0], 3, String::new()).is_err());
-    assert_eq!(run.step(1)[0].t, 4);
+    assert_eq!(run.step(1).rounds[0].t, 4);
     run.step(10);
     assert!(run.ask(vec![0.0, 0.0], 3, String::new()).unwrap_err().to_string().contains("horizon"));
 }
@@ -167,8 +186,9 @@ fn plays_exactly_what_online_sim_plays() {
         let mut t = 0;
         while t < p.horizon {
             // Batches of uneven sizes, as the page asks for them.
-            let rounds = run.step(1 + t % 7);
-            for r in rounds {
+            let frame = run.step(1 + t % 7);
+            assert_eq!(frame.round, run.round());
+            for r in frame.rounds {
                 assert_eq!(r.t, t);
                 let a = trace.arrival(t);
                 for (i, (pr, sim)) in r.policies.iter().zip(&mut alone).enumerate() {
@@ -181,10 +201,28 @@ fn plays_exactly_what_online_sim_plays() {
                     if t + 1 == run.round() {
                         assert_eq!(sorted(&k_live), now, "{kind:?} round {t}");
                     }
-                    let e = &pr.events;
+                    let e = pr;
+                    let fired = |f: fn(&RoundEvent) -> bool| e.events.iter().any(f);
+                    let new_center = fired(|e| matches!(e, RoundEvent::NewCenter { .. }));
+                    let stage =
+                        fired(|e| matches!(e, RoundEvent::LocalStages { .. } | RoundEvent::GlobalStage));
+                    let rebuilt = fired(|e| matches!(e, RoundEvent::Rebuilt));
+                    // A rebuild is a switch that kept the cache: never with a swap.
+                    assert!(!(rebuilt && e.swapped()), "{kind:?} round {t}");
+                    if matches!(kind, PolicyKind::ClcbScLsCont | PolicyKind::ClcbScLs) {
+                        // Alg. 3 line 19: the switch runs iff a center was founded or a stage ended.
+                        assert_eq!(new_center || stage, rebuilt || e.swapped(), "{kind:?} round {t}");
+                    }
                     if kind.keeps_net() {
                         let far = centers[i].iter().all(|&c| env.metric.dist(a.x, trace.x(c)) > p.epsilon);
-                        assert_eq!(e.new_center, far, "{kind:?} round {t}");
+                        assert_eq!(new_center, far, "{kind:?} round {t}");
+                        if far {
+                            let center = centers[i].len() as u32;
+                            assert!(
+                                e.events.contains(&RoundEvent::NewCenter { center }),
+                                "{kind:?} round {t}"
+                            );
+                        }
                         if far {
                             centers[i].push(t);
                         }
@@ -194,10 +232,10 @@ fn plays_exactly_what_online_sim_plays() {
                         assert_eq!(e.swapped(), o.switched, "{kind:?} round {t}");
                         swaps += usize::from(e.swapped());
                     } else {
-                        assert!(!e.new_center, "{kind:?} keeps no net");
+                        assert!(!new_center, "{kind:?} keeps no net");
                     }
                     if !kind.acts_on_lcb() {
-                        assert_eq!(e.local_advances, 0, "{kind:?} has no local stages");
+                        assert!(!stage && !rebuilt, "{kind:?} has no stages and no rebuild");
                     }
                     if o.wrong == Some(true) {
                         wrong_seen += 1;
@@ -229,6 +267,76 @@ fn plays_exactly_what_online_sim_plays() {
             close(c, &r.last, &r.policy);
         }
     }
+}
+
+/// A frame carries only what changed: concatenated, the frames' curve points are the run's whole
+/// recorded history (each point once), and every frame's counters are the policies' metrics at
+/// its round; a frame of 0 rounds plays nothing and carries no new point.
+#[test]
+fn frames_carry_new_curve_points_once() {
+    let d = Arc::new(csc::dataset::plane::universe().unwrap());
+    let p = Params { horizon: 300, n_eval: 100, seed: 2, ..Params::default() };
+    let kinds = [PolicyKind::ClcbScLsCont, PolicyKind::Lfu];
+    let mut run =
+        LiveRun::new(d.clone(), None, ArrivalModel::default_for(&d, &p).unwrap(), &p, &kinds).unwrap();
+    let mut got: Vec<Vec<csc::online::sim::Checkpoint>> = vec![Vec::new(); kinds.len()];
+    let (mut t, mut frames) = (0, 0);
+    while run.round() < run.horizon() {
+        let f = run.step(1 + frames % 11);
+        frames += 1;
+        assert_eq!(f.rounds.iter().map(|r| r.t).collect::<Vec<_>>(), (t..f.round).collect::<Vec<_>>());
+        t = f.round;
+        for (i, new) in f.curves.into_iter().enumerate() {
+            assert!(new.iter().all(|c| c.t <= f.round), "no point of a later round");
+            assert_eq!(f.counters[i].t, f.round);
+            got[i].extend(new);
+        }
+        let idle = run.step(0);
+        assert!(idle.rounds.is_empty() && idle.curves.iter().all(Vec::is_empty) && idle.round == t);
+    }
+    for (i, r) in run.results().iter().enumerate() {
+        assert_eq!(got[i].len(), r.checkpoints.len(), "{}", r.policy);
+        for (a, b) in got[i].iter().zip(&r.checkpoints) {
+            close(a, b, &r.policy);
+        }
+    }
+}
+
+/// The policies record what they did while they step: the events are those the policies' own
+/// counters imply (no state is diffed to find them) — summed over a run, the local and global
+/// stage advances of CLCB-SC-LS-Cont are its `stage_advances`, its new centers its `centers`,
+/// and CLCB-Frozen-Cont's stage ends its `stage − 1`.
+#[test]
+fn events_add_up_to_the_policies_counters() {
+    let d = Arc::new(csc::dataset::plane::universe().unwrap());
+    let p = Params { horizon: 500, n_eval: 100, seed: 3, ..Params::default() };
+    let kinds = [PolicyKind::ClcbScLsCont, PolicyKind::ClcbFrozenCont];
+    let mut run =
+        LiveRun::new(d.clone(), None, ArrivalModel::default_for(&d, &p).unwrap(), &p, &kinds).unwrap();
+    let rounds = run.step(500).rounds;
+    let count = |i: usize, f: &dyn Fn(&RoundEvent) -> u64| -> u64 {
+        rounds.iter().map(|r| r.policies[i].events.iter().map(f).sum::<u64>()).sum()
+    };
+    let adv = |e: &RoundEvent| match e {
+        RoundEvent::LocalStages { advanced } => u64::from(*advanced),
+        RoundEvent::GlobalStage => 1,
+        _ => 0,
+    };
+    let centers = |e: &RoundEvent| u64::from(matches!(e, RoundEvent::NewCenter { .. }));
+    let res = run.results();
+    match &res[0].counters {
+        csc::online::Diagnostics::LowSwitch(l) => {
+            assert_eq!(count(0, &adv), l.stage_advances);
+            assert_eq!(count(0, &centers), l.centers as u64);
+        }
+        other => panic!("{other:?}"),
+    }
+    match &res[1].counters {
+        csc::online::Diagnostics::Frozen(f) => assert_eq!(count(1, &adv), u64::from(f.stage - 1)),
+        other => panic!("{other:?}"),
+    }
+    assert!(count(1, &centers) == 0, "CLCB-Frozen-Cont keeps no ε-net");
+    let _: &PolicyRound = &rounds[0].policies[0];
 }
 
 fn sorted(keys: &[u64]) -> Vec<u64> {

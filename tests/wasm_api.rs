@@ -478,27 +478,37 @@ fn online_run_matches_native() {
     let mut run = plane_run(&["clcb-sc-ls-cont", "greedy"]);
     assert_eq!(run.horizon(), 300);
     assert_eq!(run.policies(), vec!["CLCB-SC-LS-Cont".to_string(), "Greedy".to_string()]);
-    let b = run.step(60.0).unwrap();
+    let b = run.step(60.0, JsValue::UNDEFINED).unwrap();
     assert_eq!(u32_field(&b, "t"), (0..60).collect::<Vec<u32>>());
     assert_eq!(f64_field(&b, "xy").len(), 120);
     let llm = field(&b, "llm").dyn_into::<js_sys::Uint8Array>().unwrap().to_vec();
     assert_eq!(llm.len(), 120);
-    // What fired per round and policy (csc::live::RoundEvents): round 0 of CLCB-SC-LS-Cont founds
-    // center 0 and its switch caches it (Alg. 3 lines 5–11, Alg. 4); every swap names its keys.
-    let events = field(&b, "events").dyn_into::<js_sys::Uint8Array>().unwrap().to_vec();
-    assert_eq!(events.len(), 120);
-    assert_eq!(events[0] & (1 | 8), 1 | 8, "round 0: a new center and a swap");
-    let inserted = js_sys::Array::from(&field(&b, "inserted"));
-    assert_eq!(inserted.length(), 120);
-    assert_eq!(js_sys::Uint32Array::new(&inserted.get(0)).to_vec(), vec![0]);
-    for (i, e) in events.iter().enumerate() {
-        let n = js_sys::Uint32Array::new(&inserted.get(i as u32)).length()
-            + js_sys::Uint32Array::new(&js_sys::Array::from(&field(&b, "removed")).get(i as u32)).length();
-        assert_eq!(e & 8 != 0, n > 0, "entry {i}: the swap flag and the keys agree");
-    }
+    // What fired per round and policy (csc::live::RoundEvent, typed): round 0 of CLCB-SC-LS-Cont
+    // founds center 0 and its switch caches it (Alg. 3 lines 5–11, Alg. 4); every swap names its
+    // keys, and exactly the rounds whose cache changed swapped.
+    let events = js_sys::Array::from(&field(&b, "events"));
+    let at = |e: &JsValue| num(e, "at") as usize;
+    let kind = |e: &JsValue| field(&field(e, "event"), "kind").as_string().unwrap();
+    let first: Vec<String> = events.iter().filter(|e| at(e) == 0).map(|e| kind(&e)).collect();
+    assert_eq!(first, ["new-center", "switch"], "round 0: a new center and a swap");
+    let swap0 = events.iter().find(|e| at(e) == 0 && kind(e) == "switch").unwrap();
+    let inserted: Vec<f64> = js_sys::Array::from(&field(&field(&swap0, "event"), "inserted"))
+        .iter()
+        .map(|k| k.as_f64().unwrap())
+        .collect();
+    assert_eq!(inserted, vec![0.0]);
+    let switched = field(&b, "switched").dyn_into::<js_sys::Uint8Array>().unwrap().to_vec();
+    let swapped: Vec<usize> = events.iter().filter(|e| kind(e) == "switch").map(|e| at(&e)).collect();
+    let want: Vec<usize> = (0..120).filter(|&i| switched[i] == 1).collect();
+    assert_eq!(swapped, want, "the switch events and the switched flags agree");
+    // The frame's views: counters at its round, centers per policy, new curve points.
+    assert_eq!(num(&b, "round"), 60.0);
+    assert_eq!(js_sys::Array::from(&field(&b, "counters")).length(), 2);
+    assert_eq!(js_sys::Array::from(&field(&b, "centers")).length(), 2);
+    assert!(!f64_field(&js_sys::Array::from(&field(&b, "curves")).get(0), "t").is_empty());
     assert_eq!(f64_field(&b, "acting").len(), 120);
     assert_eq!(run.round_answers(0.0).unwrap(), None, "plane has no ground truth");
-    run.step(40.0).unwrap();
+    run.step(40.0, JsValue::UNDEFINED).unwrap();
     assert_eq!(run.round(), 100);
     let c = run.counters().unwrap();
     let arr: js_sys::Array = c.dyn_into().unwrap();
@@ -517,10 +527,10 @@ fn online_run_matches_native() {
     assert_eq!(f64_field(&h, "mean").len(), 64);
     assert_msg(run.heatmap(1.0, 8.0), &["Greedy", "kernel"]);
     assert_msg(run.cache(5.0), &["policy", "out of range"]);
-    assert_msg(run.step(-1.0), &["`n`", "whole number"]);
+    assert_msg(run.step(-1.0, JsValue::UNDEFINED), &["`n`", "whole number"]);
     let t = csc::trace::Trace::from_json(&run.trace_json()).unwrap();
     assert_eq!(t.horizon(), 300);
-    run.step(1e6).unwrap();
+    run.step(1e6, JsValue::UNDEFINED).unwrap();
     assert_eq!(run.round(), 300, "stepping stops at the horizon");
 }
 
@@ -560,7 +570,7 @@ fn online_run_ask() {
     let p = params(obj(&[("horizon", 50.into()), ("n_eval", 50.into()), ("seed", 3.into())]));
     let mut run =
         JsOnlineRun::new(&d, p, policies(&["clcb-sc-ls-cont", "greedy"]), JsValue::UNDEFINED).unwrap();
-    run.step(10.0).unwrap();
+    run.step(10.0, JsValue::UNDEFINED).unwrap();
     let pts = d.points();
     let row3: Vec<f32> = pts[3 * 384..4 * 384].to_vec();
     let x = JsValue::from(js_sys::Float32Array::from(&row3[..]));
@@ -826,7 +836,7 @@ fn online_run_follows_the_arrival_model() {
     };
     let mut run = JsOnlineRun::new(&d, p(), policies(&["greedy"]), JsValue::from_str("replay")).unwrap();
     assert_eq!(run.horizon(), 6, "replay: T is the file's length");
-    run.step(6.0).unwrap();
+    run.step(6.0, JsValue::UNDEFINED).unwrap();
     assert_eq!(texts(&run, 6), ["q0", "q1", "q2", "q3", "q4", "q5"]);
     // an index file of arrivals, by id
     let idx = JsDataset::from_user_files(
@@ -842,15 +852,15 @@ fn online_run_follows_the_arrival_model() {
     let replay = obj(&[("model", "replay".into()), ("index", "log.txt".into())]);
     let mut run = JsOnlineRun::new(&idx, p(), policies(&["greedy"]), replay).unwrap();
     assert_eq!(run.horizon(), 4);
-    run.step(4.0).unwrap();
+    run.step(4.0, JsValue::UNDEFINED).unwrap();
     assert_eq!(texts(&run, 4), ["q5", "q1", "q1", "q0"]);
     // uniform jitters (texts are "≈ nearest"); popularity plays exact rows
     let mut run = JsOnlineRun::new(&d, p(), policies(&["greedy"]), JsValue::UNDEFINED).unwrap();
-    run.step(5.0).unwrap();
+    run.step(5.0, JsValue::UNDEFINED).unwrap();
     assert!(texts(&run, 5).iter().all(|t| t.starts_with("≈ ")));
     let pop = obj(&[("model", "popularity".into())]);
     let mut run = JsOnlineRun::new(&d, p(), policies(&["greedy"]), pop).unwrap();
-    run.step(5.0).unwrap();
+    run.step(5.0, JsValue::UNDEFINED).unwrap();
     assert!(texts(&run, 5).iter().all(|t| t.starts_with('q')));
     // bursty: groups from the field the dataset was read with; bursts stay in one group
     assert_msg(JsOnlineRun::new(&d, p(), policies(&["greedy"]), JsValue::from_str("bursty")), &["group_by"]);
@@ -858,7 +868,7 @@ fn online_run_follows_the_arrival_model() {
     assert_eq!(g.group_names(), vec!["left".to_string(), "right".to_string()]);
     let bursty = obj(&[("model", "bursty".into()), ("group_by", "src".into())]);
     let mut run = JsOnlineRun::new(&g, p(), policies(&["greedy"]), bursty).unwrap();
-    run.step(5.0).unwrap();
+    run.step(5.0, JsValue::UNDEFINED).unwrap();
     assert!(texts(&run, 1)[0].as_str() < "q3", "bursts start with the first group");
     // refused values
     for bad in [JsValue::from_f64(3.0), JsValue::TRUE, js_sys::Array::new().into()] {

@@ -319,6 +319,8 @@ export function runHostile(g, bench) {
   rm('heatmap', [0, 4]);
   mustThrow('run.step(-1)', () => run.step(-1));
   mustThrow('run.step(NaN)', () => run.step(NaN));
+  mustThrow('run.step(1, 129) (heat grid)', () => run.step(1, 129));
+  mustThrow('run.step(1, "x") (heat grid)', () => run.step(1, 'x'));
   mustThrow('run.cache(2)', () => run.cache(2));
   mustThrow('run.centers(-1)', () => run.centers(-1));
   mustThrow('run.curves(1e300)', () => run.curves(1e300));

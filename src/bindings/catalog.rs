@@ -9,10 +9,11 @@ use crate::error::Error;
 use crate::experiment::{frontier_definition, DatasetId};
 use wasm_bindgen::prelude::*;
 
-/// Every online policy, in the engine's order (the order of the page's choices and of links).
-#[wasm_bindgen(unchecked_return_type = "(AlgorithmInfo & { id: PolicyId })[]")]
+/// Every online policy, in the engine's order (the order of the page's choices and of links),
+/// with its family, whether it is slow, and where each step of its rounds is defined.
+#[wasm_bindgen(unchecked_return_type = "(PolicyInfo & { id: PolicyId })[]")]
 pub fn policies() -> JsResult<JsValue> {
-    to_js(&PolicyKind::catalog())
+    to_js(&PolicyKind::ALL.iter().map(PolicyKind::policy_info).collect::<Vec<_>>())
 }
 
 /// Every offline algorithm, in the engine's order.

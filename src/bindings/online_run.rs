@@ -8,7 +8,7 @@ use super::params::params_from_js;
 use super::simulation::{live_run_fits, JsPolicyIds};
 use super::types::JsPartialParams;
 use crate::error::Error;
-use crate::live::{LiveRun, PlayedRound};
+use crate::live::{Frame, FrameEvent, LiveRun, PlayedRound};
 use crate::online::PolicyKind;
 use crate::stream::{resolve_arrival, ArrivalSpec};
 use wasm_bindgen::prelude::*;
@@ -43,6 +43,60 @@ pub struct JsOnlineRun {
 }
 
 impl JsOnlineRun {
+    /// Policy `i`'s centers as a `CenterDetails`.
+    fn centers_js(&mut self, i: usize) -> JsResult<JsValue> {
+        let (details, xy) = self.live.centers(i).map_err(js_err)?;
+        let col = |f: &dyn Fn(&crate::online::CenterInfo) -> f64| {
+            js_sys::Float64Array::from(&details.iter().map(f).collect::<Vec<_>>()[..])
+        };
+        let keys: Vec<u64> = details.iter().map(|c| c.key).collect();
+        let cached: Vec<u8> = details.iter().map(|c| c.cached as u8).collect();
+        Ok(super::convert::Obj::new()
+            .set("keys", keys_js(&keys))
+            .set("xy", js_sys::Float64Array::from(&xy[..]))
+            .set("count", col(&|c| c.count as f64))
+            .set("weight", col(&|c| c.weight))
+            .set("estimate", col(&|c| c.estimate))
+            .set("actingCost", col(&|c| c.acting_cost))
+            .set("sd", col(&|c| c.sd))
+            .set("cached", js_sys::Uint8Array::from(&cached[..]))
+            .set("contribution", col(&|c| c.contribution))
+            .build())
+    }
+
+    /// A frame as the fields of a `LiveFrame`: its rounds, events, counters and new curve points,
+    /// every policy's centers and, with `heat_n` ≥ 2 on 2-D data, its cost surface.
+    fn frame_js(&mut self, frame: &Frame, heat_n: usize) -> JsResult<super::convert::Obj> {
+        let n = self.live.policies().len();
+        let mut batch = StepBatch::new(frame.rounds.len(), n);
+        for r in &frame.rounds {
+            batch.round(r);
+        }
+        let centers = js_sys::Array::new();
+        let curves = js_sys::Array::new();
+        for (i, new) in frame.curves.iter().enumerate() {
+            centers.push(&self.centers_js(i)?);
+            curves.push(&curves_js(new));
+        }
+        let heat = if heat_n >= 2 && self.live.dataset().points.dim() == 2 {
+            let all = js_sys::Array::new();
+            for i in 0..n {
+                // Policies without a kernel model have no surface.
+                all.push(&self.live.heatmap(i, heat_n).map_or(JsValue::NULL, |h| heatmap_js(&h)));
+            }
+            all.into()
+        } else {
+            JsValue::NULL
+        };
+        Ok(batch
+            .into_obj()?
+            .set("round", frame.round as f64)
+            .set("counters", to_js(&frame.counters)?)
+            .set("curves", curves)
+            .set("centers", centers)
+            .set("heat", heat))
+    }
+
     fn policy_index(&self, p: f64) -> JsResult<usize> {
         let i = super::convert::whole("policy", p, 0)?;
         self.live.policy(i).map_err(js_err)?;
@@ -150,16 +204,34 @@ impl JsOnlineRun {
         self.live.universe_xy()
     }
 
-    /// Plays up to `n` more rounds for every policy (fewer at the end of the horizon).
-    #[wasm_bindgen(unchecked_return_type = "StepBatch")]
-    pub fn step(&mut self, n: f64) -> JsResult<JsValue> {
+    /// Plays up to `n` more rounds for every policy (fewer at the end of the horizon) and returns
+    /// one `LiveFrame`: what changed since the last frame (the rounds with their decisions and
+    /// events, every policy's counters now, the curve points recorded since) and the views the
+    /// page draws (each policy's ε-net centers; with `heatN` ≥ 2 on 2-D data, the KRR cost
+    /// surfaces on an `heatN × heatN` grid, `heatN` ≤ 128). The page's one engine call per
+    /// animation frame; `n = 0` draws the run as it stands.
+    #[wasm_bindgen(unchecked_return_type = "LiveFrame")]
+    pub fn step(
+        &mut self,
+        n: f64,
+        #[wasm_bindgen(js_name = heatN, unchecked_optional_param_type = "number")] heat_n: JsValue,
+    ) -> JsResult<JsValue> {
         let n = super::convert::whole("n", n, 0)?;
-        let rounds = self.live.step(n);
-        let mut batch = StepBatch::new(rounds.len(), self.live.policies().len());
-        for r in &rounds {
-            batch.round(r);
+        let heat_n = match super::convert::optional(heat_n) {
+            None => 0,
+            Some(v) => {
+                let h = v.as_f64().ok_or_else(|| js_err(Error::param("heatN", "must be a number")))?;
+                super::convert::whole("heatN", h, 0)?
+            }
+        };
+        if heat_n > 128 || heat_n == 1 {
+            return Err(js_err(Error::param(
+                "heatN",
+                format!("the grid is 2 × 2 to 128 × 128 (0: none), got {heat_n}"),
+            )));
         }
-        Ok(batch.into_obj().build())
+        let frame = self.live.step(n);
+        Ok(self.frame_js(&frame, heat_n)?.build())
     }
 
     /// Plays the next round with a given arrival instead of the stream's (issue 14, "Ask a
@@ -167,7 +239,7 @@ impl JsOnlineRun {
     /// question), `tokens` its GPT-2 token count, `text` its text (for `roundText`). Its cost is
     /// `c = c_floor + (1 − c_floor)·(tokens − min)/(max − min)` over the dataset's token counts
     /// (SPEC §2), clamped to `[c_floor, 1]`; an LLM call observes it with the round's planned
-    /// noise `η_t`. Returns the round as a `StepBatch` plus, per policy, the cache the question
+    /// noise `η_t`. Returns the round as a `LiveFrame` plus, per policy, the cache the question
     /// met, and the five nearest universe questions.
     #[wasm_bindgen(unchecked_return_type = "AskResult")]
     pub fn ask(
@@ -188,19 +260,15 @@ impl JsOnlineRun {
         };
         let asked = self.live.ask(x, tokens, text).map_err(js_err)?;
         let kinds = self.live.policies();
-        let mut batch = StepBatch::new(1, kinds.len());
-        batch.round(&asked.round);
         let mismatch = self.live.environment().eval.mismatch;
         let p = &asked.round.policies;
-        let before_key: Vec<i32> =
-            p.iter().map(|r| r.events.why.before.map_or(-1, |(k, _)| k as i32)).collect();
-        let before_d: Vec<f64> =
-            p.iter().map(|r| r.events.why.before.map_or(f64::INFINITY, |(_, d)| d)).collect();
+        let before_key: Vec<i32> = p.iter().map(|r| r.why.before.map_or(-1, |(k, _)| k as i32)).collect();
+        let before_d: Vec<f64> = p.iter().map(|r| r.why.before.map_or(f64::INFINITY, |(_, d)| d)).collect();
         let before_phi: Vec<f64> = before_d.iter().map(|&d| mismatch.phi(d)).collect();
-        let before_size: Vec<u32> = p.iter().map(|r| r.events.why.before_size as u32).collect();
+        let before_size: Vec<u32> = p.iter().map(|r| r.why.before_size as u32).collect();
         let symbol = js_sys::Array::new();
         for (r, k) in p.iter().zip(&kinds) {
-            symbol.push(&JsValue::from_str(acting_symbol(*k, r.events.why.acting_cost.is_some())));
+            symbol.push(&JsValue::from_str(acting_symbol(*k, r.why.acting_cost.is_some())));
         }
         let texts = js_sys::Array::new();
         for &(i, _) in &asked.universe {
@@ -213,8 +281,9 @@ impl JsOnlineRun {
             .set("d", js_sys::Float64Array::from(&nd[..]))
             .set("text", texts)
             .build();
-        Ok(batch
-            .into_obj()
+        let frame = self.live.frame(vec![asked.round]);
+        Ok(self
+            .frame_js(&frame, 0)?
             .set("cost", asked.cost)
             .set("actingSymbol", symbol)
             .set("beforeKey", js_sys::Int32Array::from(&before_key[..]))
@@ -259,42 +328,15 @@ impl JsOnlineRun {
     #[wasm_bindgen(unchecked_return_type = "CenterDetails")]
     pub fn centers(&mut self, policy: f64) -> JsResult<JsValue> {
         let i = self.policy_index(policy)?;
-        let (details, xy) = self.live.centers(i).map_err(js_err)?;
-        let col = |f: &dyn Fn(&crate::online::CenterInfo) -> f64| {
-            js_sys::Float64Array::from(&details.iter().map(f).collect::<Vec<_>>()[..])
-        };
-        let keys: Vec<u64> = details.iter().map(|c| c.key).collect();
-        let cached: Vec<u8> = details.iter().map(|c| c.cached as u8).collect();
-        Ok(super::convert::Obj::new()
-            .set("keys", keys_js(&keys))
-            .set("xy", js_sys::Float64Array::from(&xy[..]))
-            .set("count", col(&|c| c.count as f64))
-            .set("weight", col(&|c| c.weight))
-            .set("estimate", col(&|c| c.estimate))
-            .set("actingCost", col(&|c| c.acting_cost))
-            .set("sd", col(&|c| c.sd))
-            .set("cached", js_sys::Uint8Array::from(&cached[..]))
-            .set("contribution", col(&|c| c.contribution))
-            .build())
+        self.centers_js(i)
     }
 
-    /// Policy `policy`'s recorded curves.
+    /// Policy `policy`'s recorded curves (the whole history: the live view appends each
+    /// `LiveFrame`'s new points instead).
     #[wasm_bindgen(unchecked_return_type = "Curves")]
     pub fn curves(&mut self, policy: f64) -> JsResult<JsValue> {
         let i = self.policy_index(policy)?;
-        let cps = self.live.curves(i).map_err(js_err)?;
-        let col = |f: &dyn Fn(&crate::online::sim::Checkpoint) -> f64| {
-            js_sys::Float64Array::from(&cps.iter().map(f).collect::<Vec<_>>()[..])
-        };
-        Ok(super::convert::Obj::new()
-            .set("t", col(&|c| c.t as f64))
-            .set("avgRegret", col(&|c| c.avg_regret))
-            .set("switches", col(&|c| c.switches as f64))
-            .set("avgRealisedCost", col(&|c| c.avg_realised_cost))
-            .set("hitRate", col(&|c| c.hit_rate))
-            .set("loss", col(&|c| c.loss))
-            .set("estRmse", col(&|c| c.est_rmse.unwrap_or(f64::NAN)))
-            .build())
+        Ok(curves_js(&self.live.curves(i).map_err(js_err)?))
     }
 
     /// Policy `policy`'s KRR cost surface on an `n × n` grid of the unit square (2-D data and
@@ -306,12 +348,7 @@ impl JsOnlineRun {
         if n > 128 {
             return Err(js_err(Error::param("n", format!("the grid is at most 128 × 128, got {n}"))));
         }
-        let h = self.live.heatmap(i, n).map_err(js_err)?;
-        Ok(super::convert::Obj::new()
-            .set("n", h.n as f64)
-            .set("mean", js_sys::Float64Array::from(&h.mean[..]))
-            .set("sd", js_sys::Float64Array::from(&h.sd[..]))
-            .build())
+        Ok(heatmap_js(&self.live.heatmap(i, n).map_err(js_err)?))
     }
 
     /// Every policy's result so far (curves, last checkpoint, diagnostics) — for export.
@@ -327,6 +364,31 @@ impl JsOnlineRun {
     }
 }
 
+/// Checkpoints as the columns of a `Curves`.
+fn curves_js(cps: &[crate::online::sim::Checkpoint]) -> JsValue {
+    let col = |f: &dyn Fn(&crate::online::sim::Checkpoint) -> f64| {
+        js_sys::Float64Array::from(&cps.iter().map(f).collect::<Vec<_>>()[..])
+    };
+    super::convert::Obj::new()
+        .set("t", col(&|c| c.t as f64))
+        .set("avgRegret", col(&|c| c.avg_regret))
+        .set("switches", col(&|c| c.switches as f64))
+        .set("avgRealisedCost", col(&|c| c.avg_realised_cost))
+        .set("hitRate", col(&|c| c.hit_rate))
+        .set("loss", col(&|c| c.loss))
+        .set("estRmse", col(&|c| c.est_rmse.unwrap_or(f64::NAN)))
+        .build()
+}
+
+/// A cost surface as a `Heatmap`.
+fn heatmap_js(h: &crate::live::Heatmap) -> JsValue {
+    super::convert::Obj::new()
+        .set("n", h.n as f64)
+        .set("mean", js_sys::Float64Array::from(&h.mean[..]))
+        .set("sd", js_sys::Float64Array::from(&h.sd[..]))
+        .build()
+}
+
 /// The symbol of a policy's acting cost (`has`: whether the round had one).
 fn acting_symbol(kind: PolicyKind, has: bool) -> &'static str {
     match (has, kind.acts_on_lcb()) {
@@ -336,15 +398,9 @@ fn acting_symbol(kind: PolicyKind, has: bool) -> &'static str {
     }
 }
 
-/// Event flags of `StepBatch.events` (what fired in a round, [`crate::live::RoundEvents`]).
-const NEW_CENTER: u8 = 1;
-const LOCAL_STAGE: u8 = 2;
-const GLOBAL_STAGE: u8 = 4;
-const SWAP: u8 = 8;
-
-/// The rounds of one `step` (or `ask`) call as the typed arrays of a `StepBatch`: per round its
-/// number and projected point, per round and policy (row-major) the center, the decision,
-/// whether it switched, what it cost, and what fired.
+/// The rounds of a frame as the typed arrays of a `LiveFrame`: per round its number and
+/// projected point, per round and policy (row-major) the center, the decision, whether it
+/// switched, what it cost and what it compared; the events, sparse (most rounds fire none).
 struct StepBatch {
     t: Vec<u32>,
     xy: Vec<f64>,
@@ -353,16 +409,11 @@ struct StepBatch {
     switched: Vec<u8>,
     realised: Vec<f64>,
     wrong: Vec<i8>,
-    events: Vec<u8>,
-    local_advances: Vec<u32>,
     nearest: Vec<i32>,
     d: Vec<f64>,
     phi: Vec<f64>,
     acting: Vec<f64>,
-    inserted: js_sys::Array,
-    removed: js_sys::Array,
-    /// One empty key list shared by the rounds that swapped nothing (most of them).
-    none: js_sys::Uint32Array,
+    events: Vec<FrameEvent>,
 }
 
 impl StepBatch {
@@ -376,15 +427,11 @@ impl StepBatch {
             switched: Vec::with_capacity(n),
             realised: Vec::with_capacity(n),
             wrong: Vec::with_capacity(n),
-            events: Vec::with_capacity(n),
-            local_advances: Vec::with_capacity(n),
             nearest: Vec::with_capacity(n),
             d: Vec::with_capacity(n),
             phi: Vec::with_capacity(n),
             acting: Vec::with_capacity(n),
-            inserted: js_sys::Array::new(),
-            removed: js_sys::Array::new(),
-            none: js_sys::Uint32Array::new_with_length(0),
+            events: Vec::new(),
         }
     }
 
@@ -392,31 +439,23 @@ impl StepBatch {
         self.t.push(r.t as u32);
         self.xy.extend(r.xy);
         for p in &r.policies {
-            let (o, e) = (&p.outcome, &p.events);
-            self.center.push(e.why.center.map_or(-1, |c| c as i32));
+            let (o, why) = (&p.outcome, &p.why);
+            let at = self.llm.len() as u32;
+            self.center.push(why.center.map_or(-1, |c| c as i32));
             self.llm.push(o.llm as u8);
             self.switched.push(o.switched as u8);
             self.realised.push(o.realised);
             self.wrong.push(o.wrong.map_or(-1, i8::from));
-            let flags = (if e.new_center { NEW_CENTER } else { 0 })
-                | (if e.local_advances > 0 { LOCAL_STAGE } else { 0 })
-                | (if e.global_advance { GLOBAL_STAGE } else { 0 })
-                | (if e.swapped() { SWAP } else { 0 });
-            self.events.push(flags);
-            self.local_advances.push(e.local_advances as u32);
-            self.nearest.push(e.why.nearest.map_or(-1, |(k, _)| k as i32));
-            self.d.push(e.why.nearest.map_or(f64::INFINITY, |(_, d)| d));
+            self.nearest.push(why.nearest.map_or(-1, |(k, _)| k as i32));
+            self.d.push(why.nearest.map_or(f64::INFINITY, |(_, d)| d));
             self.phi.push(o.phi);
-            self.acting.push(e.why.acting_cost.unwrap_or(f64::NAN));
-            let keys = |v: &[u64]| if v.is_empty() { self.none.clone() } else { keys_js(v) };
-            let (ins, out) = (keys(&e.why.inserted), keys(&e.why.removed));
-            self.inserted.push(&ins);
-            self.removed.push(&out);
+            self.acting.push(why.acting_cost.unwrap_or(f64::NAN));
+            self.events.extend(p.events.iter().map(|e| FrameEvent { at, event: e.clone() }));
         }
     }
 
-    fn into_obj(self) -> super::convert::Obj {
-        super::convert::Obj::new()
+    fn into_obj(self) -> JsResult<super::convert::Obj> {
+        Ok(super::convert::Obj::new()
             .set("t", js_sys::Uint32Array::from(&self.t[..]))
             .set("xy", js_sys::Float64Array::from(&self.xy[..]))
             .set("center", js_sys::Int32Array::from(&self.center[..]))
@@ -424,13 +463,10 @@ impl StepBatch {
             .set("switched", js_sys::Uint8Array::from(&self.switched[..]))
             .set("realised", js_sys::Float64Array::from(&self.realised[..]))
             .set("wrong", js_sys::Int8Array::from(&self.wrong[..]))
-            .set("events", js_sys::Uint8Array::from(&self.events[..]))
-            .set("localAdvances", js_sys::Uint32Array::from(&self.local_advances[..]))
             .set("nearestKey", js_sys::Int32Array::from(&self.nearest[..]))
             .set("d", js_sys::Float64Array::from(&self.d[..]))
             .set("phi", js_sys::Float64Array::from(&self.phi[..]))
             .set("acting", js_sys::Float64Array::from(&self.acting[..]))
-            .set("inserted", self.inserted)
-            .set("removed", self.removed)
+            .set("events", to_js(&self.events)?))
     }
 }

@@ -6,7 +6,7 @@
 //! - objects serialised from a Rust value by serde (`Params`, `Report`, `UrlState`, …): their
 //!   declarations are generated from the Rust types by ts-rs (`typescript.rs`) into
 //!   `generated/types.d.ts`, included here; `tests/ts_types.rs` fails when it is stale;
-//! - objects the bindings build field by field (typed arrays: `EpsilonNetResult`, `StepBatch`,
+//! - objects the bindings build field by field (typed arrays: `EpsilonNetResult`, `LiveFrame`,
 //!   …) and the options objects they read by hand (`LoadOptions`): declared in `TS_HAND_BUILT`
 //!   below, the one hand-written place; `scripts/smoke_pkg.mjs` calls each export that returns one
 //!   and checks the object's keys and value kinds against the interface in the shipped `csc.d.ts`.
@@ -69,9 +69,12 @@ export interface KrrPosterior {
   jitterEvents: number;
 }
 
-/** What `OnlineRun.step(n)` played: per round, and per policy in `policies` order (policy-major
- *  within a round: index `round * policies.length + p`). */
-export interface StepBatch {
+/** One frame of the live run (`OnlineRun.step(n, heatN)`, the page's one engine call per
+ *  animation frame): what changed since the last frame and the views the page draws. Per round,
+ *  and per policy in `policies` order (policy-major within a round: entry `round * policies.length + p`). */
+export interface LiveFrame {
+  /** Rounds played so far. */
+  round: number;
   /** Round index of each played round (from 0). */
   t: Uint32Array;
   /** 2-D position of each arrival (`[x0, y0, x1, y1, …]`): the plane itself for 2-D data, else the dataset's PCA projection. */
@@ -87,30 +90,32 @@ export interface StepBatch {
   /** SPEC §14, per round and policy: 1 if a hit served a wrong answer, 0 a correct one, −1 for an
    *  LLM call or where the data has no ground truth. */
   wrong: Int8Array;
-  /** What fired per round and policy (`csc::live::RoundEvents`), as flags: 1 a new ε-net center
-   *  (Alg. 3 lines 5–11), 2 local stages advanced (lines 12–15; how many: `localAdvances`), 4 the
-   *  global stage advanced (lines 16–18; CLCB-Frozen-Cont: its stage, Alg. 6), 8 the switch
-   *  changed the cache (Alg. 4 lines 17–18: `inserted`, `removed`). */
-  events: Uint8Array;
-  localAdvances: Uint32Array;
   /** As the policy decided: the round key of the nearest member of its cache `M_t` (−1: empty
-   *  cache; for a hit, the cached answer served, Alg. 5 line 12). */
+   *  cache; for a hit, the cached answer served). */
   nearestKey: Int32Array;
   /** `d(x, M_t)` to that member (`Infinity` for an empty cache) and `φ(d)`. */
   d: Float64Array;
   phi: Float64Array;
-  /** The acting cost at the round's center when it decided (`c̲` for the CLCB policies; it calls
-   *  the LLM iff `c̲ ≤ φ`, Alg. 5 lines 4–6), `NaN` for policies without one. */
+  /** The acting cost at the round's center when it decided (it calls the LLM iff it is ≤ φ),
+   *  `NaN` for policies without one. */
   acting: Float64Array;
-  /** The members (round keys) the round's switch put in and took out (Alg. 3 lines 5–11: a new
-   *  center forces a switch; Alg. 4 at a stage's end), sorted. */
-  inserted: Uint32Array[];
-  removed: Uint32Array[];
+  /** What fired (`csc::live::RoundEvent`), sparse: each with the entry it fired in, in the
+   *  order the rounds happened. */
+  events: FrameEvent[];
+  /** Every policy's counters now. */
+  counters: Checkpoint[];
+  /** Per policy, the curve points recorded since the last frame (append them). */
+  curves: Curves[];
+  /** Per policy, its ε-net centers now. */
+  centers: CenterDetails[];
+  /** Per policy, its KRR cost surface when asked for (`heatN`, 2-D data; `null` for policies
+   *  without a kernel model), else `null`. */
+  heat: (Heatmap | null)[] | null;
 }
 
 /** What `OnlineRun.ask(x, tokens, text)` played (issue 14, "Ask a question"): one round, as a
- *  `StepBatch`, plus what explains each policy's decision. */
-export interface AskResult extends StepBatch {
+ *  `LiveFrame`, plus what explains each policy's decision. */
+export interface AskResult extends LiveFrame {
   /** `c(x)`: the token count min-max normalised over the dataset (SPEC §2), clamped to `[c_floor, 1]`. */
   cost: number;
   /** Per policy: what `acting` is, `"c̲"` (a lower confidence bound: the CLCB family) or `"ĉ"`
@@ -145,7 +150,7 @@ export interface CenterDetails {
   contribution: Float64Array;
 }
 
-/** The recorded curves of one policy (about 200 points over the horizon). */
+/** Recorded curve points of one policy (about 200 over the horizon; a `LiveFrame` carries the new ones). */
 export interface Curves {
   t: Float64Array; avgRegret: Float64Array; switches: Float64Array; avgRealisedCost: Float64Array;
   hitRate: Float64Array; loss: Float64Array; estRmse: Float64Array;

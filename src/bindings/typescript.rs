@@ -10,7 +10,7 @@
 //! `wasm_bindgen`, no JS): each derive is `cfg_attr(not(target_arch = "wasm32"), …)`, so the wasm
 //! build never compiles it and the engine stays free of the page layer (tests/architecture.rs).
 //!
-//! The objects the bindings build by hand (typed arrays: `EpsilonNetResult`, `StepBatch`, …) are
+//! The objects the bindings build by hand (typed arrays: `EpsilonNetResult`, `LiveFrame`, …) are
 //! not serde values; they are declared in one hand-written place, `types.rs`, and checked against
 //! what the exports return by `scripts/smoke_pkg.mjs`.
 
@@ -33,6 +33,7 @@ fn roots(v: &mut Collect) {
     v.visit::<crate::checksum::DeterminismReport>();
     v.visit::<NativeDeterminismReport>();
     v.visit::<crate::algorithms::AlgorithmInfo>();
+    v.visit::<crate::algorithms::PolicyInfo>();
     v.visit::<crate::online::PolicyKind>();
     v.visit::<crate::offline::OfflineKind>();
     v.visit::<PaperPreset>();
@@ -50,6 +51,7 @@ fn roots(v: &mut Collect) {
     v.visit::<LoadedReport<'static>>();
     v.visit::<crate::online::sim::Checkpoint>();
     v.visit::<crate::online::sim::RunResult>();
+    v.visit::<crate::live::FrameEvent>();
 }
 
 /// Collects the declaration of every type reached, by TypeScript name.

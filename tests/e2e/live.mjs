@@ -48,16 +48,19 @@ extra['/data/manifest.json'] = path.join(tmp, 'manifest.json');
 // The same package in node: the engine's own account of a run the page plays.
 const csc = await import(pathToFileURL(path.join(www, 'pkg', 'csc.js')).href);
 csc.initSync({ module: readFileSync(path.join(www, 'pkg', 'csc_bg.wasm')) });
-/** What the page's line must name for flags `ev` of policy `id` that called the LLM or not. */
-function expectedParts(ev, id, llm) {
+/** What the page's line must name for the engine's typed events `evs` of a round that called
+ *  the LLM or not (in the order the paper's algorithms run a round). */
+function expectedParts(evs, llm) {
+  const kinds = new Set(evs.map((e) => e.kind));
   const parts = [];
-  if (ev & 1) parts.push('new-center');
-  if (ev & 6) parts.push('stage');
-  if (ev & 8) parts.push('swap');
-  else if (ev & 7 && id.startsWith('clcb')) parts.push('rebuilt');
+  if (kinds.has('new-center')) parts.push('new-center');
+  if (kinds.has('local-stages') || kinds.has('global-stage')) parts.push('stage');
+  if (kinds.has('switch')) parts.push('swap');
+  if (kinds.has('rebuilt')) parts.push('rebuilt');
   parts.push(llm ? 'llm' : 'hit');
   return parts.join(' ');
 }
+const eventsAt = (frame, i) => frame.events.filter((e) => e.at === i).map((e) => e.event);
 
 const { server, origin } = await serveStatic(www, extra);
 const { check, done } = checks();
@@ -92,10 +95,10 @@ await check('why this round: the first rounds one at a time and a batch\'s last 
     for (let p = 0; p < ids.length; p++) {
       const i = r * ids.length + p, w = await why(page, p);
       assert(w.round === b.t[r], `panel ${p}: the line is of round ${w.round}, the engine played ${b.t[r]}`);
-      const want = expectedParts(b.events[i], ids[p], b.llm[i] === 1);
+      const evs = eventsAt(b, i), want = expectedParts(evs, b.llm[i] === 1);
       assert(w.parts === want, `panel ${p} round ${b.t[r]}: the line names “${w.parts}”, the engine's events are “${want}”: ${w.text}`);
       assert(w.text.includes(`φ(d = ${Number.isFinite(b.d[i]) ? b.d[i].toFixed(3) : '∞'}) = ${b.phi[i].toFixed(3)}`), `panel ${p} round ${b.t[r]}: d and φ differ from the engine's: ${w.text}`);
-      if (b.events[i] & 8) for (const k of b.inserted[i]) assert(w.text.includes(String(k)), `inserted ${k} not named: ${w.text}`);
+      for (const e of evs) if (e.kind === 'switch') for (const k of e.inserted) assert(w.text.includes(String(k)), `inserted ${k} not named: ${w.text}`);
     }
   };
   for (let r = 0; r < 4; r++) {
@@ -133,6 +136,68 @@ await check('why this round: the first rounds one at a time and a batch\'s last 
   await page.waitForTimeout(300);
   await shot(page, 'live-2-panels-390');
   run.free(); ds.free();
+});
+
+// The page makes at most one engine call per animation frame while it plays: every step request
+// (one per frame at most, counted at Worker.postMessage against the frame's timestamp) is
+// answered by exactly one call into the engine's OnlineRun (every method and getter of it
+// wrapped in the worker, through a module loaded before worker.js), and a playing run makes
+// no other call.
+await check('while playing, one engine call per animation frame', async () => {
+  const counter = path.join(tmp, 'engine-count.js');
+  writeFileSync(counter, [
+    "import { OnlineRun } from '../pkg/csc.js';",
+    'self.__engineCalls = [];',
+    'const proto = OnlineRun.prototype;',
+    'for (const name of Object.getOwnPropertyNames(proto)) {',
+    "  if (['constructor', 'free', '__destroy_into_raw'].includes(name)) continue;",
+    '  const d = Object.getOwnPropertyDescriptor(proto, name);',
+    "  if (typeof d.value === 'function') { const f = d.value; proto[name] = function (...a) { self.__engineCalls.push(name); return f.apply(this, a); }; }",
+    '  else if (d.get) { const g = d.get; Object.defineProperty(proto, name, { ...d, get() { self.__engineCalls.push(name); return g.call(this); } }); }',
+    '}',
+  ].join('\n'));
+  const wrapper = path.join(tmp, 'worker-counted.js');
+  writeFileSync(wrapper, "import './engine-count.js';\nimport './worker-real.js';\n");
+  const srv = await serveStatic(www, { '/js/worker.js': wrapper, '/js/engine-count.js': counter, '/js/worker-real.js': path.join(www, 'js', 'worker.js') });
+  const p = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+  p.on('pageerror', (e) => errors.push(String(e)));
+  await p.addInitScript(() => {
+    const w = /** @type {any} */ (window);
+    w.__frameTs = -1; w.__frames = new Set(); w.__posts = [];
+    const raf = window.requestAnimationFrame.bind(window);
+    window.requestAnimationFrame = (cb) => raf((ts) => { w.__frameTs = ts; w.__frames.add(ts); cb(ts); });
+    const post = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (msg, ...rest) { w.__posts.push({ ts: w.__frameTs, type: msg && msg.type, n: msg && msg.payload && msg.payload.n }); return post.call(this, msg, ...rest); };
+  });
+  await p.goto(`${srv.origin}/${QUERY}&speed=3`);
+  await waitFor(p, () => /^Ready/.test(document.getElementById('status').textContent), null, { timeout: 120000 });
+  const worker = p.workers().find((w) => /\/js\/worker\.js/.test(w.url()));
+  assert(worker, `the engine's worker: ${p.workers().map((w) => w.url())}`);
+  await worker.evaluate(() => { self.__engineCalls.length = 0; });
+  await p.evaluate(() => { const w = /** @type {any} */ (window); w.__posts.length = 0; w.__frames.clear(); });
+  assert(await p.evaluate(() => document.body.dataset.liveMode) === 'paused', 'ready and paused');
+  await p.click('#play');
+  assert(await p.evaluate(() => document.body.dataset.liveMode) === 'playing', 'playing');
+  await waitFor(p, () => Number(document.body.dataset.round) >= 90, null, { timeout: 60000 });
+  await p.click('#play');
+  await waitFor(p, () => document.body.dataset.liveMode === 'paused');
+  await p.waitForTimeout(500); // the last reply lands
+  const { posts, frames, round } = await p.evaluate(() => {
+    const w = /** @type {any} */ (window);
+    return { posts: w.__posts, frames: w.__frames.size, round: Number(document.body.dataset.round) };
+  });
+  const calls = await worker.evaluate(() => self.__engineCalls.slice());
+  const steps = posts.filter((m) => m.type === 'step');
+  assert(steps.length >= 10 && steps.length === posts.length, `requests while playing: ${JSON.stringify(posts.slice(0, 5))}…`);
+  const perFrame = new Map();
+  for (const m of steps) perFrame.set(m.ts, (perFrame.get(m.ts) || 0) + 1);
+  assert([...perFrame.values()].every((n) => n === 1), `a frame sent two requests: ${JSON.stringify([...perFrame].filter(([, n]) => n > 1))}`);
+  assert(steps.length <= frames, `${steps.length} requests in ${frames} frames`);
+  assert(calls.length === steps.length && calls.every((c) => c === 'step'), `engine calls while playing: ${calls.length} for ${steps.length} requests: ${[...new Set(calls)].join(', ')}`);
+  assert(steps.reduce((a, m) => a + m.n, 0) === round, `the requests played ${round} rounds`);
+  console.log(`     ${steps.length} requests, ${calls.length} engine calls, ${frames} frames, ${round} rounds`);
+  await p.close();
+  srv.server.close();
 });
 
 await check('four policies side by side (p3, p4), each with its counters, line and chart; p4 = none leaves three', async () => {

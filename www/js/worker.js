@@ -1,11 +1,12 @@
 // @ts-check
 // Runs the engine's live run (csc::live::LiveRun, as OnlineRun) off the main thread, through the
 // page's one request/reply protocol (rpc.js): `init` builds it, `step` and `ask` play rounds and
-// send back what the views draw (arrivals with each round's events, counters, centers, curves,
-// the plane's KRR heatmap), `text` the questions and gold answers of played rounds, `results` and
-// `trace` the exports. A trapped instance answers with what to do and this worker closes: the
+// send back the engine's frame (OnlineRun.step: the rounds with their decisions and typed events,
+// counters, the new curve points, centers, the plane's KRR heatmap when asked for) — one engine
+// call per step request, so one per animation frame while the page plays; `text` the questions
+// and gold answers of played rounds, `results` and `trace` the exports. A trapped instance answers with what to do and this worker closes: the
 // page starts a fresh one on Reset.
-import init, { Dataset, OnlineRun, validateParams } from '../pkg/csc.js';
+import init, { Dataset, OnlineRun, policies, validateParams } from '../pkg/csc.js';
 import { answersOption } from './nq-trivia.js';
 import { serve } from './rpc.js';
 
@@ -13,21 +14,6 @@ const ready = init();
 ready.catch(() => {}); // reported, as the failed reply, to each request below
 let run = null;
 let dataset = null;
-
-function snapshot(heatN) {
-  const n = run.policies.length;
-  const centers = [];
-  const curves = [];
-  const heat = [];
-  for (let p = 0; p < n; p++) {
-    centers.push(run.centers(p));
-    curves.push(run.curves(p));
-    if (heatN && dataset.dim === 2) {
-      try { heat.push(run.heatmap(p, heatN)); } catch { heat.push(null); }
-    }
-  }
-  return { counters: run.counters(), centers, curves, heat: heatN ? heat : null, round: run.round };
-}
 
 function makeDataset(msg) {
   if (msg.dataset === 'plane') return Dataset.plane();
@@ -56,42 +42,44 @@ serve({
     const params = validateParams(msg.params);
     run = new OnlineRun(dataset, params, msg.policies, msg.arrival || undefined);
     const ev2 = dataset.dim === 2 ? null : Array.from(dataset.explainedVariance());
+    // The catalog entries of the run's policies (family, where each explained step is defined).
+    const catalog = policies();
+    const entries = msg.policies.map((id) => catalog.find((p) => p.id === id));
     return {
-      universe: run.universe(), policies: run.policies, actingSymbols: run.actingSymbols, horizon: run.horizon,
+      universe: run.universe(), policies: run.policies, entries, actingSymbols: run.actingSymbols, horizon: run.horizon,
       oracleLoss: run.oracleLoss, noCacheLoss: run.noCacheLoss, dim: dataset.dim, size: dataset.size, explained: ev2, checksum: dataset.checksum,
       // SPEC §14: why this data has no ground truth (null when it has): the error-rate counter's "—".
       noGroundTruth: dataset.info().no_ground_truth ?? null,
-      initMs: performance.now() - t0, arrival: msg.arrival || null, ...snapshot(dataset.dim === 2 ? msg.heatN : 0),
+      initMs: performance.now() - t0, arrival: msg.arrival || null, frame: run.step(0, dataset.dim === 2 ? msg.heatN : 0),
     };
   },
+  /** One frame: `n` more rounds, with the KRR surface at `heatN` when it is due (one engine call). */
   step(msg) {
     started();
     const t0 = performance.now();
-    const batch = run.step(msg.n);
-    const stepMs = performance.now() - t0;
-    const t1 = performance.now();
-    const snap = snapshot(msg.heatN || 0);
-    return { batch, stepMs, heatMs: msg.heatN ? performance.now() - t1 : 0, ...snap };
+    const frame = run.step(msg.n, msg.heatN || 0);
+    return { frame, heatMs: msg.heatN ? performance.now() - t0 : 0 };
   },
   /** A typed question as the next arrival (views/ask.js): the round, and what explains it. */
   ask(msg) {
     started();
-    const batch = run.ask(msg.x, msg.tokens, msg.text);
-    const snap = snapshot(0);
+    const frame = run.ask(msg.x, msg.tokens, msg.text);
     const text = (k) => (k >= 0 ? run.roundText(k) : undefined);
-    const ask = { centerText: [], centerCount: [], nearestText: [], founded: [], beforeText: [], insertedText: [], removedText: [] };
-    snap.centers.forEach((cs, p) => {
-      const c = batch.center[p];
+    const ask = { centerText: [], centerCount: [], nearestText: [], founded: [], beforeText: [], inserted: [], removed: [], insertedText: [], removedText: [] };
+    frame.centers.forEach((cs, p) => {
+      const c = frame.center[p];
       const has = c >= 0 && c < cs.keys.length;
+      const swap = frame.events.find((e) => e.at === p && e.event.kind === 'switch')?.event;
       ask.centerText.push(has ? text(cs.keys[c]) : undefined);
       ask.centerCount.push(has ? cs.count[c] : NaN);
-      ask.founded.push(has && cs.keys[c] === batch.t[0]);
-      ask.nearestText.push(text(batch.nearestKey[p]));
-      ask.beforeText.push(text(batch.beforeKey[p]));
-      ask.insertedText.push([...batch.inserted[p]].map(text));
-      ask.removedText.push([...batch.removed[p]].map(text));
+      ask.founded.push(frame.events.some((e) => e.at === p && e.event.kind === 'new-center'));
+      ask.nearestText.push(text(frame.nearestKey[p]));
+      ask.beforeText.push(text(frame.beforeKey[p]));
+      const ins = swap && swap.kind === 'switch' ? swap.inserted : [], out = swap && swap.kind === 'switch' ? swap.removed : [];
+      ask.inserted.push(ins); ask.removed.push(out);
+      ask.insertedText.push(ins.map(text)); ask.removedText.push(out.map(text));
     });
-    return { batch, ask, stepMs: 0, heatMs: 0, ...snap };
+    return { frame, ask, heatMs: 0 };
   },
   /** The questions and gold answers (SPEC §14) of played rounds, for hovering a center or an
    *  arrival (views/live-panel.js). */

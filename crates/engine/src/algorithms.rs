@@ -205,6 +205,116 @@ catalog! {
     }
 }
 
+/// An online policy's family: what kind of decision it makes (the page words its "why this
+/// round" by it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS), ts(rename = "PolicyFamily"))]
+pub enum Family {
+    /// The CLCB family (Algs. 3–8 and the discrete CLCB-SC-LS): acts on a lower confidence bound
+    /// `c̲` of the cost.
+    #[serde(rename = "clcb")]
+    Clcb,
+    /// A baseline of §6 (SPEC §9, §15): acts on a point estimate, a similarity threshold or a
+    /// learnt verifier.
+    #[serde(rename = "baseline")]
+    Baseline,
+    /// The reference `M_orc`, served with the true costs.
+    #[serde(rename = "reference")]
+    Reference,
+}
+
+/// Where the paper (or SPEC-NOTES) defines each step of a round a policy's "why this round"
+/// explains (`""`: the policy has no such step, or the paper does not define it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+pub struct StepRefs {
+    /// An arrival founds an ε-net center.
+    pub new_center: &'static str,
+    /// Local stages advance.
+    pub local_stages: &'static str,
+    /// The global stage (or the policy's one stage) advances.
+    pub global_stage: &'static str,
+    /// The switch that changes the cache.
+    pub switch: &'static str,
+    /// The decision rule: call the LLM iff the acting cost ≤ `φ(d(x_t, M_t))`.
+    pub rule: &'static str,
+    /// Serving a hit from the cache.
+    pub serve: &'static str,
+}
+
+/// An online policy's catalog entry with the properties the page reads (`policies()`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+pub struct PolicyInfo {
+    #[serde(flatten)]
+    pub info: AlgorithmInfo,
+    pub family: Family,
+    /// Whether a run of it takes far longer than the others' (the page says so where it is
+    /// chosen): CLCB-Frozen-Cont refits KRR posteriors over every distinct arrival.
+    pub slow: bool,
+    /// Where each step its rounds explain is defined.
+    pub steps: StepRefs,
+}
+
+/// The ε-net and stages of Alg. 3 (its lines 5–11 grow the net, 12–18 advance stages).
+const NET: &str = "Alg. 3 l. 5–11";
+/// SPEC-NOTES' definitions of the baselines (their rule and their cache).
+const BASELINE_RULE: &str = "our convention, docs/SPEC-NOTES.html#online-spec-9";
+
+impl PolicyKind {
+    /// The policy's family (exhaustive, so that a new policy must say).
+    pub const fn family(&self) -> Family {
+        match self {
+            PolicyKind::ClcbScLsCont | PolicyKind::ClcbFrozenCont | PolicyKind::ClcbScLs => Family::Clcb,
+            PolicyKind::Greedy
+            | PolicyKind::EpsilonGreedy
+            | PolicyKind::Lfu
+            | PolicyKind::Lru
+            | PolicyKind::Threshold
+            | PolicyKind::VCache => Family::Baseline,
+            PolicyKind::Oracle => Family::Reference,
+        }
+    }
+
+    /// Whether a run of it takes far longer than the others'.
+    pub const fn slow(&self) -> bool {
+        matches!(self, PolicyKind::ClcbFrozenCont)
+    }
+
+    /// Where each step of its rounds is defined.
+    pub const fn steps(&self) -> StepRefs {
+        let none =
+            StepRefs { new_center: "", local_stages: "", global_stage: "", switch: "", rule: "", serve: "" };
+        match self {
+            PolicyKind::ClcbScLsCont | PolicyKind::ClcbScLs => StepRefs {
+                new_center: NET,
+                local_stages: "Alg. 3 l. 12–15",
+                global_stage: "Alg. 3 l. 16–18",
+                switch: "Alg. 4 l. 17–18",
+                rule: "Alg. 5 l. 4–6",
+                serve: "Alg. 5 l. 12",
+            },
+            PolicyKind::ClcbFrozenCont => StepRefs {
+                global_stage: "Alg. 6 l. 7–12",
+                switch: "Alg. 6 l. 8–13",
+                rule: "Alg. 7 l. 1–2",
+                serve: "Alg. 7 l. 7",
+                ..none
+            },
+            PolicyKind::Greedy | PolicyKind::EpsilonGreedy | PolicyKind::Lfu | PolicyKind::Lru => {
+                StepRefs { new_center: NET, rule: BASELINE_RULE, ..none }
+            }
+            PolicyKind::Threshold | PolicyKind::VCache => StepRefs { rule: BASELINE_RULE, ..none },
+            PolicyKind::Oracle => StepRefs { rule: "Alg. 1", ..none },
+        }
+    }
+
+    /// The catalog entry with the page's properties.
+    pub const fn policy_info(&self) -> PolicyInfo {
+        PolicyInfo { info: self.info(), family: self.family(), slow: self.slow(), steps: self.steps() }
+    }
+}
+
 /// The variant of `all` whose id or display name is `s` (case-insensitive); `what` names the kind
 /// in the error, which lists the known ids.
 fn parse_named<T: Copy>(all: &[T], info: fn(&T) -> AlgorithmInfo, s: &str, what: &str) -> Result<T> {

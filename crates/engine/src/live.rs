@@ -17,56 +17,99 @@ use crate::config::Params;
 use crate::dataset::Dataset;
 use crate::error::{Error, Result};
 use crate::online::sim::{Checkpoint, Environment, Explanation, RunResult, Simulation, StepOutcome};
-use crate::online::{CenterInfo, Diagnostics, PolicyKind};
+use crate::online::{CenterInfo, PolicyKind};
 use crate::projection::Projection;
 use crate::stream::{generate_trace, Arrival, ArrivalModel};
 use crate::trace::Trace;
+use serde::Serialize;
 use std::sync::Arc;
 
-/// The stage counters a policy reports, for telling which stages a round advanced: the
-/// low-switching learners' `(stage advances, global stage)`, CLCB-Frozen-Cont's stage as its
-/// global stage.
-fn stage_counters(d: &Diagnostics) -> (u64, u64) {
-    match d {
-        Diagnostics::LowSwitch(d) => (d.stage_advances, d.global_stage as u64),
-        Diagnostics::Frozen(d) => (0, d.stage as u64),
-        _ => (0, 0),
+/// What fired in one round for one policy, in the order the round happened (Alg. 3 → Alg. 4 →
+/// Alg. 5), as the policy recorded it while it stepped ([`crate::online::Acts`]) and the
+/// simulator saw its cache change ([`Explanation`]). The decision itself (Alg. 5 lines 4–6) is
+/// every round's [`StepOutcome`] and [`Explanation`], not an event.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+#[serde(tag = "kind")]
+pub enum RoundEvent {
+    /// Alg. 3 lines 5–11: the arrival was farther than ε from every center and founded center
+    /// `center` (it forces a switch).
+    #[serde(rename = "new-center")]
+    NewCenter { center: u32 },
+    /// Alg. 3 lines 12–15: `advanced` local stages (one per center) reached their limit.
+    #[serde(rename = "local-stages")]
+    LocalStages { advanced: u32 },
+    /// Alg. 3 lines 16–18: the global stage advanced (CLCB-Frozen-Cont: its stage `s` ended,
+    /// Alg. 6 lines 7–12).
+    #[serde(rename = "global-stage")]
+    GlobalStage,
+    /// Alg. 4 lines 17–18: the switch changed the cache; the members (round keys) it put in and
+    /// took out, sorted.
+    #[serde(rename = "switch")]
+    Switch { inserted: Vec<u32>, removed: Vec<u32> },
+    /// The round ran the policy's switch (a new center or a stage end) and it kept the same cache.
+    #[serde(rename = "rebuilt")]
+    Rebuilt,
+}
+
+impl RoundEvent {
+    /// The events of a round from what the policy recorded and the cache it served with.
+    pub fn of(why: &Explanation) -> Vec<RoundEvent> {
+        let a = &why.acts;
+        let mut out = Vec::new();
+        if a.new_center {
+            out.push(RoundEvent::NewCenter { center: why.center.unwrap_or_default() as u32 });
+        }
+        if a.local_advances > 0 {
+            out.push(RoundEvent::LocalStages { advanced: a.local_advances as u32 });
+        }
+        if a.global_advance {
+            out.push(RoundEvent::GlobalStage);
+        }
+        let keys = |v: &[u64]| v.iter().map(|&k| k as u32).collect::<Vec<_>>();
+        if !why.inserted.is_empty() || !why.removed.is_empty() {
+            out.push(RoundEvent::Switch { inserted: keys(&why.inserted), removed: keys(&why.removed) });
+        } else if a.rebuilt {
+            out.push(RoundEvent::Rebuilt);
+        }
+        out
     }
 }
 
-/// The ε-net centers a policy holds (0 for policies without a net).
-fn net_size(sim: &Simulation) -> usize {
-    sim.policy().centers().map_or(0, <[usize]>::len)
+/// One event of a frame as the page receives it: the entry it fired in (`round · policies +
+/// policy`, the index of the frame's per-round, per-policy arrays) and what fired.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+pub struct FrameEvent {
+    pub at: u32,
+    pub event: RoundEvent,
 }
 
-/// What fired in one round for one policy, in the order the round happened.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct RoundEvents {
-    /// Alg. 3 lines 5–11: the arrival was farther than ε from every center and founded one
-    /// (it forces a switch).
-    pub new_center: bool,
-    /// Alg. 3 lines 12–15: local stages (one per center) that reached their limit and advanced.
-    pub local_advances: u64,
-    /// Alg. 3 lines 16–18: the global stage advanced (CLCB-Frozen-Cont: its stage `s`, Alg. 6
-    /// lines 7–12).
-    pub global_advance: bool,
-    /// The state before, the switch's members in and out (Alg. 4 lines 17–18), and what the
-    /// decision compared (Alg. 5 lines 4–6): see [`Explanation`].
-    pub why: Explanation,
-}
-
-impl RoundEvents {
-    /// Whether the round's switch changed the cache (members in or out).
-    pub fn swapped(&self) -> bool {
-        !self.why.inserted.is_empty() || !self.why.removed.is_empty()
-    }
-}
-
-/// One policy's round: what it did ([`StepOutcome`]) and what fired ([`RoundEvents`]).
+/// One policy's round: what it did ([`StepOutcome`]), what the decision saw ([`Explanation`])
+/// and what fired ([`RoundEvent`]s).
 #[derive(Clone, Debug, PartialEq)]
 pub struct PolicyRound {
     pub outcome: StepOutcome,
-    pub events: RoundEvents,
+    pub why: Explanation,
+    pub events: Vec<RoundEvent>,
+}
+
+impl PolicyRound {
+    /// Whether the round's switch changed the cache (members in or out).
+    pub fn swapped(&self) -> bool {
+        self.events.iter().any(|e| matches!(e, RoundEvent::Switch { .. }))
+    }
+}
+
+/// What changed since the last frame ([`LiveRun::step`]): the rounds played, every policy's
+/// counters now, and the curve points each policy recorded since (the page appends them).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Frame {
+    pub rounds: Vec<PlayedRound>,
+    /// Rounds played so far.
+    pub round: usize,
+    pub counters: Vec<Checkpoint>,
+    pub curves: Vec<Vec<Checkpoint>>,
 }
 
 /// One played round: its index, the arrival's 2-D position and each policy's round.
@@ -107,6 +150,8 @@ pub struct LiveRun {
     /// trace's arrival of that round (the trace, [`trace_json`](Self::trace_json) and the oracle
     /// keep the planned one).
     asked: Vec<(usize, Vec<f32>, String)>,
+    /// Per policy, the checkpoints already handed out in a [`Frame`].
+    sent: Vec<usize>,
 }
 
 impl LiveRun {
@@ -152,7 +197,8 @@ impl LiveRun {
             .iter()
             .map(|&k| Simulation::new(env.clone(), k, params, 0))
             .collect::<Result<Vec<_>>>()?;
-        Ok(LiveRun { dataset, projection, trace, sims, t: 0, asked: Vec::new() })
+        let sent = vec![0; sims.len()];
+        Ok(LiveRun { dataset, projection, trace, sims, t: 0, asked: Vec::new(), sent })
     }
 
     /// The horizon `T`.
@@ -218,17 +264,35 @@ impl LiveRun {
         Ok(&mut self.sims[i])
     }
 
-    /// Plays up to `n` more rounds of the stream for every policy (fewer at the horizon).
-    pub fn step(&mut self, n: usize) -> Vec<PlayedRound> {
+    /// Plays up to `n` more rounds of the stream for every policy (fewer at the horizon) and
+    /// returns them as a [`Frame`] (`n = 0`: the counters now, nothing played).
+    pub fn step(&mut self, n: usize) -> Frame {
         let n = n.min(self.horizon() - self.t);
-        let mut out = Vec::with_capacity(n);
+        let mut rounds = Vec::with_capacity(n);
         for _ in 0..n {
             let a = self.trace.arrival(self.t);
             let xy = xy_of(&self.projection, a.x);
-            out.push(play(&mut self.sims, &a, xy, false));
+            rounds.push(play(&mut self.sims, &a, xy, false));
             self.t += 1;
         }
-        out
+        self.frame(rounds)
+    }
+
+    /// Closes a frame of `rounds`: every policy's counters now and the checkpoints it recorded
+    /// since the last frame.
+    pub fn frame(&mut self, rounds: Vec<PlayedRound>) -> Frame {
+        let counters = self.counters();
+        let curves = self
+            .sims
+            .iter()
+            .zip(&mut self.sent)
+            .map(|(s, sent)| {
+                let new = s.checkpoints()[*sent..].to_vec();
+                *sent = s.checkpoints().len();
+                new
+            })
+            .collect();
+        Frame { rounds, round: self.t, counters, curves }
     }
 
     /// Plays the next round with a given arrival instead of the stream's (issue 14, "Ask a
@@ -384,23 +448,14 @@ fn xy_of(projection: &Option<Projection>, x: &[f32]) -> [f64; 2] {
 }
 
 /// Plays one round with arrival `a` for every policy (`foreign`: not the trace's arrival, as an
-/// asked question), recording what fired.
+/// asked question), with what each policy recorded doing.
 fn play(sims: &mut [Simulation], a: &Arrival, xy: [f64; 2], foreign: bool) -> PlayedRound {
     let policies = sims
         .iter_mut()
         .map(|sim| {
-            let (centers, (advances, global)) = (net_size(sim), stage_counters(&sim.policy().diagnostics()));
             let (outcome, why) = if foreign { sim.step_explained(a) } else { sim.step_traced(a) };
-            let (advances_now, global_now) = stage_counters(&sim.policy().diagnostics());
-            let global_advance = global_now > global;
-            let events = RoundEvents {
-                new_center: net_size(sim) > centers,
-                // The low-switching learners count global advances among their stage advances.
-                local_advances: (advances_now - advances).saturating_sub(u64::from(global_advance)),
-                global_advance,
-                why,
-            };
-            PolicyRound { outcome, events }
+            let events = RoundEvent::of(&why);
+            PolicyRound { outcome, why, events }
         })
         .collect();
     PlayedRound { t: a.t, xy, policies }

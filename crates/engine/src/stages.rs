@@ -52,11 +52,20 @@ pub struct StageClock {
     global: Stage,
     /// Stage advances so far (local + global), for the switch-count analysis (Lemma 5).
     pub advances: u64,
+    /// What the last [`check`](Self::check) advanced: local stages (Alg. 3 lines 12–15) and
+    /// whether the global one did (lines 16–18).
+    pub last: (u64, bool),
 }
 
 impl StageClock {
     pub fn new(horizon: usize) -> Self {
-        StageClock { horizon: horizon as u64, local: Vec::new(), global: Stage::new(), advances: 0 }
+        StageClock {
+            horizon: horizon as u64,
+            local: Vec::new(),
+            global: Stage::new(),
+            advances: 0,
+            last: (0, false),
+        }
     }
 
     /// Registers a new center (Alg. 3 line 8).
@@ -68,20 +77,20 @@ impl StageClock {
     /// advances (SPEC §11.2). Returns whether any did (the `Switch` flag).
     pub fn check(&mut self) -> bool {
         let m = self.local.len() as u64;
-        let mut any = false;
+        let mut local = 0;
         for s in &mut self.local {
             if s.limit_reached(self.horizon, m) {
                 s.advance();
-                self.advances += 1;
-                any = true;
+                local += 1;
             }
         }
-        if self.global.limit_reached(self.horizon, 1) {
+        let global = self.global.limit_reached(self.horizon, 1);
+        if global {
             self.global.advance();
-            self.advances += 1;
-            any = true;
         }
-        any
+        self.advances += local + u64::from(global);
+        self.last = (local, global);
+        local > 0 || global
     }
 
     /// Every round enters the global stage (Alg. 5 line 2).

@@ -344,6 +344,15 @@ export type Family = {
 };
 
 /**
+ * One event of a frame as the page receives it: the entry it fired in (`round · policies +
+ * policy`, the index of the frame's per-round, per-policy arrays) and what fired.
+ */
+export type FrameEvent = {
+  at: number,
+  event: RoundEvent,
+};
+
+/**
  * Counters of CLCB-Frozen-Cont.
  */
 export type FrozenDiagnostics = {
@@ -897,9 +906,51 @@ export type Phi = { "kind": "clipped_linear", zeta: number, } | { "kind": "clipp
 export type PhiKind = "clipped_linear" | "clipped_quadratic";
 
 /**
+ * An online policy's family: what kind of decision it makes (the page words its "why this
+ * round" by it).
+ */
+export type PolicyFamily = "clcb" | "baseline" | "reference";
+
+/**
  * Every online algorithm of SPEC §9: the ids of `policies()` (TypeScript `PolicyId`).
  */
 export type PolicyId = "clcb-sc-ls-cont" | "clcb-frozen-cont" | "clcb-sc-ls" | "greedy" | "epsilon-greedy" | "lfu" | "lru" | "threshold" | "vcache" | "oracle";
+
+/**
+ * An online policy's catalog entry with the properties the page reads (`policies()`).
+ */
+export type PolicyInfo = {
+  family: PolicyFamily,
+  /**
+   * Whether a run of it takes far longer than the others' (the page says so where it is
+   * chosen): CLCB-Frozen-Cont refits KRR posteriors over every distinct arrival.
+   */
+  slow: boolean,
+  /**
+   * Where each step its rounds explain is defined.
+   */
+  steps: StepRefs,
+  /**
+   * The id: `"clcb-sc-ls-cont"`, … (the serde name of the enum variant).
+   */
+  id: string,
+  /**
+   * The paper's name, for tables and charts: `"CLCB-SC-LS-Cont"`, ….
+   */
+  name: string,
+  /**
+   * One sentence on what it does.
+   */
+  description: string,
+  /**
+   * Where the paper (or SPEC) defines it.
+   */
+  paper: string,
+  /**
+   * How charts draw it.
+   */
+  style: ChartStyle,
+};
 
 /**
  * The quick settings of a preset, as an experiment request takes them.
@@ -942,6 +993,14 @@ export type Report = {
    */
   headline?: Headline | null,
 };
+
+/**
+ * What fired in one round for one policy, in the order the round happened (Alg. 3 → Alg. 4 →
+ * Alg. 5), as the policy recorded it while it stepped ([`crate::online::Acts`]) and the
+ * simulator saw its cache change ([`Explanation`]). The decision itself (Alg. 5 lines 4–6) is
+ * every round's [`StepOutcome`] and [`Explanation`], not an event.
+ */
+export type RoundEvent = { "kind": "new-center", center: number, } | { "kind": "local-stages", advanced: number, } | { "kind": "global-stage" } | { "kind": "switch", inserted: Array<number>, removed: Array<number>, } | { "kind": "rebuilt" };
 
 /**
  * A finished (or paused) run.
@@ -1006,6 +1065,37 @@ export type Stat = {
    * Half-width of the 95% interval (Student t; NaN for a single seed).
    */
   ci95: number | null,
+};
+
+/**
+ * Where the paper (or SPEC-NOTES) defines each step of a round a policy's "why this round"
+ * explains (`""`: the policy has no such step, or the paper does not define it).
+ */
+export type StepRefs = {
+  /**
+   * An arrival founds an ε-net center.
+   */
+  new_center: string,
+  /**
+   * Local stages advance.
+   */
+  local_stages: string,
+  /**
+   * The global stage (or the policy's one stage) advances.
+   */
+  global_stage: string,
+  /**
+   * The switch that changes the cache.
+   */
+  switch: string,
+  /**
+   * The decision rule: call the LLM iff the acting cost ≤ `φ(d(x_t, M_t))`.
+   */
+  rule: string,
+  /**
+   * Serving a hit from the cache.
+   */
+  serve: string,
 };
 
 /**

@@ -120,7 +120,7 @@ export function createAskView(app, live) {
   });
 
   app.on('asked', (m) => {
-    const a = m.batch, w = m.ask, info = live.info();
+    const a = m.frame, w = m.ask, info = live.info();
     const asked = pending || { text: '', tokens: 0, t0: performance.now() };
     pending = null;
     const round = a.t[0];
@@ -135,7 +135,7 @@ export function createAskView(app, live) {
         : w.founded[i] ? 'The question <b>founded a new center</b> (no center within ε; Alg. 3 lines 5–11)'
           : `It landed in the cell of center #${c}, ${q(w.centerText[i])}${count}`;
       // 3. The switch this round made, if any (a new center forces one in Alg. 3; stage ends, Alg. 4).
-      const ins = a.inserted[i], out = a.removed[i];
+      const ins = w.inserted[i], out = w.removed[i];
       const named = (keys, texts) => [...keys].map((k, j) => (k === round ? 'this question' : q(texts[j]))).join(', ');
       const sw = !ins.length && !out.length ? 'The cache did not change this round'
         : `The cache switched this round${w.founded[i] ? ' (Alg. 3: a new center forces a switch; Alg. 4 chooses the cache)' : ''}: ${ins.length ? `in ${named(ins, w.insertedText[i])}` : ''}${ins.length && out.length ? '; ' : ''}${out.length ? `out ${named(out, w.removedText[i])}` : ''}`;

@@ -2,6 +2,7 @@
 // The online regret view: the selected policies on the page's dataset and parameters, several
 // seeds, average regret with a 95% band (filled in seed by seed), switches and realised cost.
 import { POLICIES } from '../state.js';
+import { policies } from '../../pkg/csc.js';
 import { JobPanel } from './job-panel.js';
 import { onlineCharts } from '../report.js';
 import { uploadedData } from '../upload.js';
@@ -35,11 +36,13 @@ export function onlineRequest(app) {
 /** @param {App} app */
 export function createRegretView(app) {
   const box = document.getElementById('policy-boxes');
+  // The catalog says which policies are slow to run (csc::algorithms, `slow`).
+  const slow = new Set(policies().filter((p) => p.slow).map((p) => /** @type {string} */ (p.id)));
   for (const [id, name] of Object.entries(POLICIES)) {
     const label = document.createElement('label');
     label.className = 'check';
     const cb = Object.assign(document.createElement('input'), { type: 'checkbox', value: id });
-    label.append(cb, ` ${name}${id === 'clcb-frozen-cont' ? ' (slow)' : ''}`);
+    label.append(cb, ` ${name}${slow.has(id) ? ' (slow)' : ''}`);
     box.append(label);
     cb.addEventListener('change', () => {
       const chosen = [.../** @type {NodeListOf<HTMLInputElement>} */ (box.querySelectorAll('input:checked'))].map((c) => c.value);

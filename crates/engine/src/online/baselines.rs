@@ -43,6 +43,8 @@ pub struct CellPolicy {
     fetched: Vec<u64>,
     center: usize,
     rng: ChaCha8Rng,
+    /// Whether the last arrival founded a center (Alg. 3 lines 5–11; [`Inspect::acts`](super::Inspect::acts)).
+    new_center: bool,
 }
 
 impl CellPolicy {
@@ -58,6 +60,7 @@ impl CellPolicy {
             fetched: Vec::new(),
             center: 0,
             rng: rng(ctx.params.seed, Purpose::Policy),
+            new_center: false,
             ctx: ctx.clone(),
         })
     }
@@ -89,6 +92,7 @@ impl Policy for CellPolicy {
     fn decide(&mut self, r: &Round) -> bool {
         let a = super::net_insert(&mut self.net, r);
         self.center = a.center;
+        self.new_center = a.is_new;
         if a.is_new {
             self.n_c.push(0);
             self.sum_c.push(0.0);
@@ -150,6 +154,9 @@ impl Policy for CellPolicy {
 impl Inspect for CellPolicy {
     fn acting_cost(&self) -> Option<f64> {
         Some(self.mean(self.center))
+    }
+    fn acts(&self) -> super::Acts {
+        super::Acts { new_center: self.new_center, ..super::Acts::default() }
     }
 
     fn centers(&self) -> Option<&[usize]> {

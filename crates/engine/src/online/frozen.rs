@@ -57,6 +57,8 @@ pub struct Frozen {
     pending: Option<(usize, OnlineSolved)>,
     /// `ĉ^LCB(x_t)` of the last decision ([`Inspect::acting_cost`]).
     acted: f64,
+    /// Whether the last decision ended stage `s` (Alg. 6 lines 7–12; [`Inspect::acts`]).
+    stage_ended: bool,
 }
 
 impl Frozen {
@@ -81,6 +83,7 @@ impl Frozen {
             current: 0,
             pending: None,
             acted: f64::NAN,
+            stage_ended: false,
             tracked: Vec::new(),
             ctx: ctx.clone(),
         })
@@ -202,7 +205,8 @@ impl Policy for Frozen {
     fn decide(&mut self, r: &Round) -> bool {
         let t1 = (r.t + 1) as f64;
         self.current = self.remember(r);
-        if self.handle_stage(r) {
+        self.stage_ended = self.handle_stage(r);
+        if self.stage_ended {
             self.switch(t1);
         }
         // Alg. 7: LLM iff ĉ^LCB_{t−1}(x_t) ≤ φ(d(x_t, M_t)).
@@ -249,6 +253,9 @@ impl Policy for Frozen {
 impl Inspect for Frozen {
     fn acting_cost(&self) -> Option<f64> {
         Some(self.acted)
+    }
+    fn acts(&self) -> super::Acts {
+        super::Acts { global_advance: self.stage_ended, rebuilt: self.stage_ended, ..super::Acts::default() }
     }
 
     fn posterior_at(&self, x: &[f32]) -> Option<Posterior> {

@@ -35,6 +35,28 @@ pub trait Inspect {
     fn acting_cost(&self) -> Option<f64> {
         None
     }
+    /// What the last `decide` did before serving, as the policy recorded it while it stepped
+    /// ([`Acts`]; nothing for policies without a net or stages).
+    fn acts(&self) -> Acts {
+        Acts::default()
+    }
+}
+
+/// What a policy's `decide` did before serving a round, recorded by the policy as it steps (the
+/// live view's "why this round" words them; no state is diffed).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Acts {
+    /// Alg. 3 lines 5–11: the arrival was farther than ε from every center and founded one (it
+    /// forces a switch).
+    pub new_center: bool,
+    /// Alg. 3 lines 12–15: local stages (one per center) that reached their limit and advanced.
+    pub local_advances: u64,
+    /// Alg. 3 lines 16–18: the global stage advanced (CLCB-Frozen-Cont: its stage `s` ended,
+    /// Alg. 6 lines 7–12).
+    pub global_advance: bool,
+    /// Whether the round ran the policy's switch (Alg. 3 line 19 → Alg. 4; CLCB-Frozen-Cont's
+    /// rebuild, Alg. 6 lines 8–13), whatever cache it chose.
+    pub rebuilt: bool,
 }
 
 /// A policy the simulator can also inspect (every policy [`super::make_policy`] builds).

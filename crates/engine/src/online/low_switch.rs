@@ -154,6 +154,8 @@ pub struct LowSwitch<C: CostLearner> {
     center: usize,
     /// `c̲(u_t)` of the last decision ([`Inspect::acting_cost`]).
     acted: f64,
+    /// What the last decision did before serving ([`Inspect::acts`]).
+    acts: super::Acts,
 }
 
 impl LowSwitch<KernelCosts> {
@@ -182,6 +184,7 @@ impl<C: CostLearner> LowSwitch<C> {
             fetched: Vec::new(),
             center: 0,
             acted: f64::NAN,
+            acts: super::Acts::default(),
             ctx: ctx.clone(),
         })
     }
@@ -229,6 +232,8 @@ impl<C: CostLearner> Policy for LowSwitch<C> {
         if self.stages.check() {
             switch = true;
         }
+        let (local_advances, global_advance) = self.stages.last;
+        self.acts = super::Acts { new_center: a.is_new, local_advances, global_advance, rebuilt: switch };
         if switch {
             self.switch(r.t);
         }
@@ -272,6 +277,9 @@ impl<C: CostLearner> Policy for LowSwitch<C> {
 impl<C: CostLearner> Inspect for LowSwitch<C> {
     fn acting_cost(&self) -> Option<f64> {
         Some(self.acted)
+    }
+    fn acts(&self) -> super::Acts {
+        self.acts
     }
 
     fn centers(&self) -> Option<&[usize]> {

@@ -19,7 +19,7 @@ pub use crate::algorithms::PolicyKind;
 use crate::error::Result;
 use crate::mismatch::Mismatch;
 pub use diagnostics::Diagnostics;
-pub use inspect::{CenterInfo, Inspect, InspectablePolicy};
+pub use inspect::{Acts, CenterInfo, Inspect, InspectablePolicy};
 use policy::net_insert;
 pub use policy::{CacheSet, Context, Policy, Round};
 
@@ -28,17 +28,7 @@ impl PolicyKind {
     /// confidence bound `c̲` (the CLCB family: Algs. 5, 7 and CLCB-SC-LS) rather than a point
     /// estimate `ĉ` (the count-based baselines, SPEC §11.8).
     pub fn acts_on_lcb(&self) -> bool {
-        // Exhaustive, so that a new policy must say.
-        match self {
-            PolicyKind::ClcbScLsCont | PolicyKind::ClcbFrozenCont | PolicyKind::ClcbScLs => true,
-            PolicyKind::Greedy
-            | PolicyKind::EpsilonGreedy
-            | PolicyKind::Lfu
-            | PolicyKind::Lru
-            | PolicyKind::Threshold
-            | PolicyKind::VCache
-            | PolicyKind::Oracle => false,
-        }
+        self.family() == crate::algorithms::Family::Clcb
     }
 
     /// Whether the policy learns from ground truth (SPEC §15: vCache's judge) and so cannot run

@@ -168,6 +168,9 @@ pub struct Explanation {
     pub center: Option<usize>,
     /// The cost estimate the decision compared with `φ` ([`Inspect::acting_cost`](super::Inspect::acting_cost)).
     pub acting_cost: Option<f64>,
+    /// What the policy did before serving, as it recorded it while it stepped (a new center,
+    /// stage advances, whether Alg. 4 ran: [`Inspect::acts`](super::Inspect::acts)).
+    pub acts: super::Acts,
 }
 
 /// The cache an arrival meets, for [`Explanation`]: its nearest member (key, `d`) and its sorted
@@ -352,6 +355,7 @@ impl Simulation {
             why.nearest = self.env.metric.nearest(a.x, cache.points()).map(|(j, d)| (cache.keys()[j], d));
             why.center = self.policy.current_center();
             why.acting_cost = self.policy.acting_cost();
+            why.acts = self.policy.acts();
         }
         let wrong = if llm {
             self.state.llm_calls += 1;
@@ -452,6 +456,10 @@ impl Simulation {
     }
     pub fn current_loss(&self) -> f64 {
         self.loss
+    }
+    /// The checkpoints recorded so far (every `record_every` rounds and at the horizon).
+    pub fn checkpoints(&self) -> &[Checkpoint] {
+        &self.checkpoints
     }
 
     /// The result so far.
