@@ -450,7 +450,8 @@ fn bit_identical_to_native() {
 
 // ---- OnlineRun and ExperimentRun ----------------------------------------------------------------
 
-use csc::bindings::simulation::{JsExperimentRun, JsOnlineRun};
+use csc::bindings::experiment_run::JsExperimentRun;
+use csc::bindings::online_run::JsOnlineRun;
 
 fn policies(ids: &[&str]) -> csc::bindings::simulation::JsPolicyIds {
     let a = js_sys::Array::new();
@@ -776,7 +777,7 @@ fn user_jsonl() -> Vec<u8> {
 /// checksum, never a built-in dataset.
 #[wasm_bindgen_test]
 fn experiment_definition_round_trips_and_runs_on_uploaded_data() {
-    use csc::bindings::simulation::experiment_definition;
+    use csc::bindings::experiment_run::experiment_definition;
     let def = experiment_definition(JsValue::from_str("fig-e")).unwrap();
     let json = js_sys::JSON::stringify(&def).unwrap().as_string().unwrap();
     let spec = csc::experiment::ExperimentSpec::from_json(&json).unwrap();
