@@ -29,6 +29,7 @@ await check('the main thread fetched the engine once to start', async () => {
 });
 
 await check('the live view\'s worker runs on the posted module: a step plays, nothing is fetched again', async () => {
+  await waitFor(page, () => /^Ready/.test(document.getElementById('status').textContent), null, { timeout: 120000 });
   const r0 = await round(page);
   await page.click('#step');
   await waitFor(page, (r) => Number(document.querySelector('#panel-0 [data-counter=round]').textContent) > r, r0, { timeout: 60000 });
