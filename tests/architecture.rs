@@ -10,127 +10,21 @@
 //! file). A path resolves to the file of the deepest module it names; a name that module imports
 //! (`pub use spec::ExperimentSpec` in `experiment/mod.rs`) is followed to where it is defined.
 //! A `pub use` is an edge like any other (the parent that re-exports a child depends on it, so a
-//! child must not name its parent's own items). Comments, strings and character literals are
-//! skipped, so a doc link is not a dependency. The test fails naming the first cycle.
+//! child must not name its parent's own items). Files are read with `syn`, so comments, strings
+//! and doc links are no paths; a macro's tokens are scanned for `a::b` paths. The test fails
+//! naming the first cycle.
 // Native only: it reads the source tree.
 #![cfg(not(target_arch = "wasm32"))]
 
+use proc_macro2::{Ident, Spacing, TokenStream, TokenTree};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+use syn::visit::{self, Visit};
+use syn::UseTree;
 
 type Graph = BTreeMap<String, BTreeSet<String>>;
 /// A module's path from the crate root (`["krr", "reference"]`; the root is `[]`).
 type ModPath = Vec<String>;
-
-// ---------------------------------------------------------------------------------------------
-// Lexing: identifiers and punctuation of the code, without comments, strings or characters.
-
-fn lex(text: &str) -> Vec<String> {
-    let c: Vec<char> = text.chars().collect();
-    let (mut i, mut out) = (0, Vec::new());
-    let ident_start = |ch: char| ch.is_alphabetic() || ch == '_';
-    let ident_char = |ch: char| ch.is_alphanumeric() || ch == '_';
-    while i < c.len() {
-        let ch = c[i];
-        let next = c.get(i + 1).copied();
-        if ch.is_whitespace() {
-            i += 1;
-        } else if ch == '/' && next == Some('/') {
-            while i < c.len() && c[i] != '\n' {
-                i += 1;
-            }
-        } else if ch == '/' && next == Some('*') {
-            let mut depth = 0;
-            while i < c.len() {
-                if c[i] == '/' && c.get(i + 1) == Some(&'*') {
-                    depth += 1;
-                    i += 2;
-                } else if c[i] == '*' && c.get(i + 1) == Some(&'/') {
-                    depth -= 1;
-                    i += 2;
-                    if depth == 0 {
-                        break;
-                    }
-                } else {
-                    i += 1;
-                }
-            }
-        } else if ch == '"' || ((ch == 'r' || ch == 'b') && raw_string_at(&c, i).is_some()) {
-            i = skip_string(&c, i);
-        } else if ch == '\'' {
-            // a character literal ('x', '\n', '\u{..}') or a lifetime ('a)
-            if next == Some('\\') {
-                i += 3;
-                while i < c.len() && c[i] != '\'' {
-                    i += 1;
-                }
-                i += 1;
-            } else if c.get(i + 2) == Some(&'\'') {
-                i += 3;
-            } else {
-                i += 1;
-            }
-        } else if ident_start(ch) {
-            let s = i;
-            while i < c.len() && ident_char(c[i]) {
-                i += 1;
-            }
-            out.push(c[s..i].iter().collect());
-        } else if ch.is_ascii_digit() {
-            while i < c.len()
-                && (ident_char(c[i]) || c[i] == '.' && c.get(i + 1).is_some_and(|d| d.is_ascii_digit()))
-            {
-                i += 1;
-            }
-        } else if ch == ':' && next == Some(':') {
-            out.push("::".into());
-            i += 2;
-        } else {
-            out.push(ch.to_string());
-            i += 1;
-        }
-    }
-    out
-}
-
-/// At `i`, the number of `#` of a raw or byte string's opening (`r"`, `r#"`, `b"`, `br#"`), if
-/// one starts there.
-fn raw_string_at(c: &[char], i: usize) -> Option<usize> {
-    if i > 0 && (c[i - 1].is_alphanumeric() || c[i - 1] == '_') {
-        return None;
-    }
-    let mut j = i + 1;
-    if c[i] == 'b' && c.get(j) == Some(&'r') {
-        j += 1;
-    }
-    let hashes = c[j..].iter().take_while(|&&x| x == '#').count();
-    (c.get(j + hashes) == Some(&'"')).then_some(hashes)
-}
-
-/// The index just after the string starting at `i`.
-fn skip_string(c: &[char], i: usize) -> usize {
-    match raw_string_at(c, i) {
-        Some(h) if c[i] == 'r' || c.get(i + 1) == Some(&'r') => {
-            let mut j = i + c[i..].iter().position(|&x| x == '"').expect("an opening quote") + 1;
-            loop {
-                if j >= c.len() {
-                    return j;
-                }
-                if c[j] == '"' && c[j + 1..].iter().take(h).filter(|&&x| x == '#').count() == h {
-                    return j + 1 + h;
-                }
-                j += 1;
-            }
-        }
-        _ => {
-            let mut j = i + c[i..].iter().position(|&x| x == '"').expect("an opening quote") + 1;
-            while j < c.len() && c[j] != '"' {
-                j += if c[j] == '\\' { 2 } else { 1 };
-            }
-            j + 1
-        }
-    }
-}
 
 // ---------------------------------------------------------------------------------------------
 // Reading paths.
@@ -152,55 +46,99 @@ enum Kind {
     Use { name: Option<String> },
 }
 
-/// The leaves of the `use` tree at `t[*i..]` (after `use`), up to its `;`: each with its full
-/// path and the name it binds (`None` for `*`).
-fn use_tree(t: &[String], i: &mut usize, prefix: &[String], out: &mut Vec<(Vec<String>, Option<String>)>) {
-    let mut path = prefix.to_vec();
-    if t.get(*i).is_some_and(|s| s == "::") {
-        *i += 1;
+/// The leaves of a `use` tree: each with its full path and the name it binds (`None` for `*`).
+fn use_tree(t: &UseTree, prefix: &mut Vec<String>, out: &mut Vec<(Vec<String>, Option<String>)>) {
+    match t {
+        UseTree::Path(p) => {
+            prefix.push(p.ident.to_string());
+            use_tree(&p.tree, prefix, out);
+            prefix.pop();
+        }
+        UseTree::Name(n) if n.ident == "self" => out.push((prefix.clone(), prefix.last().cloned())),
+        UseTree::Name(n) => out.push((with(prefix, &n.ident), Some(n.ident.to_string()))),
+        UseTree::Rename(r) if r.ident == "self" => out.push((prefix.clone(), Some(r.rename.to_string()))),
+        UseTree::Rename(r) => out.push((with(prefix, &r.ident), Some(r.rename.to_string()))),
+        UseTree::Glob(_) => out.push((prefix.clone(), None)),
+        UseTree::Group(g) => g.items.iter().for_each(|t| use_tree(t, prefix, out)),
     }
-    while let Some(tok) = t.get(*i) {
-        match tok.as_str() {
-            "{" => {
-                *i += 1;
-                while t.get(*i).is_some_and(|s| s != "}") {
-                    use_tree(t, i, &path, out);
-                    if t.get(*i).is_some_and(|s| s == ",") {
-                        *i += 1;
+}
+
+fn with(prefix: &[String], last: &Ident) -> Vec<String> {
+    prefix.iter().cloned().chain([last.to_string()]).collect()
+}
+
+/// Reads one file's syntax tree (syn: comments, strings and doc links are no paths): its inline
+/// modules and every path of two or more segments, in the code, in `use` trees and in macros'
+/// tokens (`a::b` sequences).
+struct Reader<'a> {
+    file: &'a str,
+    module: ModPath,
+    modules: &'a mut BTreeMap<ModPath, String>,
+    refs: &'a mut Vec<Ref>,
+}
+
+impl Reader<'_> {
+    fn push(&mut self, segs: Vec<String>, kind: Kind) {
+        self.refs.push(Ref { file: self.file.into(), module: self.module.clone(), segs, kind });
+    }
+
+    fn tokens(&mut self, tokens: TokenStream) {
+        let t: Vec<TokenTree> = tokens.into_iter().collect();
+        let colons = |i: usize| {
+            matches!((t.get(i), t.get(i + 1)), (Some(TokenTree::Punct(a)), Some(TokenTree::Punct(b)))
+                if a.as_char() == ':' && a.spacing() == Spacing::Joint && b.as_char() == ':')
+        };
+        let mut i = 0;
+        while i < t.len() {
+            match &t[i] {
+                TokenTree::Group(g) => self.tokens(g.stream()),
+                TokenTree::Ident(first) if colons(i + 1) && !(i >= 2 && colons(i - 2)) => {
+                    let mut segs = vec![first.to_string()];
+                    while let (true, Some(TokenTree::Ident(next))) = (colons(i + 1), t.get(i + 3)) {
+                        segs.push(next.to_string());
+                        i += 3;
                     }
+                    self.push(segs, Kind::Code);
                 }
-                *i += 1;
-                return;
+                _ => {}
             }
-            "*" => {
-                *i += 1;
-                out.push((path, None));
-                return;
-            }
-            _ => {
-                path.push(tok.clone());
-                *i += 1;
-                if t.get(*i).is_some_and(|s| s == "::") {
-                    *i += 1;
-                    continue;
-                }
-                let mut name = tok.clone();
-                if t.get(*i).is_some_and(|s| s == "as") {
-                    name = t[*i + 1].clone();
-                    *i += 2;
-                }
-                if path.last().is_some_and(|s| s == "self") {
-                    path.pop();
-                    name = path.last().cloned().unwrap_or_default();
-                }
-                out.push((path, Some(name)));
-                return;
-            }
+            i += 1;
         }
     }
 }
 
-/// What one file declares and names: its inline modules, its `mod x;` children and every path.
+impl<'ast> Visit<'ast> for Reader<'_> {
+    fn visit_item_mod(&mut self, m: &'ast syn::ItemMod) {
+        if let Some((_, items)) = &m.content {
+            self.module.push(m.ident.to_string());
+            self.modules.insert(self.module.clone(), self.file.into());
+            items.iter().for_each(|item| self.visit_item(item));
+            self.module.pop();
+        }
+    }
+
+    fn visit_item_use(&mut self, u: &'ast syn::ItemUse) {
+        let mut leaves = Vec::new();
+        use_tree(&u.tree, &mut Vec::new(), &mut leaves);
+        for (segs, name) in leaves {
+            self.push(segs, Kind::Use { name });
+        }
+    }
+
+    fn visit_path(&mut self, p: &'ast syn::Path) {
+        if p.leading_colon.is_none() && p.segments.len() > 1 {
+            self.push(p.segments.iter().map(|s| s.ident.to_string()).collect(), Kind::Code);
+        }
+        visit::visit_path(self, p);
+    }
+
+    fn visit_macro(&mut self, m: &'ast syn::Macro) {
+        self.visit_path(&m.path);
+        self.tokens(m.tokens.clone());
+    }
+}
+
+/// What one file declares and names: its inline modules and every path.
 fn read_file(
     file: &str,
     base: &[String],
@@ -208,64 +146,8 @@ fn read_file(
     modules: &mut BTreeMap<ModPath, String>,
     refs: &mut Vec<Ref>,
 ) {
-    let t = lex(text);
-    let ident = |s: &str| s.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_');
-    // the inline modules open at each brace depth
-    let mut stack: Vec<(usize, String)> = Vec::new();
-    let mut depth = 0usize;
-    let mut i = 0;
-    while i < t.len() {
-        let module: ModPath = base.iter().cloned().chain(stack.iter().map(|(_, m)| m.clone())).collect();
-        let tok = t[i].as_str();
-        match tok {
-            "{" => depth += 1,
-            "}" => {
-                depth -= 1;
-                if stack.last().is_some_and(|(d, _)| *d == depth) {
-                    stack.pop();
-                }
-            }
-            "mod" if t.get(i + 2).is_some_and(|s| s == "{") => {
-                let name = t[i + 1].clone();
-                let mut inner = module.clone();
-                inner.push(name.clone());
-                modules.insert(inner, file.to_string());
-                stack.push((depth, name));
-                depth += 1;
-                i += 3;
-                continue;
-            }
-            "use" => {
-                let mut j = i + 1;
-                let mut leaves = Vec::new();
-                use_tree(&t, &mut j, &[], &mut leaves);
-                for (segs, name) in leaves {
-                    refs.push(Ref {
-                        file: file.into(),
-                        module: module.clone(),
-                        segs,
-                        kind: Kind::Use { name },
-                    });
-                }
-                i = j;
-                continue;
-            }
-            _ if ident(tok) && t.get(i + 1).is_some_and(|s| s == "::") && (i == 0 || t[i - 1] != "::") => {
-                // a path in the code: `crate::a::b`, `super::x`, `self::y` or `child::z`
-                let mut segs = vec![tok.to_string()];
-                let mut j = i + 1;
-                while t.get(j).is_some_and(|s| s == "::") && t.get(j + 1).is_some_and(|s| ident(s)) {
-                    segs.push(t[j + 1].clone());
-                    j += 2;
-                }
-                refs.push(Ref { file: file.into(), module, segs, kind: Kind::Code });
-                i = j;
-                continue;
-            }
-            _ => {}
-        }
-        i += 1;
-    }
+    let tree = syn::parse_file(text).unwrap_or_else(|e| panic!("{file} does not parse: {e}"));
+    Reader { file, module: base.to_vec(), modules, refs }.visit_file(&tree);
 }
 
 /// The module path a file defines: `online/sim.rs` → `online::sim`, `online/mod.rs` → `online`,
