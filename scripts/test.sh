@@ -1,14 +1,28 @@
 #!/usr/bin/env bash
-# Runs every test of the project: formatting, lints, the native suite (unit, integration,
-# property tests), then the WebAssembly package: lints for wasm32, the release build with its
-# TypeScript declarations checked and a smoke test of exactly what ships, and the browser tests
-# (tests/wasm_api.rs, tests/wasm_hostile.rs) in headless Chrome and Firefox. Installs what is
-# missing first, idempotently (scripts/setup.sh). Called by .ci/run.
+# Runs the project's tests, in layers: `bash scripts/test.sh [LAYER…]`, LAYER one of
+#   native   formatting, lints, the native suite (unit, integration, property tests), the fixture preset
+#   slurm    sweeps as Slurm job arrays on a one-node cluster (needs root)
+#   wasm     the WebAssembly package: lints for wasm32, the release build (www/pkg) with its
+#            TypeScript declarations checked, a smoke test and a hostile sweep of exactly what ships
+#   browser  the browser tests (tests/wasm_api.rs, tests/wasm_hostile.rs) in headless Chrome and Firefox
+#   e2e      the page end to end in headless Chromium (on the www/pkg the wasm layer built), the
+#            companion-site bundle, the sentence-embedding package and crate
+#   all      every layer above, in that order (the default: what CI runs and the README names)
+# Each layer prints its wall time. Installs what is missing first, idempotently (scripts/setup.sh).
+# Called by .ci/run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
 export PATH="$HOME/.cargo/bin:$PATH"
 
+# The test tools (wasm-pack, browsers, drivers; scripts/setup.sh), once per invocation.
+set_up=
+setup_once() {
+[ -n "$set_up" ] || step "setup" bash scripts/setup.sh
+set_up=1
+}
+
+layer_native() {
 ensure_rust_components
 step "format" cargo fmt --check
 step "chart module (node)" node --experimental-detect-module --test tests/charts/
@@ -18,6 +32,7 @@ step "native tests" cargo test --locked
 step "fixture preset" cargo test --locked -p csc-cli --features fixture-preset --test fixture_preset
 # Adding a link key is one entry: the feature-gated fixture key in parse, encode, hide flags, controls.
 step "fixture key" cargo test --locked -p csc --lib --features fixture-key url_state
+}
 
 # Sweeps as Slurm job arrays (deploy/slurm, README "Sweeps on a cluster"): a real one-node Slurm
 # cluster started here (scripts/slurm-local.sh, always stopped again), the shipped array template
@@ -25,14 +40,18 @@ step "fixture key" cargo test --locked -p csc --lib --features fixture-key url_s
 # (tests/slurm/array.sh). Needs root; Debian's Slurm and munge are installed when missing (~20 s).
 # Measured on a loaded 2-core machine: 70–95 s once the release CLI is built; a cold release
 # build of the CLI adds about 2–3.5 min.
-missing=()
+layer_slurm() {
+local missing=()
 for tool in slurmctld slurmd sbatch munged; do
     command -v "$tool" >/dev/null || missing=(slurmctld slurmd slurm-client munge)
 done
 [ ${#missing[@]} -eq 0 ] || apt_install "${missing[@]}"
 step "slurm array (one-node cluster)" bash tests/slurm/array.sh
+}
 
-step "setup" bash scripts/setup.sh
+layer_wasm() {
+ensure_rust_components
+setup_once
 step "clippy (wasm32)" cargo clippy --target wasm32-unknown-unknown --locked -p csc --lib --test wasm_api --test wasm_hostile -- -D warnings
 step "wasm build" bash scripts/wasm.sh
 step "typescript declarations" python3 scripts/check_dts.py "$(wasm_cfg build.out-dir)/csc.d.ts"
@@ -40,6 +59,7 @@ step "built package (node)" node scripts/smoke_pkg.mjs "$(wasm_cfg build.out-dir
 # Every export of the shipped package, through its JS glue, with every kind of JS value in every
 # argument position: no call may trap the module.
 step "hostile sweep of the built package (node)" node scripts/hostile_pkg.mjs "$(wasm_cfg build.out-dir)"
+}
 
 # Browser tests (tests/wasm_api.rs, tests/wasm_hostile.rs) in each browser of wasm-pack.toml,
 # headless, with exactly the command a wasm-bindgen user types: `wasm-pack test --headless
@@ -51,6 +71,10 @@ step "hostile sweep of the built package (node)" node scripts/hostile_pkg.mjs "$
 # next to it). Measured: cold, the first browser compiles every test target and example for wasm32
 # twice (`cargo build --tests`, then `cargo test`'s own profile): 16 + 4 min on a loaded 2-core
 # machine; once built, about a minute per browser.
+layer_browser() {
+ensure_rust_components
+setup_once
+local profile_args browsers browser driver want
 case $(wasm_cfg test.profile) in
 test) profile_args=() ;;
 release) profile_args=(--release) ;;
@@ -71,6 +95,7 @@ for browser in "${browsers[@]}"; do
     step "browser tests ($browser)" env WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-300}" \
         wasm-pack test --headless "--$browser" "${profile_args[@]}"
 done
+}
 
 # The playground page (www/) end to end in headless Chromium: tests/e2e/run.mjs serves www/ on a
 # free localhost port, plays, steps, checks the URL state, no console errors and no request to
@@ -78,6 +103,9 @@ done
 # Chromium (no browser download). Its npm dependencies (playwright-core, axe-core, typescript) are
 # installed when node_modules lacks any package of tests/e2e/package-lock.json at its version, so
 # one added later reaches an existing checkout too.
+layer_e2e() {
+[ -f "$(wasm_cfg build.out-dir)/csc.js" ] || { echo "e2e tests the built package: run the wasm layer first (bash scripts/test.sh wasm e2e)" >&2; return 1; }
+setup_once
 if ! node -e 'const want = require("./tests/e2e/package-lock.json").packages, have = require("./tests/e2e/node_modules/.package-lock.json").packages;
 for (const k of Object.keys(want)) if (k && have[k]?.version !== want[k].version) process.exit(1);' 2>/dev/null; then
     step "playground e2e deps" npm ci --prefix tests/e2e --no-audit --no-fund
@@ -100,6 +128,8 @@ step "sweep e2e" node tests/e2e/sweep.mjs
 step "frontier e2e (nq-trivia, against the CLI)" node tests/e2e/frontier.mjs
 step "controls e2e" node tests/e2e/controls.mjs
 step "navigation e2e (hide flags, history, URL errors, figure embed)" node tests/e2e/navigation.mjs
+# The engine is fetched and compiled once per page, its module posted to the workers (engine.js).
+step "compile once e2e" node tests/e2e/compile_once.mjs
 # The fixture preset of the "fixture preset" step in the page: a package built with cargo feature
 # fixture-preset (into a temporary directory, served as pkg/), its paper view's menu, URL and run.
 # Measured warm on a 2-core machine: 60 s for that build at load 7, 110–125 s at load 10–12 (the
@@ -129,3 +159,19 @@ step "ask arriving after the page e2e (serve.sh, issue 35)" node tests/e2e/ask_l
 # the bundle step fetched into www/model (scripts/fetch-model.sh). Measured on a 2-core machine:
 # cold (candle and tokenizers compiled natively for the first time) 37 min at load 10–12; warm 14 s.
 step "embedding crate (native)" cargo test --locked -p csc-embed
+}
+
+layers=()
+for l in "${@:-all}"; do
+    case $l in
+    all) layers+=(native slurm wasm browser e2e) ;;
+    native | slurm | wasm | browser | e2e) layers+=("$l") ;;
+    *) echo "unknown layer '$l': use native, wasm, browser, e2e, slurm or all" >&2; exit 2 ;;
+    esac
+done
+for layer in "${layers[@]}"; do
+    t0=$SECONDS
+    echo "=== layer $layer"
+    "layer_$layer"
+    echo "=== layer $layer passed ($((SECONDS - t0)) s)"
+done

@@ -1,141 +1,30 @@
-//! The engine's import graph has no cycle, between modules or between files
-//! (docs/ARCHITECTURE.md).
+//! No file-level import cycle in the engine (crates/engine/src) or in the web layer (src/),
+//! counting re-exports (docs/ARCHITECTURE.md). The layers themselves are crates, so Cargo keeps
+//! them apart (the engine cannot name the web layer or the CLI); what Cargo cannot see is the
+//! graph of files inside a crate, which this test reads.
 //!
-//! Reads every `src/**/*.rs` and builds the **file graph**: each file is a node, with an edge to
-//! every file that defines an item its code names. Paths are followed in all their forms —
-//! `crate::a::b`, `super::x`, `self::y`, a child module's `child::z`, `use` trees with groups
+//! It builds the **file graph** of a crate's `src/`: each file is a node, with an edge to every
+//! file that defines an item its code names or re-exports. Paths are followed in all their forms
+//! — `crate::a::b`, `super::x`, `self::y`, a child module's `child::z`, `use` trees with groups
 //! (`use super::{a, b::{c, d}}`), and modules nested inline (`mod reference { … }` belongs to its
 //! file). A path resolves to the file of the deepest module it names; a name that module imports
-//! (`pub use spec::ExperimentSpec` in `experiment/mod.rs`) is followed to where it is defined, so
-//! a parent that only re-exports its children is a facade, not a dependency (its `pub use` makes
-//! an edge only if the file's own code uses the name). Comments, strings and character literals
-//! are skipped, so a doc link is not a dependency. Folding each file into its top-level module
-//! gives the **module graph**. The test fails naming the first cycle at either level.
-//!
-//! `bindings` (the wasm32 API over the engine) and the binary's `cli`/`main` sit on top and are
-//! not part of the engine graph; `lib.rs` only declares modules (its re-exports are followed).
+//! (`pub use spec::ExperimentSpec` in `experiment/mod.rs`) is followed to where it is defined.
+//! A `pub use` is an edge like any other (the parent that re-exports a child depends on it, so a
+//! child must not name its parent's own items). Files are read with `syn`, so comments, strings
+//! and doc links are no paths; a macro's tokens are scanned for `a::b` paths. The test fails
+//! naming the first cycle.
 // Native only: it reads the source tree.
 #![cfg(not(target_arch = "wasm32"))]
 
+use proc_macro2::{Ident, Spacing, TokenStream, TokenTree};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+use syn::visit::{self, Visit};
+use syn::UseTree;
 
 type Graph = BTreeMap<String, BTreeSet<String>>;
 /// A module's path from the crate root (`["krr", "reference"]`; the root is `[]`).
 type ModPath = Vec<String>;
-
-/// Top-level modules outside the engine graph: the JS bindings and the binary.
-const OUTSIDE: [&str; 4] = ["bindings", "cli", "main", "lib"];
-
-// ---------------------------------------------------------------------------------------------
-// Lexing: identifiers and punctuation of the code, without comments, strings or characters.
-
-fn lex(text: &str) -> Vec<String> {
-    let c: Vec<char> = text.chars().collect();
-    let (mut i, mut out) = (0, Vec::new());
-    let ident_start = |ch: char| ch.is_alphabetic() || ch == '_';
-    let ident_char = |ch: char| ch.is_alphanumeric() || ch == '_';
-    while i < c.len() {
-        let ch = c[i];
-        let next = c.get(i + 1).copied();
-        if ch.is_whitespace() {
-            i += 1;
-        } else if ch == '/' && next == Some('/') {
-            while i < c.len() && c[i] != '\n' {
-                i += 1;
-            }
-        } else if ch == '/' && next == Some('*') {
-            let mut depth = 0;
-            while i < c.len() {
-                if c[i] == '/' && c.get(i + 1) == Some(&'*') {
-                    depth += 1;
-                    i += 2;
-                } else if c[i] == '*' && c.get(i + 1) == Some(&'/') {
-                    depth -= 1;
-                    i += 2;
-                    if depth == 0 {
-                        break;
-                    }
-                } else {
-                    i += 1;
-                }
-            }
-        } else if ch == '"' || ((ch == 'r' || ch == 'b') && raw_string_at(&c, i).is_some()) {
-            i = skip_string(&c, i);
-        } else if ch == '\'' {
-            // a character literal ('x', '\n', '\u{..}') or a lifetime ('a)
-            if next == Some('\\') {
-                i += 3;
-                while i < c.len() && c[i] != '\'' {
-                    i += 1;
-                }
-                i += 1;
-            } else if c.get(i + 2) == Some(&'\'') {
-                i += 3;
-            } else {
-                i += 1;
-            }
-        } else if ident_start(ch) {
-            let s = i;
-            while i < c.len() && ident_char(c[i]) {
-                i += 1;
-            }
-            out.push(c[s..i].iter().collect());
-        } else if ch.is_ascii_digit() {
-            while i < c.len()
-                && (ident_char(c[i]) || c[i] == '.' && c.get(i + 1).is_some_and(|d| d.is_ascii_digit()))
-            {
-                i += 1;
-            }
-        } else if ch == ':' && next == Some(':') {
-            out.push("::".into());
-            i += 2;
-        } else {
-            out.push(ch.to_string());
-            i += 1;
-        }
-    }
-    out
-}
-
-/// At `i`, the number of `#` of a raw or byte string's opening (`r"`, `r#"`, `b"`, `br#"`), if
-/// one starts there.
-fn raw_string_at(c: &[char], i: usize) -> Option<usize> {
-    if i > 0 && (c[i - 1].is_alphanumeric() || c[i - 1] == '_') {
-        return None;
-    }
-    let mut j = i + 1;
-    if c[i] == 'b' && c.get(j) == Some(&'r') {
-        j += 1;
-    }
-    let hashes = c[j..].iter().take_while(|&&x| x == '#').count();
-    (c.get(j + hashes) == Some(&'"')).then_some(hashes)
-}
-
-/// The index just after the string starting at `i`.
-fn skip_string(c: &[char], i: usize) -> usize {
-    match raw_string_at(c, i) {
-        Some(h) if c[i] == 'r' || c.get(i + 1) == Some(&'r') => {
-            let mut j = i + c[i..].iter().position(|&x| x == '"').expect("an opening quote") + 1;
-            loop {
-                if j >= c.len() {
-                    return j;
-                }
-                if c[j] == '"' && c[j + 1..].iter().take(h).filter(|&&x| x == '#').count() == h {
-                    return j + 1 + h;
-                }
-                j += 1;
-            }
-        }
-        _ => {
-            let mut j = i + c[i..].iter().position(|&x| x == '"').expect("an opening quote") + 1;
-            while j < c.len() && c[j] != '"' {
-                j += if c[j] == '\\' { 2 } else { 1 };
-            }
-            j + 1
-        }
-    }
-}
 
 // ---------------------------------------------------------------------------------------------
 // Reading paths.
@@ -153,59 +42,103 @@ struct Ref {
 enum Kind {
     /// A path in the code.
     Code,
-    /// A `use` leaf: the name it binds (none for a glob) and whether it is `pub`.
-    Use { name: Option<String>, public: bool },
+    /// A `use` leaf (`pub` or not): the name it binds (none for a glob).
+    Use { name: Option<String> },
 }
 
-/// The leaves of the `use` tree at `t[*i..]` (after `use`), up to its `;`: each with its full
-/// path and the name it binds (`None` for `*`).
-fn use_tree(t: &[String], i: &mut usize, prefix: &[String], out: &mut Vec<(Vec<String>, Option<String>)>) {
-    let mut path = prefix.to_vec();
-    if t.get(*i).is_some_and(|s| s == "::") {
-        *i += 1;
+/// The leaves of a `use` tree: each with its full path and the name it binds (`None` for `*`).
+fn use_tree(t: &UseTree, prefix: &mut Vec<String>, out: &mut Vec<(Vec<String>, Option<String>)>) {
+    match t {
+        UseTree::Path(p) => {
+            prefix.push(p.ident.to_string());
+            use_tree(&p.tree, prefix, out);
+            prefix.pop();
+        }
+        UseTree::Name(n) if n.ident == "self" => out.push((prefix.clone(), prefix.last().cloned())),
+        UseTree::Name(n) => out.push((with(prefix, &n.ident), Some(n.ident.to_string()))),
+        UseTree::Rename(r) if r.ident == "self" => out.push((prefix.clone(), Some(r.rename.to_string()))),
+        UseTree::Rename(r) => out.push((with(prefix, &r.ident), Some(r.rename.to_string()))),
+        UseTree::Glob(_) => out.push((prefix.clone(), None)),
+        UseTree::Group(g) => g.items.iter().for_each(|t| use_tree(t, prefix, out)),
     }
-    while let Some(tok) = t.get(*i) {
-        match tok.as_str() {
-            "{" => {
-                *i += 1;
-                while t.get(*i).is_some_and(|s| s != "}") {
-                    use_tree(t, i, &path, out);
-                    if t.get(*i).is_some_and(|s| s == ",") {
-                        *i += 1;
+}
+
+fn with(prefix: &[String], last: &Ident) -> Vec<String> {
+    prefix.iter().cloned().chain([last.to_string()]).collect()
+}
+
+/// Reads one file's syntax tree (syn: comments, strings and doc links are no paths): its inline
+/// modules and every path of two or more segments, in the code, in `use` trees and in macros'
+/// tokens (`a::b` sequences).
+struct Reader<'a> {
+    file: &'a str,
+    module: ModPath,
+    modules: &'a mut BTreeMap<ModPath, String>,
+    refs: &'a mut Vec<Ref>,
+}
+
+impl Reader<'_> {
+    fn push(&mut self, segs: Vec<String>, kind: Kind) {
+        self.refs.push(Ref { file: self.file.into(), module: self.module.clone(), segs, kind });
+    }
+
+    fn tokens(&mut self, tokens: TokenStream) {
+        let t: Vec<TokenTree> = tokens.into_iter().collect();
+        let colons = |i: usize| {
+            matches!((t.get(i), t.get(i + 1)), (Some(TokenTree::Punct(a)), Some(TokenTree::Punct(b)))
+                if a.as_char() == ':' && a.spacing() == Spacing::Joint && b.as_char() == ':')
+        };
+        let mut i = 0;
+        while i < t.len() {
+            match &t[i] {
+                TokenTree::Group(g) => self.tokens(g.stream()),
+                TokenTree::Ident(first) if colons(i + 1) && !(i >= 2 && colons(i - 2)) => {
+                    let mut segs = vec![first.to_string()];
+                    while let (true, Some(TokenTree::Ident(next))) = (colons(i + 1), t.get(i + 3)) {
+                        segs.push(next.to_string());
+                        i += 3;
                     }
+                    self.push(segs, Kind::Code);
                 }
-                *i += 1;
-                return;
+                _ => {}
             }
-            "*" => {
-                *i += 1;
-                out.push((path, None));
-                return;
-            }
-            _ => {
-                path.push(tok.clone());
-                *i += 1;
-                if t.get(*i).is_some_and(|s| s == "::") {
-                    *i += 1;
-                    continue;
-                }
-                let mut name = tok.clone();
-                if t.get(*i).is_some_and(|s| s == "as") {
-                    name = t[*i + 1].clone();
-                    *i += 2;
-                }
-                if path.last().is_some_and(|s| s == "self") {
-                    path.pop();
-                    name = path.last().cloned().unwrap_or_default();
-                }
-                out.push((path, Some(name)));
-                return;
-            }
+            i += 1;
         }
     }
 }
 
-/// What one file declares and names: its inline modules, its `mod x;` children and every path.
+impl<'ast> Visit<'ast> for Reader<'_> {
+    fn visit_item_mod(&mut self, m: &'ast syn::ItemMod) {
+        if let Some((_, items)) = &m.content {
+            self.module.push(m.ident.to_string());
+            self.modules.insert(self.module.clone(), self.file.into());
+            items.iter().for_each(|item| self.visit_item(item));
+            self.module.pop();
+        }
+    }
+
+    fn visit_item_use(&mut self, u: &'ast syn::ItemUse) {
+        let mut leaves = Vec::new();
+        use_tree(&u.tree, &mut Vec::new(), &mut leaves);
+        for (segs, name) in leaves {
+            self.push(segs, Kind::Use { name });
+        }
+    }
+
+    fn visit_path(&mut self, p: &'ast syn::Path) {
+        if p.leading_colon.is_none() && p.segments.len() > 1 {
+            self.push(p.segments.iter().map(|s| s.ident.to_string()).collect(), Kind::Code);
+        }
+        visit::visit_path(self, p);
+    }
+
+    fn visit_macro(&mut self, m: &'ast syn::Macro) {
+        self.visit_path(&m.path);
+        self.tokens(m.tokens.clone());
+    }
+}
+
+/// What one file declares and names: its inline modules and every path.
 fn read_file(
     file: &str,
     base: &[String],
@@ -213,65 +146,8 @@ fn read_file(
     modules: &mut BTreeMap<ModPath, String>,
     refs: &mut Vec<Ref>,
 ) {
-    let t = lex(text);
-    let ident = |s: &str| s.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_');
-    // the inline modules open at each brace depth
-    let mut stack: Vec<(usize, String)> = Vec::new();
-    let mut depth = 0usize;
-    let mut i = 0;
-    while i < t.len() {
-        let module: ModPath = base.iter().cloned().chain(stack.iter().map(|(_, m)| m.clone())).collect();
-        let tok = t[i].as_str();
-        match tok {
-            "{" => depth += 1,
-            "}" => {
-                depth -= 1;
-                if stack.last().is_some_and(|(d, _)| *d == depth) {
-                    stack.pop();
-                }
-            }
-            "mod" if t.get(i + 2).is_some_and(|s| s == "{") => {
-                let name = t[i + 1].clone();
-                let mut inner = module.clone();
-                inner.push(name.clone());
-                modules.insert(inner, file.to_string());
-                stack.push((depth, name));
-                depth += 1;
-                i += 3;
-                continue;
-            }
-            "use" => {
-                let public = i > 0 && (t[i - 1] == "pub" || (t[i - 1] == ")" && i >= 4 && t[i - 4] == "pub"));
-                let mut j = i + 1;
-                let mut leaves = Vec::new();
-                use_tree(&t, &mut j, &[], &mut leaves);
-                for (segs, name) in leaves {
-                    refs.push(Ref {
-                        file: file.into(),
-                        module: module.clone(),
-                        segs,
-                        kind: Kind::Use { name, public },
-                    });
-                }
-                i = j;
-                continue;
-            }
-            _ if ident(tok) && t.get(i + 1).is_some_and(|s| s == "::") && (i == 0 || t[i - 1] != "::") => {
-                // a path in the code: `crate::a::b`, `super::x`, `self::y` or `child::z`
-                let mut segs = vec![tok.to_string()];
-                let mut j = i + 1;
-                while t.get(j).is_some_and(|s| s == "::") && t.get(j + 1).is_some_and(|s| ident(s)) {
-                    segs.push(t[j + 1].clone());
-                    j += 2;
-                }
-                refs.push(Ref { file: file.into(), module, segs, kind: Kind::Code });
-                i = j;
-                continue;
-            }
-            _ => {}
-        }
-        i += 1;
-    }
+    let tree = syn::parse_file(text).unwrap_or_else(|e| panic!("{file} does not parse: {e}"));
+    Reader { file, module: base.to_vec(), modules, refs }.visit_file(&tree);
 }
 
 /// The module path a file defines: `online/sim.rs` → `online::sim`, `online/mod.rs` → `online`,
@@ -317,7 +193,7 @@ fn file_graph(files: &BTreeMap<String, String>) -> Graph {
     // the names each module imports (`use x::y as z;` → z ↦ x::y), for following re-exports
     let mut imports: BTreeMap<ModPath, BTreeMap<String, ModPath>> = BTreeMap::new();
     for r in &refs {
-        if let (Kind::Use { name: Some(n), .. }, Some(abs)) = (&r.kind, absolute(&r.module, &r.segs)) {
+        if let (Kind::Use { name: Some(n) }, Some(abs)) = (&r.kind, absolute(&r.module, &r.segs)) {
             imports.entry(r.module.clone()).or_default().insert(n.clone(), abs);
         }
     }
@@ -341,15 +217,8 @@ fn file_graph(files: &BTreeMap<String, String>) -> Graph {
         }
         Some(modules[&p[..k]].clone())
     }
-    let tokens: BTreeMap<&String, Vec<String>> = files.iter().map(|(f, t)| (f, lex(t))).collect();
     let mut g: Graph = files.keys().map(|f| (f.clone(), BTreeSet::new())).collect();
     for r in &refs {
-        if let Kind::Use { name: Some(n), public: true } = &r.kind {
-            // a re-export is an edge only if the file's own code uses the name
-            if tokens[&r.file].iter().filter(|tok| *tok == n).count() < 2 {
-                continue;
-            }
-        }
         let Some(abs) = absolute(&r.module, &r.segs) else { continue };
         if let Some(target) = resolve(&abs, &modules, &imports, 0) {
             if target != r.file {
@@ -360,23 +229,12 @@ fn file_graph(files: &BTreeMap<String, String>) -> Graph {
     g
 }
 
-/// The module graph: the file graph folded into top-level modules.
-fn module_graph(files: &Graph) -> Graph {
-    let top = |f: &str| file_module(f).first().cloned().unwrap_or_else(|| "lib".into());
-    let mut g = Graph::new();
-    for (f, deps) in files {
-        let m = top(f);
-        let out = g.entry(m.clone()).or_default();
-        out.extend(deps.iter().map(|d| top(d)).filter(|d| *d != m));
-    }
-    g
-}
-
-/// The engine's source files (`bindings`, `cli`, `main` and `lib` are left out of the graph, but
-/// `lib.rs` is read so `crate::Error` resolves through its re-export).
-fn engine_files() -> (Graph, Graph) {
+/// The file graph of a crate's sources under `dir` (relative to the workspace root): its paths
+/// `online/sim.rs`, `bindings/simulation.rs`, … (`lib.rs` is read too, so `crate::Error`
+/// resolves through its re-export).
+fn crate_files(dir: &str) -> Graph {
     fn rs_files(dir: &Path, out: &mut Vec<PathBuf>) {
-        for e in std::fs::read_dir(dir).expect("readable src/") {
+        for e in std::fs::read_dir(dir).expect("a readable source folder") {
             let p = e.expect("dir entry").path();
             if p.is_dir() {
                 rs_files(&p, out);
@@ -385,7 +243,7 @@ fn engine_files() -> (Graph, Graph) {
             }
         }
     }
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/engine/src");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
     let mut paths = Vec::new();
     rs_files(&src, &mut paths);
     let files: BTreeMap<String, String> = paths
@@ -395,10 +253,7 @@ fn engine_files() -> (Graph, Graph) {
             (rel, std::fs::read_to_string(p).expect("readable source"))
         })
         .collect();
-    let mut g = file_graph(&files);
-    g.retain(|f, _| !OUTSIDE.contains(&file_module(f).first().map_or("lib", |s| s.as_str())));
-    let modules = module_graph(&g);
-    (g, modules)
+    file_graph(&files)
 }
 
 /// A cycle of `g` as a path `a → b → … → a`, if there is one (depth-first search; nodes that are
@@ -445,16 +300,10 @@ fn find_cycle(g: &Graph) -> Option<Vec<String>> {
     None
 }
 
-/// The failure message for the cycles of a file graph and its module graph, if any.
-fn cycles(files: &Graph, modules: &Graph) -> Option<String> {
-    if let Some(c) = find_cycle(modules) {
-        return Some(format!(
-            "the engine's modules form an import cycle: {} (docs/ARCHITECTURE.md)",
-            c.join(" → ")
-        ));
-    }
+/// The failure message for a cycle of the file graph of `name`, if there is one.
+fn cycles(name: &str, files: &Graph) -> Option<String> {
     find_cycle(files)
-        .map(|c| format!("the engine's files form an import cycle: {} (docs/ARCHITECTURE.md)", c.join(" → ")))
+        .map(|c| format!("the {name}'s files form an import cycle: {} (docs/ARCHITECTURE.md)", c.join(" → ")))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -518,8 +367,8 @@ fn file_paths_follow_super_self_groups_nested_modules_and_reexports() {
     assert_eq!(edges(&g, "s/z.rs"), vec!["s/x.rs", "s/y.rs"]);
     assert_eq!(edges(&g, "s/w.rs"), vec!["k.rs", "s/y.rs"]);
     assert_eq!(edges(&g, "k/merged.rs"), vec!["k.rs"]);
-    // a parent that only declares and re-exports its children depends on none of them
-    assert!(g["s/mod.rs"].is_empty(), "{g:?}");
+    // a re-export is an edge: the parent depends on the children it re-exports
+    assert_eq!(edges(&g, "s/mod.rs"), vec!["s/x.rs", "s/y.rs"]);
 }
 
 #[test]
@@ -531,7 +380,7 @@ fn a_planted_file_cycle_is_reported_and_a_clean_tree_passes() {
         ("m/b.rs", "use super::{a::Model};\npub fn draw() { let _ = Model; }"),
     ]);
     let g = file_graph(&cyclic);
-    let msg = cycles(&g, &module_graph(&g)).expect("the cycle a ↔ b is found");
+    let msg = cycles("engine", &g).expect("the cycle a ↔ b is found");
     assert!(msg.contains("files") && msg.contains("m/a.rs → m/b.rs → m/a.rs"), "{msg}");
     // the same with the shared type in its own file: no cycle
     let clean = tree(&[
@@ -542,32 +391,56 @@ fn a_planted_file_cycle_is_reported_and_a_clean_tree_passes() {
         ("m/b.rs", "use super::model::Model;\npub fn draw() { let _ = Model; }"),
     ]);
     let g = file_graph(&clean);
-    assert_eq!(cycles(&g, &module_graph(&g)), None);
-    // a cycle between two top-level modules is named at the module level
-    let modules = tree(&[
-        ("lib.rs", "pub mod p; pub mod q;"),
-        ("p/mod.rs", "mod inner;"),
-        ("p/inner.rs", "fn f() { crate::q::g() }"),
-        ("q.rs", "pub fn g() {} fn h() { let _ = crate::p::inner::f; }"),
+    assert_eq!(cycles("engine", &g), None);
+}
+
+/// The shape `bindings/simulation.rs` had: a file that re-exports the classes built on it.
+#[test]
+fn a_cycle_through_a_reexport_is_reported() {
+    let reexporting = tree(&[
+        ("lib.rs", "pub mod b;"),
+        ("b/mod.rs", "pub mod shared; pub mod run;"),
+        ("b/shared.rs", "pub struct Limits;\npub use super::run::Run;"),
+        ("b/run.rs", "use super::shared::Limits;\npub struct Run(Limits);"),
     ]);
-    let g = file_graph(&modules);
-    let msg = cycles(&g, &module_graph(&g)).expect("p ↔ q is found");
-    assert!(msg.contains("modules") && msg.contains("p → q → p"), "{msg}");
+    let g = file_graph(&reexporting);
+    let msg = cycles("web layer", &g).expect("run ↔ shared is found");
+    assert!(msg.contains("b/run.rs → b/shared.rs → b/run.rs"), "{msg}");
+    // without the re-export, the class builds on the shared file one way
+    let one_way = tree(&[
+        ("lib.rs", "pub mod b;"),
+        ("b/mod.rs", "pub mod shared; pub mod run;"),
+        ("b/shared.rs", "pub struct Limits;"),
+        ("b/run.rs", "use super::shared::Limits;\npub struct Run(Limits);"),
+    ]);
+    assert_eq!(cycles("web layer", &file_graph(&one_way)), None);
+}
+
+fn assert_acyclic(name: &str, files: &Graph) {
+    if let Some(msg) = cycles(name, files) {
+        panic!("{msg}");
+    }
+    for (f, d) in files {
+        println!("{f} → {}", d.iter().cloned().collect::<Vec<_>>().join(", "));
+    }
 }
 
 #[test]
-fn the_engine_import_graph_is_acyclic() {
-    let (files, modules) = engine_files();
-    // the graph is real: it has the engine's modules and their known edges
-    for m in ["config", "online", "experiment", "space", "krr", "stream"] {
-        assert!(modules.contains_key(m), "module `{m}` not found in {modules:?}");
-    }
-    assert!(modules["online"].contains("krr") && modules["experiment"].contains("online"), "{modules:?}");
+fn the_engine_files_import_one_way() {
+    let files = crate_files("crates/engine/src");
+    // the graph is real: it has the engine's files and their known edges
     assert!(files["online/low_switch.rs"].iter().any(|f| f.starts_with("krr")), "{files:?}");
-    if let Some(msg) = cycles(&files, &modules) {
-        panic!("{msg}");
+    assert!(files["experiment/runner.rs"].iter().any(|f| f.starts_with("online/")), "{files:?}");
+    assert_acyclic("engine", &files);
+}
+
+#[test]
+fn the_web_layer_files_import_one_way() {
+    let files = crate_files("src");
+    // the graph is real: both run classes build on the shared file, which names neither
+    for class in ["bindings/online_run.rs", "bindings/experiment_run.rs"] {
+        assert!(files[class].contains("bindings/simulation.rs"), "{files:?}");
+        assert!(!files["bindings/simulation.rs"].contains(class), "{files:?}");
     }
-    for (f, d) in &files {
-        println!("{f} → {}", d.iter().cloned().collect::<Vec<_>>().join(", "));
-    }
+    assert_acyclic("web layer", &files);
 }

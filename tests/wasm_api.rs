@@ -450,7 +450,8 @@ fn bit_identical_to_native() {
 
 // ---- OnlineRun and ExperimentRun ----------------------------------------------------------------
 
-use csc::bindings::simulation::{JsExperimentRun, JsOnlineRun};
+use csc::bindings::experiment_run::JsExperimentRun;
+use csc::bindings::online_run::JsOnlineRun;
 
 fn policies(ids: &[&str]) -> csc::bindings::simulation::JsPolicyIds {
     let a = js_sys::Array::new();
@@ -656,6 +657,45 @@ fn experiment_run_in_chunks_with_progress_and_cancel() {
     assert_eq!(run.total_units(), 8);
 }
 
+/// A run collecting units (the worker pool's collector, `addUnit`) folds them in as they arrive
+/// and builds its report once per change: units added in any order give, bit for bit, the report
+/// the engine builds from those units (`Report::new`, sorted by unit index), in JSON, CSV and the
+/// summary alike; a report asked for between adds holds exactly the units added so far.
+#[wasm_bindgen_test]
+fn added_units_fold_into_one_report() {
+    use csc::experiment::{ExperimentSpec, Report, UnitResult};
+    let d = JsDataset::plane().unwrap();
+    let spec = obj(&[
+        ("id", "mini".into()),
+        ("dataset", "plane".into()),
+        ("measure", obj(&[("kind", "online".into()), ("policies", policies(&["greedy", "lfu"]).into())])),
+        ("params", obj(&[("horizon", 150.into()), ("n_eval", 100.into())])),
+        ("seeds", 3.into()),
+    ]);
+    let mut worker = JsExperimentRun::new(spec.clone().unchecked_into(), &d, None, None).unwrap();
+    let json: Vec<String> = (0..3).map(|i| worker.run_unit_at(f64::from(i), None).unwrap()).collect();
+    let mut collector = JsExperimentRun::new(spec.unchecked_into(), &d, None, None).unwrap();
+    let resolved: ExperimentSpec = serde_wasm_bindgen::from_value(collector.spec().unwrap()).unwrap();
+    let indices = |r: &Report| r.units.iter().map(|u| u.unit.index).collect::<Vec<_>>();
+    let mut added: Vec<UnitResult> = Vec::new();
+    for (i, want) in [(2, vec![2]), (0, vec![0, 2]), (1, vec![0, 1, 2])] {
+        collector.add_unit(JsValue::from_str(&json[i])).unwrap();
+        added.push(serde_json::from_str(&json[i]).unwrap());
+        let partial: Report = serde_json::from_str(&collector.report_json()).unwrap();
+        assert_eq!(indices(&partial), want, "the report after adding unit {i}");
+        assert_eq!(collector.done_units(), want.len());
+    }
+    let reference = Report::new(&resolved, added);
+    assert_eq!(collector.report_json(), serde_json::to_string(&reference).unwrap());
+    assert_eq!(collector.csv(), reference.to_csv());
+    assert_eq!(collector.summary(), reference.summary());
+    let shown: Report = serde_wasm_bindgen::from_value(collector.report().unwrap()).unwrap();
+    let means =
+        |r: &Report| r.stats.iter().map(|s| (s.metric.clone(), s.n, s.mean.to_bits())).collect::<Vec<_>>();
+    assert_eq!(means(&shown), means(&reference), "the report object the page draws");
+    assert_msg(collector.add_unit(JsValue::from_str(&json[1])), &["added twice"]);
+}
+
 // ---- the exports' JS entry points: any JS value in a string or array position -------------------
 
 /// The exports take strings and arrays as `JsValue` (the release JS glue passes any value on
@@ -786,7 +826,7 @@ fn user_jsonl() -> Vec<u8> {
 /// checksum, never a built-in dataset.
 #[wasm_bindgen_test]
 fn experiment_definition_round_trips_and_runs_on_uploaded_data() {
-    use csc::bindings::simulation::experiment_definition;
+    use csc::bindings::experiment_run::experiment_definition;
     let def = experiment_definition(JsValue::from_str("fig-e")).unwrap();
     let json = js_sys::JSON::stringify(&def).unwrap().as_string().unwrap();
     let spec = csc::experiment::ExperimentSpec::from_json(&json).unwrap();

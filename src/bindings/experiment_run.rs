@@ -54,13 +54,48 @@ pub fn parse_grid(#[wasm_bindgen(unchecked_param_type = "string")] text: JsValue
     to_js(&crate::experiment::Sweep::parse(&text).map_err(js_err)?)
 }
 
+/// The units done so far, folded in as they arrive, in unit order, and the report over them:
+/// rebuilt once when it is first asked for after a change (`report`, `reportJson`, `csv` and
+/// `summary` of one state share it). The report holds the units, so they are never copied.
+struct Done {
+    report: Report,
+    fresh: bool,
+}
+
+impl Done {
+    fn new(spec: &ExperimentSpec) -> Done {
+        Done { report: Report::new(spec, Vec::new()), fresh: true }
+    }
+
+    fn units(&self) -> &[UnitResult] {
+        &self.report.units
+    }
+
+    /// Adds a unit in its place by index (the report is sorted by unit index, whatever the order
+    /// in which units finish: `Report::new`).
+    fn fold(&mut self, r: UnitResult) {
+        let at = self.report.units.partition_point(|u| u.unit.index < r.unit.index);
+        self.report.units.insert(at, r);
+        self.fresh = false;
+    }
+
+    /// The report over the units done (rebuilt now if a unit came since it was last built).
+    fn report(&mut self, spec: &ExperimentSpec) -> &Report {
+        if !self.fresh {
+            self.report = Report::new(spec, std::mem::take(&mut self.report.units));
+            self.fresh = true;
+        }
+        &self.report
+    }
+}
+
 /// An experiment of SPEC §10 run one unit (one sweep value × one seed) at a time.
 #[wasm_bindgen(js_name = ExperimentRun)]
 pub struct JsExperimentRun {
     spec: ExperimentSpec,
     dataset: Arc<Dataset>,
     units: Vec<crate::experiment::Unit>,
-    done: Vec<UnitResult>,
+    done: Done,
 }
 
 #[wasm_bindgen(js_class = ExperimentRun)]
@@ -125,7 +160,12 @@ impl JsExperimentRun {
         }
         spec.dataset.check_loaded(dataset.inner()).map_err(js_err)?;
         crate::experiment::runner::check_ground_truth(&spec, dataset.inner()).map_err(js_err)?;
-        Ok(JsExperimentRun { units: spec.units(), spec, dataset: dataset.inner().clone(), done: Vec::new() })
+        Ok(JsExperimentRun {
+            units: spec.units(),
+            done: Done::new(&spec),
+            spec,
+            dataset: dataset.inner().clone(),
+        })
     }
 
     #[wasm_bindgen(getter, js_name = totalUnits)]
@@ -135,7 +175,7 @@ impl JsExperimentRun {
 
     #[wasm_bindgen(getter, js_name = doneUnits)]
     pub fn done_units(&self) -> usize {
-        self.done.len()
+        self.done.units().len()
     }
 
     /// The resolved definition.
@@ -149,11 +189,11 @@ impl JsExperimentRun {
     /// while units remain.
     #[wasm_bindgen(js_name = runNext)]
     pub fn run_next(&mut self, on_progress: Option<JsProgress>) -> JsResult<bool> {
-        let Some(unit) = self.units.get(self.done.len()).cloned() else { return Ok(false) };
+        let Some(unit) = self.units.get(self.done.units().len()).cloned() else { return Ok(false) };
         let mut cb = progress_callback(on_progress);
         let r = run_unit(&self.spec, &unit, &self.dataset, &mut cb).map_err(js_err)?;
-        self.done.push(r);
-        Ok(self.done.len() < self.units.len())
+        self.done.fold(r);
+        Ok(self.done.units().len() < self.units.len())
     }
 
     /// Runs unit `index` (0-based, in the order of the experiment's units) and returns its result
@@ -186,32 +226,33 @@ impl JsExperimentRun {
                 r.unit.index, r.experiment, self.spec.id
             ))));
         }
-        if self.done.iter().any(|d| d.unit.index == r.unit.index) {
+        if self.done.units().iter().any(|d| d.unit.index == r.unit.index) {
             return Err(js_err(Error::data(format!("unit {} was added twice", r.unit.index))));
         }
-        self.done.push(r);
+        self.done.fold(r);
         Ok(())
     }
 
-    /// The report over the units done so far.
+    /// The report over the units done so far (built once per change of the units done, and
+    /// shared with `reportJson`, `csv` and `summary`).
     #[wasm_bindgen(unchecked_return_type = "Report")]
-    pub fn report(&self) -> JsResult<JsValue> {
-        to_js(&Report::new(&self.spec, self.done.clone()))
+    pub fn report(&mut self) -> JsResult<JsValue> {
+        to_js(self.done.report(&self.spec))
     }
 
     /// The report as JSON text (for export).
     #[wasm_bindgen(js_name = reportJson)]
-    pub fn report_json(&self) -> String {
-        serde_json::to_string(&Report::new(&self.spec, self.done.clone())).unwrap_or_default()
+    pub fn report_json(&mut self) -> String {
+        serde_json::to_string(self.done.report(&self.spec)).unwrap_or_default()
     }
 
     /// The aggregated statistics as CSV.
-    pub fn csv(&self) -> String {
-        Report::new(&self.spec, self.done.clone()).to_csv()
+    pub fn csv(&mut self) -> String {
+        self.done.report(&self.spec).to_csv()
     }
 
     /// The headline table as text.
-    pub fn summary(&self) -> String {
-        Report::new(&self.spec, self.done.clone()).summary()
+    pub fn summary(&mut self) -> String {
+        self.done.report(&self.spec).summary()
     }
 }

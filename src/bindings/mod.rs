@@ -61,13 +61,23 @@ pub mod url_state;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen::prelude::*;
 
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen]
+extern "C" {
+    /// `performance.now()`: milliseconds, monotonic, in the page and in its workers alike.
+    #[wasm_bindgen(js_namespace = performance, js_name = now)]
+    fn performance_now() -> f64;
+}
+
 /// Installs the panic hook (a panic, which would be an engine bug, is printed to the console
-/// with its message instead of an opaque `unreachable` trap). Runs once, when the module is
-/// initialised (not part of the typed API).
+/// with its message instead of an opaque `unreachable` trap) and gives the engine its clock for
+/// the measured runtimes (`csc::clock`: the engine asks no JavaScript itself). Runs once, when
+/// the module is initialised (not part of the typed API).
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen(start, skip_typescript)]
 pub fn start() {
     console_error_panic_hook::set_once();
+    crate::clock::set_clock(performance_now);
 }
 
 /// The version of the engine (the crate version), e.g. `"0.1.0"`.

@@ -1,6 +1,7 @@
 //! What the live and batch classes share: the JS argument types and the limits of a run held in
-//! the page (their TypeScript types are in `types.rs`). The classes are `OnlineRun` (`online_run.rs`, the live
-//! view) and `ExperimentRun` (`experiment_run.rs`, SPEC §10 in workers), re-exported here.
+//! the page (their TypeScript types are in `types.rs`). The classes are `OnlineRun` (`online_run.rs`,
+//! the live view) and `ExperimentRun` (`experiment_run.rs`, SPEC §10 in workers); both build on
+//! this file, which names neither (no import cycle, tests/architecture.rs).
 
 use super::convert::{js_err, JsResult};
 use crate::error::Error;
@@ -31,6 +32,3 @@ pub(crate) fn live_run_fits(params: &crate::config::Params, dim: usize) -> JsRes
     }
     super::convert::stream_fits(params, dim)
 }
-
-pub use super::experiment_run::{experiment_definition, JsExperimentRun};
-pub use super::online_run::JsOnlineRun;

@@ -7,8 +7,9 @@
 //! Why `#[derive(TS)]` sits on engine types (`Params`, `ExperimentSpec`, `Report`, …): ts-rs reads
 //! the same type and serde attributes that decide the JSON, so the description is the type's own
 //! and nothing in the bindings restates a field. It is a plain-Rust description (no
-//! `wasm_bindgen`, no JS): each derive is `cfg_attr(not(target_arch = "wasm32"), …)`, so the wasm
-//! build never compiles it and the engine stays free of the page layer (tests/architecture.rs).
+//! `wasm_bindgen`, no JS) behind the engine's optional feature `ts` (each derive is
+//! `cfg_attr(feature = "ts", …)`), which this crate enables natively only: the wasm build, the
+//! engine alone and the CLI never compile it. This crate's own types derive it natively.
 //!
 //! The objects the bindings build by hand (typed arrays: `EpsilonNetResult`, `LiveFrame`, …) are
 //! not serde values; they are declared in one hand-written place, `types.rs`, and checked against

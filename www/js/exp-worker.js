@@ -10,9 +10,10 @@
 // starts fresh workers for the next job.
 import init, { Dataset, ExperimentRun, determinismReport, experimentDefinition, nativeDeterminismReport } from '../pkg/csc.js';
 import { answersOption } from './nq-trivia.js';
-import { serve } from './rpc.js';
+import { pageModule, serve } from './rpc.js';
 
-const ready = init();
+// the page's compiled engine (engine.js), else fetched here
+const ready = pageModule().then((m) => init(m ? { module_or_path: m } : undefined));
 ready.catch(() => {}); // reported, as the failed reply, to each request below
 
 function dataset(d) {

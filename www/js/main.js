@@ -1,7 +1,8 @@
 // @ts-check
 // The playground: reads the state from the URL (through the engine), wires the shared controls
 // and the tabs, and hands each view its part of the page. Views live in js/views/.
-import init, { Dataset, version, commit } from '../pkg/csc.js';
+import { Dataset, version, commit } from '../pkg/csc.js';
+import { engineReady } from './engine.js';
 import { loadState, saveState, fingerprint, uploadHash, linkedUpload, figureEmbedSnippet } from './state.js';
 import { buildControls } from './controls.js';
 import { createLiveView } from './views/live.js';
@@ -24,7 +25,7 @@ function banner(messages) {
   $('banner').textContent = messages.join(' ');
 }
 
-await init();
+await engineReady; // compiled once, shared with the workers (engine.js)
 const { state, errors, hidden } = loadState();
 // Every settings control, built from the engine's table (js/controls.js), what the link hides hidden.
 const controls = buildControls(hidden);

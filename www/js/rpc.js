@@ -11,6 +11,10 @@
 // runs, `{ note }` for news of no request (e.g. a model loading), then `{ id, ok: true, result }`
 // or `{ id, ok: false, message, trapped }`.
 //
+// A worker that runs the page's engine gets it compiled: its Rpc's `wasm` (engine.js's
+// `engineModule`) is posted as `{ wasmModule }` before the first request, and the worker
+// instantiates that (`pageModule`), so the .wasm is fetched and compiled once per page.
+//
 // One crash and timeout path: a worker that cannot start or throws outside a handler
 // (`onerror`), whose message cannot be read (`onmessageerror`), whose wasm instance trapped (a
 // `WebAssembly.RuntimeError`: the worker closes itself), or that stays silent — no reply,
@@ -26,11 +30,25 @@ const REPLY = Symbol('reply');
 
 const message = (e) => String(e && e.message ? e.message : e);
 
+/** @type {(module: WebAssembly.Module | undefined) => void} */
+let moduleArrived = () => {};
+/** @type {Promise<WebAssembly.Module | undefined>} */
+const arrivedModule = new Promise((resolve) => { moduleArrived = resolve; });
+
+/**
+ * The worker side: the engine's compiled module as the page posts it before the first request
+ * (an Rpc's `wasm`), or `undefined` if a request comes first (the worker then fetches and
+ * compiles the .wasm itself). `init(m ? { module_or_path: m } : undefined)` instantiates it.
+ */
+export const pageModule = () => arrivedModule;
+
 /** The worker side: answers every request with its handler (`handlers[type](payload, progress)`).
  *  `trappedSays(message)`: what a trapped instance's reply says (what the page can do next). */
 export function serve(handlers, { trappedSays = (m) => `the engine stopped (${m})` } = {}) {
   const scope = workerScope();
   scope.onmessage = async ({ data: m }) => {
+    if (m && 'wasmModule' in m) { moduleArrived(m.wasmModule); return; }
+    moduleArrived(undefined); // a request first: no module is coming
     const { id, type, payload } = m || {};
     const progress = (data, transfer = []) => scope.postMessage({ id, progress: data }, transfer);
     try {
@@ -66,17 +84,21 @@ export class Rpc {
    * `url`: the worker's module; `name`: how messages name it ("the engine's worker");
    * `idleMs`: the longest silence a waiting request accepts; `onNote(data)`: news of no request;
    * `onFail(message)`: called once per failure of the worker (after the requests are rejected);
-   * `startHint`: why a worker may not start (e.g. "is pkg/ built and served?").
+   * `startHint`: why a worker may not start (e.g. "is pkg/ built and served?"); `wasm`: the
+   * compiled engine, posted to each worker started before its first request (engine.js).
    * @param {string | URL} url
-   * @param {{ name?: string, idleMs?: number, onNote?: (data: any) => void, onFail?: (message: string) => void, startHint?: string }} [options]
+   * @param {{ name?: string, idleMs?: number, onNote?: (data: any) => void, onFail?: (message: string) => void, startHint?: string, wasm?: Promise<WebAssembly.Module> | null }} [options]
    */
-  constructor(url, { name = 'the worker', idleMs = 120000, onNote = () => {}, onFail = () => {}, startHint = 'it could not be started' } = {}) {
+  constructor(url, { name = 'the worker', idleMs = 120000, onNote = () => {}, onFail = () => {}, startHint = 'it could not be started', wasm = null } = {}) {
     this.url = url;
     this.name = name;
     this.idleMs = idleMs;
     this.onNote = onNote;
     this.onFail = onFail;
     this.startHint = startHint;
+    this.wasm = wasm;
+    /** Resolves when the worker may be sent requests (its module posted first). */
+    this.started = Promise.resolve();
     this.worker = null;
     this.waiting = new Map(); // id → { resolve, reject, onProgress }
     this.nextId = 1;
@@ -92,6 +114,12 @@ export class Rpc {
     w.onmessageerror = () => this.fail(`a message from ${this.name} could not be read`);
     w.onmessage = ({ data: m }) => this.receive(m);
     this.worker = w;
+    if (this.wasm) {
+      this.started = this.wasm.then(
+        (wasmModule) => { if (this.worker === w) w.postMessage({ wasmModule }); },
+        (e) => { if (this.worker === w) this.fail(`${this.name} could not be given the engine: ${message(e)}`); },
+      );
+    }
   }
 
   receive(m) {
@@ -110,11 +138,16 @@ export class Rpc {
    *  `onProgress(data)` hears the handler's progress; `transfer` hands buffers over. */
   request(type, payload = {}, { onProgress = null, transfer = [] } = {}) {
     if (!this.worker) this.spawn();
-    const id = this.nextId++;
+    const id = this.nextId++, w = this.worker;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject, onProgress });
       this.arm();
-      try { this.worker.postMessage({ id, type, payload }, transfer); } catch (e) { this.waiting.delete(id); reject(new Error(`${this.name} could not be sent the request: ${message(e)}`)); }
+      const send = () => {
+        if (this.worker !== w) return; // failed or stopped meanwhile: already rejected
+        try { w.postMessage({ id, type, payload }, transfer); } catch (e) { this.waiting.delete(id); reject(new Error(`${this.name} could not be sent the request: ${message(e)}`)); }
+      };
+      // After the engine's module (in order: every request waits on the same promise).
+      if (this.wasm) this.started.then(send); else send();
     });
   }
 

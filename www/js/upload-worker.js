@@ -5,10 +5,11 @@
 // One request, `check` (rpc.js): progress `[rowsDone, rows]` as the distances are measured, then
 // `{ size, dim, checksum, arrivals, noGroundTruth, notes }`, or the engine's message as the failed reply.
 import init, { Dataset } from '../pkg/csc.js';
-import { serve } from './rpc.js';
+import { pageModule, serve } from './rpc.js';
 import { answersOption } from './nq-trivia.js';
 
-const ready = init();
+// the page's compiled engine (engine.js), else fetched here
+const ready = pageModule().then((m) => init(m ? { module_or_path: m } : undefined));
 ready.catch(() => {}); // reported as the failed reply below
 
 serve({

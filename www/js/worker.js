@@ -8,9 +8,10 @@
 // page starts a fresh one on Reset.
 import init, { Dataset, OnlineRun, policies, validateParams } from '../pkg/csc.js';
 import { answersOption } from './nq-trivia.js';
-import { serve } from './rpc.js';
+import { pageModule, serve } from './rpc.js';
 
-const ready = init();
+// the page's compiled engine (engine.js), else fetched here
+const ready = pageModule().then((m) => init(m ? { module_or_path: m } : undefined));
 ready.catch(() => {}); // reported, as the failed reply, to each request below
 let run = null;
 let dataset = null;

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 /// One algorithm as the user sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct AlgorithmInfo {
     /// The id: `"clcb-sc-ls-cont"`, … (the serde name of the enum variant).
     pub id: &'static str,
@@ -36,7 +36,7 @@ pub struct AlgorithmInfo {
 /// offline counterpart share a style (CLCB-SC-LS-Cont and CUCB-SC-Cont, CLCB-SC-LS and CUCB-SC),
 /// as do the baselines of the same id in both lists.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS), ts(rename = "ChartStyle"))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "ChartStyle"))]
 pub struct Style {
     /// `#rrggbb`.
     pub colour: &'static str,
@@ -98,8 +98,8 @@ macro_rules! catalog {
     }) => {
         $(#[$meta])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-        #[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
-        #[cfg_attr(not(target_arch = "wasm32"), ts(rename = $ts_name))]
+        #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+        #[cfg_attr(feature = "ts", ts(rename = $ts_name))]
         pub enum $name {
             $($(#[$vmeta])* #[serde(rename = $id)] $variant,)+
         }

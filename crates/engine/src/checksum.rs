@@ -58,7 +58,7 @@ pub const PORTABLE_STAGES: &[&str] = &["stream", "epsilon_net", "reverse_greedy"
 
 /// One stage's hash.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct StageHash {
     pub stage: String,
     /// First 16 hex digits of the sha256 of the stage's results.
@@ -67,7 +67,7 @@ pub struct StageHash {
 
 /// The outcome of the determinism workload.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct DeterminismReport {
     pub seed: u64,
     /// First 16 hex digits of the sha256 over all stages' results, in order.

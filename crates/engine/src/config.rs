@@ -10,12 +10,22 @@ use crate::mismatch::Mismatch;
 use serde::{Deserialize, Serialize};
 
 mod list;
-pub use list::{param_info, param_list, Control, ParamEntry, ParamInfo, PARAMETERS};
+pub use list::{param_info, Control, ParamEntry, ParamInfo, PARAMETERS};
+
+/// Every parameter with its SPEC default, in [`PARAMETERS`] order. (Here, beside [`Params`], so
+/// that `list.rs` names nothing of this file, which re-exports it: no import cycle.)
+pub fn param_list() -> Vec<ParamEntry> {
+    let defaults = serde_json::to_value(Params::default()).expect("Params serialises");
+    PARAMETERS
+        .iter()
+        .map(|p| ParamEntry { info: *p, default: defaults.get(p.id).cloned().unwrap_or_default() })
+        .collect()
+}
 
 /// Which `φ` (SPEC §3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum PhiKind {
     /// `min(ζ·d, 1)`, the SPEC default.
     #[default]
@@ -27,7 +37,7 @@ pub enum PhiKind {
 /// All parameters. Field docs give the symbol, the SPEC section and the default.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Params {
     /// Cache size `k` (SPEC §3). Default 5.
     pub k: usize,

@@ -310,7 +310,7 @@ impl SharedNet {
             let distance = if is_new { 0.0 } else { log.net.metric.dist(x, log.net.centers.row(center)) };
             (Assignment { center, is_new, distance }, f64::from(e.scan_ms))
         } else if i == log.steps.len() {
-            let t0 = web_time::Instant::now();
+            let t0 = crate::clock::Instant::now();
             let a = log.net.insert_known(x, index).ok()?;
             let scan_ms = t0.elapsed().as_secs_f64() * 1e3;
             let center = u32::try_from(a.center).ok().filter(|&c| c < ROW)?;

@@ -22,6 +22,7 @@
 pub mod algorithms;
 pub mod answers;
 pub mod checksum;
+pub mod clock;
 pub mod config;
 pub mod dataset;
 pub mod epsilon_net;

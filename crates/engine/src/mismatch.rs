@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 /// A non-decreasing mismatch cost with values in `[0, 1]`.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS), ts(rename = "Phi"))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "Phi"))]
 pub enum Mismatch {
     /// `φ(d) = min(ζ·d, 1)` (SPEC §3 default, ζ = 1).
     ClippedLinear { zeta: f64 },

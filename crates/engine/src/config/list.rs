@@ -14,7 +14,7 @@ use serde::Serialize;
 /// How the page draws a parameter: a number input with this range and step (within the domain
 /// `Params::validate` accepts). `more`: under "More parameters" rather than in the main grid.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS), ts(rename = "ParamControl"))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "ParamControl"))]
 pub struct Control {
     pub min: f64,
     pub max: f64,
@@ -24,7 +24,7 @@ pub struct Control {
 
 /// One parameter as a reader sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS), ts(rename = "ParamFacts"))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "ParamFacts"))]
 pub struct ParamInfo {
     /// The `Params` field: the key of `--set`, the JSON configuration and the page's link.
     pub id: &'static str,
@@ -146,19 +146,10 @@ pub fn param_info(id: &str) -> Option<&'static ParamInfo> {
 
 /// A parameter with its default: what `csc list --json` and the page's `parameters()` give.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS), ts(rename = "ParamInfo"))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "ParamInfo"))]
 pub struct ParamEntry {
     #[serde(flatten)]
     pub info: ParamInfo,
     /// `Params::default()`'s value (the SPEC default).
     pub default: serde_json::Value,
-}
-
-/// Every parameter with its SPEC default, in [`PARAMETERS`] order.
-pub fn param_list() -> Vec<ParamEntry> {
-    let defaults = serde_json::to_value(super::Params::default()).expect("Params serialises");
-    PARAMETERS
-        .iter()
-        .map(|p| ParamEntry { info: *p, default: defaults.get(p.id).cloned().unwrap_or_default() })
-        .collect()
 }

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 /// One dataset as a reader sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct DatasetEntry {
     /// The id of the CLI (`--dataset`), definitions and the page's link (`upload`: the user's file).
     pub id: &'static str,

@@ -127,7 +127,7 @@ pub fn with_progress<T>(progress: Progress, body: impl FnOnce() -> T) -> T {
 
 /// What a result reports about its dataset.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct DatasetInfo {
     pub name: String,
     pub size: usize,

@@ -207,7 +207,7 @@ pub fn headline(spec: &ExperimentSpec, units: &[UnitResult]) -> Option<Headline>
 
 /// A value of a metric the paper prints, to mark on the figure that plots the metric.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct PaperValue {
     /// The claim, in words.
     pub what: &'static str,

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 /// chosen arrival model.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(try_from = "DatasetRepr", into = "DatasetRepr")]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS), ts(as = "DatasetRepr"))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(as = "DatasetRepr"))]
 pub enum DatasetId {
     Synthetic,
     NqTrivia,
@@ -26,7 +26,7 @@ pub enum DatasetId {
 /// CLI fills it in, so a report names exactly the data it ran on).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct DatasetSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub builtin: Option<String>,
@@ -44,12 +44,9 @@ pub struct DatasetSpec {
 
 #[derive(Serialize, Deserialize)]
 #[serde(untagged)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS), ts(rename = "DatasetId"))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "DatasetId"))]
 enum DatasetRepr {
-    Name(
-        #[cfg_attr(not(target_arch = "wasm32"), ts(type = "\"synthetic\" | \"nq-trivia\" | \"plane\""))]
-        String,
-    ),
+    Name(#[cfg_attr(feature = "ts", ts(type = "\"synthetic\" | \"nq-trivia\" | \"plane\""))] String),
     Spec(DatasetSpec),
 }
 

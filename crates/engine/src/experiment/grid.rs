@@ -17,7 +17,7 @@ use serde_json::Value;
 /// A parameter swept over values (any `Params` field that [`with_param`] sets, e.g. `log_len`,
 /// `epsilon`, `k`), optionally crossed with a second one (`by`) into a grid.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Sweep {
     pub param: String,
     pub values: Vec<Value>,
@@ -29,7 +29,7 @@ pub struct Sweep {
 /// The second parameter of a grid and its values.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS), ts(rename = "SweepAxis"))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "SweepAxis"))]
 pub struct Axis {
     pub param: String,
     pub values: Vec<Value>,

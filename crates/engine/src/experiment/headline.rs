@@ -79,7 +79,7 @@ pub struct Claim {
 /// A claim's verdict.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Verdict {
     Reproduced,
     NotReproduced,
@@ -108,7 +108,7 @@ impl Verdict {
 
 /// One row of a headline table.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct HeadlineRow {
     pub what: String,
     pub metric: String,
@@ -139,7 +139,7 @@ pub struct HeadlineRow {
 
 /// A run's headline table.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Headline {
     /// The preset the claims belong to (`fig-a`, …).
     pub preset: String,

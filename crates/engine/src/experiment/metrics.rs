@@ -7,7 +7,7 @@ use serde::Serialize;
 
 /// One metric as a reader sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct MetricInfo {
     /// The observation's metric name (`final_avg_regret`, …); curves drop the `final_` prefix.
     pub id: &'static str,

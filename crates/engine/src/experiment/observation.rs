@@ -21,7 +21,7 @@ pub(super) mod nan_as_null {
 /// One measured number. Two observations are equal when every field is the same bits (a NaN
 /// `x` or `y`, "none", equals itself).
 #[derive(Clone, Debug, Serialize, Deserialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Observation {
     /// The algorithm's id (`"clcb-sc-ls-cont"`, [`crate::algorithms`]), or the series name for
     /// series that are not algorithms (geometry). Reports written when this was the display name
@@ -30,15 +30,15 @@ pub struct Observation {
     pub algorithm: String,
     pub metric: String,
     #[serde(with = "nan_as_null")]
-    #[cfg_attr(not(target_arch = "wasm32"), ts(type = "number | null"))]
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
     pub x: f64,
     /// The second parameter's value in a grid sweep ([`super::grid`]); NaN, and absent from
     /// JSON, otherwise.
     #[serde(default = "no_y", skip_serializing_if = "is_no_y", with = "nan_as_null")]
-    #[cfg_attr(not(target_arch = "wasm32"), ts(type = "number | null"))]
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
     pub y: f64,
     #[serde(with = "nan_as_null")]
-    #[cfg_attr(not(target_arch = "wasm32"), ts(type = "number | null"))]
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
     pub value: f64,
 }
 

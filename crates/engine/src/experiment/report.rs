@@ -25,7 +25,7 @@ pub const ENGINE: &str = concat!("csc ", env!("CARGO_PKG_VERSION"));
 
 /// Which slice of the units a shard report holds: units `u` with `u.index % count == index`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ShardInfo {
     pub index: usize,
     pub count: usize,
@@ -33,7 +33,7 @@ pub struct ShardInfo {
 
 /// A finished experiment: definition, aggregated statistics and every unit's raw result.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Report {
     pub experiment: ExperimentSpec,
     /// What ran, in words, generated from `experiment` ([`super::describe`]).

@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 /// What one unit produced, with its resolved configuration.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct UnitResult {
     pub experiment: String,
     pub unit: Unit,

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 /// What an experiment measures.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Measure {
     /// Offline gap and loss of `algorithms` for each value of the swept parameter.
     Offline { algorithms: Vec<OfflineKind> },
@@ -32,7 +32,7 @@ pub enum Measure {
 /// One family of a [`Measure::Frontier`]: a policy with one parameter over values, or a point.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Family {
     pub policy: PolicyKind,
     /// The series' name in tables and charts (default: the policy's name); results stay keyed
@@ -102,7 +102,7 @@ impl Family {
 /// A complete experiment definition (also readable from JSON).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ExperimentSpec {
     pub id: String,
     #[serde(default)]
@@ -122,7 +122,7 @@ pub struct ExperimentSpec {
 
 /// One independent piece of work.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Unit {
     /// Position in the experiment's unit list (stable: shards are slices of it).
     pub index: usize,

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 /// is the same bits (so a NaN `x` or `y`, which stands for "none", equals itself; reports are
 /// compared bit for bit).
 #[derive(Clone, Debug, Serialize, Deserialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Stat {
     /// The algorithm's id (`"clcb-sc-ls-cont"`, …; [`crate::algorithms`]), by which a reader
     /// looks results up, or the series name for series that are not algorithms (geometry). The
@@ -21,22 +21,22 @@ pub struct Stat {
     pub algorithm: String,
     pub metric: String,
     #[serde(with = "nan_as_null")]
-    #[cfg_attr(not(target_arch = "wasm32"), ts(type = "number | null"))]
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
     pub x: f64,
     /// The second parameter's value in a grid sweep; NaN, and absent from JSON, otherwise.
     #[serde(default = "no_y", skip_serializing_if = "is_no_y", with = "nan_as_null")]
-    #[cfg_attr(not(target_arch = "wasm32"), ts(type = "number | null"))]
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
     pub y: f64,
     pub n: usize,
     #[serde(with = "nan_as_null")]
-    #[cfg_attr(not(target_arch = "wasm32"), ts(type = "number | null"))]
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
     pub mean: f64,
     #[serde(with = "nan_as_null")]
-    #[cfg_attr(not(target_arch = "wasm32"), ts(type = "number | null"))]
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
     pub std: f64,
     /// Half-width of the 95% interval (Student t; NaN for a single seed).
     #[serde(with = "nan_as_null")]
-    #[cfg_attr(not(target_arch = "wasm32"), ts(type = "number | null"))]
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
     pub ci95: f64,
 }
 

@@ -8,7 +8,7 @@ use serde::Serialize;
 /// The counters of one policy.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 #[serde(untagged)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Diagnostics {
     /// A policy without counters (Threshold, Oracle); JSON `null`.
     #[default]
@@ -25,7 +25,7 @@ pub enum Diagnostics {
 
 /// Counters of the low-switching learners.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct LowSwitchDiagnostics {
     /// ε-net centers `m`.
     pub centers: usize,
@@ -39,7 +39,7 @@ pub struct LowSwitchDiagnostics {
 
 /// Counters of the cell baselines.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CellDiagnostics {
     /// ε-net centers.
     pub centers: usize,
@@ -49,7 +49,7 @@ pub struct CellDiagnostics {
 
 /// Counters of CLCB-Frozen-Cont.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct FrozenDiagnostics {
     /// Distinct arrivals seen.
     pub distinct_arrivals: usize,
@@ -63,7 +63,7 @@ pub struct FrozenDiagnostics {
 
 /// Counters of vCache (SPEC §15, "Report τ's mean over rounds and the share of rounds explored").
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct VCacheDiagnostics {
     /// Items held.
     pub items: usize,
@@ -74,7 +74,7 @@ pub struct VCacheDiagnostics {
     /// Mean of the exploration probability `τ` over the rounds that computed it (step 4),
     /// each clipped to [0, 1] as a probability (a negative `τ` never explores); NaN (JSON
     /// `null`) if no round did.
-    #[cfg_attr(not(target_arch = "wasm32"), ts(type = "number | null"))]
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
     pub tau_mean: f64,
     /// Rounds that computed `τ`.
     pub tau_rounds: u64,

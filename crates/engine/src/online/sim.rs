@@ -16,6 +16,7 @@
 
 use super::{make_policy, Context, Diagnostics, InspectablePolicy, PolicyKind, Round};
 use crate::answers::{equivalent, Label};
+use crate::clock::Instant;
 use crate::config::Params;
 use crate::epsilon_net::{NetStep, SharedNet};
 use crate::error::{Error, Result};
@@ -25,7 +26,6 @@ use crate::stream::Arrival;
 use crate::trace::Trace;
 use serde::Serialize;
 use std::sync::Arc;
-use web_time::Instant;
 
 /// The environment of one seed: `E`, `M_orc` and its loss, the horizon, and the ε-net its
 /// policies share (a clone shares it too: it depends only on the trace's arrivals).
@@ -85,7 +85,7 @@ impl Environment {
 
 /// The metrics at one point of a run.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Checkpoint {
     /// Rounds completed.
     pub t: usize,
@@ -179,7 +179,7 @@ type CacheMet = (Option<(u64, f64)>, Vec<u64>);
 
 /// A finished (or paused) run.
 #[derive(Clone, Debug, Serialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RunResult {
     /// The policy's id (`"clcb-sc-ls-cont"`; its display name: [`crate::algorithms::name_of`]).
     pub policy: String,
@@ -187,7 +187,7 @@ pub struct RunResult {
     pub checkpoints: Vec<Checkpoint>,
     pub last: Checkpoint,
     /// The policy's counters in their JSON form, as reports record them.
-    #[cfg_attr(not(target_arch = "wasm32"), ts(as = "Diagnostics"))]
+    #[cfg_attr(feature = "ts", ts(as = "Diagnostics"))]
     pub diagnostics: serde_json::Value,
     /// The same counters, typed.
     #[serde(skip)]

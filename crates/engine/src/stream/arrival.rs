@@ -11,7 +11,7 @@ use crate::error::{Error, Result};
 /// One arrival model as a reader sees it (the one list, [`ARRIVALS`]: `csc list`, the page's
 /// "Arrivals" menu and [`ArrivalSpec::parse`]'s message read it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ArrivalInfo {
     /// The name `--arrival` and the `model` of a definition take.
     pub id: &'static str,
@@ -70,7 +70,7 @@ pub const ARRIVALS: &[ArrivalInfo] = &[
 /// `group_by` of a user dataset (the built-in nq-trivia's groups are its two sources).
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(tag = "model", rename_all = "snake_case", deny_unknown_fields)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum ArrivalSpec {
     /// Pick a query uniformly, jitter it by `N(0, σ_e² I)` and renormalise; `σ_e` calibrated to
     /// a median arrival-to-query distance of 0.074 unless `synthetic_sigma` is set.

@@ -1,0 +1,23 @@
+// @ts-check
+// The page's engine (pkg/csc_bg.wasm), compiled once, here on the main thread, and shared. The
+// main thread instantiates it (main.js: the URL state, checksums, the catalogs the controls are
+// built from), and every worker that runs the engine (worker.js, exp-worker.js, upload-worker.js)
+// is posted the compiled `WebAssembly.Module` by its Rpc (rpc.js, option `wasm`) and
+// instantiates that, instead of fetching and compiling the .wasm again.
+import init from '../pkg/csc.js';
+
+const url = new URL('../pkg/csc_bg.wasm', import.meta.url);
+
+async function compile() {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`${url.pathname} could not be fetched (${res.status} ${res.statusText})`);
+  // Streaming compilation needs the .wasm served as application/wasm; other servers get the bytes.
+  if ((res.headers.get('Content-Type') || '').startsWith('application/wasm')) return WebAssembly.compileStreaming(res);
+  return WebAssembly.compile(await res.arrayBuffer());
+}
+
+/** The compiled engine, for the workers. */
+export const engineModule = compile();
+
+/** The main thread's instance of it (resolves when the engine is ready on the main thread). */
+export const engineReady = engineModule.then((module) => init({ module_or_path: module }));
