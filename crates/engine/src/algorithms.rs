@@ -208,7 +208,7 @@ catalog! {
 /// An online policy's family: what kind of decision it makes (the page words its "why this
 /// round" by it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS), ts(rename = "PolicyFamily"))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "PolicyFamily"))]
 pub enum Family {
     /// The CLCB family (Algs. 3–8 and the discrete CLCB-SC-LS): acts on a lower confidence bound
     /// `c̲` of the cost.
@@ -226,7 +226,7 @@ pub enum Family {
 /// Where the paper (or SPEC-NOTES) defines each step of a round a policy's "why this round"
 /// explains (`""`: the policy has no such step, or the paper does not define it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct StepRefs {
     /// An arrival founds an ε-net center.
     pub new_center: &'static str,
@@ -244,7 +244,7 @@ pub struct StepRefs {
 
 /// An online policy's catalog entry with the properties the page reads (`policies()`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct PolicyInfo {
     #[serde(flatten)]
     pub info: AlgorithmInfo,

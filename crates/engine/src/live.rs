@@ -29,7 +29,7 @@ use std::sync::Arc;
 /// simulator saw its cache change ([`Explanation`]). The decision itself (Alg. 5 lines 4–6) is
 /// every round's [`StepOutcome`] and [`Explanation`], not an event.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "kind")]
 pub enum RoundEvent {
     /// Alg. 3 lines 5–11: the arrival was farther than ε from every center and founded center
@@ -79,7 +79,7 @@ impl RoundEvent {
 /// One event of a frame as the page receives it: the entry it fired in (`round · policies +
 /// policy`, the index of the frame's per-round, per-policy arrays) and what fired.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct FrameEvent {
     pub at: u32,
     pub event: RoundEvent,
