@@ -291,6 +291,12 @@ export type DeterminismReport = {
 export type Diagnostics = null | LowSwitchDiagnostics | CellDiagnostics | FrozenDiagnostics | VCacheDiagnostics;
 
 /**
+ * How a point compares with the reference in one quantity (lower is better for both cost and
+ * error rate).
+ */
+export type Difference = "reference" | "identical" | "lower" | "not-distinguishable" | "higher";
+
+/**
  * A complete experiment definition (also readable from JSON).
  */
 export type ExperimentSpec = {
@@ -329,6 +335,60 @@ export type Family = {
    * Parameters set for this family only (e.g. the GPTCache preset's `threshold_cosine`).
    */
   set?: { [key in string]: JsonValue },
+};
+
+/**
+ * A frontier's points compared with one reference point (the JSON report's `frontier`).
+ */
+export type FrontierComparison = {
+  /**
+   * The reference's experiment point.
+   */
+  reference: number,
+  /**
+   * Its configuration in words.
+   */
+  reference_config: string,
+  /**
+   * [`FRONTIER_METHOD`].
+   */
+  method: string,
+  rows: Array<FrontierRow>,
+  /**
+   * One sentence when no point is distinguishable from the reference in either quantity.
+   */
+  undecided: string | null,
+  /**
+   * Why a family's average regret is the same at every value of its parameter, where it is
+   * ([`Report::flat_regret_notes`]).
+   */
+  notes: Array<string>,
+};
+
+/**
+ * One row of the comparison: a point, its intervals, and its paired differences.
+ */
+export type FrontierRow = {
+  /**
+   * The experiment point ([`ExperimentSpec::family_of`]).
+   */
+  point: number,
+  /**
+   * Its configuration in words: `Threshold, threshold_tau = 0.3`.
+   */
+  config: string,
+  /**
+   * The intervals of [`FRONTIER_METRICS`] in order (`None` where not measured).
+   */
+  intervals: Array<Interval | null>,
+  /**
+   * Realised cost minus the reference's.
+   */
+  cost: Paired | null,
+  /**
+   * Error rate minus the reference's (`None` without ground truth).
+   */
+  error: Paired | null,
 };
 
 /**
@@ -427,6 +487,20 @@ export type HideGroup = {
   name: string,
   selector: string,
   what: string,
+};
+
+/**
+ * A point's mean and 95% interval of one metric, the interval clipped to the metric's range
+ * ([`FRONTIER_RANGES`]).
+ */
+export type Interval = {
+  n: number,
+  mean: number | null,
+  /**
+   * The interval's ends, `mean ∓ ci95` clipped to the range (NaN: one seed).
+   */
+  lo: number | null,
+  hi: number | null,
 };
 
 export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null;
@@ -641,6 +715,29 @@ export type PageDataset = "synthetic" | "plane" | "nq-trivia" | "upload";
  * The views of the page.
  */
 export type PageView = "live" | "regret" | "offline" | "efficiency" | "paper" | "sweep" | "frontier";
+
+/**
+ * A point's paired difference against the reference in one quantity.
+ */
+export type Paired = {
+  /**
+   * The seeds both ran.
+   */
+  n: number,
+  /**
+   * Mean of (point − reference) over those seeds.
+   */
+  mean: number | null,
+  /**
+   * Half-width of its paired 95% Student-t interval (NaN for one seed).
+   */
+  ci95: number | null,
+  difference: Difference,
+  /**
+   * [`Difference::words`], for the table and the hover.
+   */
+  words: string,
+};
 
 /**
  * One preset of the paper view (from `csc::experiment::presets::Preset`).
@@ -928,6 +1025,11 @@ export type Report = {
    * ([`super::headline`]); absent for experiments the paper states no claim for.
    */
   headline?: Headline | null,
+  /**
+   * A frontier's points against its default reference, with paired differences (issue 33,
+   * item 3; [`super::frontier`]); absent for other experiments.
+   */
+  frontier?: FrontierComparison | null,
 };
 
 /**

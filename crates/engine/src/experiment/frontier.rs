@@ -300,17 +300,20 @@ impl Report {
 
     /// Point `point`'s paired difference in `metric` against point `reference` over the seeds
     /// both ran (`None` when either lacks the metric).
-    pub fn paired_difference(&self, point: usize, reference: usize, metric: &str, cost: bool) -> Option<Paired> {
+    pub fn paired_difference(
+        &self,
+        point: usize,
+        reference: usize,
+        metric: &str,
+        cost: bool,
+    ) -> Option<Paired> {
         let (a, b) = (self.per_seed(point, metric), self.per_seed(reference, metric));
         if a.is_empty() || b.is_empty() {
             return None;
         }
         let d: Vec<f64> = a.iter().filter_map(|(s, v)| b.get(s).map(|r| v - r)).collect();
-        let (difference, mean, ci95) = if point == reference {
-            (Difference::Reference, 0.0, 0.0)
-        } else {
-            Difference::of(&d)
-        };
+        let (difference, mean, ci95) =
+            if point == reference { (Difference::Reference, 0.0, 0.0) } else { Difference::of(&d) };
         Some(Paired { n: d.len(), mean, ci95, difference, words: difference.words(cost).into() })
     }
 
@@ -322,7 +325,9 @@ impl Report {
             if std::ptr::eq(f, p.family) {
                 let i = match &f.param {
                     None => 0,
-                    Some(_) => f.values.iter().position(|v| v.as_f64().is_some_and(|v| v.total_cmp(&p.x).is_eq()))?,
+                    Some(_) => {
+                        f.values.iter().position(|v| v.as_f64().is_some_and(|v| v.total_cmp(&p.x).is_eq()))?
+                    }
                 };
                 return Some(start + i);
             }
@@ -422,7 +427,8 @@ impl Report {
                 format!(" (An empty cache would score L(∅) − L(M_orc) = {gap:.4}.)")
             };
             let misses: Vec<f64> = mine.iter().filter_map(|p| p.stats[2].map(|s| 1.0 - s.mean)).collect();
-            let (lo, hi) = misses.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), m| (a.min(*m), b.max(*m)));
+            let (lo, hi) =
+                misses.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), m| (a.min(*m), b.max(*m)));
             let (name, k, r) = (f.name(), self.experiment.params.k, &regrets[0]);
             let why = if f.policy == PolicyKind::Threshold && !misses.is_empty() && lo >= 0.5 {
                 format!(
@@ -518,7 +524,8 @@ impl Report {
                 out.push_str(&format!("{cell:>24}"));
             }
             let row = self.point_index(&p).and_then(|i| cmp.as_ref()?.rows.iter().find(|r| r.point == i));
-            for (d, w) in [(row.and_then(|r| r.cost.as_ref()), 44), (row.and_then(|r| r.error.as_ref()), 50)] {
+            for (d, w) in [(row.and_then(|r| r.cost.as_ref()), 44), (row.and_then(|r| r.error.as_ref()), 50)]
+            {
                 let cell = match d {
                     Some(d) if d.difference == Difference::Reference => d.words.clone(),
                     Some(d) if d.ci95.is_finite() => format!("{:+.4} ± {:.4} {}", d.mean, d.ci95, d.words),
@@ -593,6 +600,7 @@ mod tests {
             frontier_title("nq-trivia", &p, 3),
             "Cost–correctness frontier on nq-trivia (k = 50, T = 1,000, n_eval = 2,000, 3 seeds)"
         );
-        assert!(frontier_title("x", &Params { horizon: 123456, ..p }, 1).contains("T = 123,456, n_eval = 2,000, 1 seed)"));
+        assert!(frontier_title("x", &Params { horizon: 123456, ..p }, 1)
+            .contains("T = 123,456, n_eval = 2,000, 1 seed)"));
     }
 }
