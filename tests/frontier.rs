@@ -191,7 +191,8 @@ fn the_frontier_view_runs_the_engine_quick_definition_on_any_dataset() {
         // The quick settings (frontier_quick): T, n_eval and seeds; every family kept, and k
         // (below synthetic's 50-query universe there).
         let k = if dataset == DatasetId::NqTrivia { 50 } else { SYNTHETIC_FRONTIER_K };
-        assert!(SYNTHETIC_FRONTIER_K < 50);
+        let universe = synthetic::universe(q.params.c_floor).unwrap().len();
+        assert!(SYNTHETIC_FRONTIER_K < universe, "k {SYNTHETIC_FRONTIER_K} vs {universe} queries");
         assert_eq!((q.params.horizon, q.params.n_eval, q.params.k, q.seeds), (1000, 1000, k, 3));
         assert_eq!(q.measure, full.measure);
         assert_eq!(q.units().len(), 22 * 3);

@@ -54,6 +54,7 @@ const consoleErrors = [];
 const missing = []; // 404s: only the bundle's manifest may be missing (this page has no bundle)
 async function openPage(query, viewport = { width: 1440, height: 900 }) {
   const page = await ctx.newPage();
+  page.setDefaultTimeout(180000); // 32 MB of files and every action on a shared, loaded machine
   await page.setViewportSize(viewport);
   page.on('response', (r) => { if (r.status() === 404) missing.push(new URL(r.url()).pathname); });
   page.on('console', (m) => { if (m.type() === 'error' && !(/^Failed to load resource: .* 404/.test(m.text()))) consoleErrors.push(m.text()); });
@@ -171,7 +172,8 @@ try {
       assert(p.xlo == null || (p.xlo >= 0 && p.xhi <= 1), `${s.key}: error rate [${p.xlo}, ${p.xhi}]`);
       assert(p.lo == null || p.lo >= 0, `${s.key}: cost from ${p.lo}`);
     }
-    const ticks = await page.$$eval('[data-job=frontier] .charts svg [aria-label$="tick label"] text, [data-job=frontier] .charts svg g[aria-label*="axis"] text', (t) => t.map((x) => x.textContent));
+    // charts.js keeps Plot's mark names as data-mark ("x-axis tick label", "y-axis tick label").
+    const ticks = await page.$$eval('[data-job=frontier] .charts svg [data-mark$="tick label"] text', (t) => t.map((x) => x.textContent));
     assert(ticks.length > 2, `ticks: ${ticks}`);
     assert(!ticks.some((t) => /^[−-]/.test(t)), `a tick below 0: ${ticks}`);
   });
