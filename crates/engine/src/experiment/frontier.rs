@@ -15,6 +15,7 @@
 //! "identical on every seed" (no number of seeds would separate them).
 
 use super::observation::nan_as_null;
+use super::presets::num;
 use super::stats::mean_std_ci95;
 use super::{ExperimentSpec, Family, Measure, Report, Stat};
 use crate::config::{Params, GPTCACHE_COSINE};
@@ -227,23 +228,10 @@ pub fn frontier_title(dataset: &str, p: &Params, seeds: usize) -> String {
     format!(
         "Cost–correctness frontier on {dataset} (k = {}, T = {}, n_eval = {}, {seeds} seed{})",
         p.k,
-        thousands(p.horizon),
-        thousands(p.n_eval),
+        num(p.horizon as f64),
+        num(p.n_eval as f64),
         if seeds == 1 { "" } else { "s" }
     )
-}
-
-/// `5000` as `5,000`.
-fn thousands(v: usize) -> String {
-    let s = v.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 impl ExperimentSpec {

@@ -195,7 +195,7 @@ fn dataset_name(d: &DatasetId) -> String {
 }
 
 /// Thousands separated by commas (`5,000`), other numbers as they print.
-fn num(v: f64) -> String {
+pub(super) fn num(v: f64) -> String {
     if v.fract() == 0.0 && v.abs() >= 1000.0 && v.abs() < 1e15 {
         let s = format!("{}", v.abs() as u64);
         let mut out = String::new();
