@@ -78,7 +78,22 @@ const FUNCTIONS = {
   cliCommand: () => [csc.experimentDefinition('fig-c'), 'fig-c.json'],
   readReport: () => [smallReport()],
   frontierDefinition: () => ['synthetic'],
+  frontierComparison: () => [frontierReport(), 1],
 };
+/** A finished two-point frontier report on synthetic (one seed each), for frontierComparison. */
+let frontierRep = null;
+function frontierReport() {
+  if (!frontierRep) {
+    const d = csc.Dataset.synthetic(), r = new csc.ExperimentRun({ id: 'hostile-frontier', dataset: 'synthetic', seeds: 1,
+      params: { horizon: 20, n_eval: 50, k: 3 }, measure: { kind: 'frontier', families: [{ policy: 'greedy' }, { policy: 'lru' }] } }, d, undefined, 1);
+    r.runNext();
+    r.runNext();
+    frontierRep = r.report();
+    r.free();
+    d.free();
+  }
+  return frontierRep;
+}
 /** A finished report's JSON (one unit of a 20-round run on the plane data), for readReport. */
 let reportText = null;
 function smallReport() {

@@ -4,6 +4,7 @@
 
 use csc::config::GPTCACHE_COSINE;
 use csc::dataset::{plane, synthetic};
+use csc::experiment::frontier::{default_reference, frontier_title, Difference, SYNTHETIC_FRONTIER_K};
 use csc::experiment::runner::check_ground_truth;
 use csc::experiment::{
     builtin, frontier_definition, frontier_quick, run_unit, DatasetId, DatasetSpec, ExperimentSpec, Measure,
@@ -97,6 +98,65 @@ fn a_small_frontier_runs_to_its_table_and_chart_data() {
     }
     let table = report.summary();
     assert!(table.contains("Threshold (GPTCache)") && table.contains("vcache_delta=0.05"), "{table}");
+    assert!(table.contains("Reference: Threshold (GPTCache).") && table.contains("paired"), "{table}");
+
+    // Paired differences against the default reference, GPTCache's preset (point 2), by hand from
+    // the units: vCache at δ = 0.05 is point 3, on seeds 0 and 1.
+    assert_eq!(default_reference(&spec), 2);
+    let cmp = report.frontier.as_ref().expect("a frontier report carries its comparison");
+    assert_eq!((cmp.reference, cmp.reference_config.as_str()), (2, "Threshold (GPTCache)"));
+    let value = |point: usize, seed: u64, m: &str| {
+        let u = report.units.iter().find(|u| u.unit.point == point && u.unit.seed == seed).unwrap();
+        u.observations.iter().find(|o| o.metric == m).unwrap().value
+    };
+    for (m, paired) in [("final_avg_realised_cost", 0), ("final_error_rate", 1)] {
+        let d: Vec<f64> = (0..2).map(|s| value(3, s, m) - value(2, s, m)).collect();
+        let mean = (d[0] + d[1]) / 2.0;
+        // n = 2: sd = |d0 − d1|/√2, half-width t_{0.975,1}·sd/√2 = 12.706·|d0 − d1|/2.
+        let ci = 12.706 * (d[0] - d[1]).abs() / 2.0;
+        let row = cmp.rows.iter().find(|r| r.point == 3).unwrap();
+        let p = if paired == 0 { row.cost.as_ref() } else { row.error.as_ref() }.unwrap();
+        assert_eq!(p.n, 2);
+        assert!((p.mean - mean).abs() < 1e-15 && (p.ci95 - ci).abs() < 1e-12, "{m}: {p:?} vs {mean} ± {ci}");
+        let words = if d[0] == 0.0 && d[1] == 0.0 {
+            "identical on every seed"
+        } else if mean + ci < 0.0 {
+            if paired == 0 {
+                "cheaper"
+            } else {
+                "fewer wrong answers"
+            }
+        } else if mean - ci > 0.0 {
+            if paired == 0 {
+                "dearer"
+            } else {
+                "more wrong answers"
+            }
+        } else {
+            "not distinguishable"
+        };
+        assert_eq!(p.words, words, "{m}");
+    }
+    let own = cmp.rows.iter().find(|r| r.point == 2).unwrap();
+    assert_eq!(own.cost.as_ref().unwrap().difference, Difference::Reference);
+    // Every drawn interval of a [0, 1] quantity stays in it; the CSV carries the same numbers.
+    for r in &cmp.rows {
+        for i in r.intervals[1..3].iter().flatten() {
+            assert!(i.lo >= 0.0 && i.hi <= 1.0, "{}: [{}, {}]", r.config, i.lo, i.hi);
+        }
+    }
+    let head: Vec<&str> = lines[0].split(',').collect();
+    let row: Vec<&str> = lines[4].split(',').collect(); // vCache δ = 0.05 (lines: header, τ 0.1, 0.3, GPTCache, δ 0.05)
+    let col = |name: &str| row[head.iter().position(|h| *h == name).unwrap()];
+    let v = cmp.rows.iter().find(|r| r.point == 3).unwrap();
+    assert_eq!(col("reference_point"), "2");
+    assert_eq!(col("cost_vs_reference"), v.cost.as_ref().unwrap().mean.to_string());
+    assert_eq!(col("error_verdict"), v.error.as_ref().unwrap().words);
+    assert_eq!(col("final_error_rate_lo"), v.intervals[1].as_ref().unwrap().lo.to_string());
+    // Another reference, the engine's comparison against it.
+    let other = report.frontier_comparison(5).unwrap();
+    assert_eq!(other.reference_config, "Greedy");
+    assert!(report.frontier_comparison(6).is_none(), "no point 6");
     // Not a frontier: no frontier CSV.
     assert!(builtin("fig-c").map(|s| Report::new(&s, Vec::new()).frontier_csv()).unwrap().is_none());
 }
@@ -128,14 +188,18 @@ fn the_frontier_view_runs_the_engine_quick_definition_on_any_dataset() {
         let q = frontier_definition(dataset.clone()).unwrap();
         q.validate().unwrap();
         assert_eq!(q.dataset, dataset);
-        // The quick settings (frontier_quick): T, n_eval and seeds; every family and k kept.
-        assert_eq!((q.params.horizon, q.params.n_eval, q.params.k, q.seeds), (1000, 1000, 50, 3));
+        // The quick settings (frontier_quick): T, n_eval and seeds; every family kept, and k
+        // (below synthetic's 50-query universe there).
+        let k = if dataset == DatasetId::NqTrivia { 50 } else { SYNTHETIC_FRONTIER_K };
+        let universe = synthetic::universe(q.params.c_floor).unwrap().len();
+        assert!(SYNTHETIC_FRONTIER_K < universe, "k {SYNTHETIC_FRONTIER_K} vs {universe} queries");
+        assert_eq!((q.params.horizon, q.params.n_eval, q.params.k, q.seeds), (1000, 1000, k, 3));
         assert_eq!(q.measure, full.measure);
         assert_eq!(q.units().len(), 22 * 3);
         let name = if dataset == DatasetId::NqTrivia { "nq-trivia" } else { "synthetic" };
         assert_eq!(
             q.title,
-            format!("Cost–correctness frontier on {name} (quick: k = 50, T = 1,000, 3 seeds)")
+            format!("Cost–correctness frontier on {name} (k = {k}, T = 1,000, n_eval = 1,000, 3 seeds)")
         );
         let back = ExperimentSpec::from_json(&serde_json::to_string(&q).unwrap()).unwrap();
         assert_eq!(back, q);
@@ -144,4 +208,48 @@ fn the_frontier_view_runs_the_engine_quick_definition_on_any_dataset() {
     let mine =
         DatasetId::Spec(Box::new(DatasetSpec { jsonl: Some("mine.jsonl".into()), ..Default::default() }));
     assert!(frontier_definition(mine).unwrap().title.contains("your data (mine.jsonl)"));
+}
+
+#[test]
+fn a_frontier_whose_cache_holds_the_whole_universe_is_refused_with_one_plain_message() {
+    // Synthetic's universe is 50 queries: k = 50 would keep all of them under every policy.
+    let s = Arc::new(synthetic::universe(csc::config::Params::default().c_floor).unwrap());
+    assert_eq!(s.len(), 50);
+    for k in [50, 60] {
+        let spec = ExperimentSpec::from_json(
+            &mini(r#"[{"policy": "greedy"}, {"policy": "lru"}]"#)
+                .replace(r#""k": 4"#, &format!(r#""k": {k}"#)),
+        )
+        .unwrap();
+        let e = check_ground_truth(&spec, &s).unwrap_err().to_string();
+        assert!(
+            e.contains(&format!("k = {k} holds the whole universe of")) && e.contains("choose k below 50"),
+            "{e}"
+        );
+        assert_eq!(run_unit(&spec, &spec.units()[0], &s, &mut |_| true).unwrap_err().to_string(), e);
+    }
+    // A family's own k counts too.
+    let spec = ExperimentSpec::from_json(&mini(r#"[{"policy": "greedy", "set": {"k": 50}}]"#)).unwrap();
+    assert!(check_ground_truth(&spec, &s).unwrap_err().to_string().contains("k = 50"));
+    let ok = ExperimentSpec::from_json(&mini(r#"[{"policy": "greedy"}]"#)).unwrap();
+    assert!(check_ground_truth(&ok, &s).is_ok());
+}
+
+#[test]
+fn the_frontier_is_titled_from_its_settings() {
+    let mut spec = builtin("frontier").unwrap();
+    assert_eq!(
+        spec.title,
+        "Cost–correctness frontier on nq-trivia (k = 50, T = 2,000, n_eval = 2,000, 3 seeds)"
+    );
+    spec.params.horizon = 1000;
+    spec.seeds = 1;
+    spec.retitle_frontier("nq-trivia");
+    assert_eq!(spec.title, frontier_title("nq-trivia", &spec.params, 1));
+    assert!(spec.title.contains("T = 1,000") && spec.title.ends_with("1 seed)"), "{}", spec.title);
+    // Other experiments keep their titles.
+    let mut fig = builtin("fig-c").unwrap();
+    let before = fig.title.clone();
+    fig.retitle_frontier("nq-trivia");
+    assert_eq!(fig.title, before);
 }

@@ -510,6 +510,20 @@ export function runHostile(g, bench) {
     mustThrow('parseGrid three parameters', () => g.parseGrid('a=1;b=2;c=3'));
     mustThrow('parseGrid a word', () => g.parseGrid('epsilon=0.1,x'));
     mustThrow('cliCommand an id', () => g.cliCommand('fig-c', 'x.json'));
+    // frontierComparison: a two-point frontier on synthetic, one seed each (issue 33).
+    cover('frontierComparison');
+    const syn = g.Dataset.synthetic();
+    const fr = new g.ExperimentRun({ id: 'hostile-frontier', dataset: 'synthetic', seeds: 1, params: { horizon: 20, n_eval: 50, k: 3 },
+      measure: { kind: 'frontier', families: [{ policy: 'greedy' }, { policy: 'lru' }] } }, syn);
+    fr.runNext();
+    fr.runNext();
+    const frep = fr.report();
+    fr.free();
+    syn.free();
+    fn('frontierComparison', [frep, 1]);
+    mustThrow('frontierComparison an online report', () => g.frontierComparison(JSON.parse(text), 0));
+    mustThrow('frontierComparison a point it does not have', () => g.frontierComparison(frep, 2));
+    mustThrow('frontierComparison a fractional point', () => g.frontierComparison(frep, 0.5));
   }
   probe('plane.free()', 'ok', () => plane.free());
 

@@ -37,6 +37,8 @@ pub mod dataset;
 #[cfg(target_arch = "wasm32")]
 pub mod experiment_run;
 #[cfg(target_arch = "wasm32")]
+pub mod frontier;
+#[cfg(target_arch = "wasm32")]
 pub mod online_run;
 #[cfg(target_arch = "wasm32")]
 pub mod page;

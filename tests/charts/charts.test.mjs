@@ -34,6 +34,19 @@ test('horizontal bars (xlo, xhi) widen the x domain; scatter and path pad it by 
   assert.ok(Math.abs(d.x[0] - (0.1 - 0.024)) < 1e-12 && Math.abs(d.x[1] - (0.5 + 0.024)) < 1e-12, `${d.x}`);
 });
 
+test('the frontier axes: y zoomed to the data, both kept inside the ranges of their quantities', () => {
+  // Costs 0.0768–0.0863 with bars to 0.075 and 0.088: y is [0.075, 0.088] ± 5% of 0.013, not from 0;
+  // an error rate of 0.001 with its bar clipped at 0: the 6% padding would reach −0.00054, xRange stops it at 0.
+  const spec = { kind: 'path', zoomY: true, xRange: [0, 1], yRange: [0, Infinity], series: [{ key: 'f', label: 'F', points: [
+    { x: 0.001, y: 0.0768, xlo: 0, xhi: 0.008, lo: 0.075, hi: 0.078 }, { x: 0.005, y: 0.0863, lo: 0.085, hi: 0.088 }] }] };
+  const d = domains(spec);
+  assert.ok(Math.abs(d.y[0] - (0.075 - 0.00065)) < 1e-12 && Math.abs(d.y[1] - (0.088 + 0.00065)) < 1e-12, `${d.y}`);
+  assert.equal(d.x[0], 0);
+  assert.ok(Math.abs(d.x[1] - (0.008 + 0.00048)) < 1e-12, `${d.x}`);
+  // Without zoomY the same data start at 0.
+  assert.equal(domains({ ...spec, zoomY: false }).y[0], 0);
+});
+
 test('hidden series leave the domain; reference values and the zero line join it', () => {
   const spec = line([
     { key: 'a', label: 'A', points: [{ x: 1, y: 1 }, { x: 2, y: 2 }] },

@@ -4,12 +4,17 @@
 //   - a point of the chart against the CLI's value for the same definition (`csc run` on the
 //     definition the page exported): every statistic but runtime bit for bit, and the chart's
 //     point equal to the CLI's chart data (<id>.frontier.csv);
-//   - the point's hover text names its configuration and metrics;
+//   - the page's paired difference of that point against GPTCache's preset (the default reference)
+//     equals the CLI's (.frontier.csv), in value and in the engine's words; the sentence above the
+//     chart shows exactly when nothing is distinguishable; the note on flat threshold regret shows
+//     exactly when the regrets agree; picking another reference recomputes every difference;
+//   - no drawn interval of a [0, 1] quantity leaves [0, 1] and no axis tick is below 0;
+//   - the point's hover text names its configuration, metrics and differences;
 //   - its row's button (the keyboard's click) opens that configuration in the regret view, whose
 //     run reproduces the point's realised cost and error rate;
 //   - on `plane` the view shows "—" and the engine's reason and runs nothing, and an online
 //     report without ground truth draws its error-rate chart as "—" with the reason.
-// Screenshots of the view at 1440 and 390 px go to artifacts/. Prints "N passed, M failed".
+// Screenshots of the view at 1440, 768 and 390 px go to artifacts/ (the table fits each). Prints "N passed, M failed".
 //   CSC_DATA=/work/shared/data node tests/e2e/frontier.mjs
 import { readFile, readdir, writeFile, mkdir, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
@@ -49,6 +54,7 @@ const consoleErrors = [];
 const missing = []; // 404s: only the bundle's manifest may be missing (this page has no bundle)
 async function openPage(query, viewport = { width: 1440, height: 900 }) {
   const page = await ctx.newPage();
+  page.setDefaultTimeout(180000); // 32 MB of files and every action on a shared, loaded machine
   await page.setViewportSize(viewport);
   page.on('response', (r) => { if (r.status() === 404) missing.push(new URL(r.url()).pathname); });
   page.on('console', (m) => { if (m.type() === 'error' && !(/^Failed to load resource: .* 404/.test(m.text()))) consoleErrors.push(m.text()); });
@@ -76,7 +82,9 @@ const chartData = (page, job, i = 0) => page.evaluate(([j, n]) => {
 /** The stats of a report without runtime (the one statistic that differs from run to run). */
 const statsBut = (r) => r.stats.filter((s) => s.metric !== 'runtime_ms').map((s) => JSON.stringify(s));
 
-let page, pageReport, chosen;
+let page, pageReport, chosen, cliCsv;
+/** The default reference's point, from the CLI's CSV. */
+const at0 = (csv) => csv[1][csv[0].indexOf('reference_point')];
 try {
   await check('the frontier runs on the nq-trivia files (with gold answers) loaded into the bundle-less page', async () => {
     page = await openPage('?view=frontier&dataset=nq-trivia&workers=2');
@@ -114,8 +122,12 @@ try {
     assert(chosen.x === col('final_error_rate') && chosen.y === col('final_avg_realised_cost'),
       `chart (${chosen.x}, ${chosen.y}) vs CLI (${col('final_error_rate')}, ${col('final_avg_realised_cost')})`);
     const [c, cc, e, ec] = ['final_avg_realised_cost', 'final_avg_realised_cost_ci95', 'final_error_rate', 'final_error_rate_ci95'].map(col);
-    assert(chosen.n === 3 && chosen.lo === c - cc && chosen.hi === c + cc, `the cost's 95% interval [${chosen.lo}, ${chosen.hi}] vs ${c} ± ${cc}`);
-    assert(chosen.xlo === e - ec && chosen.xhi === e + ec, `the error rate's 95% interval [${chosen.xlo}, ${chosen.xhi}] vs ${e} ± ${ec}`);
+    // The drawn intervals are the engine's, clipped to the quantities' ranges (the CLI's _lo, _hi).
+    const [clo, chi, elo, ehi] = ['final_avg_realised_cost_lo', 'final_avg_realised_cost_hi', 'final_error_rate_lo', 'final_error_rate_hi'].map(col);
+    assert(chosen.n === 3 && chosen.lo === clo && chosen.hi === chi, `the cost's 95% interval [${chosen.lo}, ${chosen.hi}] vs the CLI's [${clo}, ${chi}]`);
+    assert(chosen.xlo === elo && chosen.xhi === ehi, `the error rate's 95% interval [${chosen.xlo}, ${chosen.xhi}] vs the CLI's [${elo}, ${ehi}]`);
+    assert(clo === Math.max(0, c - cc) && elo === Math.max(0, e - ec) && ehi === Math.min(1, e + ec), `clipping: ${c} ± ${cc}, ${e} ± ${ec}`);
+    cliCsv = csv;
     // Every family is a line, its points in parameter order; the single policies are points.
     const keys = chart.series.map((s) => s.key);
     for (const k of ['threshold', 'threshold:threshold-gptcache', 'vcache', 'clcb-sc-ls-cont', 'clcb-sc-ls', 'greedy', 'lfu', 'lru']) assert(keys.includes(k), `no series ${k}: ${keys}`);
@@ -123,23 +135,84 @@ try {
     assert(JSON.stringify(tau) === JSON.stringify([0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6]), `τ order ${tau}`);
   });
 
+  await check('the page shows the CLI\'s paired difference against GPTCache\'s preset, in the engine\'s words', async () => {
+    const head = cliCsv[0], at = (r, name) => r[head.indexOf(name)];
+    const cliRow = cliCsv.find((r) => r[0] === 'vcache' && r[3] === '0.05');
+    // The reference is GPTCache's preset: its own row says so, in both quantities.
+    const ref = cliCsv.find((r) => r[0] === 'threshold:threshold-gptcache');
+    assert(at(ref, 'cost_verdict') === 'the reference' && at(ref, 'error_verdict') === 'the reference', ref.join(','));
+    assert(await page.inputValue('[data-job=frontier] select.frontier-reference') === at(cliRow, 'reference_point'), 'the picker does not show the default reference');
+    const cells = await page.$$eval(`[data-job=frontier] tr[data-series=vcache][data-point="${chosen.point}"] td.paired`, (tds) => tds.map((td) => td.textContent));
+    for (const [i, q] of [[0, 'cost'], [1, 'error']]) {
+      const m = /^([−+]?)(\d+\.\d+)\u00a0±\u00a0(\d+\.\d+): (.+)$/.exec(cells[i]) || /^()(0\.0000)(): (.+)$/.exec(cells[i]);
+      assert(m, `page cell "${cells[i]}"`);
+      const mean = Number(at(cliRow, `${q}_vs_reference`)), ci = Number(at(cliRow, `${q}_vs_reference_ci95`));
+      const shown = (m[1] === '−' ? -1 : 1) * Number(m[2]);
+      assert(Math.abs(shown - mean) <= 0.00005 + 1e-12 && (m[3] === '' || Math.abs(Number(m[3]) - ci) <= 0.00005 + 1e-12), `${q}: page "${cells[i]}" vs CLI ${mean} ± ${ci}`);
+      assert(m[4] === at(cliRow, `${q}_verdict`), `${q}: page says "${m[4]}", the CLI "${at(cliRow, `${q}_verdict`)}"`);
+      assert(['cheaper', 'dearer', 'fewer wrong answers', 'more wrong answers', 'not distinguishable', 'identical on every seed'].includes(m[4]), m[4]);
+    }
+    // The sentence above the chart: shown exactly when the CLI decides nothing.
+    const decided = cliCsv.slice(1).some((r) => /^(cheaper|dearer|fewer wrong answers|more wrong answers)$/.test(at(r, 'cost_verdict')) || /^(cheaper|dearer|fewer wrong answers|more wrong answers)$/.test(at(r, 'error_verdict')));
+    const sentence = await page.$eval('[data-job=frontier] .frontier-undecided', (p) => (p.hidden ? '' : p.textContent));
+    assert(decided ? sentence === '' : /^No point is distinguishable from Threshold \(GPTCache\)/.test(sentence), `decided: ${decided}; sentence "${sentence}"`);
+    assert(/paired 95% Student-t interval/.test(await page.textContent('[data-job=frontier] .frontier-method')), 'the method is not said');
+    console.log(`     vCache δ = 0.05 against GPTCache: cost ${cells[0]}; error ${cells[1]}${sentence ? `; "${sentence}"` : ''}`);
+    // Why threshold regret is flat in τ, where it is: the engine's note, when the CLI's regrets agree to 4 decimals.
+    const regrets = cliCsv.filter((r) => r[0] === 'threshold').map((r) => Number(at(r, 'final_avg_regret')).toFixed(4));
+    const notes = await page.$$eval('[data-job=frontier] .frontier-notes li', (li) => li.map((l) => l.textContent));
+    const flat = regrets.every((r) => r === regrets[0]);
+    assert(flat === notes.some((n) => n.startsWith(`Threshold's average regret is ${regrets[0]} at every threshold_tau`)), `regrets ${regrets}; notes ${JSON.stringify(notes)}`);
+    if (notes.length) console.log(`     note: ${notes[0]}`);
+  });
+
+  await check('no drawn interval of a [0, 1] quantity leaves [0, 1]; no axis tick below 0', async () => {
+    const chart = await chartData(page, 'frontier');
+    for (const s of chart.series) for (const p of s.points) {
+      assert(p.xlo == null || (p.xlo >= 0 && p.xhi <= 1), `${s.key}: error rate [${p.xlo}, ${p.xhi}]`);
+      assert(p.lo == null || p.lo >= 0, `${s.key}: cost from ${p.lo}`);
+    }
+    // charts.js keeps Plot's mark names as data-mark ("x-axis tick label", "y-axis tick label").
+    const ticks = await page.$$eval('[data-job=frontier] .charts svg [data-mark$="tick label"] text', (t) => t.map((x) => x.textContent));
+    assert(ticks.length > 2, `ticks: ${ticks}`);
+    assert(!ticks.some((t) => /^[−-]/.test(t)), `a tick below 0: ${ticks}`);
+  });
+
+  await check('picking another reference (LRU) recomputes every difference in the engine', async () => {
+    const lru = await page.getAttribute('[data-job=frontier] tr[data-series=lru]', 'data-point');
+    await page.selectOption('[data-job=frontier] select.frontier-reference', lru);
+    await waitFor(page, (p) => /the reference/.test(document.querySelector(`[data-job=frontier] tr[data-point="${p}"] td.paired`)?.textContent || ''), lru, { timeout: 10000 });
+    const caption = await page.textContent('[data-job=frontier] table.frontier-points caption');
+    assert(/against LRU/.test(caption), caption);
+    const meta = (await chartData(page, 'frontier')).series.find((s) => s.key === 'vcache').points.find((p) => p.value === 0.05).meta;
+    assert(meta.includes('against LRU'), meta);
+    await page.selectOption('[data-job=frontier] select.frontier-reference', at0(cliCsv));
+  });
+
   await check('hovering a point names its configuration and metrics', async () => {
     const m = chosen.meta;
-    for (const part of ['vCache', 'vcache_delta = 0.05', '3 seeds', 'realised cost', 'error rate', 'hit rate', 'average regret']) assert(m.includes(part), `${part} not in "${m}"`);
+    const meta = (await chartData(page, 'frontier')).series.find((s) => s.key === 'vcache').points.find((p) => p.value === 0.05).meta;
+    assert(meta === m, `the hover after picking the reference back: "${meta}" vs "${m}"`);
+    for (const part of ['vCache', 'vcache_delta = 0.05', '3 seeds', 'realised cost', 'error rate', 'hit rate', 'average regret', 'against Threshold (GPTCache)']) assert(m.includes(part), `${part} not in "${m}"`);
     const row = await page.getAttribute(`[data-job=frontier] tr[data-series=vcache][data-point="${chosen.point}"]`, 'title');
     assert(row === m, `the table row says "${row}"`);
   });
 
-  await check('the drawn view has no accessibility violation (axe-core) and no horizontal overflow at 390 px; screenshots', async () => {
+  await check('the drawn view has no accessibility violation (axe-core); the table fits at 1440, 768 and 390 px; screenshots', async () => {
     const v = await violations(page);
     assert(!v.length, v.join(' | '));
-    await page.screenshot({ path: path.join(artifacts, 'frontier-1440.png'), fullPage: true });
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.waitForTimeout(300);
-    await page.screenshot({ path: path.join(artifacts, 'frontier-390.png'), fullPage: true });
-    const sw = await page.evaluate(() => document.documentElement.scrollWidth);
+    for (const [width, height] of [[1440, 900], [768, 1024], [390, 844]]) {
+      await page.setViewportSize({ width, height });
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: path.join(artifacts, `frontier-${width}.png`), fullPage: true });
+      const fit = await page.evaluate(() => {
+        const sc = document.querySelector('[data-job=frontier] .table-scroll');
+        return { sw: document.documentElement.scrollWidth, table: sc.scrollWidth, box: sc.clientWidth };
+      });
+      assert(fit.sw <= width, `page scrollWidth ${fit.sw} at ${width} px`);
+      assert(fit.table <= fit.box, `the frontier table is ${fit.table} px wide in a ${fit.box} px box at ${width} px`);
+    }
     await page.setViewportSize({ width: 1440, height: 900 });
-    assert(sw <= 390, `scrollWidth ${sw} at 390 px`);
   });
 
   await check('opening the point (its row\'s button, by keyboard) shows that configuration in the regret view', async () => {

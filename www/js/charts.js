@@ -40,6 +40,9 @@
  * @property {number} [xMax]
  * @property {number} [radius]
  * @property {boolean} [zeroLine]
+ * @property {boolean} [zoomY] a linear y axis zoomed to the data rather than from 0 (the frontier)
+ * @property {[number, number]} [xRange] the range x can take: the padded x axis stays inside it
+ * @property {[number, number]} [yRange] the range y can take: the padded linear y axis stays inside it
  * @property {string} [empty]
  * @property {string} [valueLabel]
  * @property {(key: string | null, index: number, datum: any) => void} [onPoint] `datum`: the point or cell
@@ -106,7 +109,8 @@ export function spansDecades(values) {
 /**
  * The axes' domains of a (non-heatmap) chart: every drawn point with its band and bars, and every
  * reference value, of the series not `hidden`; a linear y axis includes 0, a log axis only the
- * positive values. Returns { x: [x0, x1], y: [y0, y1], decades } (decades: spansDecades of y).
+ * positive values (`zoomY`: only the data's); `xRange`/`yRange` bound the padded axes. Returns
+ * { x: [x0, x1], y: [y0, y1], decades } (decades: spansDecades of y).
  */
 export function domains(spec, { hidden = new Set(), logY = !!spec.logY } = {}) {
   const logX = !!spec.logX;
@@ -136,12 +140,14 @@ export function domains(spec, { hidden = new Set(), logY = !!spec.logY } = {}) {
     if (y1 <= y0) { y0 /= 2; y1 = y0 * 4; }
     y0 /= 1.25; y1 *= 1.25;
   } else {
-    y0 = Math.min(0, y0);
-    if (y1 <= y0) y1 = y0 + 1;
+    if (!spec.zoomY) y0 = Math.min(0, y0);
+    if (y1 <= y0) y1 = y0 + (spec.zoomY ? Math.abs(y0) * 0.1 || 1 : 1);
     const py = (y1 - y0) * 0.05;
     y1 += py;
-    if (y0 < 0) y0 -= py;
+    if (y0 < 0 || spec.zoomY) y0 -= py;
+    if (spec.yRange) { y0 = Math.max(y0, spec.yRange[0]); y1 = Math.min(y1, spec.yRange[1]); }
   }
+  if (spec.xRange && !logX) { x0 = Math.max(x0, spec.xRange[0]); x1 = Math.min(x1, spec.xRange[1]); }
   return { x: [x0, x1], y: [y0, y1], decades };
 }
 

@@ -310,29 +310,61 @@ export const fmtStat = (s, d = 4) => (s && s.mean != null ? `${s.mean.toFixed(d)
 /** A frontier point's configuration: its family and parameter value (`Threshold, threshold_tau = 0.3`). */
 export const frontierConfig = (fam, p) => `${fam.label}${fam.param ? `, ${fam.param} = ${p.value}` : ''}`;
 
-/** A frontier point's configuration and metrics, in words (the chart's hover, the table's row). */
-export function frontierMeta(fam, p) {
+/** @typedef {import('../pkg/csc.js').FrontierComparison} FrontierComparison */
+/** @typedef {import('../pkg/csc.js').FrontierRow} FrontierRow */
+/** @typedef {import('../pkg/csc.js').Interval} Interval */
+/** @typedef {import('../pkg/csc.js').Paired} Paired */
+
+/** An interval of the engine (csc::experiment::frontier::Interval, clipped to its quantity's
+ *  range) as `mean [lo, hi]` with `d` decimals, the mean alone for one seed, "—" when not measured. */
+export const fmtInterval = (/** @type {Interval | null | undefined} */ i, d = 4) => (i && i.mean != null
+  ? `${i.mean.toFixed(d)}${i.lo != null && i.hi != null ? ` [${i.lo.toFixed(d)},\u00a0${i.hi.toFixed(d)}]` : ''}` : '—');
+
+/** A paired difference (csc::experiment::frontier::Paired) as `−0.0012 ± 0.0004: cheaper`, the
+ *  engine's words alone for the reference, "—" when not measured. */
+export function fmtPaired(/** @type {Paired | null | undefined} */ d, digits = 4) {
+  if (!d || d.mean == null) return '—';
+  if (d.difference === 'reference') return d.words;
+  const sign = d.mean > 0 ? '+' : d.mean < 0 ? '−' : '';
+  return `${sign}${Math.abs(d.mean).toFixed(digits)}${d.ci95 != null ? `\u00a0±\u00a0${d.ci95.toFixed(digits)}` : ''}: ${d.words}`;
+}
+
+/** A frontier point's configuration and metrics, in words (the chart's hover, the table's row):
+ *  the engine's clipped intervals and, against the comparison's reference, its paired
+ *  differences with the engine's words. */
+export function frontierMeta(fam, p, /** @type {FrontierRow | undefined} */ row, /** @type {FrontierComparison | null | undefined} */ cmp) {
   const n = Math.max(0, ...Object.values(p.stats).map((s) => (s ? s.n : 0)));
-  return `${frontierConfig(fam, p)} (${n} seed${n === 1 ? '' : 's'}): realised cost ${fmtStat(p.stats.cost)}, error rate ${fmtStat(p.stats.error)}, hit rate ${fmtStat(p.stats.hits, 3)}, average regret ${fmtStat(p.stats.regret)}`;
+  const m = row ? row.intervals.map((i) => fmtInterval(i)) : ['cost', 'error', 'hits', 'regret'].map((k) => fmtStat(p.stats[k]));
+  const vs = row && cmp ? `; against ${cmp.reference_config}: realised cost ${fmtPaired(row.cost)}, error rate ${fmtPaired(row.error)}` : '';
+  return `${frontierConfig(fam, p)} (${n} seed${n === 1 ? '' : 's'}): realised cost ${m[0]}, error rate ${m[1]}, hit rate ${m[2]}, average regret ${m[3]}${vs}`;
 }
 
 /**
  * The frontier chart (issue 24): error rate (x) against realised cost per round (y), one line per
- * family with its points joined in parameter order, 95% intervals both ways, the configuration on
- * hover (`meta`) and `onPoint(seriesKey, pointIndex)` on click. A chart spec of kind `path`
- * (charts.js); without ground truth it is empty, with "—" and the engine's reason.
+ * family with its points joined in parameter order, 95% intervals both ways as the engine clips
+ * them (`comparison`: the report's own, csc::experiment::frontier, or the one against the
+ * reference the reader picked), axes zoomed to the data and kept inside the quantities' ranges,
+ * the configuration and its paired differences on hover (`meta`) and `onPoint(seriesKey,
+ * pointIndex)` on click. A chart spec of kind `path` (charts.js); without ground truth it is
+ * empty, with "—" and the engine's reason.
  * @param {Report} report
  * @param {ChartSpec['onPoint']} [onPoint]
+ * @param {FrontierComparison | null} [comparison]
  * @returns {ChartSpec}
  */
-export function frontierChart(report, onPoint) {
+export function frontierChart(report, onPoint, comparison = report.frontier) {
+  const rows = new Map((comparison?.rows || []).map((r) => [r.point, r]));
+  const num = (v) => (v == null ? undefined : v);
   const series = frontierFamilies(report).map((fam) => ({
     key: fam.key, label: fam.label, ...styleFields(fam.family.policy), ...(fam.family.label ? { dash: [2, 3] } : {}),
     points: fam.points.filter((p) => p.stats.cost && p.stats.error && p.stats.error.mean != null).map((p) => {
-      const c = p.stats.cost, e = p.stats.error;
-      return { x: e.mean, y: c.mean, lo: c.mean - ciOf(c), hi: c.mean + ciOf(c), xlo: e.mean - ciOf(e), xhi: e.mean + ciOf(e), n: c.n, meta: frontierMeta(fam, p), value: p.value, point: p.point };
+      const c = p.stats.cost, e = p.stats.error, row = rows.get(p.point);
+      const [ci, ei] = row ? [row.intervals[0], row.intervals[1]] : [null, null];
+      const band = ci && ei ? { lo: num(ci.lo), hi: num(ci.hi), xlo: num(ei.lo), xhi: num(ei.hi) }
+        : { lo: c.mean - ciOf(c), hi: c.mean + ciOf(c), xlo: e.mean - ciOf(e), xhi: e.mean + ciOf(e) };
+      return { x: e.mean, y: c.mean, ...band, n: c.n, meta: frontierMeta(fam, p, row, comparison), value: p.value, point: p.point };
     }),
   })).filter((s) => s.points.length);
   return { kind: 'path', title: 'Cost–correctness frontier: realised cost vs error rate (lower left is better)', xLabel: 'error rate (wrong hits / requests)',
-    yLabel: 'realised cost per round', series, onPoint, empty: noTruthText(report) };
+    zoomY: true, xRange: [0, 1], yRange: [0, Infinity], yLabel: 'realised cost per round', series, onPoint, empty: noTruthText(report) };
 }

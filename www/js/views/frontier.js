@@ -3,12 +3,17 @@
 // (csc::experiment::frontier_definition) on the page's dataset, run on the worker pool: error rate
 // (SPEC §14) against realised cost per round, one line per family (the threshold cache over τ,
 // GPTCache's default, vCache over δ, CLCB-SC-LS-Cont over β, and single policies), with 95%
-// intervals both ways. Hover shows a point's configuration and metrics; a click on it (or Enter on
-// its row's Open button) opens that configuration in the regret view. On data without ground
-// truth there is no error rate: the view shows "—" and the engine's reason, and runs nothing.
-import { Dataset, frontierDefinition } from '../../pkg/csc.js';
+// intervals both ways. Every point carries its paired difference against a reference the reader
+// picks (default: the engine's, GPTCache's preset) in realised cost and in error rate, with the
+// engine's words ("cheaper / not distinguishable / dearer"; csc::experiment::frontier); when
+// nothing is distinguishable, the engine's sentence says so above the chart, with its notes (why
+// a family's regret is flat) and its method. Hover shows a point's configuration, metrics and
+// differences; a click on it (or Enter on its row's Open button) opens that configuration in the
+// regret view. On data without ground truth there is no error rate: the view shows "—" and the
+// engine's reason, and runs nothing.
+import { Dataset, frontierComparison, frontierDefinition } from '../../pkg/csc.js';
 import { JobPanel } from './job-panel.js';
-import { fmtStat, frontierChart, frontierConfig, frontierFamilies, frontierMeta, noGroundTruth } from '../report.js';
+import { fmtInterval, fmtPaired, frontierChart, frontierConfig, frontierFamilies, frontierMeta, noGroundTruth } from '../report.js';
 import { uploadedData } from '../upload.js';
 import { nqTriviaNow } from '../nq-trivia.js';
 /** @typedef {import('../state.js').App} App */
@@ -53,11 +58,16 @@ export function configurationOf(report, point) {
   return { policies: [fam.family.policy], params: { ...unit.params, seed: report.experiment.first_seed }, seeds: report.experiment.seeds };
 }
 
+/** The table's columns: heading and, for a metric, its index in the engine's intervals. */
+const COLUMNS = [['realised cost', 0, 4], ['error rate', 1, 4], ['hit rate', 2, 3], ['avg regret', 3, 4]];
+
 /** @param {App} app */
 export function createFrontierView(app) {
   const root = document.querySelector('[data-job=frontier]');
   const tableEl = Object.assign(document.createElement('table'), { className: 'numbers frontier-points' });
   let shown = null; // the report the table shows
+  /** @type {import('../../pkg/csc.js').FrontierComparison | null} */
+  let comparison = null; // the engine's comparison against the picked reference
   const open = (report, point) => {
     const c = configurationOf(report, point);
     if (c) app.set((s) => { Object.assign(s, c); s.view = 'regret'; });
@@ -68,11 +78,33 @@ export function createFrontierView(app) {
       const chart = frontierChart(report, (key, i) => {
         const p = chart.series.find((s) => s.key === key)?.points[i];
         if (p) open(report, p.point);
-      });
+      }, comparison && shown === report ? comparison : report.frontier);
       return [chart];
     },
     stem: () => `frontier-${uploadedData(app)?.dataset.name || app.state.dataset}`,
     onReport: (job) => table(job && job.report),
+  });
+  // Above the chart: the reference picker, the engine's verdict sentence, notes and method.
+  const decides = Object.assign(document.createElement('div'), { className: 'frontier-decides' });
+  const picker = document.createElement('label');
+  const select = Object.assign(document.createElement('select'), { className: 'frontier-reference' });
+  picker.append('Compare every point with ', select);
+  const verdict = Object.assign(document.createElement('p'), { className: 'frontier-undecided' });
+  const notes = Object.assign(document.createElement('ul'), { className: 'frontier-notes note' });
+  const method = Object.assign(document.createElement('p'), { className: 'frontier-method muted' });
+  decides.append(picker, verdict, notes, method);
+  decides.hidden = true;
+  root.querySelector('.charts').before(decides);
+  select.addEventListener('change', () => {
+    if (!shown) return;
+    try {
+      comparison = frontierComparison(shown, Number(select.value));
+    } catch (e) {
+      verdict.textContent = `Error: ${e.message}`;
+      return;
+    }
+    fill(shown);
+    panel.drawCharts();
   });
   // The table scrolls sideways on a narrow screen (a focusable region, so the keyboard can too).
   const scroller = Object.assign(document.createElement('div'), { className: 'table-scroll', tabIndex: 0 });
@@ -81,35 +113,60 @@ export function createFrontierView(app) {
   scroller.append(tableEl);
   root.querySelector('.charts').after(scroller);
 
-  /** Every point of the frontier as a row: its configuration and metrics, and a button that
-   *  opens it in the regret view (the keyboard's way to what a click on the chart does). */
+  /** A new report: its own comparison (the engine's default reference) and the picker's options. */
   function table(report) {
     const fams = report ? frontierFamilies(report) : [];
     scroller.hidden = !fams.length;
+    decides.hidden = !fams.length || !report.frontier;
     if (report === shown) return;
     shown = report;
+    comparison = report?.frontier ?? null;
+    select.replaceChildren();
+    for (const fam of fams) for (const p of fam.points) select.append(new Option(frontierConfig(fam, p), String(p.point)));
+    if (comparison) select.value = String(comparison.reference);
+    fill(report);
+  }
+
+  /** Every point of the frontier as a row: its configuration, the engine's clipped intervals, its
+   *  paired differences against the reference with the engine's words, and a button that opens it
+   *  in the regret view (the keyboard's way to what a click on the chart does). */
+  function fill(report) {
+    const fams = report ? frontierFamilies(report) : [];
     tableEl.replaceChildren();
     if (!fams.length) return;
+    verdict.textContent = comparison?.undecided ?? '';
+    verdict.hidden = !comparison?.undecided;
+    notes.replaceChildren(...(comparison?.notes ?? []).map((n) => Object.assign(document.createElement('li'), { textContent: n })));
+    notes.hidden = !notes.childElementCount;
+    method.textContent = comparison?.method ?? '';
+    const rows = new Map((comparison?.rows ?? []).map((r) => [r.point, r]));
     const why = noGroundTruth(report);
-    tableEl.createCaption().textContent = `Every point, mean ± 95% interval over seeds${why ? `; error rate — (${why})` : ''}`;
+    tableEl.createCaption().textContent = `Every point: mean [95% interval] over seeds, and its paired difference against ${comparison?.reference_config ?? 'the reference'}${why ? `; error rate — (${why})` : ''}`;
+    const heads = ['configuration', ...COLUMNS.map(([h]) => h), 'cost − reference', 'error rate − reference', 'regret view'];
     const head = tableEl.createTHead().insertRow();
-    for (const h of ['configuration', 'realised cost', 'error rate', 'hit rate', 'avg regret', 'regret view']) {
-      head.append(Object.assign(document.createElement('th'), { scope: 'col', textContent: h }));
-    }
+    for (const h of heads) head.append(Object.assign(document.createElement('th'), { scope: 'col', textContent: h }));
     const body = tableEl.createTBody();
     for (const fam of fams) {
       for (const p of fam.points) {
         const tr = body.insertRow();
+        const row = rows.get(p.point);
         tr.dataset.series = fam.key;
         tr.dataset.point = String(p.point);
-        tr.title = frontierMeta(fam, p);
+        tr.title = frontierMeta(fam, p, row, comparison);
         const config = frontierConfig(fam, p);
         tr.append(Object.assign(document.createElement('th'), { scope: 'row', textContent: config }));
-        for (const [k, d] of /** @type {[string, number][]} */ ([['cost', 4], ['error', 4], ['hits', 3], ['regret', 4]])) tr.insertCell().textContent = fmtStat(p.stats[k], d);
+        const cell = (label, text, extra = {}) => Object.assign(tr.insertCell(), { textContent: text, ...extra }).setAttribute('data-label', label);
+        for (const [h, i, d] of /** @type {[string, number, number][]} */ (COLUMNS)) cell(h, fmtInterval(row?.intervals[i], d));
+        for (const [h, key] of /** @type {[string, 'cost' | 'error'][]} */ ([[heads[5], 'cost'], [heads[6], 'error']])) {
+          const d = row?.[key];
+          cell(h, fmtPaired(d), { className: `paired ${d?.difference ?? ''}` });
+        }
         const b = Object.assign(document.createElement('button'), { type: 'button', className: 'open-regret', textContent: 'Open' });
         b.setAttribute('aria-label', `Open ${config} in the regret view`);
         b.addEventListener('click', () => open(report, p.point));
-        tr.insertCell().append(b);
+        const td = tr.insertCell();
+        td.setAttribute('data-label', 'regret view');
+        td.append(b);
       }
     }
   }

@@ -107,7 +107,6 @@ fn definition(a: &RunArgs) -> Res<(ExperimentSpec, std::sync::Arc<csc_engine::da
     }
     let base = if flags.dataset.is_some() { PathBuf::new() } else { base };
     let dataset = load_dataset(&mut spec.dataset, &base, flags.data.as_deref(), spec.params.c_floor)?;
-    rename_for(&mut spec, &dataset);
     if let Some(s) = a.seeds {
         spec.seeds = s;
     }
@@ -115,6 +114,11 @@ fn definition(a: &RunArgs) -> Res<(ExperimentSpec, std::sync::Arc<csc_engine::da
         spec.first_seed = s;
     }
     spec.params = apply_sets(spec.params.clone(), &a.set)?;
+    // A frontier's title states its settings: made from them once they are final (issue 37).
+    if !Path::new(experiment).is_file() || !a.set.is_empty() || a.seeds.is_some() {
+        spec.retitle_frontier(&dataset.name);
+    }
+    rename_for(&mut spec, &dataset);
     if let Some(g) = &a.grid {
         let sweep = csc_engine::experiment::Sweep::parse(g).map_err(|e| format!("--grid: {e}"))?;
         spec.set_sweep(sweep).map_err(|e| format!("--grid: {e}"))?;

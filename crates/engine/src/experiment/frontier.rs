@@ -1,8 +1,27 @@
-//! The frontier experiment's table and chart data (issue 24): one row per point of every family
-//! — the policy, its parameter value, and the final realised cost, error rate (SPEC §14), hit
-//! rate and average regret, each as mean ± 95% interval over seeds.
+//! The frontier experiment's table and chart data (issue 24), and what decides between its points
+//! (issue 33, item 3): one row per point of every family — the policy, its parameter value, and
+//! the final realised cost, error rate (SPEC §14), hit rate and average regret, each as mean and
+//! 95% interval over seeds — and every point's *paired* difference against a reference point in
+//! realised cost and in error rate.
+//!
+//! Every unit of a frontier runs on the seeds `first_seed …` (SPEC §10), so point `p` and the
+//! reference `r` share their arrival streams seed by seed. The paired difference is
+//! `d_s = v_p(s) − v_r(s)` over the shared seeds `s`, summarised as SPEC §10 summarises a
+//! sample: the mean and the 95% Student-t half-width `t_{0.975, n−1}·sd(d)/√n`
+//! ([`super::stats::mean_std_ci95`]). It removes the variation the seeds cause in both, so it
+//! decides where the unpaired intervals overlap. Words, from [`Difference::words`]: an interval
+//! wholly below 0 is "cheaper" / "fewer wrong answers", wholly above "dearer" / "more wrong
+//! answers", one that holds 0 "not distinguishable", and a difference of exactly 0 on every seed
+//! "identical on every seed" (no number of seeds would separate them).
 
-use super::{Family, Measure, Report, Stat};
+use super::observation::nan_as_null;
+use super::presets::num;
+use super::stats::mean_std_ci95;
+use super::{ExperimentSpec, Family, Measure, Report, Stat};
+use crate::config::{Params, GPTCACHE_COSINE};
+use crate::online::PolicyKind;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// The metrics of a frontier point, in column order: (metric, column heading).
 pub const FRONTIER_METRICS: [(&str, &str); 4] = [
@@ -12,12 +31,218 @@ pub const FRONTIER_METRICS: [(&str, &str); 4] = [
     ("final_avg_regret", "avg regret"),
 ];
 
+/// The range each of [`FRONTIER_METRICS`] can take, to which its drawn interval is clipped: a
+/// realised cost per round is a mean of `c(x) ∈ (0, 1]` and `φ ≥ 0` (eq. (1), SPEC §2), the error
+/// and hit rates are shares of requests (SPEC §14), and average regret may be negative (the
+/// oracle's cache is Reverse Greedy's, not the optimum; SPEC-NOTES#online-spec-9).
+pub const FRONTIER_RANGES: [(f64, f64); 4] =
+    [(0.0, f64::INFINITY), (0.0, 1.0), (0.0, 1.0), (f64::NEG_INFINITY, f64::INFINITY)];
+
+/// The frontier's k on synthetic data at the page's quick settings
+/// ([`super::presets::frontier_definition`]): synthetic's universe holds 50 queries, so the
+/// `frontier` experiment's k = 50 would cache all of it and make every policy the same; at this k
+/// the families separate where they differ (measured in docs/PERFORMANCE.md, "Frontier").
+pub const SYNTHETIC_FRONTIER_K: usize = 10;
+
+/// How the frontier's intervals are made, in words (the page and the CLI say it).
+pub const FRONTIER_METHOD: &str = "Each point: mean over seeds with its 95% Student-t interval \
+    (SPEC §10), clipped to the quantity's range (error and hit rate to [0, 1], realised cost to \
+    ≥ 0). Against the reference: the paired difference over the seeds both ran (the runs share \
+    seeds, so seed-to-seed variation cancels), mean with its paired 95% Student-t interval; it \
+    decides when that interval excludes 0.";
+
 /// One point of a frontier: its family, the parameter's value (NaN for a single point) and the
 /// statistics of [`FRONTIER_METRICS`] (`None` where not measured, e.g. no ground truth).
 pub struct FrontierPoint<'a> {
     pub family: &'a Family,
     pub x: f64,
     pub stats: Vec<Option<&'a Stat>>,
+}
+
+/// How a point compares with the reference in one quantity (lower is better for both cost and
+/// error rate).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+pub enum Difference {
+    /// The point is the reference.
+    Reference,
+    /// The difference is exactly 0 on every shared seed.
+    Identical,
+    /// The paired interval lies wholly below 0.
+    Lower,
+    /// The paired interval holds 0 (or one seed only: no interval).
+    NotDistinguishable,
+    /// The paired interval lies wholly above 0.
+    Higher,
+}
+
+impl Difference {
+    /// The outcome of the paired differences `d` (point minus reference) of a non-reference point.
+    pub fn of(d: &[f64]) -> (Difference, f64, f64) {
+        if d.is_empty() {
+            return (Difference::NotDistinguishable, f64::NAN, f64::NAN);
+        }
+        let (mean, _, ci95) = mean_std_ci95(d);
+        let verdict = if d.iter().all(|v| *v == 0.0) {
+            Difference::Identical
+        } else if !ci95.is_finite() {
+            Difference::NotDistinguishable
+        } else if mean + ci95 < 0.0 {
+            Difference::Lower
+        } else if mean - ci95 > 0.0 {
+            Difference::Higher
+        } else {
+            Difference::NotDistinguishable
+        };
+        (verdict, mean, ci95)
+    }
+
+    /// The words for this outcome in realised cost (`cost`) or in error rate.
+    pub fn words(self, cost: bool) -> &'static str {
+        match (self, cost) {
+            (Difference::Reference, _) => "the reference",
+            (Difference::Identical, _) => "identical on every seed",
+            (Difference::NotDistinguishable, _) => "not distinguishable",
+            (Difference::Lower, true) => "cheaper",
+            (Difference::Higher, true) => "dearer",
+            (Difference::Lower, false) => "fewer wrong answers",
+            (Difference::Higher, false) => "more wrong answers",
+        }
+    }
+
+    /// Whether the data separate the point from the reference.
+    pub fn decided(self) -> bool {
+        matches!(self, Difference::Lower | Difference::Higher)
+    }
+}
+
+/// A point's paired difference against the reference in one quantity.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+pub struct Paired {
+    /// The seeds both ran.
+    pub n: usize,
+    /// Mean of (point − reference) over those seeds.
+    #[serde(with = "nan_as_null")]
+    #[cfg_attr(not(target_arch = "wasm32"), ts(type = "number | null"))]
+    pub mean: f64,
+    /// Half-width of its paired 95% Student-t interval (NaN for one seed).
+    #[serde(with = "nan_as_null")]
+    #[cfg_attr(not(target_arch = "wasm32"), ts(type = "number | null"))]
+    pub ci95: f64,
+    pub difference: Difference,
+    /// [`Difference::words`], for the table and the hover.
+    pub words: String,
+}
+
+/// A point's mean and 95% interval of one metric, the interval clipped to the metric's range
+/// ([`FRONTIER_RANGES`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+pub struct Interval {
+    pub n: usize,
+    #[serde(with = "nan_as_null")]
+    #[cfg_attr(not(target_arch = "wasm32"), ts(type = "number | null"))]
+    pub mean: f64,
+    /// The interval's ends, `mean ∓ ci95` clipped to the range (NaN: one seed).
+    #[serde(with = "nan_as_null")]
+    #[cfg_attr(not(target_arch = "wasm32"), ts(type = "number | null"))]
+    pub lo: f64,
+    #[serde(with = "nan_as_null")]
+    #[cfg_attr(not(target_arch = "wasm32"), ts(type = "number | null"))]
+    pub hi: f64,
+}
+
+impl Interval {
+    /// `mean ± ci95` clipped to `[min, max]`.
+    pub fn clipped(n: usize, mean: f64, ci95: f64, (min, max): (f64, f64)) -> Interval {
+        let clip = |v: f64| if v.is_finite() { v.clamp(min, max) } else { f64::NAN };
+        Interval { n, mean, lo: clip(mean - ci95), hi: clip(mean + ci95) }
+    }
+}
+
+/// One row of the comparison: a point, its intervals, and its paired differences.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+pub struct FrontierRow {
+    /// The experiment point ([`ExperimentSpec::family_of`]).
+    pub point: usize,
+    /// Its configuration in words: `Threshold, threshold_tau = 0.3`.
+    pub config: String,
+    /// The intervals of [`FRONTIER_METRICS`] in order (`None` where not measured).
+    pub intervals: Vec<Option<Interval>>,
+    /// Realised cost minus the reference's.
+    pub cost: Option<Paired>,
+    /// Error rate minus the reference's (`None` without ground truth).
+    pub error: Option<Paired>,
+}
+
+/// A frontier's points compared with one reference point (the JSON report's `frontier`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+pub struct FrontierComparison {
+    /// The reference's experiment point.
+    pub reference: usize,
+    /// Its configuration in words.
+    pub reference_config: String,
+    /// [`FRONTIER_METHOD`].
+    pub method: String,
+    pub rows: Vec<FrontierRow>,
+    /// One sentence when no point is distinguishable from the reference in either quantity.
+    pub undecided: Option<String>,
+    /// Why a family's average regret is the same at every value of its parameter, where it is
+    /// ([`Report::flat_regret_notes`]).
+    pub notes: Vec<String>,
+}
+
+/// A family's configuration at value `x` in words: `Threshold, threshold_tau = 0.3`.
+pub fn config_of(family: &Family, x: f64) -> String {
+    match (&family.param, x.is_finite()) {
+        (Some(name), true) => format!("{}, {name} = {x}", family.name()),
+        _ => family.name(),
+    }
+}
+
+/// The default reference of a frontier: the threshold cache at GPTCache's defaults
+/// (`threshold_cosine` = [`GPTCACHE_COSINE`], the preset of `frontier`), the point production
+/// caches ship with; else the first point.
+pub fn default_reference(spec: &ExperimentSpec) -> usize {
+    let Measure::Frontier { families } = &spec.measure else { return 0 };
+    let mut point = 0;
+    for f in families {
+        let gptcache = f.policy == PolicyKind::Threshold
+            && f.param.is_none()
+            && f.set.get("threshold_cosine").and_then(|v| v.as_f64()) == Some(GPTCACHE_COSINE);
+        if gptcache {
+            return point;
+        }
+        point += f.points();
+    }
+    0
+}
+
+/// A frontier's title from its settings (issue 37, item 4): the dataset, k, T, n_eval and seeds
+/// it runs with, so `--set horizon=1000` is titled T = 1,000.
+pub fn frontier_title(dataset: &str, p: &Params, seeds: usize) -> String {
+    format!(
+        "Cost–correctness frontier on {dataset} (k = {}, T = {}, n_eval = {}, {seeds} seed{})",
+        p.k,
+        num(p.horizon as f64),
+        num(p.n_eval as f64),
+        if seeds == 1 { "" } else { "s" }
+    )
+}
+
+impl ExperimentSpec {
+    /// Re-titles a frontier from its settings ([`frontier_title`]) after a change of its
+    /// parameters or seeds (`csc run frontier --set horizon=1000`); other experiments keep
+    /// their titles.
+    pub fn retitle_frontier(&mut self, dataset: &str) {
+        if matches!(self.measure, Measure::Frontier { .. }) {
+            self.title = frontier_title(dataset, &self.params, self.seeds);
+        }
+    }
 }
 
 impl Report {
@@ -49,31 +274,210 @@ impl Report {
         out
     }
 
-    /// The chart data of a frontier: `algorithm,algorithm_id,param,x,n,` then `mean,ci95` of each
-    /// of [`FRONTIER_METRICS`] (empty where not measured); `None` for other experiments.
+    /// The value of `metric` on every seed of experiment point `point`, by seed.
+    fn per_seed(&self, point: usize, metric: &str) -> BTreeMap<u64, f64> {
+        self.units
+            .iter()
+            .filter(|u| u.unit.point == point)
+            .filter_map(|u| {
+                let o = u.observations.iter().find(|o| o.metric == metric)?;
+                o.value.is_finite().then_some((u.unit.seed, o.value))
+            })
+            .collect()
+    }
+
+    /// Point `point`'s paired difference in `metric` against point `reference` over the seeds
+    /// both ran (`None` when either lacks the metric).
+    pub fn paired_difference(
+        &self,
+        point: usize,
+        reference: usize,
+        metric: &str,
+        cost: bool,
+    ) -> Option<Paired> {
+        let (a, b) = (self.per_seed(point, metric), self.per_seed(reference, metric));
+        if a.is_empty() || b.is_empty() {
+            return None;
+        }
+        let d: Vec<f64> = a.iter().filter_map(|(s, v)| b.get(s).map(|r| v - r)).collect();
+        let (difference, mean, ci95) =
+            if point == reference { (Difference::Reference, 0.0, 0.0) } else { Difference::of(&d) };
+        Some(Paired { n: d.len(), mean, ci95, difference, words: difference.words(cost).into() })
+    }
+
+    /// The experiment point of every frontier point, in [`Report::frontier_points`]' order.
+    fn point_index(&self, p: &FrontierPoint<'_>) -> Option<usize> {
+        let Measure::Frontier { families } = &self.experiment.measure else { return None };
+        let mut start = 0;
+        for f in families {
+            if std::ptr::eq(f, p.family) {
+                let i = match &f.param {
+                    None => 0,
+                    Some(_) => {
+                        f.values.iter().position(|v| v.as_f64().is_some_and(|v| v.total_cmp(&p.x).is_eq()))?
+                    }
+                };
+                return Some(start + i);
+            }
+            start += f.points();
+        }
+        None
+    }
+
+    /// Every point compared with point `reference` (an experiment point of this frontier;
+    /// `None` for another experiment or a point it does not have).
+    pub fn frontier_comparison(&self, reference: usize) -> Option<FrontierComparison> {
+        let (rf, ri) = self.experiment.family_of(reference)?;
+        let rx = rf.param.as_ref().and_then(|_| rf.values.get(ri)?.as_f64()).unwrap_or(f64::NAN);
+        let mut rows = Vec::new();
+        for p in self.frontier_points() {
+            let Some(point) = self.point_index(&p) else { continue };
+            let intervals = p
+                .stats
+                .iter()
+                .zip(FRONTIER_RANGES)
+                .map(|(s, range)| s.map(|s| Interval::clipped(s.n, s.mean, s.ci95, range)))
+                .collect();
+            rows.push(FrontierRow {
+                point,
+                config: config_of(p.family, p.x),
+                intervals,
+                cost: self.paired_difference(point, reference, FRONTIER_METRICS[0].0, true),
+                error: self.paired_difference(point, reference, FRONTIER_METRICS[1].0, false),
+            });
+        }
+        let reference_config = config_of(rf, rx);
+        let decided = rows.iter().any(|r| {
+            r.cost.as_ref().is_some_and(|c| c.difference.decided())
+                || r.error.as_ref().is_some_and(|e| e.difference.decided())
+        });
+        let seeds = rows.iter().filter_map(|r| r.cost.as_ref()).map(|c| c.n).max().unwrap_or(0);
+        let undecided = (!decided && rows.len() > 1).then(|| {
+            format!(
+                "No point is distinguishable from {reference_config} in realised cost or in error rate: \
+                 every paired 95% interval over the {seeds} shared seed{} holds 0.",
+                if seeds == 1 { "" } else { "s" }
+            )
+        });
+        Some(FrontierComparison {
+            reference,
+            reference_config,
+            method: FRONTIER_METHOD.into(),
+            rows,
+            undecided,
+            notes: self.flat_regret_notes(),
+        })
+    }
+
+    /// The comparison against [`default_reference`], for a frontier report.
+    pub fn default_frontier_comparison(&self) -> Option<FrontierComparison> {
+        if !matches!(self.experiment.measure, Measure::Frontier { .. }) || self.units.is_empty() {
+            return None;
+        }
+        self.frontier_comparison(default_reference(&self.experiment))
+    }
+
+    /// Why a swept family's average regret reads the same at every value of its parameter
+    /// (to the table's 4 decimals), where it does (issue 33, item 3). Regret (§5.1) prices the
+    /// cache a policy *keeps*, `L(M_t) − L(M_orc)`, not the requests it serves. The threshold
+    /// cache admits every miss and evicts the least recently used (SPEC §9): when it misses
+    /// nearly every request at every τ (on nq-trivia 94–95%), what it keeps is nearly the `k` most
+    /// recent requests whatever τ, so its regret hardly moves while τ changes which requests are
+    /// served (hit rate, realised cost, error rate). The note gives the measured miss shares and,
+    /// for scale, what an empty cache scores, `L(∅) − L(M_orc)` (each unit's `no_cache_loss`
+    /// and `oracle_loss`). Other families get the general reason.
+    pub fn flat_regret_notes(&self) -> Vec<String> {
+        let Measure::Frontier { families } = &self.experiment.measure else { return Vec::new() };
+        let points = self.frontier_points();
+        let mut notes = Vec::new();
+        let mut start = 0;
+        for f in families {
+            let range = start..start + f.points();
+            start = range.end;
+            let Some(param) = &f.param else { continue };
+            let mine: Vec<&FrontierPoint<'_>> = points.iter().filter(|p| std::ptr::eq(p.family, f)).collect();
+            let regrets: Vec<String> =
+                mine.iter().filter_map(|p| p.stats[3].map(|s| format!("{:.4}", s.mean))).collect();
+            if regrets.len() < 2 || regrets.iter().any(|r| *r != regrets[0]) {
+                continue;
+            }
+            let mut gaps = Vec::new();
+            for u in self.units.iter().filter(|u| range.contains(&u.unit.point)) {
+                let get = |k: &str| u.detail.get(k).and_then(serde_json::Value::as_f64);
+                if let (Some(none), Some(orc)) = (get("no_cache_loss"), get("oracle_loss")) {
+                    gaps.push(none - orc);
+                }
+            }
+            let empty = if gaps.is_empty() {
+                String::new()
+            } else {
+                let gap = gaps.iter().sum::<f64>() / gaps.len() as f64;
+                format!(" (An empty cache would score L(∅) − L(M_orc) = {gap:.4}.)")
+            };
+            let misses: Vec<f64> = mine.iter().filter_map(|p| p.stats[2].map(|s| 1.0 - s.mean)).collect();
+            let (lo, hi) =
+                misses.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), m| (a.min(*m), b.max(*m)));
+            let (name, k, r) = (f.name(), self.experiment.params.k, &regrets[0]);
+            let why = if f.policy == PolicyKind::Threshold && !misses.is_empty() && lo >= 0.5 {
+                format!(
+                    "this cache admits every miss and evicts the least recently used (SPEC §9), and it misses \
+                     {:.1}–{:.1}% of requests at every {param}, so what it keeps is nearly the {k} most recent \
+                     requests whatever {param}: {param} changes which requests are served from it (hit rate, \
+                     realised cost, error rate), hardly the cache.",
+                    100.0 * lo,
+                    100.0 * hi
+                )
+            } else {
+                format!("{param} changes which requests are served from the cache, not that cache's loss.")
+            };
+            notes.push(format!(
+                "{name}'s average regret is {r} at every {param}: regret (§5.1) prices the cache a policy keeps, \
+                 L(M_t) − L(M_orc), not the requests it serves; {why}{empty}"
+            ));
+        }
+        notes
+    }
+
+    /// The chart data of a frontier: `algorithm,algorithm_id,param,x,n,` then `mean,ci95,lo,hi`
+    /// of each of [`FRONTIER_METRICS`] (the interval clipped to its range; empty where not
+    /// measured), then the reference's point and each point's paired difference against it in
+    /// realised cost and error rate (`mean,ci95,words`); `None` for other experiments.
     pub fn frontier_csv(&self) -> Option<String> {
         if !matches!(self.experiment.measure, Measure::Frontier { .. }) {
             return None;
         }
         let mut s = String::from("algorithm,algorithm_id,param,x,n");
         for (m, _) in FRONTIER_METRICS {
-            s.push_str(&format!(",{m},{m}_ci95"));
+            s.push_str(&format!(",{m},{m}_ci95,{m}_lo,{m}_hi"));
         }
-        s.push('\n');
+        s.push_str(",reference_point,cost_vs_reference,cost_vs_reference_ci95,cost_verdict");
+        s.push_str(",error_vs_reference,error_vs_reference_ci95,error_verdict\n");
+        let cmp = self.default_frontier_comparison();
+        let num = |v: f64| if v.is_finite() { v.to_string() } else { String::new() };
         for p in self.frontier_points() {
             let n = p.stats.iter().flatten().map(|s| s.n).max().unwrap_or(0);
-            let x = if p.x.is_finite() { p.x.to_string() } else { String::new() };
             s.push_str(&format!(
-                "{},{},{},{x},{n}",
+                "{},{},{},{},{n}",
                 p.family.key(),
                 p.family.policy.info().id,
-                p.family.param.as_deref().unwrap_or("")
+                p.family.param.as_deref().unwrap_or(""),
+                num(p.x)
             ));
-            for st in &p.stats {
-                let num = |v: f64| if v.is_finite() { v.to_string() } else { String::new() };
+            for (st, range) in p.stats.iter().zip(FRONTIER_RANGES) {
                 match st {
-                    Some(st) => s.push_str(&format!(",{},{}", num(st.mean), num(st.ci95))),
-                    None => s.push_str(",,"),
+                    Some(st) => {
+                        let i = Interval::clipped(st.n, st.mean, st.ci95, range);
+                        s.push_str(&format!(",{},{},{},{}", num(st.mean), num(st.ci95), num(i.lo), num(i.hi)))
+                    }
+                    None => s.push_str(",,,,"),
+                }
+            }
+            let row = self.point_index(&p).and_then(|i| cmp.as_ref()?.rows.iter().find(|r| r.point == i));
+            s.push_str(&format!(",{}", cmp.as_ref().map_or(String::new(), |c| c.reference.to_string())));
+            for d in [row.and_then(|r| r.cost.as_ref()), row.and_then(|r| r.error.as_ref())] {
+                match d {
+                    Some(d) => s.push_str(&format!(",{},{},{}", num(d.mean), num(d.ci95), d.words)),
+                    None => s.push_str(",,,"),
                 }
             }
             s.push('\n');
@@ -81,13 +485,16 @@ impl Report {
         Some(s)
     }
 
-    /// The frontier's table: a row per point, mean ± 95% CI of each metric.
+    /// The frontier's table: a row per point, mean ± 95% CI of each metric and the paired
+    /// differences against the default reference, then the method, the undecided sentence and
+    /// the notes.
     pub(super) fn frontier_table(&self) -> String {
+        let cmp = self.default_frontier_comparison();
         let mut out = format!("\n{:<26}{:>22}", "algorithm", "parameter");
         for (_, h) in FRONTIER_METRICS {
             out.push_str(&format!("{h:>24}"));
         }
-        out.push('\n');
+        out.push_str(&format!("{:>44}{:>50}\n", "cost − reference", "error rate − reference"));
         for p in self.frontier_points() {
             let param = match (&p.family.param, p.x.is_finite()) {
                 (Some(name), true) => format!("{name}={}", p.x),
@@ -104,8 +511,84 @@ impl Report {
                 };
                 out.push_str(&format!("{cell:>24}"));
             }
+            let row = self.point_index(&p).and_then(|i| cmp.as_ref()?.rows.iter().find(|r| r.point == i));
+            for (d, w) in [(row.and_then(|r| r.cost.as_ref()), 44), (row.and_then(|r| r.error.as_ref()), 50)]
+            {
+                let cell = match d {
+                    Some(d) if d.difference == Difference::Reference => d.words.clone(),
+                    Some(d) if d.ci95.is_finite() => format!("{:+.4} ± {:.4} {}", d.mean, d.ci95, d.words),
+                    Some(d) => format!("{:+.4} {}", d.mean, d.words),
+                    None => "—".into(),
+                };
+                out.push_str(&format!("{cell:>w$}"));
+            }
             out.push('\n');
         }
+        if let Some(c) = &cmp {
+            out.push_str(&format!("\nReference: {}. {}\n", c.reference_config, c.method));
+            for line in c.undecided.iter().chain(&c.notes) {
+                out.push_str(&format!("{line}\n"));
+            }
+        }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_paired_difference_and_its_interval_on_a_hand_computed_case() {
+        // d = (−0.02, −0.01, −0.03): mean −0.02, sd 0.01, half-width t_{0.975,2}·0.01/√3
+        // = 4.303 × 0.01 / 1.7320508 = 0.0248434…: the interval [−0.0448, 0.0048] holds 0.
+        let (v, mean, ci) = Difference::of(&[-0.02, -0.01, -0.03]);
+        assert!((mean + 0.02).abs() < 1e-15, "{mean}");
+        assert!((ci - 4.303 * 0.01 / 3f64.sqrt()).abs() < 1e-12, "{ci}");
+        assert_eq!(v, Difference::NotDistinguishable);
+        // A tighter spread decides: d = (−0.020, −0.021, −0.019), sd 0.001, half-width 0.00248.
+        let (v, mean, ci) = Difference::of(&[-0.020, -0.021, -0.019]);
+        assert!((mean + 0.02).abs() < 1e-12 && (ci - 4.303 * 0.001 / 3f64.sqrt()).abs() < 1e-12);
+        assert_eq!((v, v.words(true), v.words(false)), (Difference::Lower, "cheaper", "fewer wrong answers"));
+        let (v, ..) = Difference::of(&[0.020, 0.021, 0.019]);
+        assert_eq!((v.words(true), v.words(false)), ("dearer", "more wrong answers"));
+        // Exactly equal on every seed: identical, never "not distinguishable".
+        assert_eq!(Difference::of(&[0.0, 0.0, 0.0]).0, Difference::Identical);
+        // One seed: no interval, so nothing is decided.
+        let (v, mean, ci) = Difference::of(&[0.5]);
+        assert_eq!((v, mean), (Difference::NotDistinguishable, 0.5));
+        assert!(ci.is_nan());
+        // A constant non-zero difference has sd 0: decided.
+        assert_eq!(Difference::of(&[0.01, 0.01]).0, Difference::Higher);
+        assert!(!Difference::NotDistinguishable.decided() && Difference::Lower.decided());
+    }
+
+    #[test]
+    fn intervals_are_clipped_to_the_quantitys_range() {
+        // The issue's case: error rate 0.00367 ± 0.003798 ran to −0.000128.
+        let i = Interval::clipped(3, 0.00367, 0.003798, FRONTIER_RANGES[1]);
+        assert_eq!((i.lo, i.mean), (0.0, 0.00367));
+        assert!((i.hi - 0.007468).abs() < 1e-12);
+        let hit = Interval::clipped(3, 0.99, 0.05, FRONTIER_RANGES[2]);
+        assert_eq!(hit.hi, 1.0);
+        let cost = Interval::clipped(3, 0.01, 0.02, FRONTIER_RANGES[0]);
+        assert_eq!((cost.lo, cost.hi), (0.0, 0.03));
+        // Regret may be negative: not clipped.
+        let regret = Interval::clipped(3, -0.001, 0.002, FRONTIER_RANGES[3]);
+        assert_eq!((regret.lo, regret.hi), (-0.003, 0.001));
+        // One seed: no interval.
+        let one = Interval::clipped(1, 0.2, f64::NAN, FRONTIER_RANGES[1]);
+        assert!(one.lo.is_nan() && one.hi.is_nan());
+    }
+
+    #[test]
+    fn titles_come_from_the_settings() {
+        let p = Params { k: 50, horizon: 1000, n_eval: 2000, ..Params::default() };
+        assert_eq!(
+            frontier_title("nq-trivia", &p, 3),
+            "Cost–correctness frontier on nq-trivia (k = 50, T = 1,000, n_eval = 2,000, 3 seeds)"
+        );
+        assert!(frontier_title("x", &Params { horizon: 123456, ..p }, 1)
+            .contains("T = 123,456, n_eval = 2,000, 1 seed)"));
     }
 }

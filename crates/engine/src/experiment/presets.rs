@@ -152,8 +152,9 @@ pub fn quick_spec(id: &str) -> Result<ExperimentSpec> {
     }
 }
 
-/// The frontier view's quick settings (issue 24, item 4): the `frontier` experiment (its k = 50
-/// and every family of [`super::registry`]) over the page's horizon and evaluation sample
+/// The frontier view's quick settings (issue 24, item 4): the `frontier` experiment (its k = 50,
+/// on synthetic [`super::frontier::SYNTHETIC_FRONTIER_K`], and every family of
+/// [`super::registry`]) over the page's horizon and evaluation sample
 /// (T = 1,000, n_eval = 1,000, as `csc::bindings::url_state::page_params`) and 3 seeds, so a
 /// browser tab on 2 cores draws it in about a minute (docs/PERFORMANCE.md).
 pub fn frontier_quick() -> Quick {
@@ -170,15 +171,11 @@ pub fn frontier_quick() -> Quick {
 /// definition (`csc run <its JSON>`) to the same bits.
 pub fn frontier_definition(dataset: DatasetId) -> Result<ExperimentSpec> {
     let mut spec = frontier_quick().apply(builtin("frontier")?)?;
+    if dataset == DatasetId::Synthetic {
+        spec.params.k = super::frontier::SYNTHETIC_FRONTIER_K;
+    }
     spec.dataset = dataset;
-    let p = &spec.params;
-    spec.title = format!(
-        "Cost–correctness frontier on {} (quick: k = {}, T = {}, {} seeds)",
-        dataset_name(&spec.dataset),
-        p.k,
-        num(p.horizon as f64),
-        spec.seeds
-    );
+    spec.title = super::frontier::frontier_title(&dataset_name(&spec.dataset), &spec.params, spec.seeds);
     spec.validate()?;
     Ok(spec)
 }
@@ -198,7 +195,7 @@ fn dataset_name(d: &DatasetId) -> String {
 }
 
 /// Thousands separated by commas (`5,000`), other numbers as they print.
-fn num(v: f64) -> String {
+pub(super) fn num(v: f64) -> String {
     if v.fract() == 0.0 && v.abs() >= 1000.0 && v.abs() < 1e15 {
         let s = format!("{}", v.abs() as u64);
         let mut out = String::new();

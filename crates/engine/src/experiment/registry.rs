@@ -431,11 +431,11 @@ fn frontier(id: &str, base: Params) -> ExperimentSpec {
             .collect(),
         ..Family::point(PolicyKind::Threshold)
     };
+    let params = Params { k: 50, horizon: 2000, n_eval: 2000, ..base };
     ExperimentSpec {
         id: id.into(),
-        title:
-            "Cost–correctness frontier: realised cost, error rate, hit rate, regret (nq-trivia, k = 50, T = 2,000)"
-                .into(),
+        // From its settings (issue 37, item 4); `csc run --set` re-titles it.
+        title: super::frontier::frontier_title("nq-trivia", &params, 3),
         dataset: DatasetId::NqTrivia,
         measure: Measure::Frontier {
             families: vec![
@@ -458,7 +458,7 @@ fn frontier(id: &str, base: Params) -> ExperimentSpec {
             ],
         },
         sweep: None,
-        params: Params { k: 50, horizon: 2000, n_eval: 2000, ..base },
+        params,
         seeds: 3,
         first_seed: 0,
     }

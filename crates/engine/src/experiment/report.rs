@@ -49,6 +49,10 @@ pub struct Report {
     /// ([`super::headline`]); absent for experiments the paper states no claim for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub headline: Option<Headline>,
+    /// A frontier's points against its default reference, with paired differences (issue 33,
+    /// item 3; [`super::frontier`]); absent for other experiments.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frontier: Option<super::frontier::FrontierComparison>,
 }
 
 impl Report {
@@ -63,8 +67,10 @@ impl Report {
             stats,
             units,
             headline: None,
+            frontier: None,
         };
         report.headline = headline(&report.experiment, &report.units);
+        report.frontier = report.default_frontier_comparison();
         report
     }
 

@@ -115,6 +115,8 @@ pub fn run_unit(
             final_metrics(&mut out, &name, spec.unit_x(unit), &r);
             let mut d = serde_json::Map::new();
             d.insert("oracle_loss".into(), env.oracle.loss.into());
+            // L(∅), what an empty cache scores: why a family's regret can be flat (frontier.rs).
+            d.insert("no_cache_loss".into(), no_cache_loss(&env.eval.costs).into());
             d.insert(name, r.diagnostics.clone());
             serde_json::Value::Object(d)
         }
@@ -145,10 +147,30 @@ pub fn no_cache_loss(costs: &[f64]) -> f64 {
 /// Refuses a frontier (issue 24) on a dataset without ground truth, with the dataset's reason: its
 /// x axis is the error rate of SPEC §14, which is "—" there, never 0. Other measures run (their
 /// correctness metrics are then absent). The page checks before it runs a frontier, the CLI and
-/// the page's runs when they start (`ExperimentRun`) and every frontier unit.
+/// the page's runs when they start (`ExperimentRun`) and every frontier unit. A frontier whose
+/// cache holds the whole universe (some point's `k` ≥ the dataset's queries) is refused too:
+/// every policy then keeps every query, so Greedy, LFU and LRU coincide and the regret is the
+/// same everywhere — the families cannot differ (issue 33, item 3).
 pub fn check_ground_truth(spec: &ExperimentSpec, dataset: &Dataset) -> Result<()> {
     if !matches!(spec.measure, Measure::Frontier { .. }) {
         return Ok(());
+    }
+    let k = (0..spec.points())
+        .filter_map(|p| spec.family_of(p).and_then(|(f, i)| f.params(&spec.params, i).ok()))
+        .map(|p| p.k)
+        .max()
+        .unwrap_or(spec.params.k);
+    if k >= dataset.len() {
+        return Err(Error::param(
+            "k",
+            format!(
+                "k = {k} holds the whole universe of {} ({} queries): every policy would keep every \
+                 query and the frontier's families could not differ; choose k below {}",
+                dataset.name,
+                dataset.len(),
+                dataset.len()
+            ),
+        ));
     }
     match dataset.ground_truth.absent_reason() {
         None => Ok(()),
