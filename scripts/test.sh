@@ -94,6 +94,9 @@ step "reproduce e2e" node tests/e2e/reproduce.mjs
 # The sweep view: a 3 × 3 grid equal, cell for cell, to the CLI's --grid run of its command.
 step "sweep e2e" node tests/e2e/sweep.mjs
 step "frontier e2e (nq-trivia, against the CLI)" node tests/e2e/frontier.mjs
+# Every Paper-view preset at quick settings: no excluded number reads "reproduced", identical pairs
+# read "identical", a zero-hit win is flagged (fig-e on the shared nq-trivia files).
+step "verdicts e2e" node tests/e2e/verdicts.mjs
 step "controls e2e" node tests/e2e/controls.mjs
 # The fixture preset of the "fixture preset" step in the page: a package built with cargo feature
 # fixture-preset (into a temporary directory, served as pkg/), its paper view's menu, URL and run.
