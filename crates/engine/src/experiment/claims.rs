@@ -85,48 +85,39 @@ pub fn online_nq(_: Widths) -> Vec<Claim> {
 
 fn online(nq: bool) -> Vec<Claim> {
     let why = if nq { NQ_WHY } else { ON_WHY };
-    let mut v = vec![Claim {
-        what: "CLCB-SC-LS-Cont final average regret",
+    // The §6 claims on the final average regret.
+    let regret = |what, comparison, paper, identical| Claim {
+        what,
         metric: "final_avg_regret",
         at: At::Final,
-        comparison: Comparison::Value { ours: CLCB },
-        paper: Some(if nq { "0.0061" } else { "0.0083" }),
+        comparison,
+        paper,
         source: "§6",
         why,
-        identical: None,
-    }];
+        identical,
+    };
+    let same = Some(Identity::NegativeLcbs);
+    let mut v = vec![regret(
+        "CLCB-SC-LS-Cont final average regret",
+        Comparison::Value { ours: CLCB },
+        Some(if nq { "0.0061" } else { "0.0083" }),
+        None,
+    )];
     if nq {
-        v.push(Claim {
-            what: "… below Greedy",
-            metric: "final_avg_regret",
-            at: At::Final,
-            comparison: Comparison::Below { ours: CLCB, baseline: GREEDY },
-            paper: Some("63.27"),
-            source: "§6",
-            why,
-            identical: Some(Identity::NegativeLcbs),
-        });
+        v.push(regret(
+            "… below Greedy",
+            Comparison::Below { ours: CLCB, baseline: GREEDY },
+            Some("63.27"),
+            same,
+        ));
     }
-    v.push(Claim {
-        what: "… below CLCB-SC-LS",
-        metric: "final_avg_regret",
-        at: At::Final,
-        comparison: Comparison::Below { ours: CLCB, baseline: CLCB_LS },
-        paper: Some(if nq { "43.14" } else { "72.41" }),
-        source: "§6",
-        why,
-        identical: Some(Identity::NegativeLcbs),
-    });
-    v.push(Claim {
-        what: "… the lowest final average regret",
-        metric: "final_avg_regret",
-        at: At::Final,
-        comparison: Comparison::Lowest { ours: CLCB },
-        paper: None,
-        source: "§6",
-        why,
-        identical: Some(Identity::NegativeLcbs),
-    });
+    v.push(regret(
+        "… below CLCB-SC-LS",
+        Comparison::Below { ours: CLCB, baseline: CLCB_LS },
+        Some(if nq { "43.14" } else { "72.41" }),
+        same,
+    ));
+    v.push(regret("… the lowest final average regret", Comparison::Lowest { ours: CLCB }, None, same));
     v.push(Claim {
         what: "runtime of CLCB-SC-LS-Cont relative to CLCB-SC-LS",
         metric: "runtime_ms",
