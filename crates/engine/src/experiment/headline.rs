@@ -866,7 +866,7 @@ fn lead(claims: &[Claim], units: &[UnitResult]) -> Option<Lead> {
     }
     text.push('.');
     if never {
-        text.push_str(&format!(" It {}.", NEVER_HITS.trim_start_matches("wins by ")));
+        text.push_str(" It never serves from the cache: every query goes to the LLM.");
     }
     Some(Lead {
         metric: c.metric.to_string(),
