@@ -186,6 +186,11 @@ fn a_win_that_never_serves_from_the_cache_is_flagged() {
         "{}",
         lead.text
     );
+    assert!(
+        lead.text.ends_with("It never serves from the cache: every query goes to the LLM."),
+        "{}",
+        lead.text
+    );
     // The CLI's table opens with it.
     let text = r.summary();
     let head = text.split("Headline claims of the paper").nth(1).unwrap();
