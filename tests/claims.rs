@@ -99,3 +99,40 @@ fn offline_theoretical_width_saturates_and_cucb_variants_coincide() {
     );
     assert_eq!(gaps[0], gaps[1]);
 }
+
+/// Every claim of every figure's record (crates/engine/src/experiment/claims.rs) names its
+/// algorithms by the enums of the engine's list, and each of them runs in the figure's full
+/// definition (an online claim on a policy of the online measure, an offline claim on an
+/// algorithm of the offline one), so a claim can never name an algorithm its figure does not run.
+#[test]
+fn every_claim_names_algorithms_its_figure_runs() {
+    use csc::experiment::headline::Series;
+    use csc::experiment::{builtin, paper_presets, presets::Widths};
+    for p in paper_presets() {
+        let spec = builtin(p.id).unwrap();
+        let widths = if p.tuned.is_some() {
+            vec![Widths::Theoretical, Widths::Tuned]
+        } else {
+            vec![Widths::Theoretical]
+        };
+        for w in widths {
+            let claims = (p.claims)(w);
+            assert!(!claims.is_empty(), "{}", p.id);
+            for c in claims {
+                for s in c.comparison.series() {
+                    let runs = match (&spec.measure, s) {
+                        (Measure::Online { policies }, Series::Policy(k)) => policies.contains(&k),
+                        (Measure::Offline { algorithms }, Series::Offline(k)) => algorithms.contains(&k),
+                        (Measure::Geometry { .. }, Series::Named(n)) => ["stream", "universe"].contains(&n),
+                        _ => false,
+                    };
+                    assert!(
+                        runs,
+                        "{}: claim `{}` names {s:?}, which its definition does not run",
+                        p.id, c.what
+                    );
+                }
+            }
+        }
+    }
+}

@@ -1,10 +1,13 @@
-//! The headline verdicts (src/experiment/headline.rs) on constructed reports whose answer is known
-//! by hand, and on one real preset run.
+//! The headline verdicts (crates/engine/src/experiment/headline.rs) on constructed reports whose
+//! answer is known by hand, and on one real preset run: both parts (direction, magnitude), the
+//! identity verdict with its reason, the zero-hit flag and the lead row.
 #![cfg(not(target_arch = "wasm32"))]
 
 use csc::config::Params;
 use csc::dataset::synthetic;
-use csc::experiment::headline::{direction, interval, matches_printed};
+use csc::experiment::headline::{
+    direction, interval, magnitude, Direction, Interval, Magnitude, Outcome, NEVER_HITS,
+};
 use csc::experiment::{
     builtin, run_unit, DatasetId, ExperimentSpec, Measure, Observation, Report, Unit, UnitResult, Verdict,
 };
@@ -55,6 +58,10 @@ fn row<'a>(r: &'a Report, what: &str) -> &'a csc::experiment::HeadlineRow {
 
 const T: f64 = 5000.0;
 
+fn lead_never(r: &Report) -> bool {
+    r.headline.as_ref().and_then(|h| h.lead.as_ref()).is_some_and(|l| l.never_hits)
+}
+
 #[test]
 fn interval_is_the_student_t_half_width() {
     // n = 4, sd = 1 (values 1, 2, 3, 4: mean 2.5, sd 1.29099): t_{0.975,3} = 3.182.
@@ -62,20 +69,21 @@ fn interval_is_the_student_t_half_width() {
     assert_eq!(m, 2.5);
     assert!((hw - 3.182 * 1.2909944487358056 / 2.0).abs() < 1e-12, "{hw}");
     assert!(interval(&[1.0]).1.is_nan());
-    assert_eq!(direction(1.0, 0.5), Verdict::Reproduced);
-    assert_eq!(direction(-1.0, 0.5), Verdict::NotReproduced);
-    assert_eq!(direction(0.2, 0.5), Verdict::NotDistinguishable);
-    assert_eq!(direction(0.2, f64::NAN), Verdict::NotDistinguishable);
+    assert_eq!(direction(&Interval::of(&[1.0, 2.0, 3.0, 4.0])), Direction::Holds);
+    assert_eq!(direction(&Interval::of(&[-1.0, -2.0, -3.0, -4.0])), Direction::Fails);
+    assert_eq!(direction(&Interval::of(&[-1.0, 2.0, -3.0, 4.0])), Direction::Undecided);
+    assert_eq!(direction(&Interval::of(&[1.0])), Direction::Undecided);
 }
 
 #[test]
 fn a_printed_number_stands_for_half_a_unit_of_its_last_digit() {
-    assert_eq!(matches_printed("0.0083", 0.0060, 0.00825), Verdict::Reproduced);
-    assert_eq!(matches_printed("0.0083", 0.00836, 0.009), Verdict::NotReproduced);
-    assert_eq!(matches_printed("0.0083", 0.0080, 0.0081), Verdict::NotReproduced);
-    assert_eq!(matches_printed("1.478", 1.4775, 2.0), Verdict::Reproduced);
-    assert_eq!(matches_printed("1.0", 22.0, 30.0), Verdict::NotReproduced);
-    assert_eq!(matches_printed("0.88", f64::NAN, 1.0), Verdict::NotDistinguishable);
+    let m = |p, lo: f64, hi: f64| magnitude(Some(p), &Interval { mean: (lo + hi) / 2.0, lo, hi, n: 5 });
+    assert_eq!(m("0.0083", 0.0060, 0.00825), Magnitude::Matches);
+    assert_eq!(m("0.0083", 0.00836, 0.009), Magnitude::Differs);
+    assert_eq!(m("0.0083", 0.0080, 0.0081), Magnitude::Differs);
+    assert_eq!(m("1.478", 1.4775, 2.0), Magnitude::Matches);
+    assert_eq!(m("1.0", 22.0, 30.0), Magnitude::Differs);
+    assert_eq!(m("0.88", f64::NAN, 1.0), Magnitude::Undecided);
 }
 
 #[test]
@@ -95,28 +103,100 @@ fn online_claims_on_constructed_seeds() {
         ],
     );
     // 0.010 against the paper's 0.0083: the interval [0.0092, 0.0108] misses [0.00825, 0.00835].
+    // (A value claim has no direction: its magnitude alone decides, and it differs.)
     let v = row(&r, "final average regret");
-    assert_eq!((v.verdict, v.n), (Verdict::NotReproduced, 5));
+    assert_eq!((v.verdict, v.n), (Verdict::Differs, 5));
     assert_eq!(v.paper, "0.0083");
-    // Below CLCB-SC-LS: every paired difference is 0.010–0.011 > 0: reproduced, 50.0 %.
+    assert_eq!(v.verdict_text, "differs: 0.01000 ± 0.00088 vs 0.0083");
+    // Below CLCB-SC-LS: every paired difference is 0.010–0.011 > 0, so the direction holds; the
+    // reduction, 50.98 % ± 1.0, excludes the paper's 72.41 %: "direction holds; differs", never
+    // "reproduced".
     let b = row(&r, "below CLCB-SC-LS");
-    assert_eq!(b.verdict, Verdict::Reproduced);
-    assert!((b.measured.unwrap() - 100.0 * (1.0 - 0.050 / 0.102)).abs() < 1e-9, "{:?}", b.measured);
-    assert_eq!(b.unit, "%");
-    assert!(b.identical.is_none());
-    // Lowest: Greedy's paired differences straddle 0 (mean 0): not distinguishable with 5 seeds.
+    assert_eq!(b.verdict, Verdict::Differs);
+    let size = b.measured.unwrap();
+    assert!((size.mean - 100.0 * (1.0 - 0.050 / 0.102)).abs() < 1e-9, "{size:?}");
+    assert!(
+        matches!(
+            b.outcome,
+            Outcome::Judged {
+                direction: Some(Direction::Holds),
+                magnitude: Magnitude::Differs,
+                never_hits: false,
+                ..
+            }
+        ),
+        "{:?}",
+        b.outcome
+    );
+    assert!(
+        b.verdict_text.starts_with("direction holds; differs: ") && b.verdict_text.ends_with(" % vs 72.41 %"),
+        "{}",
+        b.verdict_text
+    );
+    assert!(b.measured_text.ends_with(" %") && b.measured_text.contains(" ± "), "{}", b.measured_text);
+    // A win by a policy that serves from its cache (hit rate 0.5) is not flagged.
+    assert!(!b.verdict_text.contains("never") && !lead_never(&r), "{}", b.verdict_text);
+    // Lowest: Greedy's paired differences straddle 0 (mean 0): undecided at n = 5.
     let l = row(&r, "lowest final average regret");
-    assert_eq!(l.verdict, Verdict::NotDistinguishable);
-    assert_eq!(l.verdict_text, "not distinguishable with 5 seeds");
+    assert_eq!(l.verdict, Verdict::Undecided);
+    assert!(l.verdict_text.starts_with("undecided at n = 5: paired interval ["), "{}", l.verdict_text);
     assert!(l.test.contains("Greedy") && l.test.contains("CLCB-SC-LS"), "{}", l.test);
-    // Runtime ≈ 500× against the paper's 1.478×: not reproduced.
+    // Runtime ≈ 500× against the paper's 1.478×: differs.
     let rt = row(&r, "runtime");
-    assert_eq!(rt.verdict, Verdict::NotReproduced);
-    assert!(rt.measured.unwrap() > 400.0 && rt.measured.unwrap() < 600.0, "{:?}", rt.measured);
+    assert_eq!(rt.verdict, Verdict::Differs);
+    let ratio = rt.measured.unwrap();
+    assert!(ratio.mean > 400.0 && ratio.mean < 600.0, "{ratio:?}");
     // Measured-only rows carry no claim; a metric that did not run says so.
     assert_eq!(row(&r, "hit rate").verdict, Verdict::Measured);
-    assert_eq!(row(&r, "hit rate").measured, Some(0.5));
+    assert_eq!(row(&r, "hit rate").measured.map(|m| m.mean), Some(0.5));
     assert_eq!(row(&r, "switches").verdict, Verdict::NotRun);
+    // The table opens with the winner (the lowest mean final average regret): here
+    // CLCB-SC-LS-Cont and Greedy tie at 0.010; the first recorded lowest mean leads.
+    let lead = r.headline.as_ref().unwrap().lead.as_ref().expect("a table with a lowest claim has a lead");
+    assert_eq!(lead.metric, "final_avg_regret");
+    assert!(lead.text.starts_with("Lowest average regret: "), "{}", lead.text);
+}
+
+/// A claimed win with a hit rate of 0 on every seed is flagged in the verdict cell, and the lead
+/// names the winner's hit rate and realised cost first (issue 33, item 2).
+#[test]
+fn a_win_that_never_serves_from_the_cache_is_flagged() {
+    let r = report(
+        "fig-e",
+        &[
+            ("clcb-sc-ls-cont", "final_avg_regret", T, &[0.010, 0.011, 0.009, 0.010, 0.010]),
+            ("clcb-sc-ls", "final_avg_regret", T, &[0.020, 0.022, 0.019, 0.021, 0.020]),
+            ("greedy", "final_avg_regret", T, &[0.030, 0.031, 0.029, 0.030, 0.032]),
+            ("clcb-sc-ls-cont", "final_hit_rate", T, &[0.0; 5]),
+            ("clcb-sc-ls-cont", "final_avg_realised_cost", T, &[0.40, 0.41, 0.39, 0.40, 0.40]),
+            ("greedy", "final_hit_rate", T, &[0.3; 5]),
+        ],
+    );
+    let g = row(&r, "below Greedy");
+    assert!(matches!(g.outcome, Outcome::Judged { never_hits: true, .. }), "{:?}", g.outcome);
+    assert!(g.verdict_text.ends_with(NEVER_HITS), "{}", g.verdict_text);
+    assert!(row(&r, "lowest").verdict_text.ends_with(NEVER_HITS));
+    let lead = r.headline.as_ref().unwrap().lead.clone().unwrap();
+    assert_eq!(lead.algorithm, "clcb-sc-ls-cont");
+    assert!(lead.never_hits);
+    assert_eq!(lead.hit_rate.map(|h| (h.mean, h.n)), Some((0.0, 5)));
+    assert_eq!(lead.realised_cost.map(|c| c.n), Some(5));
+    assert!(
+        lead.text.contains("hit rate 0 ± 0") && lead.text.contains("realised cost 0.4000 ± 0.0088"),
+        "{}",
+        lead.text
+    );
+    assert!(
+        lead.text.ends_with("It never serves from the cache: every query goes to the LLM."),
+        "{}",
+        lead.text
+    );
+    // The CLI's table opens with it.
+    let text = r.summary();
+    let head = text.split("Headline claims of the paper").nth(1).unwrap();
+    assert!(head.lines().nth(1).unwrap().starts_with("Lowest average regret: CLCB-SC-LS-Cont"), "{head}");
+    // Every win of the zero-hit policy is flagged, and the run's hit rate is its own.
+    assert!(row(&r, "below CLCB-SC-LS").verdict_text.ends_with(NEVER_HITS));
 }
 
 #[test]
@@ -131,15 +211,29 @@ fn a_win_is_never_claimed_when_the_interval_includes_zero_and_identical_results_
             ("greedy", "final_avg_regret", T, &[0.0030, 0.0028, 0.0025, 0.0031, 0.0027]),
         ],
     );
+    // Identical on every seed, at β = 1 for the reason the engine names: never "not
+    // distinguishable with n seeds", which no number of seeds would change.
     let b = row(&r, "below CLCB-SC-LS");
-    assert_eq!(b.verdict, Verdict::NotDistinguishable);
-    assert_eq!(b.measured, Some(0.0));
-    let why = b.identical.as_deref().expect("identical results are named");
-    assert!(why.contains("CLCB-SC-LS-Cont and CLCB-SC-LS gave identical"), "{why}");
-    assert!(why.contains("keep-the-cache"), "{why}");
-    assert_eq!(row(&r, "below Greedy").verdict, Verdict::Reproduced);
-    // The paper's 43.14 % is not what the row measures, whatever the verdict.
+    assert_eq!(b.verdict, Verdict::Identical);
+    assert_eq!(b.measured.map(|m| m.mean), Some(0.0));
+    assert!(
+        b.verdict_text
+            .starts_with("identical on every seed (with CLCB-SC-LS): at β = 1 every lower bound is negative"),
+        "{}",
+        b.verdict_text
+    );
+    assert!(b.verdict_text.contains("keep-the-cache"), "{}", b.verdict_text);
+    assert!(!b.verdict_text.contains("distinguishable"));
+    // "Lowest" ties with CLCB-SC-LS on every seed: identical, too.
+    assert_eq!(row(&r, "lowest").verdict, Verdict::Identical);
+    // Below Greedy: the direction holds, but 33 % is not the paper's 63.27 %.
+    assert_eq!(row(&r, "below Greedy").verdict, Verdict::Differs);
     assert_eq!(b.paper, "43.14 %");
+    // At another β the engine names no reason; the verdict is still "identical".
+    let mut spec = r.experiment.clone();
+    spec.params.beta = 0.1;
+    let again = Report::new(&spec, r.units.clone());
+    assert_eq!(row(&again, "below CLCB-SC-LS").verdict_text, "identical on every seed (with CLCB-SC-LS)");
 }
 
 #[test]
@@ -152,9 +246,9 @@ fn one_seed_gives_no_verdict() {
         ],
     );
     let b = row(&r, "below CLCB-SC-LS");
-    assert_eq!((b.verdict, b.n), (Verdict::NotDistinguishable, 1));
-    assert_eq!(b.verdict_text, "not distinguishable with 1 seed");
-    assert_eq!(row(&r, "final average regret").verdict, Verdict::NotDistinguishable);
+    assert_eq!((b.verdict, b.n), (Verdict::Undecided, 1));
+    assert_eq!(b.verdict_text, "undecided at n = 1: paired interval none (n < 2) includes 0");
+    assert_eq!(row(&r, "final average regret").verdict, Verdict::Undecided);
 }
 
 #[test]
@@ -199,8 +293,8 @@ fn fig_a_at_theoretical_widths_reports_identical_caches_not_a_win() {
     let r = Report::new(&spec, units);
     let b = row(&r, "below CUCB-SC");
     assert_eq!(b.n, 5);
-    assert_ne!(b.verdict, Verdict::Reproduced, "{b:?}");
-    assert!(b.identical.as_deref().unwrap_or("").contains("saturate"), "{b:?}");
+    assert_eq!(b.verdict, Verdict::Identical, "{b:?}");
+    assert!(b.verdict_text.contains("saturate"), "{b:?}");
     let text = r.summary();
     assert!(text.contains("Headline claims of the paper (fig-a") && text.contains("(n = 5)"), "{text}");
     assert!(text.contains("95% Student-t"), "{text}");

@@ -4,8 +4,9 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use csc::dataset::{nq_trivia, synthetic, Dataset};
+use csc::experiment::presets::Widths;
 use csc::experiment::{
-    builtin, describe, paper_presets, quick_spec, run_unit, DatasetId, Measure, BUILTIN_IDS,
+    builtin, describe, figure, paper_presets, quick_spec, run_unit, DatasetId, Measure, BUILTIN_IDS,
 };
 use std::sync::Arc;
 
@@ -43,8 +44,15 @@ fn every_preset_is_a_registered_experiment_with_enough_seeds_for_a_verdict() {
     for p in &presets {
         assert!(BUILTIN_IDS.contains(&p.id), "{}", p.id);
         assert!(p.quick.seeds >= 5, "{}: {} seeds", p.id, p.quick.seeds);
-        if p.tuned {
-            assert!(BUILTIN_IDS.contains(&format!("{}-tuned", p.id).as_str()), "{}", p.id);
+        // The tuned variant and the second id of a run are the figure's, by its record.
+        if let Some(t) = p.tuned {
+            assert!(BUILTIN_IDS.contains(&t.id), "{}", t.id);
+            assert_eq!(figure(t.id).map(|(f, w)| (f.id, w)), Some((p.id, Widths::Tuned)));
+        }
+        if let Some(also) = p.also {
+            assert!(BUILTIN_IDS.contains(&also), "{also}");
+            assert_eq!(builtin(also).unwrap().measure, builtin(p.id).unwrap().measure);
+            assert_eq!(figure(also).map(|(f, w)| (f.id, w)), Some((p.id, Widths::Theoretical)));
         }
         let q = quick_spec(p.id).unwrap();
         assert_eq!(q.seeds, p.quick.seeds);

@@ -113,7 +113,7 @@ export function runHostile(g, bench) {
   cover('epsilonNet', 'reverseGreedy', 'exactOptimum', 'discretisedLoss', 'expectedLoss', 'krrPosterior',
         'defaultParams', 'validateParams', 'determinismReport', 'nativeDeterminismReport', 'version', 'commit',
         'policies', 'offlineAlgorithms', 'paperPresets', 'metrics', 'parameters', 'arrivalModels', 'datasets',
-        'pageControls', 'paperValues', 'frontierDefinition');
+        'pageControls', 'paperValues', 'frontierDefinition', 'formatInterval', 'intervalWords');
   fn('epsilonNet', [pts, 2, 0.4, D]);
   fn('reverseGreedy', [pts, 2, D, w, c, 2, phi, new Uint32Array([0])]);
   fn('exactOptimum', [pts, 2, D, w, c, 2, phi]);
@@ -134,6 +134,8 @@ export function runHostile(g, bench) {
   fn('datasets', []);
   fn('pageControls', []);
   fn('paperValues', ['fig-c']);
+  fn('formatInterval', [48.66667, 16.54154]);
+  fn('intervalWords', []);
   fn('frontierDefinition', ['synthetic']);
   mustThrow('frontierDefinition an unknown dataset', () => g.frontierDefinition('nope'));
   mustThrow('frontierDefinition a number', () => g.frontierDefinition(3));

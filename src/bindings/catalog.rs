@@ -47,6 +47,25 @@ pub fn paper_values_js(
     to_js(&crate::experiment::claims::paper_values(&preset))
 }
 
+/// `mean ± half` at the precision the half-width supports (`csc::experiment::format_interval`,
+/// issue 33 item 4): every table of the page formats its intervals with this. A half-width that
+/// is not a number (`null`, one seed) prints the mean alone; a mean that is not a number, "–".
+#[wasm_bindgen(js_name = formatInterval)]
+pub fn format_interval(
+    #[wasm_bindgen(unchecked_param_type = "number | null")] mean: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number | null | undefined")] half: JsValue,
+) -> String {
+    let num = |v: &JsValue| v.as_f64().unwrap_or(f64::NAN);
+    crate::experiment::format_interval(num(&mean), num(&half))
+}
+
+/// What "±" means in every interval the engine reports (`csc::experiment::INTERVAL`): the
+/// captions under the page's figures say this.
+#[wasm_bindgen(js_name = intervalWords)]
+pub fn interval_words() -> String {
+    crate::experiment::INTERVAL.to_string()
+}
+
 /// The frontier view's experiment (issue 24): the `frontier` definition at the engine's quick
 /// settings (`csc::experiment::frontier_quick`) on `dataset` — a built-in's name, a dataset object
 /// naming the reader's file, or nothing for nq-trivia. The page runs it on its worker pool and

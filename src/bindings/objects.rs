@@ -7,7 +7,7 @@
 use super::controls::{self, HideGroup, PageControl};
 use super::url_state::{self, UrlState};
 use crate::checksum::{self, DeterminismReport};
-use crate::experiment::{builtin, describe, paper_presets, quick_spec, DatasetId, Report};
+use crate::experiment::{builtin, describe, paper_presets, quick_spec, ChartKind, DatasetId, Report};
 use crate::online::PolicyKind;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -38,6 +38,8 @@ pub struct PaperPreset {
     pub label: &'static str,
     /// Whether `<id>-tuned` exists (tuned offline widths).
     pub tuned: bool,
+    /// How the page draws its report.
+    pub chart: ChartKind,
     /// The built-in dataset it runs on.
     #[cfg_attr(not(target_arch = "wasm32"), ts(type = "\"synthetic\" | \"nq-trivia\" | \"plane\""))]
     pub dataset: &'static str,
@@ -63,12 +65,13 @@ pub fn paper_preset_list() -> Vec<PaperPreset> {
         out.push(PaperPreset {
             id: p.id,
             label: p.label,
-            tuned: p.tuned,
+            tuned: p.has_tuned(),
+            chart: p.chart,
             dataset,
             quick: PresetQuick {
                 seeds: p.quick.seeds,
                 overrides: p.quick.overrides.iter().copied().collect(),
-                sweep_values: p.quick.sweep_values.clone(),
+                sweep_values: p.quick.sweep_values.map(<[f64]>::to_vec),
                 drop: p.quick.drop.to_vec(),
             },
             quick_description: describe(&quick),

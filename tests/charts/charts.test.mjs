@@ -6,7 +6,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import {
   domains, integerTicks, logTicks, spansDecades, summarise, captionText, styleOf, drawnPoints, skipCut, wrap,
-  plotSymbol, FALLBACK_COLOURS, INTERVAL_WORDS,
+  plotSymbol, FALLBACK_COLOURS,
 } from '../../www/js/charts.js';
 
 const line = (series, extra = {}) => ({ title: 'T', xLabel: 'round t', yLabel: 'R(t)/t', series, ...extra });
@@ -129,7 +129,10 @@ test('summarise: last point per series with its interval; a heatmap by its range
 
 test('the caption names the figure, the resolved run, the seeds and the interval', () => {
   const spec = line([{ key: 'greedy', label: 'Greedy', points: [] }], { refs: [{ y: 0, label: 'oracle M_orc (0)' }] });
-  const run = { id: 'fig-c', title: 'Online regret', description: 'synthetic, k = 5, ε = 0.3, T = 2000, n_eval = 500, β = 1, Greedy', seeds: 5, firstSeed: 0, engine: 'csc 0.1.0' };
+  // `interval`: the engine's words for "±" (intervalWords(), csc::experiment::INTERVAL), which
+  // report.js's runOf passes; the caption only quotes them.
+  const INTERVAL_WORDS = 'mean ± 95% Student-t half-width over the n seeds';
+  const run = { id: 'fig-c', title: 'Online regret', description: 'synthetic, k = 5, ε = 0.3, T = 2000, n_eval = 500, β = 1, Greedy', seeds: 5, firstSeed: 0, engine: 'csc 0.1.0', interval: INTERVAL_WORDS };
   assert.equal(captionText(spec, run),
     'T: R(t)/t against round t, for Greedy. Experiment fig-c (Online regret): synthetic, k = 5, ε = 0.3, T = 2000, n_eval = 500, β = 1, Greedy. '
     + `5 seeds from seed 0. Lines: the mean over seeds; bands: ${INTERVAL_WORDS} (shown from 3 seeds up). Reference marks: oracle M_orc (0). csc 0.1.0.`);

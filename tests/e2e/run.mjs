@@ -400,7 +400,8 @@ try {
     await waitFor(p, () => document.querySelectorAll('#preset option').length > 0, null, { timeout: 60000 });
     const menu = await p.evaluate(() => [...document.querySelectorAll('#preset option')].map((o) => o.value));
     assert(menu.join() === 'fig-a,fig-b,fig-c,fig-e,abl-k,krr-err,geom', `menu ${menu}`);
-    const verdicts = new Set(['reproduced', 'not reproduced', 'not run', 'no claim (measured)']);
+    // The engine's words (csc::experiment::headline::words): both parts of a verdict.
+    const verdictWords = /^(reproduced: |direction holds; differs: |differs: |not reproduced: direction fails|undecided |identical on every seed|not run$|no claim \(measured\)$)/;
     await p.close();
     for (const id of menu.filter((m) => m !== 'fig-e')) { // fig-e: tests/e2e/embed.mjs, on the bundle
       const p = await openPage(`?view=paper&preset=${id}`, undefined, { ready: false });
@@ -415,11 +416,10 @@ try {
         const [what, paper, measured, verdict] = r.cells;
         assert(what === h.what && paper === h.paper && paper !== '', `${id} row ${i}: ${JSON.stringify(r.cells)}`);
         assert(measured.endsWith(`(n = ${h.n})`) && h.n >= 1, `${id} row ${i} measured: ${measured}`);
-        assert(verdicts.has(verdict) || /^not distinguishable with \d+ seeds?$/.test(verdict), `${id} row ${i} verdict: ${verdict}`);
+        assert(verdictWords.test(verdict) && verdict === h.verdict_text, `${id} row ${i} verdict: ${verdict}`);
         // A direction is reproduced only if its paired interval excludes zero on the paper's side.
-        if (h.verdict === 'reproduced' && /paired interval/.test(h.test)) {
-          const [lo] = [...h.test.matchAll(/\[(-?[\d.e-]+), (-?[\d.e-]+)\]/g)].map((m) => Number(m[1]));
-          assert(lo > 0, `${id}: "${h.what}" reproduced with interval ${h.test}`);
+        if (h.verdict === 'reproduced' && h.outcome.difference) {
+          assert(h.outcome.difference.lo > 0, `${id}: "${h.what}" reproduced with interval ${JSON.stringify(h.outcome.difference)}`);
         }
       });
       // The labels: the description the page shows is the one the engine generated from the run.

@@ -56,9 +56,6 @@ export const FALLBACK_COLOURS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E
 const FALLBACK_MARKERS = ['circle', 'square', 'triangle-up', 'diamond', 'triangle-down', 'plus', 'hexagon', 'star'];
 const FALLBACK_DASHES = [[], [6, 3], [2, 2], [8, 3, 2, 3], [10, 4], [4, 2, 1, 2], [1, 3], [12, 3, 3, 3]];
 
-/** What the bands and bars are (the engine's interval, csc::experiment::headline::INTERVAL). */
-export const INTERVAL_WORDS = 'mean ± 95% Student-t half-width over n seeds';
-
 export function fitCanvas(canvas) {
   const dpr = window.devicePixelRatio || 1;
   const w = Math.max(1, Math.round(canvas.clientWidth * dpr));
@@ -211,7 +208,9 @@ export function captionText(spec, run = {}) {
   // The seeds, unless the description names them already (csc::experiment::describe does).
   const seeds = run.seeds && !/\bseeds?\b/.test(run.description || '') ? ` ${run.seeds} seed${run.seeds === 1 ? '' : 's'}${finite(run.firstSeed) ? ` from seed ${run.firstSeed}` : ''}.` : '';
   const shade = spec.kind === 'heatmap' ? 'Cells: the mean over seeds; hover: ' : spec.kind === 'line' || !spec.kind ? 'Lines: the mean over seeds; bands: ' : 'Points: the mean over seeds; bars: ';
-  const interval = ` ${shade}${run.interval || INTERVAL_WORDS} (shown from 3 seeds up).`;
+  // What the bands and bars are: the engine's words (`intervalWords()`, csc::experiment::INTERVAL),
+  // which the caller passes in `run.interval` (report.js runOf).
+  const interval = run.interval ? ` ${shade}${run.interval} (shown from 3 seeds up).` : '';
   const refs = (spec.refs || []).map((r) => r.label).filter(Boolean);
   const marks = refs.length ? ` Reference marks: ${refs.join('; ')}.` : '';
   const engine = run.engine ? ` ${run.engine}.` : ''; // the report's engine, 'csc <version>'

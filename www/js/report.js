@@ -6,7 +6,7 @@
 // `offlineAlgorithms()`) and are only drawn. Series that are not algorithms (geometry) keep their
 // series names and take charts.js's fallback style by position. Reference marks: the numbers the
 // paper prints (`paperValues`, csc::experiment::claims) on its figures, and the oracle.
-import { policies, offlineAlgorithms, paperValues, experimentDefinition } from '../pkg/csc.js';
+import { policies, offlineAlgorithms, paperValues, experimentDefinition, formatInterval, intervalWords } from '../pkg/csc.js';
 
 /** @typedef {import('../pkg/csc.js').Report} Report */
 /** @typedef {import('../pkg/csc.js').Stat} Stat */
@@ -39,7 +39,7 @@ const styleFields = (key) => {
 /** What ran, for a figure's caption (charts.js captionText). */
 export function runOf(report) {
   const e = report.experiment;
-  return { id: e.id, title: e.title, description: report.description, seeds: e.seeds, firstSeed: e.first_seed, engine: report.engine, interval: report.headline?.interval };
+  return { id: e.id, title: e.title, description: report.description, seeds: e.seeds, firstSeed: e.first_seed, engine: report.engine, interval: intervalWords() };
 }
 
 /** The numbers the paper prints for `metric` in this report's experiment (none but for its presets). */
@@ -304,8 +304,10 @@ export function frontierFamilies(report) {
   return out;
 }
 
-/** A statistic as `mean ± 95% half-width` with `d` decimals, or "—" when it was not measured (SPEC §14). */
-export const fmtStat = (s, d = 4) => (s && s.mean != null ? `${s.mean.toFixed(d)}${s.ci95 != null ? ` ± ${s.ci95.toFixed(d)}` : ''}` : '—');
+/** A statistic as `mean ± 95% half-width` at the precision the half-width supports (the engine's
+ * `formatInterval`, as every headline table), the mean alone with `d` decimals when there is no
+ * interval (one seed), or "—" when it was not measured (SPEC §14). */
+export const fmtStat = (s, d = 4) => (s && s.mean != null ? (s.ci95 != null ? formatInterval(s.mean, s.ci95) : s.mean.toFixed(d)) : '—');
 
 /** A frontier point's configuration: its family and parameter value (`Threshold, threshold_tau = 0.3`). */
 export const frontierConfig = (fam, p) => `${fam.label}${fam.param ? `, ${fam.param} = ${p.value}` : ''}`;

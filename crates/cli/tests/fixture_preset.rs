@@ -1,7 +1,7 @@
-//! Adding a paper preset is one entry of `csc::experiment::presets` (issue 27, "Done when"): with
-//! the cargo feature `fixture-preset`, that list has one more entry (`sens-on-beta`, an experiment
-//! of the registry), and the URL codec accepts it, `csc list` (text and `--json`) lists it, and
-//! the page's preset list (`paperPresets()`, from which js/views/paper.js builds its menu;
+//! Adding a paper preset is one figure record of `csc::experiment::presets` (issue 27, "Done
+//! when"; issue 34: one record per figure): with the cargo feature `fixture-preset`, that list has
+//! one more record (`sens-on-beta`, whose definition is the registry's), and the URL codec
+//! accepts it, `csc list` (text and `--json`) lists it, and the page's preset list (`paperPresets()`, from which js/views/paper.js builds its menu;
 //! tests/e2e/controls.mjs checks that the menu is that list) carries it. Run with
 //! `cargo test --features fixture-preset --test fixture_preset` (scripts/test.sh does). The page's
 //! end, a package built with the feature and its paper view's menu, URL and run, is
@@ -18,7 +18,7 @@ const ID: &str = "sens-on-beta";
 #[test]
 fn the_fixture_preset_is_in_the_list_the_codec_the_cli_and_the_quick_run() {
     let p = paper_presets().into_iter().find(|p| p.id == ID).expect("the fixture entry is listed");
-    assert_eq!(preset(ID).unwrap(), p);
+    assert!(std::ptr::eq(preset(ID).unwrap(), p), "the fixture is found by its id");
     // The URL codec validates presets against the list.
     let s = decode(&format!("view=paper&preset={ID}")).unwrap();
     assert_eq!(s.preset, ID);

@@ -77,6 +77,11 @@ export type CellDiagnostics = {
 };
 
 /**
+ * How the page draws a figure's report (www/js/views/paper.js maps each kind to its charts).
+ */
+export type ChartKind = "offline" | "online" | "krr-error" | "geometry" | "report";
+
+/**
  * How a chart draws an algorithm: a colour of the Okabe–Ito palette (colour-blind safe), and a
  * marker and a dash pattern so the series stay apart in greyscale. An online method and its
  * offline counterpart share a style (CLCB-SC-LS-Cont and CUCB-SC-Cont, CLCB-SC-LS and CUCB-SC),
@@ -291,10 +296,9 @@ export type DeterminismReport = {
 export type Diagnostics = null | LowSwitchDiagnostics | CellDiagnostics | FrozenDiagnostics | VCacheDiagnostics;
 
 /**
- * How a point compares with the reference in one quantity (lower is better for both cost and
- * error rate).
+ * The direction part of a verdict.
  */
-export type Difference = "reference" | "identical" | "lower" | "not-distinguishable" | "higher";
+export type Direction = "holds" | "fails" | "undecided";
 
 /**
  * A complete experiment definition (also readable from JSON).
@@ -338,60 +342,6 @@ export type Family = {
 };
 
 /**
- * A frontier's points compared with one reference point (the JSON report's `frontier`).
- */
-export type FrontierComparison = {
-  /**
-   * The reference's experiment point.
-   */
-  reference: number,
-  /**
-   * Its configuration in words.
-   */
-  reference_config: string,
-  /**
-   * [`FRONTIER_METHOD`].
-   */
-  method: string,
-  rows: Array<FrontierRow>,
-  /**
-   * One sentence when no point is distinguishable from the reference in either quantity.
-   */
-  undecided: string | null,
-  /**
-   * Why a family's average regret is the same at every value of its parameter, where it is
-   * ([`Report::flat_regret_notes`]).
-   */
-  notes: Array<string>,
-};
-
-/**
- * One row of the comparison: a point, its intervals, and its paired differences.
- */
-export type FrontierRow = {
-  /**
-   * The experiment point ([`ExperimentSpec::family_of`]).
-   */
-  point: number,
-  /**
-   * Its configuration in words: `Threshold, threshold_tau = 0.3`.
-   */
-  config: string,
-  /**
-   * The intervals of [`FRONTIER_METRICS`] in order (`None` where not measured).
-   */
-  intervals: Array<Interval | null>,
-  /**
-   * Realised cost minus the reference's.
-   */
-  cost: Paired | null,
-  /**
-   * Error rate minus the reference's (`None` without ground truth).
-   */
-  error: Paired | null,
-};
-
-/**
  * Counters of CLCB-Frozen-Cont.
  */
 export type FrozenDiagnostics = {
@@ -425,6 +375,10 @@ export type Headline = {
    * What "±" means ([`INTERVAL`]).
    */
   interval: string,
+  /**
+   * The winner, first (absent when no claim names a lowest).
+   */
+  lead: Lead | null,
   rows: Array<HeadlineRow>,
 };
 
@@ -435,7 +389,7 @@ export type HeadlineRow = {
   what: string,
   metric: string,
   /**
-   * The x the claim is read at (`None` for the final value or every x).
+   * The x the claim is read at (`None` for the final value).
    */
   x: number | null,
   /**
@@ -445,26 +399,22 @@ export type HeadlineRow = {
   /**
    * The measured number (reduction in %, ratio, value), when the claim has one.
    */
-  measured: number | null,
+  measured: Interval | null,
   /**
-   * Half-width of the measured number's 95% interval, when there is one.
-   */
-  ci95: number | null,
-  /**
-   * `""`, `"%"` or `"×"`.
-   */
-  unit: string,
-  /**
-   * The measured outcome in words (`"0.0110 ± 0.0009"`, `"lowest: Greedy"`).
+   * The measured outcome in words (`"0.0110 ± 0.0009"`, `"lowest mean: Greedy"`).
    */
   measured_text: string,
   /**
    * Seeds the test used.
    */
   n: number,
+  /**
+   * What the evaluation found, both parts.
+   */
+  outcome: Outcome,
   verdict: Verdict,
   /**
-   * The verdict in words, with n.
+   * The verdict in words ([`words`]).
    */
   verdict_text: string,
   /**
@@ -473,10 +423,6 @@ export type HeadlineRow = {
   test: string,
   source: string,
   why: string,
-  /**
-   * Set when two compared algorithms gave identical results on every seed: which, and why.
-   */
-  identical: string | null,
 };
 
 /**
@@ -490,20 +436,49 @@ export type HideGroup = {
 };
 
 /**
- * A point's mean and 95% interval of one metric, the interval clipped to the metric's range
- * ([`FRONTIER_RANGES`]).
+ * An interval over seeds: the mean and the 95% bounds (NaN, `null` in JSON, with fewer than 2
+ * seeds). A ratio's bounds are not symmetric about its mean.
  */
 export type Interval = {
-  n: number,
   mean: number | null,
-  /**
-   * The interval's ends, `mean ∓ ci95` clipped to the range (NaN: one seed).
-   */
   lo: number | null,
   hi: number | null,
+  /**
+   * Seeds.
+   */
+  n: number,
 };
 
 export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null;
+
+/**
+ * What a practitioner sees first: the policy with the lowest mean of the table's "lowest" claim,
+ * with its hit rate and realised cost (issue 33, item 2).
+ */
+export type Lead = {
+  /**
+   * The winner's id.
+   */
+  algorithm: string,
+  metric: string,
+  value: Interval,
+  /**
+   * Its final hit rate, where the run records one (online).
+   */
+  hit_rate: Interval | null,
+  /**
+   * Its realised cost per round, where the run records one (online).
+   */
+  realised_cost: Interval | null,
+  /**
+   * It served no request from its cache on any seed.
+   */
+  never_hits: boolean,
+  /**
+   * All of it in words.
+   */
+  text: string,
+};
 
 /**
  * A report file read back by `readReport`: the report re-derived from its units, and its exports.
@@ -545,6 +520,11 @@ export type LowSwitchDiagnostics = {
    */
   global_stage: number,
 };
+
+/**
+ * The magnitude part of a verdict.
+ */
+export type Magnitude = "matches" | "differs" | "not-stated" | "undecided";
 
 /**
  * What an experiment measures.
@@ -623,6 +603,33 @@ export type Observation = {
  * The offline algorithms of SPEC §8: the ids of `offlineAlgorithms()` (TypeScript `OfflineId`).
  */
 export type OfflineId = "cucb-sc-cont" | "cucb-sc" | "greedy" | "epsilon-greedy" | "lfu" | "oracle";
+
+/**
+ * What evaluating a claim on a run found ([`judge`]); [`words`] says it.
+ */
+export type Outcome = { "kind": "not-run" } | { "kind": "measured" } | { "kind": "identical", 
+/**
+ * The algorithms `ours` equals (display names).
+ */
+with: Array<string>, 
+/**
+ * Why, when the engine can name it at these settings ([`Identity::reason`]).
+ */
+reason: string | null, } | { "kind": "judged", 
+/**
+ * The claimed direction, with the paired interval it was read from (positive on the
+ * claim's side; for "lowest", the closest competitor's); `None` for a printed number.
+ */
+direction: Direction | null, 
+/**
+ * The paired interval of the direction, when there is a direction.
+ */
+difference: Interval | null, magnitude: Magnitude, 
+/**
+ * The claimed winner's hit rate is 0 on every seed: it wins by never serving from the
+ * cache (set only when the direction holds).
+ */
+never_hits: boolean, };
 
 /**
  * One choice of a select.
@@ -717,29 +724,6 @@ export type PageDataset = "synthetic" | "plane" | "nq-trivia" | "upload";
 export type PageView = "live" | "regret" | "offline" | "efficiency" | "paper" | "sweep" | "frontier";
 
 /**
- * A point's paired difference against the reference in one quantity.
- */
-export type Paired = {
-  /**
-   * The seeds both ran.
-   */
-  n: number,
-  /**
-   * Mean of (point − reference) over those seeds.
-   */
-  mean: number | null,
-  /**
-   * Half-width of its paired 95% Student-t interval (NaN for one seed).
-   */
-  ci95: number | null,
-  difference: Difference,
-  /**
-   * [`Difference::words`], for the table and the hover.
-   */
-  words: string,
-};
-
-/**
  * One preset of the paper view (from `csc::experiment::presets::Preset`).
  */
 export type PaperPreset = {
@@ -755,6 +739,10 @@ export type PaperPreset = {
    * Whether `<id>-tuned` exists (tuned offline widths).
    */
   tuned: boolean,
+  /**
+   * How the page draws its report.
+   */
+  chart: ChartKind,
   /**
    * The built-in dataset it runs on.
    */
@@ -1025,11 +1013,6 @@ export type Report = {
    * ([`super::headline`]); absent for experiments the paper states no claim for.
    */
   headline?: Headline | null,
-  /**
-   * A frontier's points against its default reference, with paired differences (issue 33,
-   * item 3; [`super::frontier`]); absent for other experiments.
-   */
-  frontier?: FrontierComparison | null,
 };
 
 /**
@@ -1264,6 +1247,6 @@ export type VCacheDiagnostics = {
 };
 
 /**
- * A claim's verdict.
+ * A claim's verdict, the one class of its outcome ([`Outcome::verdict`]).
  */
-export type Verdict = "reproduced" | "not-reproduced" | "not-distinguishable" | "not-run" | "measured";
+export type Verdict = "reproduced" | "differs" | "not-reproduced" | "undecided" | "identical" | "not-run" | "measured";

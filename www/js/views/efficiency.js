@@ -4,13 +4,13 @@
 import { JobPanel } from './job-panel.js';
 import { onlineRequest } from './regret.js';
 import { uploadedData } from '../upload.js';
-import { efficiencyChart, final, onlineKeys, sizedLabel, SWITCH_MEANING } from '../report.js';
+import { efficiencyChart, final, fmtStat, onlineKeys, sizedLabel, SWITCH_MEANING } from '../report.js';
 /** @typedef {import('../state.js').App} App */
 
 function table(report) {
   const st = report.stats;
   const algs = onlineKeys(st);
-  const f = (s, d) => (s ? `${s.mean.toFixed(d)}${s.ci95 != null ? ` ± ${s.ci95.toFixed(d)}` : ''}` : '–');
+  const f = (s, d) => fmtStat(s, d);
   const rows = algs.map((a) => [sizedLabel(report, a), f(final(st, a, 'final_avg_regret'), 4), f(final(st, a, 'runtime_ms'), 0),
     f(final(st, a, 'final_switches'), 0), f(final(st, a, 'final_hit_rate'), 3)]);
   rows.sort((x, y) => parseFloat(x[1]) - parseFloat(y[1]));

@@ -12,24 +12,22 @@ import { setWorkers, workerCount } from '../jobs.js';
 import { chartsOf, offlineCharts, onlineCharts, paperValuesOf, series } from '../report.js';
 import { presetsOf, quickRequest } from '../presets.js';
 import { uploadedData } from '../upload.js';
+import { intervalWords } from '../../pkg/csc.js';
 import { nqTriviaNow } from '../nq-trivia.js';
 /** @typedef {import('../state.js').App} App */
 
 /** The reproduction report shipped with the page, at its "Where we differ" section. */
 const DIFFER = new URL('../../docs/REPRODUCTION.html#where-we-differ-and-why', import.meta.url).href;
 
-/** The charts of each preset (what the figure shows); everything else comes from the engine. A
- *  preset added to the engine's list without an entry here draws its report's charts (chartsOf). */
+/** The charts of each kind of figure (the engine's figure record names its kind, `chart`); a kind
+ *  without an entry here draws its report's charts (chartsOf). */
 const CHARTS = {
-  'fig-a': offlineCharts,
-  'fig-b': offlineCharts,
-  'fig-c': (r) => onlineCharts(r, { efficiency: true }),
-  'fig-e': (r) => onlineCharts(r, { efficiency: true }),
-  'abl-k': offlineCharts,
-  'krr-err': (r) => [{ title: 'KRR cost-estimate error at the centers (CLCB-SC-LS-Cont)', xLabel: 'round t', yLabel: 'error vs true c',
+  offline: offlineCharts,
+  online: (r) => onlineCharts(r, { efficiency: true }),
+  'krr-error': (r) => [{ title: 'KRR cost-estimate error at the centers (CLCB-SC-LS-Cont)', xLabel: 'round t', yLabel: 'error vs true c',
     // Three metrics of one policy: not algorithm series, so styled by position (charts.js).
     series: ['est_rmse', 'est_mae', 'est_max'].map((m, i) => ({ key: m, label: ['RMSE', 'MAE', 'max'][i], points: series(r.stats, m)[0]?.points })).filter((s) => s.points) }],
-  geom: geomCharts,
+  geometry: geomCharts,
 };
 
 function geomCharts(r) {
@@ -79,14 +77,16 @@ export function createPaperView(app) {
   };
   const panel = new JobPanel(document.querySelector('[data-job=paper]'), {
     request: presetRequest,
-    charts: (report) => (CHARTS[app.state.preset] || chartsOf)(report),
+    charts: (report) => (CHARTS[preset().chart] || chartsOf)(report),
     stem: () => `${app.state.preset}-${app.state.full ? 'full' : 'quick'}`,
     onReport: (job) => showHeadline(job),
   });
   /**
-   * The headline table: each claim of the paper for this figure, what this run measured, and the
-   * engine's verdict from a stated test (csc::experiment::headline) — never a "win" the interval
-   * does not support. On uploaded data the paper's numbers do not apply and no verdict is drawn.
+   * The headline table: first the winning policy with its hit rate and realised cost (the
+   * engine's `lead`), then each claim of the paper for this figure, what this run measured, and
+   * the engine's verdict in its words (csc::experiment::headline: direction and magnitude, both
+   * needed for "reproduced"; "identical on every seed" with its reason; a zero-hit win flagged).
+   * On uploaded data the paper's numbers do not apply and no verdict is drawn.
    */
   function showHeadline(job) {
     const h = job && job.report ? job.report.headline : null;
@@ -123,6 +123,9 @@ export function createPaperView(app) {
       const m = el('td', { className: 'measured' });
       m.dataset.label = 'measured';
       m.textContent = r.measured_text;
+      m.dataset.mean = r.measured && r.measured.mean != null ? String(r.measured.mean) : '';
+      m.dataset.lo = r.measured && r.measured.lo != null ? String(r.measured.lo) : '';
+      m.dataset.hi = r.measured && r.measured.hi != null ? String(r.measured.hi) : '';
       m.append(el('small', { className: 'n', textContent: ` (n = ${r.n})` }));
       tr.append(m);
       const verdict = el('td', { className: `verdict ${up ? 'na' : r.verdict}`, textContent: up ? '—' : r.verdict_text });
@@ -133,7 +136,6 @@ export function createPaperView(app) {
       if (up) why.textContent = `The paper measured this on ${preset().dataset}, not on your data.`;
       else {
         why.append(el('span', { className: 'test', textContent: r.test }));
-        if (r.identical) why.append(el('br'), el('strong', { textContent: 'Identical: ' }), r.identical);
         if (r.why && r.verdict !== 'reproduced' && r.verdict !== 'measured') {
           why.append(el('br'), `${r.why} `, el('a', { href: DIFFER, target: '_blank', rel: 'noopener', textContent: 'Where we differ' }));
         }
@@ -141,8 +143,10 @@ export function createPaperView(app) {
       tr.append(why);
     }
     const note = el('p', { className: 'hint interval-def' });
-    note.textContent = `± = ${h ? h.interval : 'mean ± 95% Student-t half-width over the n seeds'}. A direction counts as reproduced only when its 95% interval over seeds excludes zero on the paper's side; a printed number when the interval meets it (± half its last digit).`;
-    headline.replaceChildren(table, note);
+    note.textContent = `± = ${intervalWords()}. A verdict has two parts: the direction holds when its paired 95% interval over seeds excludes zero on the paper's side, and the paper's number matches when it lies in the measured interval (± half its last digit); “reproduced” needs both.`;
+    const lead = h && h.lead && !up ? el('p', { className: 'lead', textContent: h.lead.text }) : null;
+    if (lead) lead.dataset.neverHits = String(h.lead.never_hits);
+    headline.replaceChildren(...(lead ? [lead] : []), table, note);
     if (job && job.report && job.report.description) {
       document.getElementById('preset-ran').textContent = `Ran: ${job.report.description}.`;
     }

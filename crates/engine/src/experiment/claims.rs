@@ -1,10 +1,15 @@
-//! The paper's headline claims per preset (paper §6 and its appendix; SPEC §10), with the reason
-//! each may differ (docs/REPRODUCTION.md, "Where we differ"): the table [`super::headline`]
-//! evaluates, and [`headline`], a run's table; [`paper_values`], the numbers the paper prints
-//! for a metric, which the page marks on its figures.
+//! The paper's headline claims per figure (paper §6 and its appendix; SPEC §10), with the reason
+//! each may differ (docs/REPRODUCTION.md, "Where we differ"): each figure's record
+//! ([`super::presets::Preset::claims`]) names its function here; [`super::headline`] evaluates
+//! them, and [`headline`] is a run's table; [`paper_values`], the numbers the paper prints for a
+//! metric, which the page marks on its figures. Claims name algorithms by their ids' enums
+//! ([`PolicyKind`], [`OfflineKind`]), never by strings.
 
-use super::headline::{evaluate, At, Claim, Comparison, Headline};
+use super::headline::{evaluate, At, Claim, Comparison, Headline, Identity, Series};
+use super::presets::{figure, Widths};
 use super::{ExperimentSpec, UnitResult};
+use crate::offline::OfflineKind;
+use crate::online::PolicyKind;
 use serde::Serialize;
 
 const OFF_WHY: &str = "Where we differ 1–3: the paper's offline widths are unstated; at the theoretical widths c̄ saturates, and Greedy is strong on this data.";
@@ -13,194 +18,224 @@ const OFF_TUNED_WHY: &str =
 const ON_WHY: &str = "Where we differ 4, 6: our synthetic prompts are not the paper's, and its widths, λ and ℓ_k are unstated.";
 const NQ_WHY: &str = "Where we differ 5, 6: nq-trivia is dominated by switching costs; at β = 1 every LCB is negative and the cache keeps its first items.";
 const RUNTIME_WHY: &str = "Where we differ 4: our discrete baselines are much faster than the paper's must have been; runtimes depend on the machine.";
-const SAME_OFFLINE: &str = "at the theoretical widths both upper bounds saturate above φ's cap of 1 at every center (SPEC §13), so both reduce to the same weighted k-median and return the same cache";
-const SAME_ONLINE: &str = "every lower bound is negative at β = 1, every Reverse Greedy removal ties, and the keep-the-cache tie rule (SPEC §1) keeps the same first items in both";
 
-const CONT: &str = "cucb-sc-cont";
-const CLCB: &str = "clcb-sc-ls-cont";
+const CONT: Series = Series::Offline(OfflineKind::CucbScCont);
+const CUCB: Series = Series::Offline(OfflineKind::CucbSc);
+const CLCB: Series = Series::Policy(PolicyKind::ClcbScLsCont);
+const CLCB_LS: Series = Series::Policy(PolicyKind::ClcbScLs);
+const GREEDY: Series = Series::Policy(PolicyKind::Greedy);
 
-/// The claims of each preset's figure (the `-tuned` variants share their figure's claims).
-pub fn claims(preset: &str) -> Option<Vec<Claim>> {
-    let tuned = preset.ends_with("-tuned");
-    let base = preset.trim_end_matches("-tuned");
-    let off_why = if tuned { OFF_TUNED_WHY } else { OFF_WHY };
-    let off = |x: f64, where_: &'static str, paper: &'static str| {
-        vec![
-            Claim {
-                what: where_,
-                metric: "gap",
-                at: At::X(x),
-                comparison: Comparison::Below { ours: CONT, baseline: "cucb-sc" },
-                paper: Some(paper),
-                source: "§6, Fig. 2",
-                why: off_why,
-                identical: SAME_OFFLINE,
-            },
-            Claim {
-                what: "CUCB-SC-Cont has the lowest gap",
-                metric: "gap",
-                at: At::X(x),
-                comparison: Comparison::Lowest { ours: CONT },
-                paper: None,
-                source: "§6",
-                why: off_why,
-                identical: SAME_OFFLINE,
-            },
-        ]
+/// The claims of the figure whose run the experiment `id` is (`fig-a`, `fig-a-tuned`, `fig-d`, …;
+/// [`super::presets::figure`]); `None` for other experiments.
+pub fn claims(id: &str) -> Option<Vec<Claim>> {
+    let (p, widths) = figure(id)?;
+    Some((p.claims)(widths)).filter(|c| !c.is_empty())
+}
+
+/// The offline figures' two claims at `x`: the paper's reduction against CUCB-SC, and the lowest
+/// gap.
+fn offline(widths: Widths, x: f64, what: &'static str, paper: &'static str) -> Vec<Claim> {
+    let why = match widths {
+        Widths::Theoretical => OFF_WHY,
+        Widths::Tuned => OFF_TUNED_WHY,
     };
-    let online = |nq: bool| {
-        let why = if nq { NQ_WHY } else { ON_WHY };
-        let mut v = vec![Claim {
-            what: "CLCB-SC-LS-Cont final average regret",
-            metric: "final_avg_regret",
-            at: At::Final,
-            comparison: Comparison::Value { ours: CLCB },
-            paper: Some(if nq { "0.0061" } else { "0.0083" }),
-            source: "§6",
+    vec![
+        Claim {
+            what,
+            metric: "gap",
+            at: At::X(x),
+            comparison: Comparison::Below { ours: CONT, baseline: CUCB },
+            paper: Some(paper),
+            source: "§6, Fig. 2",
             why,
-            identical: "",
-        }];
-        if nq {
-            v.push(Claim {
-                what: "… below Greedy",
-                metric: "final_avg_regret",
-                at: At::Final,
-                comparison: Comparison::Below { ours: CLCB, baseline: "greedy" },
-                paper: Some("63.27"),
-                source: "§6",
-                why,
-                identical: SAME_ONLINE,
-            });
-        }
-        v.push(Claim {
-            what: "… below CLCB-SC-LS",
-            metric: "final_avg_regret",
-            at: At::Final,
-            comparison: Comparison::Below { ours: CLCB, baseline: "clcb-sc-ls" },
-            paper: Some(if nq { "43.14" } else { "72.41" }),
-            source: "§6",
-            why,
-            identical: SAME_ONLINE,
-        });
-        v.push(Claim {
-            what: "… the lowest final average regret",
-            metric: "final_avg_regret",
-            at: At::Final,
-            comparison: Comparison::Lowest { ours: CLCB },
+            identical: Some(Identity::SaturatedUpperBounds),
+        },
+        Claim {
+            what: "CUCB-SC-Cont has the lowest gap",
+            metric: "gap",
+            at: At::X(x),
+            comparison: Comparison::Lowest { ours: CONT },
             paper: None,
             source: "§6",
             why,
-            identical: SAME_ONLINE,
-        });
-        v.push(Claim {
-            what: "runtime of CLCB-SC-LS-Cont relative to CLCB-SC-LS",
-            metric: "runtime_ms",
-            at: At::Final,
-            comparison: Comparison::Ratio { ours: CLCB, baseline: "clcb-sc-ls" },
-            // Synthetic: "a runtime increase of 47.8%"; nq-trivia: "nearly identical latency".
-            paper: Some(if nq { "1.0" } else { "1.478" }),
-            source: if nq { "§6, Fig. 2(f)" } else { "§6, Fig. 2(d)" },
-            why: RUNTIME_WHY,
-            identical: "",
-        });
-        for (what, metric) in [
-            ("… its average loss gap Σ[L(M_s) − L(M_orc)]/T", "final_avg_loss_gap"),
-            ("… its average switching cost Σ switch/T", "final_avg_switch_cost"),
-            ("… its realised cost per round", "final_avg_realised_cost"),
-            ("… its hit rate", "final_hit_rate"),
-            ("… its cache switches", "final_switches"),
-        ] {
-            v.push(Claim {
-                what,
-                metric,
-                at: At::Final,
-                comparison: Comparison::Measured { ours: CLCB },
-                paper: None,
-                source: "§6 (not stated)",
-                why: "",
-                identical: "",
-            });
-        }
-        v
+            identical: Some(Identity::SaturatedUpperBounds),
+        },
+    ]
+}
+
+/// Fig. 2(a): at stream length 100 CUCB-SC-Cont's gap is 73.32 % below CUCB-SC's (§6).
+pub fn fig_a(widths: Widths) -> Vec<Claim> {
+    offline(widths, 100.0, "CUCB-SC-Cont gap below CUCB-SC at stream length 100", "73.32")
+}
+
+/// Fig. 2(b): at ε = 0.4 CUCB-SC-Cont's gap is 52.95 % below CUCB-SC's (§6).
+pub fn fig_b(widths: Widths) -> Vec<Claim> {
+    offline(widths, 0.4, "CUCB-SC-Cont gap below CUCB-SC at ε = 0.4", "52.95")
+}
+
+/// Fig. 2(c, d): the online claims on synthetic data (§6).
+pub fn online_synthetic(_: Widths) -> Vec<Claim> {
+    online(false)
+}
+
+/// Fig. 2(e, f): the online claims on nq-trivia (§6).
+pub fn online_nq(_: Widths) -> Vec<Claim> {
+    online(true)
+}
+
+fn online(nq: bool) -> Vec<Claim> {
+    let why = if nq { NQ_WHY } else { ON_WHY };
+    // The §6 claims on the final average regret.
+    let regret = |what, comparison, paper, identical| Claim {
+        what,
+        metric: "final_avg_regret",
+        at: At::Final,
+        comparison,
+        paper,
+        source: "§6",
+        why,
+        identical,
     };
-    let geom = |what: &'static str, series: &'static str, metric: &'static str, paper: &'static str| {
+    let same = Some(Identity::NegativeLcbs);
+    let mut v = vec![regret(
+        "CLCB-SC-LS-Cont final average regret",
+        Comparison::Value { ours: CLCB },
+        Some(if nq { "0.0061" } else { "0.0083" }),
+        None,
+    )];
+    if nq {
+        v.push(regret(
+            "… below Greedy",
+            Comparison::Below { ours: CLCB, baseline: GREEDY },
+            Some("63.27"),
+            same,
+        ));
+    }
+    v.push(regret(
+        "… below CLCB-SC-LS",
+        Comparison::Below { ours: CLCB, baseline: CLCB_LS },
+        Some(if nq { "43.14" } else { "72.41" }),
+        same,
+    ));
+    v.push(regret("… the lowest final average regret", Comparison::Lowest { ours: CLCB }, None, same));
+    v.push(Claim {
+        what: "runtime of CLCB-SC-LS-Cont relative to CLCB-SC-LS",
+        metric: "runtime_ms",
+        at: At::Final,
+        comparison: Comparison::Ratio { ours: CLCB, baseline: CLCB_LS },
+        // Synthetic: "a runtime increase of 47.8%"; nq-trivia: "nearly identical latency".
+        paper: Some(if nq { "1.0" } else { "1.478" }),
+        source: if nq { "§6, Fig. 2(f)" } else { "§6, Fig. 2(d)" },
+        why: RUNTIME_WHY,
+        identical: None,
+    });
+    for (what, metric) in [
+        ("… its average loss gap Σ[L(M_s) − L(M_orc)]/T", "final_avg_loss_gap"),
+        ("… its average switching cost Σ switch/T", "final_avg_switch_cost"),
+        ("… its realised cost per round", "final_avg_realised_cost"),
+        ("… its hit rate", "final_hit_rate"),
+        ("… its cache switches", "final_switches"),
+    ] {
+        v.push(Claim {
+            what,
+            metric,
+            at: At::Final,
+            comparison: Comparison::Measured { ours: CLCB },
+            paper: None,
+            source: "§6 (not stated)",
+            why: "",
+            identical: None,
+        });
+    }
+    v
+}
+
+/// Appendix Figs. 5–6: the lowest true loss at every k, and the gap at k = 20.
+pub fn abl_k(_: Widths) -> Vec<Claim> {
+    vec![
+        Claim {
+            what: "CUCB-SC-Cont has the lowest true loss at every k",
+            metric: "loss",
+            at: At::Every,
+            comparison: Comparison::Lowest { ours: CONT },
+            paper: None,
+            source: "Appendix, Fig. 6",
+            why: OFF_WHY,
+            identical: Some(Identity::SaturatedUpperBounds),
+        },
+        Claim {
+            what: "CUCB-SC-Cont gap below CUCB-SC at k = 20",
+            metric: "gap",
+            at: At::X(20.0),
+            comparison: Comparison::Below { ours: CONT, baseline: CUCB },
+            paper: None,
+            source: "Appendix, Fig. 5",
+            why: OFF_WHY,
+            identical: Some(Identity::SaturatedUpperBounds),
+        },
+    ]
+}
+
+/// Appendix Fig. 12: the KRR estimate's error at the centers falls, then plateaus above 0.
+pub fn krr_err(_: Widths) -> Vec<Claim> {
+    vec![
+        Claim {
+            what: "KRR RMSE at the centers falls over rounds",
+            metric: "est_rmse",
+            at: At::Final,
+            comparison: Comparison::Falls { ours: CLCB },
+            paper: None,
+            source: "Appendix, Fig. 12",
+            why: "",
+            identical: None,
+        },
+        Claim {
+            what: "… and plateaus above 0 (final RMSE)",
+            metric: "est_rmse",
+            at: At::Final,
+            comparison: Comparison::Measured { ours: CLCB },
+            paper: None,
+            source: "Appendix, Fig. 12",
+            why: "",
+            identical: None,
+        },
+    ]
+}
+
+/// Appendix Figs. 8–11: the medians of the distance distributions the paper prints.
+pub fn geom(_: Widths) -> Vec<Claim> {
+    let claim = |what: &'static str, series: &'static str, metric: &'static str, paper: &'static str| {
         Claim {
         what,
         metric,
         at: At::X(0.5),
-        comparison: Comparison::Value { ours: series },
+        comparison: Comparison::Value { ours: Series::Named(series) },
         paper: Some(paper),
         source: "Appendix, Figs. 8–11",
         why: "Where we differ 6: our synthetic prompts are not the paper's; σ_e is calibrated to the paper's 0.074 arrival-to-source median.",
-        identical: "",
+        identical: None,
     }
     };
-    Some(match base {
-        "fig-a" => off(100.0, "CUCB-SC-Cont gap below CUCB-SC at stream length 100", "73.32"),
-        "fig-b" => off(0.4, "CUCB-SC-Cont gap below CUCB-SC at ε = 0.4", "52.95"),
-        "fig-c" | "fig-d" => online(false),
-        "fig-e" | "fig-f" => online(true),
-        "abl-k" => vec![
-            Claim {
-                what: "CUCB-SC-Cont has the lowest true loss at every k",
-                metric: "loss",
-                at: At::Every,
-                comparison: Comparison::Lowest { ours: CONT },
-                paper: None,
-                source: "Appendix, Fig. 6",
-                why: OFF_WHY,
-                identical: SAME_OFFLINE,
-            },
-            Claim {
-                what: "CUCB-SC-Cont gap below CUCB-SC at k = 20",
-                metric: "gap",
-                at: At::X(20.0),
-                comparison: Comparison::Below { ours: CONT, baseline: "cucb-sc" },
-                paper: None,
-                source: "Appendix, Fig. 5",
-                why: OFF_WHY,
-                identical: SAME_OFFLINE,
-            },
-        ],
-        "krr-err" => vec![
-            Claim {
-                what: "KRR RMSE at the centers falls over rounds",
-                metric: "est_rmse",
-                at: At::Final,
-                comparison: Comparison::Falls { ours: CLCB },
-                paper: None,
-                source: "Appendix, Fig. 12",
-                why: "",
-                identical: "",
-            },
-            Claim {
-                what: "… and plateaus above 0 (final RMSE)",
-                metric: "est_rmse",
-                at: At::Final,
-                comparison: Comparison::Measured { ours: CLCB },
-                paper: None,
-                source: "Appendix, Fig. 12",
-                why: "",
-                identical: "",
-            },
-        ],
-        "geom" => vec![
-            geom("median pairwise distance among stream queries", "stream", "pairwise_distance", "0.88"),
-            geom("median pairwise distance in the universe", "universe", "pairwise_distance", "0.88"),
-            geom("median nearest-neighbour distance in the stream", "stream", "nn_distance", "0.074"),
-            geom(
-                "median distance from a stream query to the universe",
-                "stream",
-                "distance_to_universe",
-                "0.074",
-            ),
-        ],
-        _ => return None,
-    })
+    vec![
+        claim("median pairwise distance among stream queries", "stream", "pairwise_distance", "0.88"),
+        claim("median pairwise distance in the universe", "universe", "pairwise_distance", "0.88"),
+        claim("median nearest-neighbour distance in the stream", "stream", "nn_distance", "0.074"),
+        claim(
+            "median distance from a stream query to the universe",
+            "stream",
+            "distance_to_universe",
+            "0.074",
+        ),
+    ]
 }
 
-/// The headline table of a run whose experiment is a preset with claims ([`claims`]), from its
-/// units; `None` for other experiments and on other data than the preset's.
+/// No claims (a figure record of a test fixture).
+pub fn none(_: Widths) -> Vec<Claim> {
+    Vec::new()
+}
+
+/// The headline table of a run whose experiment is a figure's with claims ([`claims`]), from its
+/// units; `None` for other experiments and on other data than the figure's.
 pub fn headline(spec: &ExperimentSpec, units: &[UnitResult]) -> Option<Headline> {
     evaluate(spec, units, &claims(&spec.id)?)
 }
@@ -239,7 +274,7 @@ pub fn paper_values(preset: &str) -> Vec<PaperValue> {
         out.push(PaperValue {
             what: c.what,
             metric: c.metric,
-            series: ours,
+            series: ours.id(),
             x,
             value,
             printed,
@@ -257,7 +292,10 @@ mod paper_value_tests {
     fn fig_c_marks_the_printed_final_regret_of_clcb_sc_ls_cont() {
         let v = paper_values("fig-c");
         assert_eq!(v.len(), 1, "{v:?}");
-        assert_eq!((v[0].metric, v[0].series, v[0].x, v[0].value), ("final_avg_regret", CLCB, None, 0.0083));
+        assert_eq!(
+            (v[0].metric, v[0].series, v[0].x, v[0].value),
+            ("final_avg_regret", "clcb-sc-ls-cont", None, 0.0083)
+        );
         assert_eq!(paper_values("fig-e")[0].value, 0.0061);
     }
 

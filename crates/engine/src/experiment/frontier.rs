@@ -63,7 +63,7 @@ pub struct FrontierPoint<'a> {
 /// error rate).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Difference {
     /// The point is the reference.
     Reference,
@@ -119,17 +119,17 @@ impl Difference {
 
 /// A point's paired difference against the reference in one quantity.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Paired {
     /// The seeds both ran.
     pub n: usize,
     /// Mean of (point − reference) over those seeds.
     #[serde(with = "nan_as_null")]
-    #[cfg_attr(not(target_arch = "wasm32"), ts(type = "number | null"))]
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
     pub mean: f64,
     /// Half-width of its paired 95% Student-t interval (NaN for one seed).
     #[serde(with = "nan_as_null")]
-    #[cfg_attr(not(target_arch = "wasm32"), ts(type = "number | null"))]
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
     pub ci95: f64,
     pub difference: Difference,
     /// [`Difference::words`], for the table and the hover.
@@ -139,18 +139,18 @@ pub struct Paired {
 /// A point's mean and 95% interval of one metric, the interval clipped to the metric's range
 /// ([`FRONTIER_RANGES`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Interval {
     pub n: usize,
     #[serde(with = "nan_as_null")]
-    #[cfg_attr(not(target_arch = "wasm32"), ts(type = "number | null"))]
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
     pub mean: f64,
     /// The interval's ends, `mean ∓ ci95` clipped to the range (NaN: one seed).
     #[serde(with = "nan_as_null")]
-    #[cfg_attr(not(target_arch = "wasm32"), ts(type = "number | null"))]
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
     pub lo: f64,
     #[serde(with = "nan_as_null")]
-    #[cfg_attr(not(target_arch = "wasm32"), ts(type = "number | null"))]
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
     pub hi: f64,
 }
 
@@ -164,7 +164,7 @@ impl Interval {
 
 /// One row of the comparison: a point, its intervals, and its paired differences.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct FrontierRow {
     /// The experiment point ([`ExperimentSpec::family_of`]).
     pub point: usize,
@@ -180,7 +180,7 @@ pub struct FrontierRow {
 
 /// A frontier's points compared with one reference point (the JSON report's `frontier`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct FrontierComparison {
     /// The reference's experiment point.
     pub reference: usize,

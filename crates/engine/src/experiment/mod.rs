@@ -13,7 +13,8 @@
 //! - [`stats`]: aggregation over seeds; [`report`]: the finished report, CSV and summary table;
 //! - [`frontier`]: the frontier experiment's table and chart data;
 //! - [`claims`]: the paper's claims per preset; [`headline`]: each judged by a stated test;
-//! - [`presets`]: the paper view's presets (quick settings, labels) and [`presets::describe`];
+//! - [`presets`]: one record per paper figure (definition, quick settings, label, claims, chart
+//!   kind) and [`presets::describe`];
 //! - [`metrics`]: the one list of reported metrics with their definitions;
 //! - [`reproduce`]: the `csc` command that regenerates a report, and a report file read back.
 
@@ -38,11 +39,13 @@ pub use dataset::{DatasetId, DatasetSpec};
 pub use grid::{default_values as default_sweep_values, Axis, Sweep, MAX_CELLS};
 pub use headline::{Headline, HeadlineRow, Verdict};
 pub use observation::Observation;
-pub use presets::{describe, frontier_definition, frontier_quick, paper_presets, quick_spec, Preset};
+pub use presets::{
+    describe, figure, frontier_definition, frontier_quick, paper_presets, quick_spec, ChartKind, Preset,
+};
 pub use registry::{
     builtin, paper_policies, sweep_presets, tuned_offline, BUILTIN_IDS, TUNED_BETA_OFF, TUNED_LAMBDA,
 };
 pub use report::{Report, ShardInfo, ENGINE};
 pub use runner::{run_unit, UnitResult};
 pub use spec::{check_experiment_size, ExperimentSpec, Family, Measure, Unit, MAX_UNITS};
-pub use stats::{aggregate, t_quantile, Stat};
+pub use stats::{aggregate, format_interval, t_quantile, Stat, INTERVAL};

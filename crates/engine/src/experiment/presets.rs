@@ -1,129 +1,258 @@
-//! The paper view's presets, declared once: one per figure of the paper (§6 and the appendix;
-//! SPEC §10), each an experiment of [`super::registry`] with the quick settings a browser tab runs
-//! and a label. The page builds its menu and quick runs from [`PAPER_PRESETS`], the URL codec
-//! validates against it, and every description a reader sees is [`describe`] of the definition
-//! that actually ran, never a hand-written string.
+//! The paper's figures, declared once (issue 34, item 2): one record per figure of the paper (§6
+//! and the appendix; SPEC §10) holding its definition (and its tuned variant's), the quick
+//! settings a browser tab runs, its menu label, its claims ([`super::claims`]) and the kind of
+//! chart that draws it. The registry ([`super::registry`]) lists each figure's experiment from its
+//! record, the page builds its menu and quick runs from [`paper_presets`], the URL codec validates
+//! against it, and every description a reader sees is [`describe`] of the definition that
+//! actually ran, never a hand-written string.
 
+use super::headline::Claim;
 use super::{builtin, DatasetId, ExperimentSpec, Measure};
+use crate::config::Params;
 use crate::error::Result;
 use crate::online::PolicyKind;
-use serde::Serialize;
+use serde::{Serialize, Serializer};
+
+/// How an experiment's definition is made from the SPEC defaults: `(id, defaults) → definition`.
+pub type Make = fn(&str, Params) -> ExperimentSpec;
 
 /// The quick settings of a preset: fewer seeds, rounds and sweep values than the paper's, enough
 /// seeds (≥ 5) for the headline verdicts ([`super::headline`]) to mean something.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Quick {
     pub seeds: usize,
     /// Parameters replaced (`n_eval`, `horizon`, `log_len`).
-    pub overrides: Vec<(&'static str, f64)>,
+    pub overrides: &'static [(&'static str, f64)],
     /// The sweep's values, when fewer than the paper's.
-    pub sweep_values: Option<Vec<f64>>,
+    pub sweep_values: Option<&'static [f64]>,
     /// Online policies left out (the slowest).
-    pub drop: Vec<PolicyKind>,
+    pub drop: &'static [PolicyKind],
 }
 
-/// One preset of the paper view.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// Which widths a figure's run uses: the analysis' (SPEC defaults) or the ones tuned on held-out
+/// seeds (docs/REPRODUCTION.md); the claims say why a tuned run may differ.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Widths {
+    Theoretical,
+    Tuned,
+}
+
+/// How the page draws a figure's report (www/js/views/paper.js maps each kind to its charts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub enum ChartKind {
+    /// Gap (and loss) per offline algorithm against the swept parameter (Fig. 2(a, b), Figs. 5–6).
+    Offline,
+    /// Average regret over rounds and runtime against final regret (Fig. 2(c–f)).
+    Online,
+    /// The KRR estimate's error at the centers over rounds (appendix Fig. 12).
+    KrrError,
+    /// Distance distributions, token-length CDFs and the 2-D projection (appendix Figs. 3–4, 8–11).
+    Geometry,
+    /// Whatever the report holds (the charts any experiment's report draws).
+    Report,
+}
+
+/// A figure's variant with the tuned offline widths: its experiment id and definition.
+#[derive(Clone, Copy, Debug)]
+pub struct Variant {
+    pub id: &'static str,
+    pub make: Make,
+}
+
+/// One figure of the paper: everything the registry, the page, the CLI and the headline table
+/// know about it.
+#[derive(Clone, Copy, Debug, Serialize)]
 pub struct Preset {
     /// The experiment id (`fig-a`, …).
     pub id: &'static str,
     /// The menu label: which figure of the paper.
     pub label: &'static str,
-    /// Whether `<id>-tuned` exists (tuned offline widths, docs/REPRODUCTION.md).
-    pub tuned: bool,
+    /// How the page draws it.
+    pub chart: ChartKind,
+    /// A second experiment id of the same run (`fig-d` is `fig-c`'s run: its second panel).
+    #[serde(skip)]
+    pub also: Option<&'static str>,
+    /// The definition at the paper's settings.
+    #[serde(skip)]
+    pub make: Make,
+    /// The variant with tuned offline widths; serialised as whether there is one.
+    #[serde(serialize_with = "is_some")]
+    pub tuned: Option<Variant>,
     pub quick: Quick,
+    /// The paper's claims for this figure ([`super::claims`]), at the widths that ran.
+    #[serde(skip)]
+    pub claims: fn(Widths) -> Vec<Claim>,
 }
 
-/// Every preset of the paper view, in menu order (fig-d is fig-c's run, fig-f is fig-e's).
-pub fn paper_presets() -> Vec<Preset> {
-    let off = |n_eval: f64, extra: Option<(&'static str, f64)>, sweep: &[f64]| Quick {
+fn is_some<S: Serializer>(v: &Option<Variant>, s: S) -> std::result::Result<S::Ok, S::Error> {
+    s.serialize_bool(v.is_some())
+}
+
+impl Preset {
+    /// Whether the figure has a tuned variant (`<id>-tuned`).
+    pub fn has_tuned(&self) -> bool {
+        self.tuned.is_some()
+    }
+
+    /// Which widths the experiment `id` of this figure runs with, if `id` is one of its runs.
+    pub fn widths_of(&self, id: &str) -> Option<Widths> {
+        if id == self.id || self.also == Some(id) {
+            Some(Widths::Theoretical)
+        } else if self.tuned.is_some_and(|t| t.id == id) {
+            Some(Widths::Tuned)
+        } else {
+            None
+        }
+    }
+}
+
+/// An offline figure's quick settings: 5 seeds, these overrides and sweep values.
+const fn off(overrides: &'static [(&'static str, f64)], sweep: &'static [f64]) -> Quick {
+    Quick { seeds: 5, overrides, sweep_values: Some(sweep), drop: &[] }
+}
+
+/// An online figure's quick settings: 5 seeds, these overrides, without the slowest policy.
+const fn online(overrides: &'static [(&'static str, f64)]) -> Quick {
+    Quick { seeds: 5, overrides, sweep_values: None, drop: &[PolicyKind::ClcbFrozenCont] }
+}
+
+use super::claims as c;
+use super::registry as r;
+
+/// Fig. 2(a): offline gap against the stream length.
+pub const FIG_A: Preset = Preset {
+    id: "fig-a",
+    label: "Fig. 2(a): offline gap vs stream length",
+    chart: ChartKind::Offline,
+    also: None,
+    make: r::fig_a,
+    tuned: Some(Variant { id: "fig-a-tuned", make: r::fig_a_tuned }),
+    quick: off(&[("n_eval", 2000.0)], &[100.0, 200.0, 500.0, 1000.0]),
+    claims: c::fig_a,
+};
+
+/// Fig. 2(b): offline gap against ε.
+pub const FIG_B: Preset = Preset {
+    id: "fig-b",
+    label: "Fig. 2(b): offline gap vs ε",
+    chart: ChartKind::Offline,
+    also: None,
+    make: r::fig_b,
+    tuned: Some(Variant { id: "fig-b-tuned", make: r::fig_b_tuned }),
+    quick: off(&[("n_eval", 2000.0), ("log_len", 500.0)], &[0.2, 0.3, 0.4, 0.5, 0.6, 0.8]),
+    claims: c::fig_b,
+};
+
+/// Fig. 2(c, d): online on synthetic data; `fig-d` is the same run.
+pub const FIG_C: Preset = Preset {
+    id: "fig-c",
+    label: "Fig. 2(c, d): online, synthetic",
+    chart: ChartKind::Online,
+    also: Some("fig-d"),
+    make: r::fig_c_d,
+    tuned: None,
+    quick: online(&[("n_eval", 2000.0), ("horizon", 1500.0)]),
+    claims: c::online_synthetic,
+};
+
+/// Fig. 2(e, f): online on nq-trivia; `fig-f` is the same run.
+pub const FIG_E: Preset = Preset {
+    id: "fig-e",
+    label: "Fig. 2(e, f): online, nq-trivia",
+    chart: ChartKind::Online,
+    also: Some("fig-f"),
+    make: r::fig_e_f,
+    tuned: None,
+    quick: online(&[("n_eval", 1000.0), ("horizon", 1000.0)]),
+    claims: c::online_nq,
+};
+
+/// Appendix Figs. 5–6: offline gap and loss against k.
+pub const ABL_K: Preset = Preset {
+    id: "abl-k",
+    label: "Appendix Figs. 5–6: offline gap and loss vs k",
+    chart: ChartKind::Offline,
+    also: None,
+    make: r::abl_k,
+    tuned: None,
+    quick: off(&[("n_eval", 2000.0)], &[3.0, 5.0, 8.0, 12.0, 20.0]),
+    claims: c::abl_k,
+};
+
+/// Appendix Fig. 12: the KRR estimate's error over rounds.
+pub const KRR_ERR: Preset = Preset {
+    id: "krr-err",
+    label: "Appendix Fig. 12: KRR error over rounds",
+    chart: ChartKind::KrrError,
+    also: None,
+    make: r::krr_err,
+    tuned: None,
+    quick: Quick {
         seeds: 5,
-        overrides: std::iter::once(("n_eval", n_eval)).chain(extra).collect(),
-        sweep_values: Some(sweep.to_vec()),
-        drop: vec![],
-    };
-    let online = |n_eval: f64, horizon: f64| Quick {
-        seeds: 5,
-        overrides: vec![("n_eval", n_eval), ("horizon", horizon)],
+        overrides: &[("n_eval", 1000.0), ("horizon", 1500.0)],
         sweep_values: None,
-        drop: vec![PolicyKind::ClcbFrozenCont],
-    };
+        drop: &[],
+    },
+    claims: c::krr_err,
+};
+
+/// Appendix Figs. 3–4, 8–11, 13–20: the geometry of the data.
+pub const GEOM: Preset = Preset {
+    id: "geom",
+    label: "Appendix Figs. 3–4, 8–11, 13–20: geometry of the data",
+    chart: ChartKind::Geometry,
+    also: None,
+    make: r::geom,
+    tuned: None,
+    quick: Quick { seeds: 5, overrides: &[], sweep_values: None, drop: &[] },
+    claims: c::geom,
+};
+
+/// A fixture for tests/fixture_preset.rs (cargo feature `fixture-preset`, never in a shipped
+/// build): adding a preset is this one record (and its line in [`paper_presets`]); the URL codec,
+/// `csc list` and the page's menu follow. Its definition is the registry's `sens-on-beta`.
+#[cfg(feature = "fixture-preset")]
+pub const FIXTURE: Preset = Preset {
+    id: "sens-on-beta",
+    label: "Fixture: online regret vs β",
+    chart: ChartKind::Report,
+    also: None,
+    make: r::sens_on_beta,
+    tuned: None,
+    quick: online(&[("n_eval", 1000.0), ("horizon", 500.0)]),
+    claims: c::none,
+};
+
+/// Every preset of the paper view, in menu order (fig-d is fig-c's run, fig-f is fig-e's).
+pub fn paper_presets() -> Vec<&'static Preset> {
     #[allow(unused_mut)]
-    let mut presets = vec![
-        Preset {
-            id: "fig-a",
-            label: "Fig. 2(a): offline gap vs stream length",
-            tuned: true,
-            quick: off(2000.0, None, &[100.0, 200.0, 500.0, 1000.0]),
-        },
-        Preset {
-            id: "fig-b",
-            label: "Fig. 2(b): offline gap vs ε",
-            tuned: true,
-            quick: off(2000.0, Some(("log_len", 500.0)), &[0.2, 0.3, 0.4, 0.5, 0.6, 0.8]),
-        },
-        Preset {
-            id: "fig-c",
-            label: "Fig. 2(c, d): online, synthetic",
-            tuned: false,
-            quick: online(2000.0, 1500.0),
-        },
-        Preset {
-            id: "fig-e",
-            label: "Fig. 2(e, f): online, nq-trivia",
-            tuned: false,
-            quick: online(1000.0, 1000.0),
-        },
-        Preset {
-            id: "abl-k",
-            label: "Appendix Figs. 5–6: offline gap and loss vs k",
-            tuned: false,
-            quick: off(2000.0, None, &[3.0, 5.0, 8.0, 12.0, 20.0]),
-        },
-        Preset {
-            id: "krr-err",
-            label: "Appendix Fig. 12: KRR error over rounds",
-            tuned: false,
-            quick: Quick {
-                seeds: 5,
-                overrides: vec![("n_eval", 1000.0), ("horizon", 1500.0)],
-                sweep_values: None,
-                drop: vec![],
-            },
-        },
-        Preset {
-            id: "geom",
-            label: "Appendix Figs. 3–4, 8–11, 13–20: geometry of the data",
-            tuned: false,
-            quick: Quick { seeds: 5, overrides: vec![], sweep_values: None, drop: vec![] },
-        },
-    ];
-    // A fixture for tests/fixture_preset.rs (cargo feature `fixture-preset`, never in a shipped
-    // build): adding a preset is this one entry; the URL codec, `csc list` and the page's menu
-    // follow.
+    let mut presets = vec![&FIG_A, &FIG_B, &FIG_C, &FIG_E, &ABL_K, &KRR_ERR, &GEOM];
     #[cfg(feature = "fixture-preset")]
-    presets.push(Preset {
-        id: "sens-on-beta",
-        label: "Fixture: online regret vs β",
-        tuned: false,
-        quick: online(1000.0, 500.0),
-    });
+    presets.push(&FIXTURE);
     presets
 }
 
-/// The preset `id` (a `-tuned` id finds its figure's preset).
-pub fn preset(id: &str) -> Option<Preset> {
-    paper_presets().into_iter().find(|p| p.id == id.trim_end_matches("-tuned"))
+/// The figure whose run the experiment `id` is (`fig-a`, `fig-a-tuned`, `fig-d`, …), with the
+/// widths it runs at.
+pub fn figure(id: &str) -> Option<(&'static Preset, Widths)> {
+    paper_presets().into_iter().find_map(|p| p.widths_of(id).map(|w| (p, w)))
+}
+
+/// The preset whose run the experiment `id` is (a `-tuned` id finds its figure's preset).
+pub fn preset(id: &str) -> Option<&'static Preset> {
+    figure(id).map(|(p, _)| p)
 }
 
 impl Quick {
     /// `spec` with these quick settings applied.
     pub fn apply(&self, mut spec: ExperimentSpec) -> Result<ExperimentSpec> {
         spec.seeds = self.seeds;
-        for (k, v) in &self.overrides {
+        for (k, v) in self.overrides {
             spec.params = crate::config::with_param(&spec.params, k, &json_number(*v))?;
         }
-        if let (Some(values), Some(sweep)) = (&self.sweep_values, spec.sweep.as_mut()) {
+        if let (Some(values), Some(sweep)) = (self.sweep_values, spec.sweep.as_mut()) {
             sweep.values = values.iter().map(|v| json_number(*v)).collect();
         }
         if let Measure::Online { policies } = &mut spec.measure {
@@ -158,12 +287,7 @@ pub fn quick_spec(id: &str) -> Result<ExperimentSpec> {
 /// (T = 1,000, n_eval = 1,000, as `csc::bindings::url_state::page_params`) and 3 seeds, so a
 /// browser tab on 2 cores draws it in about a minute (docs/PERFORMANCE.md).
 pub fn frontier_quick() -> Quick {
-    Quick {
-        seeds: 3,
-        overrides: vec![("horizon", 1000.0), ("n_eval", 1000.0)],
-        sweep_values: None,
-        drop: vec![],
-    }
+    Quick { seeds: 3, overrides: &[("horizon", 1000.0), ("n_eval", 1000.0)], sweep_values: None, drop: &[] }
 }
 
 /// The frontier at the frontier view's quick settings ([`frontier_quick`]) on `dataset` (a

@@ -1,8 +1,10 @@
 //! The registry of built-in experiments: SPEC §10's figures (paper §6) with the paper's settings
 //! where it gives them, then the reproduction's tuned variants, sensitivity sweeps and theory
 //! checks (docs/REPRODUCTION.md). Each id appears once, in [`REGISTRY`]; [`BUILTIN_IDS`] and
-//! [`builtin`] are read from it.
+//! [`builtin`] are read from it. A paper figure's entries are read from its record
+//! ([`super::presets`]), which holds its definitions.
 
+use super::presets::{Make, Preset, ABL_K, FIG_A, FIG_B, FIG_C, FIG_E, GEOM, KRR_ERR};
 use super::{DatasetId, ExperimentSpec, Family, Measure, Sweep};
 use crate::config::Params;
 use crate::error::{Error, Result};
@@ -33,81 +35,44 @@ fn values<T: Serialize>(v: &[T]) -> Vec<serde_json::Value> {
 /// A built-in experiment: its id and how to make its definition from the SPEC defaults.
 pub struct Entry {
     pub id: &'static str,
-    make: fn(&str, Params) -> ExperimentSpec,
+    make: Make,
+}
+
+impl Entry {
+    /// A figure's experiment, from its record.
+    const fn figure(f: &'static Preset) -> Entry {
+        Entry { id: f.id, make: f.make }
+    }
+
+    /// The second id of a figure's run (`fig-d` is `fig-c`'s).
+    const fn also(f: &'static Preset) -> Entry {
+        match f.also {
+            Some(id) => Entry { id, make: f.make },
+            None => panic!("the figure has no second id"),
+        }
+    }
+
+    /// A figure's variant with tuned widths.
+    const fn tuned(f: &'static Preset) -> Entry {
+        match f.tuned {
+            Some(t) => Entry { id: t.id, make: t.make },
+            None => panic!("the figure has no tuned variant"),
+        }
+    }
 }
 
 /// Every built-in experiment, in the order `csc list` shows them: SPEC §10's experiments, then
 /// the reproduction's tuned variants, sensitivity sweeps and theory checks (docs/REPRODUCTION.md).
 pub const REGISTRY: &[Entry] = &[
-    Entry {
-        id: "fig-a",
-        make: |id, base| ExperimentSpec {
-            id: id.into(),
-            title: "Offline suboptimality gap vs stream length (synthetic, k = 5, ε = 0.4)".into(),
-            dataset: DatasetId::Synthetic,
-            measure: Measure::Offline { algorithms: offline_all() },
-            sweep: Some(Sweep::new("log_len", values(&[100, 200, 500, 1000, 2000, 5000]))),
-            params: Params { horizon: 1, ..base },
-            seeds: 20,
-            first_seed: 0,
-        },
-    },
-    Entry {
-        id: "fig-b",
-        make: |id, base| ExperimentSpec {
-            id: id.into(),
-            title: "Offline suboptimality gap vs ε (synthetic, k = 5, stream length 1000)".into(),
-            dataset: DatasetId::Synthetic,
-            measure: Measure::Offline { algorithms: offline_all() },
-            sweep: Some(Sweep::new("epsilon", values(&[0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]))),
-            params: Params { horizon: 1, log_len: 1000, ..base },
-            seeds: 20,
-            first_seed: 0,
-        },
-    },
-    Entry { id: "fig-c", make: fig_c_d },
-    Entry { id: "fig-d", make: fig_c_d },
-    Entry { id: "fig-e", make: fig_e_f },
-    Entry { id: "fig-f", make: fig_e_f },
-    Entry {
-        id: "abl-k",
-        make: |id, base| ExperimentSpec {
-            id: id.into(),
-            title: "Offline gap and loss vs cache size k (synthetic, stream length 500)".into(),
-            dataset: DatasetId::Synthetic,
-            measure: Measure::Offline { algorithms: offline_all() },
-            sweep: Some(Sweep::new("k", values(&[3, 5, 8, 10, 12, 15, 20]))),
-            params: Params { horizon: 1, log_len: 500, ..base },
-            seeds: 20,
-            first_seed: 0,
-        },
-    },
-    Entry {
-        id: "krr-err",
-        make: |id, base| ExperimentSpec {
-            id: id.into(),
-            title: "KRR cost-estimation error at the centers over rounds (synthetic, CLCB-SC-LS-Cont)".into(),
-            dataset: DatasetId::Synthetic,
-            measure: Measure::Online { policies: vec![PolicyKind::ClcbScLsCont] },
-            sweep: None,
-            params: base,
-            seeds: 10,
-            first_seed: 0,
-        },
-    },
-    Entry {
-        id: "geom",
-        make: |id, base| ExperimentSpec {
-            id: id.into(),
-            title: "Geometry: distance distributions, token-length CDFs, 2-D projection of the stream".into(),
-            dataset: DatasetId::Synthetic,
-            measure: Measure::Geometry { stream: 2000 },
-            sweep: None,
-            params: base,
-            seeds: 1,
-            first_seed: 0,
-        },
-    },
+    Entry::figure(&FIG_A),
+    Entry::figure(&FIG_B),
+    Entry::figure(&FIG_C),
+    Entry::also(&FIG_C),
+    Entry::figure(&FIG_E),
+    Entry::also(&FIG_E),
+    Entry::figure(&ABL_K),
+    Entry::figure(&KRR_ERR),
+    Entry::figure(&GEOM),
     Entry {
         id: "geom-nq",
         make: |id, base| ExperimentSpec {
@@ -124,32 +89,8 @@ pub const REGISTRY: &[Entry] = &[
     // Tuned offline widths (docs/REPRODUCTION.md): the paper's figures a–b with the tuned
     // β_off and λ (chosen on held-out seeds 100–104), fewer seeds and without the largest,
     // slowest sweep value.
-    Entry {
-        id: "fig-a-tuned",
-        make: |id, _| ExperimentSpec {
-            id: id.into(),
-            title: "Offline gap vs stream length, tuned widths (synthetic, k = 5, ε = 0.4)".into(),
-            dataset: DatasetId::Synthetic,
-            measure: Measure::Offline { algorithms: offline_all() },
-            sweep: Some(Sweep::new("log_len", values(&[100, 200, 500, 1000, 2000]))),
-            params: Params { horizon: 1, ..tuned_offline() },
-            seeds: 10,
-            first_seed: 0,
-        },
-    },
-    Entry {
-        id: "fig-b-tuned",
-        make: |id, _| ExperimentSpec {
-            id: id.into(),
-            title: "Offline gap vs ε, tuned widths (synthetic, k = 5, stream length 1000)".into(),
-            dataset: DatasetId::Synthetic,
-            measure: Measure::Offline { algorithms: offline_all() },
-            sweep: Some(Sweep::new("epsilon", values(&[0.2, 0.3, 0.4, 0.5, 0.6]))),
-            params: Params { horizon: 1, log_len: 1000, ..tuned_offline() },
-            seeds: 10,
-            first_seed: 0,
-        },
-    },
+    Entry::tuned(&FIG_A),
+    Entry::tuned(&FIG_B),
     // Offline sensitivity: one unstated parameter swept at a time (synthetic, k = 5, ε = 0.4,
     // stream length 100, where the paper reports CUCB-SC-Cont's largest advantage).
     Entry {
@@ -213,10 +154,7 @@ pub const REGISTRY: &[Entry] = &[
         },
     },
     // Online sensitivity (synthetic, T = 2,000, n_eval = 5,000, 3 seeds).
-    Entry {
-        id: "sens-on-beta",
-        make: |id, _| online_sensitivity(id, "β (online width scale)", "beta", values(&[0.1, 0.3, 1.0])),
-    },
+    Entry { id: "sens-on-beta", make: sens_on_beta },
     Entry {
         id: "sens-on-length",
         make: |id, _| {
@@ -325,8 +263,111 @@ pub fn builtin(id: &str) -> Result<ExperimentSpec> {
     }
 }
 
+/// Fig. 2(a)'s definition ([`super::presets::FIG_A`]).
+pub fn fig_a(id: &str, base: Params) -> ExperimentSpec {
+    ExperimentSpec {
+        id: id.into(),
+        title: "Offline suboptimality gap vs stream length (synthetic, k = 5, ε = 0.4)".into(),
+        dataset: DatasetId::Synthetic,
+        measure: Measure::Offline { algorithms: offline_all() },
+        sweep: Some(Sweep::new("log_len", values(&[100, 200, 500, 1000, 2000, 5000]))),
+        params: Params { horizon: 1, ..base },
+        seeds: 20,
+        first_seed: 0,
+    }
+}
+
+/// Fig. 2(b)'s definition ([`super::presets::FIG_B`]).
+pub fn fig_b(id: &str, base: Params) -> ExperimentSpec {
+    ExperimentSpec {
+        id: id.into(),
+        title: "Offline suboptimality gap vs ε (synthetic, k = 5, stream length 1000)".into(),
+        dataset: DatasetId::Synthetic,
+        measure: Measure::Offline { algorithms: offline_all() },
+        sweep: Some(Sweep::new("epsilon", values(&[0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]))),
+        params: Params { horizon: 1, log_len: 1000, ..base },
+        seeds: 20,
+        first_seed: 0,
+    }
+}
+
+/// Appendix Figs. 5–6's definition ([`super::presets::ABL_K`]).
+pub fn abl_k(id: &str, base: Params) -> ExperimentSpec {
+    ExperimentSpec {
+        id: id.into(),
+        title: "Offline gap and loss vs cache size k (synthetic, stream length 500)".into(),
+        dataset: DatasetId::Synthetic,
+        measure: Measure::Offline { algorithms: offline_all() },
+        sweep: Some(Sweep::new("k", values(&[3, 5, 8, 10, 12, 15, 20]))),
+        params: Params { horizon: 1, log_len: 500, ..base },
+        seeds: 20,
+        first_seed: 0,
+    }
+}
+
+/// Appendix Fig. 12's definition ([`super::presets::KRR_ERR`]).
+pub fn krr_err(id: &str, base: Params) -> ExperimentSpec {
+    ExperimentSpec {
+        id: id.into(),
+        title: "KRR cost-estimation error at the centers over rounds (synthetic, CLCB-SC-LS-Cont)".into(),
+        dataset: DatasetId::Synthetic,
+        measure: Measure::Online { policies: vec![PolicyKind::ClcbScLsCont] },
+        sweep: None,
+        params: base,
+        seeds: 10,
+        first_seed: 0,
+    }
+}
+
+/// The geometry figures' definition ([`super::presets::GEOM`]).
+pub fn geom(id: &str, base: Params) -> ExperimentSpec {
+    ExperimentSpec {
+        id: id.into(),
+        title: "Geometry: distance distributions, token-length CDFs, 2-D projection of the stream".into(),
+        dataset: DatasetId::Synthetic,
+        measure: Measure::Geometry { stream: 2000 },
+        sweep: None,
+        params: base,
+        seeds: 1,
+        first_seed: 0,
+    }
+}
+
+/// Fig. 2(a) with the tuned widths ([`tuned_offline`]), fewer seeds and without the largest, slowest stream length.
+pub fn fig_a_tuned(id: &str, _: Params) -> ExperimentSpec {
+    ExperimentSpec {
+        id: id.into(),
+        title: "Offline gap vs stream length, tuned widths (synthetic, k = 5, ε = 0.4)".into(),
+        dataset: DatasetId::Synthetic,
+        measure: Measure::Offline { algorithms: offline_all() },
+        sweep: Some(Sweep::new("log_len", values(&[100, 200, 500, 1000, 2000]))),
+        params: Params { horizon: 1, ..tuned_offline() },
+        seeds: 10,
+        first_seed: 0,
+    }
+}
+
+/// Fig. 2(b) with the tuned widths ([`tuned_offline`]), fewer seeds and a narrower ε range.
+pub fn fig_b_tuned(id: &str, _: Params) -> ExperimentSpec {
+    ExperimentSpec {
+        id: id.into(),
+        title: "Offline gap vs ε, tuned widths (synthetic, k = 5, stream length 1000)".into(),
+        dataset: DatasetId::Synthetic,
+        measure: Measure::Offline { algorithms: offline_all() },
+        sweep: Some(Sweep::new("epsilon", values(&[0.2, 0.3, 0.4, 0.5, 0.6]))),
+        params: Params { horizon: 1, log_len: 1000, ..tuned_offline() },
+        seeds: 10,
+        first_seed: 0,
+    }
+}
+
+/// `sens-on-beta`: online regret against β (and the fixture preset's definition).
+pub fn sens_on_beta(id: &str, _: Params) -> ExperimentSpec {
+    online_sensitivity(id, "β (online width scale)", "beta", values(&[0.1, 0.3, 1.0]))
+}
+
 /// `fig-c` and `fig-d`: one run, two figures.
-fn fig_c_d(id: &str, base: Params) -> ExperimentSpec {
+pub fn fig_c_d(id: &str, base: Params) -> ExperimentSpec {
     ExperimentSpec {
         id: id.into(),
         title: "Online average regret vs rounds and runtime vs final regret (synthetic)".into(),
@@ -340,7 +381,7 @@ fn fig_c_d(id: &str, base: Params) -> ExperimentSpec {
 }
 
 /// `fig-e` and `fig-f`: one run, two figures.
-fn fig_e_f(id: &str, base: Params) -> ExperimentSpec {
+pub fn fig_e_f(id: &str, base: Params) -> ExperimentSpec {
     ExperimentSpec {
         id: id.into(),
         title: "Online average regret vs rounds and runtime vs final regret (nq-trivia)".into(),

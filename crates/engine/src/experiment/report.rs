@@ -302,7 +302,8 @@ impl Report {
             }
         }
         let cell = |s: Option<&Stat>, digits: usize| match s {
-            Some(s) if s.ci95.is_finite() => format!("{:.*} ± {:.*}", digits, s.mean, digits, s.ci95),
+            // At the precision the interval supports (issue 33 item 4), as the headline table.
+            Some(s) if s.ci95.is_finite() => super::stats::format_interval(s.mean, s.ci95),
             Some(s) => format!("{:.*}", digits, s.mean),
             None => "–".into(),
         };

@@ -52,6 +52,65 @@ impl PartialEq for Stat {
     }
 }
 
+/// What the "±" of every interval the engine reports means: the one statement of it, shown with
+/// every headline table (CLI, page, JSON report) and under every figure (the page reads it through
+/// the bindings' `intervalWords()`).
+pub const INTERVAL: &str = "mean ± 95% Student-t half-width over the n seeds (t_{0.975, n−1}·sd/√n)";
+
+/// `mean ± half` rounded to the precision the half-width supports (issue 33 item 4): the
+/// half-width to two significant digits and the mean to the same decimal place, so `48.66667 ±
+/// 16.54154` prints `49 ± 17` and `53.894 ± 5.3212` prints `53.9 ± 5.3`. A zero half-width (every
+/// seed equal) prints `± 0` after the mean to 4 significant digits; a missing one (NaN, a single
+/// seed) prints the mean alone. Every table of the page and the CLI formats intervals with this.
+pub fn format_interval(mean: f64, half: f64) -> String {
+    if !mean.is_finite() {
+        return "–".into();
+    }
+    if !half.is_finite() {
+        return significant(mean, 4);
+    }
+    if half == 0.0 {
+        return format!("{} ± 0", significant(mean, 4));
+    }
+    let decimals = decimals_for(half);
+    format!("{} ± {}", fixed(mean, decimals), fixed(half.abs(), decimals))
+}
+
+/// The decimal places at which a half-width shows two significant digits (none left of the
+/// point; one fewer where rounding carries it to a new digit, 9.96 → 10).
+pub fn decimals_for(half: f64) -> usize {
+    if !half.is_finite() || half == 0.0 {
+        return 4;
+    }
+    let decimals = (1 - half.abs().log10().floor() as i32).clamp(0, 12) as usize;
+    if decimals > 0
+        && format!("{:.*}", decimals, half.abs()).replace('.', "").trim_start_matches('0').len() > 2
+    {
+        decimals - 1
+    } else {
+        decimals
+    }
+}
+
+/// `v` to `decimals` places, without a negative zero.
+pub fn fixed(v: f64, decimals: usize) -> String {
+    let s = format!("{v:.decimals$}");
+    if s.starts_with('-') && s[1..].chars().all(|c| c == '0' || c == '.') {
+        s[1..].to_string()
+    } else {
+        s
+    }
+}
+
+/// `v` to `digits` significant digits (whole numbers of that many digits or more as they are).
+pub fn significant(v: f64, digits: i32) -> String {
+    if v == 0.0 || !v.is_finite() {
+        return if v.is_finite() { "0".into() } else { "–".into() };
+    }
+    let decimals = (digits - 1 - v.abs().log10().floor() as i32).clamp(0, 12) as usize;
+    fixed(v, decimals)
+}
+
 /// Two-sided 97.5% quantile of Student's t with `df` degrees of freedom.
 pub fn t_quantile(df: usize) -> f64 {
     const T: [f64; 30] = [
@@ -108,4 +167,30 @@ pub fn aggregate(results: &[UnitResult]) -> Vec<Stat> {
         ia.cmp(&ib).then(a.metric.cmp(&b.metric)).then(a.x.total_cmp(&b.x)).then(a.y.total_cmp(&b.y))
     });
     stats
+}
+
+#[cfg(test)]
+mod format_tests {
+    use super::*;
+
+    #[test]
+    fn intervals_round_to_the_half_widths_precision() {
+        // The issue's table: 48.66667 ± 16.54154.
+        assert_eq!(format_interval(48.66667, 16.54154), "49 ± 17");
+        assert_eq!(format_interval(53.894, 5.3212), "53.9 ± 5.3");
+        assert_eq!(format_interval(0.011034, 0.000912), "0.01103 ± 0.00091");
+        assert_eq!(format_interval(-0.00004, 0.0021), "0.0000 ± 0.0021");
+        // A carry to a new digit: 9.96 to two significant digits is 10.
+        assert_eq!(format_interval(41.2, 9.96), "41 ± 10");
+        assert_eq!(format_interval(0.5, 0.0996), "0.50 ± 0.10");
+        assert_eq!(format_interval(1234.7, 160.0), "1235 ± 160");
+    }
+
+    #[test]
+    fn no_spread_and_no_interval() {
+        assert_eq!(format_interval(0.0, 0.0), "0 ± 0");
+        assert_eq!(format_interval(0.123456, 0.0), "0.1235 ± 0");
+        assert_eq!(format_interval(0.123456, f64::NAN), "0.1235");
+        assert_eq!(format_interval(f64::NAN, 1.0), "–");
+    }
 }
