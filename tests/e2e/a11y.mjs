@@ -59,8 +59,13 @@ const VIEWS = [
     await jobDone(p, 'sweep');
   }],
   // The frontier's full run is long: its first units drawn (chart and table), then cancelled.
-  ['frontier', '?view=frontier&dataset=plane&seeds=2', async (p) => {
-    await waitFor(p, () => !!document.querySelector('[data-job=frontier] svg.chart-plot') && !!document.querySelector('[data-job=frontier] table tbody tr'), null, { timeout: 1200000, every: 500 });
+  // On synthetic (plane has no ground truth, so the frontier refuses it); a failed run fails at once.
+  ['frontier', '?view=frontier&dataset=synthetic&seeds=2', async (p) => {
+    await waitFor(p, () => {
+      const job = document.querySelector('[data-job=frontier]');
+      return job?.dataset.status === 'error' || (!!job?.querySelector('svg.chart-plot') && !!job?.querySelector('table tbody tr'));
+    }, null, { timeout: 600000, every: 500 });
+    assert(await p.getAttribute('[data-job=frontier]', 'data-status') !== 'error', `frontier: ${await p.textContent('[data-job=frontier] .status')}`);
     await p.click('[data-job=frontier] .cancel');
     await waitFor(p, () => document.querySelector('[data-job=frontier]').dataset.status === 'cancelled');
   }],

@@ -268,6 +268,11 @@ export type DatasetSpec = {
 export type DecodedUrlState = {
   state: UrlState,
   errors: Array<string>,
+  /**
+   * What the page hides ([`UrlState::hidden`]: an embedded page's defaults and the link's
+   * `hide`; hide flags only ever remove).
+   */
+  hidden: Array<string>,
 };
 
 /**
@@ -296,9 +301,22 @@ export type DeterminismReport = {
 export type Diagnostics = null | LowSwitchDiagnostics | CellDiagnostics | FrozenDiagnostics | VCacheDiagnostics;
 
 /**
+ * How a point compares with the reference in one quantity (lower is better for both cost and
+ * error rate).
+ */
+export type Difference = "reference" | "identical" | "lower" | "not-distinguishable" | "higher";
+
+/**
  * The direction part of a verdict.
  */
 export type Direction = "holds" | "fails" | "undecided";
+
+/**
+ * How the page is embedded (the link's `embed=`): `1` the page without its controls and text
+ * (plus whatever `hide` names), `figure` one chart of the open view with its caption and the
+ * attribution link, sized to its iframe (issue 33, item 5); no key (or `0`): not embedded.
+ */
+export type Embed = "page" | "figure";
 
 /**
  * A complete experiment definition (also readable from JSON).
@@ -339,6 +357,69 @@ export type Family = {
    * Parameters set for this family only (e.g. the GPTCache preset's `threshold_cosine`).
    */
   set?: { [key in string]: JsonValue },
+};
+
+/**
+ * One event of a frame as the page receives it: the entry it fired in (`round · policies +
+ * policy`, the index of the frame's per-round, per-policy arrays) and what fired.
+ */
+export type FrameEvent = {
+  at: number,
+  event: RoundEvent,
+};
+
+/**
+ * A frontier's points compared with one reference point (the JSON report's `frontier`).
+ */
+export type FrontierComparison = {
+  /**
+   * The reference's experiment point.
+   */
+  reference: number,
+  /**
+   * Its configuration in words.
+   */
+  reference_config: string,
+  /**
+   * [`FRONTIER_METHOD`].
+   */
+  method: string,
+  rows: Array<FrontierRow>,
+  /**
+   * One sentence when no point is distinguishable from the reference in either quantity.
+   */
+  undecided: string | null,
+  /**
+   * Why a family's average regret is the same at every value of its parameter, where it is
+   * ([`Report::flat_regret_notes`]).
+   */
+  notes: Array<string>,
+};
+
+/**
+ * One row of the comparison: a point, its intervals, and its paired differences.
+ */
+export type FrontierRow = {
+  /**
+   * The experiment point ([`ExperimentSpec::family_of`]).
+   */
+  point: number,
+  /**
+   * Its configuration in words: `Threshold, threshold_tau = 0.3`.
+   */
+  config: string,
+  /**
+   * The intervals of [`FRONTIER_METRICS`] in order (`None` where not measured).
+   */
+  intervals: Array<Interval | null>,
+  /**
+   * Realised cost minus the reference's.
+   */
+  cost: Paired | null,
+  /**
+   * Error rate minus the reference's (`None` without ground truth).
+   */
+  error: Paired | null,
 };
 
 /**
@@ -426,12 +507,13 @@ export type HeadlineRow = {
 };
 
 /**
- * A part of the page a link may hide that is not one control: `selector` names its elements
- * (`controls` and `text` are body classes, as they cover elements the views add later).
+ * A part of the page a link may hide that is not one control. The engine names it; the page
+ * maps the name to its elements (`data-hide="<name>"` in www/index.html and on the elements the
+ * views add, hidden by www/css/style.css), so editing the HTML needs no wasm rebuild. `controls`
+ * and `text` are broader: every element of class `controls` or `text`.
  */
 export type HideGroup = {
   name: string,
-  selector: string,
   what: string,
 };
 
@@ -724,6 +806,29 @@ export type PageDataset = "synthetic" | "plane" | "nq-trivia" | "upload";
 export type PageView = "live" | "regret" | "offline" | "efficiency" | "paper" | "sweep" | "frontier";
 
 /**
+ * A point's paired difference against the reference in one quantity.
+ */
+export type Paired = {
+  /**
+   * The seeds both ran.
+   */
+  n: number,
+  /**
+   * Mean of (point − reference) over those seeds.
+   */
+  mean: number | null,
+  /**
+   * Half-width of its paired 95% Student-t interval (NaN for one seed).
+   */
+  ci95: number | null,
+  difference: Difference,
+  /**
+   * [`Difference::words`], for the table and the hover.
+   */
+  words: string,
+};
+
+/**
  * One preset of the paper view (from `csc::experiment::presets::Preset`).
  */
 export type PaperPreset = {
@@ -969,9 +1074,51 @@ export type Phi = { "kind": "clipped_linear", zeta: number, } | { "kind": "clipp
 export type PhiKind = "clipped_linear" | "clipped_quadratic";
 
 /**
+ * An online policy's family: what kind of decision it makes (the page words its "why this
+ * round" by it).
+ */
+export type PolicyFamily = "clcb" | "baseline" | "reference";
+
+/**
  * Every online algorithm of SPEC §9: the ids of `policies()` (TypeScript `PolicyId`).
  */
 export type PolicyId = "clcb-sc-ls-cont" | "clcb-frozen-cont" | "clcb-sc-ls" | "greedy" | "epsilon-greedy" | "lfu" | "lru" | "threshold" | "vcache" | "oracle";
+
+/**
+ * An online policy's catalog entry with the properties the page reads (`policies()`).
+ */
+export type PolicyInfo = {
+  family: PolicyFamily,
+  /**
+   * Whether a run of it takes far longer than the others' (the page says so where it is
+   * chosen): CLCB-Frozen-Cont refits KRR posteriors over every distinct arrival.
+   */
+  slow: boolean,
+  /**
+   * Where each step its rounds explain is defined.
+   */
+  steps: StepRefs,
+  /**
+   * The id: `"clcb-sc-ls-cont"`, … (the serde name of the enum variant).
+   */
+  id: string,
+  /**
+   * The paper's name, for tables and charts: `"CLCB-SC-LS-Cont"`, ….
+   */
+  name: string,
+  /**
+   * One sentence on what it does.
+   */
+  description: string,
+  /**
+   * Where the paper (or SPEC) defines it.
+   */
+  paper: string,
+  /**
+   * How charts draw it.
+   */
+  style: ChartStyle,
+};
 
 /**
  * The quick settings of a preset, as an experiment request takes them.
@@ -1013,7 +1160,20 @@ export type Report = {
    * ([`super::headline`]); absent for experiments the paper states no claim for.
    */
   headline?: Headline | null,
+  /**
+   * A frontier's points against its default reference, with paired differences (issue 33,
+   * item 3; [`super::frontier`]); absent for other experiments.
+   */
+  frontier?: FrontierComparison | null,
 };
+
+/**
+ * What fired in one round for one policy, in the order the round happened (Alg. 3 → Alg. 4 →
+ * Alg. 5), as the policy recorded it while it stepped ([`crate::online::Acts`]) and the
+ * simulator saw its cache change ([`Explanation`]). The decision itself (Alg. 5 lines 4–6) is
+ * every round's [`StepOutcome`] and [`Explanation`], not an event.
+ */
+export type RoundEvent = { "kind": "new-center", center: number, } | { "kind": "local-stages", advanced: number, } | { "kind": "global-stage" } | { "kind": "switch", inserted: Array<number>, removed: Array<number>, } | { "kind": "rebuilt" };
 
 /**
  * A finished (or paused) run.
@@ -1078,6 +1238,37 @@ export type Stat = {
    * Half-width of the 95% interval (Student t; NaN for a single seed).
    */
   ci95: number | null,
+};
+
+/**
+ * Where the paper (or SPEC-NOTES) defines each step of a round a policy's "why this round"
+ * explains (`""`: the policy has no such step, or the paper does not define it).
+ */
+export type StepRefs = {
+  /**
+   * An arrival founds an ε-net center.
+   */
+  new_center: string,
+  /**
+   * Local stages advance.
+   */
+  local_stages: string,
+  /**
+   * The global stage (or the policy's one stage) advances.
+   */
+  global_stage: string,
+  /**
+   * The switch that changes the cache.
+   */
+  switch: string,
+  /**
+   * The decision rule: call the LLM iff the acting cost ≤ `φ(d(x_t, M_t))`.
+   */
+  rule: string,
+  /**
+   * Serving a hit from the cache.
+   */
+  serve: string,
 };
 
 /**
@@ -1181,9 +1372,9 @@ export type UrlState = {
    */
   full: boolean,
   /**
-   * Hide the controls and text (for an iframe).
+   * Embedded in another page (an iframe): `None` not embedded.
    */
-  embed: boolean,
+  embed: Embed | null,
   /**
    * Run the paper preset with the tuned widths of docs/REPRODUCTION.md (`<preset>-tuned` of
    * `csc::experiment::builtin`, where it exists) instead of the theoretical ones.
@@ -1195,9 +1386,8 @@ export type UrlState = {
    */
   workers: number,
   /**
-   * Parts of the page the link hides (`hide=seed,k,tabs`: names of
-   * [`super::controls::hide_names`]); empty in an embedded page hides
-   * [`super::controls::EMBED_HIDE`].
+   * Parts of the page the link hides (`hide=seed,k,tabs`: names of [`hide_names`]); an
+   * embedded page hides them besides [`super::controls::EMBED_HIDE`] ([`UrlState::hidden`]).
    */
   hide: Array<string>,
   /**

@@ -16,7 +16,7 @@
 
 use super::observation::nan_as_null;
 use super::presets::num;
-use super::stats::mean_std_ci95;
+use super::stats::{mean_std_ci95, Interval};
 use super::{ExperimentSpec, Family, Measure, Report, Stat};
 use crate::config::{Params, GPTCACHE_COSINE};
 use crate::online::PolicyKind;
@@ -134,32 +134,6 @@ pub struct Paired {
     pub difference: Difference,
     /// [`Difference::words`], for the table and the hover.
     pub words: String,
-}
-
-/// A point's mean and 95% interval of one metric, the interval clipped to the metric's range
-/// ([`FRONTIER_RANGES`]).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct Interval {
-    pub n: usize,
-    #[serde(with = "nan_as_null")]
-    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
-    pub mean: f64,
-    /// The interval's ends, `mean ∓ ci95` clipped to the range (NaN: one seed).
-    #[serde(with = "nan_as_null")]
-    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
-    pub lo: f64,
-    #[serde(with = "nan_as_null")]
-    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
-    pub hi: f64,
-}
-
-impl Interval {
-    /// `mean ± ci95` clipped to `[min, max]`.
-    pub fn clipped(n: usize, mean: f64, ci95: f64, (min, max): (f64, f64)) -> Interval {
-        let clip = |v: f64| if v.is_finite() { v.clamp(min, max) } else { f64::NAN };
-        Interval { n, mean, lo: clip(mean - ci95), hi: clip(mean + ci95) }
-    }
 }
 
 /// One row of the comparison: a point, its intervals, and its paired differences.

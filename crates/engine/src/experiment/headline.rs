@@ -23,9 +23,10 @@
 //! it wins by never serving from the cache. Each table opens with the winning policy's hit rate
 //! and realised cost ([`Lead`]).
 
-use super::observation::nan_as_null;
+/// The interval a verdict reads (one type with the frontier's; defined in `stats`).
+pub use super::stats::Interval;
 pub use super::stats::INTERVAL;
-use super::stats::{decimals_for, fixed, format_interval, mean_std_ci95};
+use super::stats::{decimals_for, fixed, format_interval};
 use super::{ExperimentSpec, UnitResult};
 use crate::algorithms::name_of;
 use crate::config::Params;
@@ -142,49 +143,6 @@ pub struct Claim {
     pub why: &'static str,
     /// Why the compared algorithms can give identical results, when the claim knows a reason.
     pub identical: Option<Identity>,
-}
-
-/// An interval over seeds: the mean and the 95% bounds (NaN, `null` in JSON, with fewer than 2
-/// seeds). A ratio's bounds are not symmetric about its mean.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct Interval {
-    #[serde(with = "nan_as_null")]
-    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
-    pub mean: f64,
-    #[serde(with = "nan_as_null")]
-    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
-    pub lo: f64,
-    #[serde(with = "nan_as_null")]
-    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
-    pub hi: f64,
-    /// Seeds.
-    pub n: usize,
-}
-
-impl Interval {
-    /// `mean ± half` over `n` seeds.
-    pub fn symmetric(mean: f64, half: f64, n: usize) -> Interval {
-        Interval { mean, lo: mean - half, hi: mean + half, n }
-    }
-
-    /// The Student-t interval of a sample ([`super::stats::mean_std_ci95`]).
-    pub fn of(sample: &[f64]) -> Interval {
-        if sample.is_empty() {
-            return Interval { mean: f64::NAN, lo: f64::NAN, hi: f64::NAN, n: 0 };
-        }
-        let (mean, _, half) = mean_std_ci95(sample);
-        Interval::symmetric(mean, half, sample.len())
-    }
-
-    /// The half-width (the larger side of an asymmetric interval).
-    pub fn half(&self) -> f64 {
-        (self.hi - self.mean).max(self.mean - self.lo)
-    }
-
-    fn is_finite(&self) -> bool {
-        self.lo.is_finite() && self.hi.is_finite()
-    }
 }
 
 /// The direction part of a verdict.

@@ -194,3 +194,53 @@ mod format_tests {
         assert_eq!(format_interval(f64::NAN, 1.0), "–");
     }
 }
+
+/// An interval over seeds: the mean and the 95% bounds (NaN, `null` in JSON, with fewer than 2
+/// seeds). A ratio's bounds are not symmetric about its mean.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct Interval {
+    #[serde(with = "nan_as_null")]
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    pub mean: f64,
+    #[serde(with = "nan_as_null")]
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    pub lo: f64,
+    #[serde(with = "nan_as_null")]
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    pub hi: f64,
+    /// Seeds.
+    pub n: usize,
+}
+
+impl Interval {
+    /// `mean ± half` over `n` seeds.
+    pub fn symmetric(mean: f64, half: f64, n: usize) -> Interval {
+        Interval { mean, lo: mean - half, hi: mean + half, n }
+    }
+
+    /// The Student-t interval of a sample ([`mean_std_ci95`]).
+    pub fn of(sample: &[f64]) -> Interval {
+        if sample.is_empty() {
+            return Interval { mean: f64::NAN, lo: f64::NAN, hi: f64::NAN, n: 0 };
+        }
+        let (mean, _, half) = mean_std_ci95(sample);
+        Interval::symmetric(mean, half, sample.len())
+    }
+
+    /// The half-width (the larger side of an asymmetric interval).
+    pub fn half(&self) -> f64 {
+        (self.hi - self.mean).max(self.mean - self.lo)
+    }
+
+    /// `mean ± ci95` clipped to `[min, max]`, the range of a quantity that cannot leave it (a
+    /// rate to [0, 1], a cost to ≥ 0; the frontier's `FRONTIER_RANGES`); NaN ends for one seed.
+    pub fn clipped(n: usize, mean: f64, ci95: f64, (min, max): (f64, f64)) -> Interval {
+        let clip = |v: f64| if v.is_finite() { v.clamp(min, max) } else { f64::NAN };
+        Interval { mean, lo: clip(mean - ci95), hi: clip(mean + ci95), n }
+    }
+
+    pub(crate) fn is_finite(&self) -> bool {
+        self.lo.is_finite() && self.hi.is_finite()
+    }
+}
