@@ -107,7 +107,7 @@ fn offline_theoretical_width_saturates_and_cucb_variants_coincide() {
 #[test]
 fn every_claim_names_algorithms_its_figure_runs() {
     use csc::experiment::headline::Series;
-    use csc::experiment::{builtin, paper_presets, presets::Widths};
+    use csc::experiment::{builtin, claims::Widths, paper_presets};
     for p in paper_presets() {
         let spec = builtin(p.id).unwrap();
         let widths = if p.tuned.is_some() {

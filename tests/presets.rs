@@ -4,7 +4,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use csc::dataset::{nq_trivia, synthetic, Dataset};
-use csc::experiment::presets::Widths;
+use csc::experiment::claims::Widths;
 use csc::experiment::{
     builtin, describe, figure, paper_presets, quick_spec, run_unit, DatasetId, Measure, BUILTIN_IDS,
 };
@@ -57,7 +57,7 @@ fn every_preset_is_a_registered_experiment_with_enough_seeds_for_a_verdict() {
         let q = quick_spec(p.id).unwrap();
         assert_eq!(q.seeds, p.quick.seeds);
         // Every preset has a headline table (issue 23: abl-k, krr-err and geom too).
-        assert!(csc::experiment::claims::claims(p.id).is_some(), "{}", p.id);
+        assert!(csc::experiment::presets::claims(p.id).is_some(), "{}", p.id);
     }
 }
 

@@ -37,14 +37,14 @@ pub fn metrics() -> JsResult<JsValue> {
 }
 
 /// The numbers the paper prints for the metrics of a preset's figure
-/// (`csc::experiment::claims::paper_values`): the page marks them on the figure. Unknown presets
+/// (`csc::experiment::presets::paper_values`): the page marks them on the figure. Unknown presets
 /// have none.
 #[wasm_bindgen(js_name = paperValues, unchecked_return_type = "PaperValue[]")]
 pub fn paper_values_js(
     #[wasm_bindgen(unchecked_param_type = "string")] preset: JsValue,
 ) -> JsResult<JsValue> {
     let preset = super::convert::string("preset", &preset)?;
-    to_js(&crate::experiment::claims::paper_values(&preset))
+    to_js(&crate::experiment::presets::paper_values(&preset))
 }
 
 /// `mean ± half` at the precision the half-width supports (`csc::experiment::format_interval`,

@@ -39,7 +39,7 @@ fn roots(v: &mut Collect) {
     v.visit::<crate::offline::OfflineKind>();
     v.visit::<PaperPreset>();
     v.visit::<crate::experiment::metrics::MetricInfo>();
-    v.visit::<crate::experiment::claims::PaperValue>();
+    v.visit::<crate::experiment::presets::PaperValue>();
     v.visit::<crate::config::ParamEntry>();
     v.visit::<crate::stream::ArrivalInfo>();
     v.visit::<crate::dataset::DatasetEntry>();

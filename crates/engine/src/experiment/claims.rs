@@ -1,16 +1,21 @@
 //! The paper's headline claims per figure (paper §6 and its appendix; SPEC §10), with the reason
 //! each may differ (docs/REPRODUCTION.md, "Where we differ"): each figure's record
 //! ([`super::presets::Preset::claims`]) names its function here; [`super::headline`] evaluates
-//! them, and [`headline`] is a run's table; [`paper_values`], the numbers the paper prints for a
-//! metric, which the page marks on its figures. Claims name algorithms by their ids' enums
+//! them, and [`super::presets::headline`] is a run's table; [`super::presets::paper_values`], the
+//! numbers the paper prints for a metric, which the page marks on its figures. Claims name algorithms by their ids' enums
 //! ([`PolicyKind`], [`OfflineKind`]), never by strings.
 
-use super::headline::{evaluate, At, Claim, Comparison, Headline, Identity, Series};
-use super::presets::{figure, Widths};
-use super::{ExperimentSpec, UnitResult};
+use super::headline::{At, Claim, Comparison, Identity, Series};
 use crate::offline::OfflineKind;
 use crate::online::PolicyKind;
-use serde::Serialize;
+
+/// Which widths a figure's run uses: the analysis' (SPEC defaults) or the ones tuned on held-out
+/// seeds (docs/REPRODUCTION.md); the claims say why a tuned run may differ.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Widths {
+    Theoretical,
+    Tuned,
+}
 
 const OFF_WHY: &str = "Where we differ 1–3: the paper's offline widths are unstated; at the theoretical widths c̄ saturates, and Greedy is strong on this data.";
 const OFF_TUNED_WHY: &str =
@@ -24,13 +29,6 @@ const CUCB: Series = Series::Offline(OfflineKind::CucbSc);
 const CLCB: Series = Series::Policy(PolicyKind::ClcbScLsCont);
 const CLCB_LS: Series = Series::Policy(PolicyKind::ClcbScLs);
 const GREEDY: Series = Series::Policy(PolicyKind::Greedy);
-
-/// The claims of the figure whose run the experiment `id` is (`fig-a`, `fig-a-tuned`, `fig-d`, …;
-/// [`super::presets::figure`]); `None` for other experiments.
-pub fn claims(id: &str) -> Option<Vec<Claim>> {
-    let (p, widths) = figure(id)?;
-    Some((p.claims)(widths)).filter(|c| !c.is_empty())
-}
 
 /// The offline figures' two claims at `x`: the paper's reduction against CUCB-SC, and the lowest
 /// gap.
@@ -232,80 +230,4 @@ pub fn geom(_: Widths) -> Vec<Claim> {
 /// No claims (a figure record of a test fixture).
 pub fn none(_: Widths) -> Vec<Claim> {
     Vec::new()
-}
-
-/// The headline table of a run whose experiment is a figure's with claims ([`claims`]), from its
-/// units; `None` for other experiments and on other data than the figure's.
-pub fn headline(spec: &ExperimentSpec, units: &[UnitResult]) -> Option<Headline> {
-    evaluate(spec, units, &claims(&spec.id)?)
-}
-
-/// A value of a metric the paper prints, to mark on the figure that plots the metric.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct PaperValue {
-    /// The claim, in words.
-    pub what: &'static str,
-    /// The metric (an observation's metric name, e.g. `final_avg_regret`).
-    pub metric: &'static str,
-    /// The algorithm id, or the series name, the value is of.
-    pub series: &'static str,
-    /// The x it is read at; `None`: the final x (the last round or sweep value).
-    pub x: Option<f64>,
-    /// The paper's number.
-    pub value: f64,
-    /// The number as the paper prints it.
-    pub printed: &'static str,
-    /// Where the paper states it.
-    pub source: &'static str,
-}
-
-/// The numbers the paper prints for a preset's metrics: its claims that compare a value
-/// ([`Comparison::Value`]), not a reduction or ratio, which no axis of the figure shows.
-pub fn paper_values(preset: &str) -> Vec<PaperValue> {
-    let mut out = Vec::new();
-    for c in claims(preset).unwrap_or_default() {
-        let (Comparison::Value { ours }, Some(printed)) = (c.comparison, c.paper) else { continue };
-        let Ok(value) = printed.parse::<f64>() else { continue };
-        let x = match c.at {
-            At::X(x) => Some(x),
-            At::Final | At::Every => None,
-        };
-        out.push(PaperValue {
-            what: c.what,
-            metric: c.metric,
-            series: ours.id(),
-            x,
-            value,
-            printed,
-            source: c.source,
-        });
-    }
-    out
-}
-
-#[cfg(test)]
-mod paper_value_tests {
-    use super::*;
-
-    #[test]
-    fn fig_c_marks_the_printed_final_regret_of_clcb_sc_ls_cont() {
-        let v = paper_values("fig-c");
-        assert_eq!(v.len(), 1, "{v:?}");
-        assert_eq!(
-            (v[0].metric, v[0].series, v[0].x, v[0].value),
-            ("final_avg_regret", "clcb-sc-ls-cont", None, 0.0083)
-        );
-        assert_eq!(paper_values("fig-e")[0].value, 0.0061);
-    }
-
-    #[test]
-    fn reductions_and_ratios_are_not_values_and_unknown_presets_have_none() {
-        // fig-a prints a reduction in percent (73.32 %), which no axis of its figure shows.
-        assert!(paper_values("fig-a").is_empty());
-        assert!(paper_values("no-such-preset").is_empty());
-        // The geometry figure prints medians, read at the quantile level 0.5.
-        let g = paper_values("geom");
-        assert!(!g.is_empty() && g.iter().all(|p| p.x == Some(0.5) && p.value > 0.0), "{g:?}");
-    }
 }

@@ -14,13 +14,12 @@
 //! answers", one that holds 0 "not distinguishable", and a difference of exactly 0 on every seed
 //! "identical on every seed" (no number of seeds would separate them).
 
-use super::observation::nan_as_null;
-use super::presets::num;
-use super::stats::{mean_std_ci95, Interval};
+pub use super::definitions::{frontier_title, SYNTHETIC_FRONTIER_K};
+pub use super::paired::{Difference, FrontierComparison, FrontierRow, Paired};
+use super::stats::Interval;
 use super::{ExperimentSpec, Family, Measure, Report, Stat};
-use crate::config::{Params, GPTCACHE_COSINE};
+use crate::config::GPTCACHE_COSINE;
 use crate::online::PolicyKind;
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// The metrics of a frontier point, in column order: (metric, column heading).
@@ -38,12 +37,6 @@ pub const FRONTIER_METRICS: [(&str, &str); 4] = [
 pub const FRONTIER_RANGES: [(f64, f64); 4] =
     [(0.0, f64::INFINITY), (0.0, 1.0), (0.0, 1.0), (f64::NEG_INFINITY, f64::INFINITY)];
 
-/// The frontier's k on synthetic data at the page's quick settings
-/// ([`super::presets::frontier_definition`]): synthetic's universe holds 50 queries, so the
-/// `frontier` experiment's k = 50 would cache all of it and make every policy the same; at this k
-/// the families separate where they differ (measured in docs/PERFORMANCE.md, "Frontier").
-pub const SYNTHETIC_FRONTIER_K: usize = 10;
-
 /// How the frontier's intervals are made, in words (the page and the CLI say it).
 pub const FRONTIER_METHOD: &str = "Each point: mean over seeds with its 95% Student-t interval \
     (SPEC §10), clipped to the quantity's range (error and hit rate to [0, 1], realised cost to \
@@ -57,117 +50,6 @@ pub struct FrontierPoint<'a> {
     pub family: &'a Family,
     pub x: f64,
     pub stats: Vec<Option<&'a Stat>>,
-}
-
-/// How a point compares with the reference in one quantity (lower is better for both cost and
-/// error rate).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub enum Difference {
-    /// The point is the reference.
-    Reference,
-    /// The difference is exactly 0 on every shared seed.
-    Identical,
-    /// The paired interval lies wholly below 0.
-    Lower,
-    /// The paired interval holds 0 (or one seed only: no interval).
-    NotDistinguishable,
-    /// The paired interval lies wholly above 0.
-    Higher,
-}
-
-impl Difference {
-    /// The outcome of the paired differences `d` (point minus reference) of a non-reference point.
-    pub fn of(d: &[f64]) -> (Difference, f64, f64) {
-        if d.is_empty() {
-            return (Difference::NotDistinguishable, f64::NAN, f64::NAN);
-        }
-        let (mean, _, ci95) = mean_std_ci95(d);
-        let verdict = if d.iter().all(|v| *v == 0.0) {
-            Difference::Identical
-        } else if !ci95.is_finite() {
-            Difference::NotDistinguishable
-        } else if mean + ci95 < 0.0 {
-            Difference::Lower
-        } else if mean - ci95 > 0.0 {
-            Difference::Higher
-        } else {
-            Difference::NotDistinguishable
-        };
-        (verdict, mean, ci95)
-    }
-
-    /// The words for this outcome in realised cost (`cost`) or in error rate.
-    pub fn words(self, cost: bool) -> &'static str {
-        match (self, cost) {
-            (Difference::Reference, _) => "the reference",
-            (Difference::Identical, _) => "identical on every seed",
-            (Difference::NotDistinguishable, _) => "not distinguishable",
-            (Difference::Lower, true) => "cheaper",
-            (Difference::Higher, true) => "dearer",
-            (Difference::Lower, false) => "fewer wrong answers",
-            (Difference::Higher, false) => "more wrong answers",
-        }
-    }
-
-    /// Whether the data separate the point from the reference.
-    pub fn decided(self) -> bool {
-        matches!(self, Difference::Lower | Difference::Higher)
-    }
-}
-
-/// A point's paired difference against the reference in one quantity.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct Paired {
-    /// The seeds both ran.
-    pub n: usize,
-    /// Mean of (point − reference) over those seeds.
-    #[serde(with = "nan_as_null")]
-    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
-    pub mean: f64,
-    /// Half-width of its paired 95% Student-t interval (NaN for one seed).
-    #[serde(with = "nan_as_null")]
-    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
-    pub ci95: f64,
-    pub difference: Difference,
-    /// [`Difference::words`], for the table and the hover.
-    pub words: String,
-}
-
-/// One row of the comparison: a point, its intervals, and its paired differences.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct FrontierRow {
-    /// The experiment point ([`ExperimentSpec::family_of`]).
-    pub point: usize,
-    /// Its configuration in words: `Threshold, threshold_tau = 0.3`.
-    pub config: String,
-    /// The intervals of [`FRONTIER_METRICS`] in order (`None` where not measured).
-    pub intervals: Vec<Option<Interval>>,
-    /// Realised cost minus the reference's.
-    pub cost: Option<Paired>,
-    /// Error rate minus the reference's (`None` without ground truth).
-    pub error: Option<Paired>,
-}
-
-/// A frontier's points compared with one reference point (the JSON report's `frontier`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct FrontierComparison {
-    /// The reference's experiment point.
-    pub reference: usize,
-    /// Its configuration in words.
-    pub reference_config: String,
-    /// [`FRONTIER_METHOD`].
-    pub method: String,
-    pub rows: Vec<FrontierRow>,
-    /// One sentence when no point is distinguishable from the reference in either quantity.
-    pub undecided: Option<String>,
-    /// Why a family's average regret is the same at every value of its parameter, where it is
-    /// ([`Report::flat_regret_notes`]).
-    pub notes: Vec<String>,
 }
 
 /// A family's configuration at value `x` in words: `Threshold, threshold_tau = 0.3`.
@@ -194,18 +76,6 @@ pub fn default_reference(spec: &ExperimentSpec) -> usize {
         point += f.points();
     }
     0
-}
-
-/// A frontier's title from its settings (issue 37, item 4): the dataset, k, T, n_eval and seeds
-/// it runs with, so `--set horizon=1000` is titled T = 1,000.
-pub fn frontier_title(dataset: &str, p: &Params, seeds: usize) -> String {
-    format!(
-        "Cost–correctness frontier on {dataset} (k = {}, T = {}, n_eval = {}, {seeds} seed{})",
-        p.k,
-        num(p.horizon as f64),
-        num(p.n_eval as f64),
-        if seeds == 1 { "" } else { "s" }
-    )
 }
 
 impl ExperimentSpec {

@@ -838,7 +838,7 @@ fn lead(claims: &[Claim], units: &[UnitResult]) -> Option<Lead> {
 }
 
 /// The headline table of a run of `spec` with these `claims` (its figure's,
-/// [`super::claims::claims`]), from its units.
+/// [`super::presets::claims`]), from its units.
 ///
 /// Only on the figure's own data: the paper's claims were measured on its datasets and their
 /// arrival models, so a run on the reader's files (or a built-in under another arrival model) has

@@ -20,12 +20,14 @@
 
 pub mod claims;
 pub mod dataset;
+pub mod definitions;
 pub mod frontier;
 pub mod geometry;
 pub mod grid;
 pub mod headline;
 pub mod metrics;
 pub mod observation;
+pub mod paired;
 pub mod presets;
 pub mod registry;
 pub mod report;
@@ -36,15 +38,12 @@ pub mod stats;
 
 pub use crate::config::with_param;
 pub use dataset::{DatasetId, DatasetSpec};
+pub use definitions::{paper_policies, tuned_offline, TUNED_BETA_OFF, TUNED_LAMBDA};
 pub use grid::{default_values as default_sweep_values, Axis, Sweep, MAX_CELLS};
 pub use headline::{Headline, HeadlineRow, Verdict};
 pub use observation::Observation;
-pub use presets::{
-    describe, figure, frontier_definition, frontier_quick, paper_presets, quick_spec, ChartKind, Preset,
-};
-pub use registry::{
-    builtin, paper_policies, sweep_presets, tuned_offline, BUILTIN_IDS, TUNED_BETA_OFF, TUNED_LAMBDA,
-};
+pub use presets::{describe, figure, frontier_quick, paper_presets, ChartKind, Preset};
+pub use registry::{builtin, frontier_definition, quick_spec, sweep_presets, BUILTIN_IDS};
 pub use report::{Report, ShardInfo, ENGINE};
 pub use runner::{run_unit, UnitResult};
 pub use spec::{check_experiment_size, ExperimentSpec, Family, Measure, Unit, MAX_UNITS};

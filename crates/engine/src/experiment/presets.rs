@@ -6,8 +6,11 @@
 //! against it, and every description a reader sees is [`describe`] of the definition that
 //! actually ran, never a hand-written string.
 
-use super::headline::Claim;
-use super::{builtin, DatasetId, ExperimentSpec, Measure};
+use super::claims::Widths;
+use super::headline::{evaluate, At, Claim, Comparison, Headline};
+use super::stats::num;
+use super::UnitResult;
+use super::{DatasetId, ExperimentSpec, Measure};
 use crate::config::Params;
 use crate::error::Result;
 use crate::online::PolicyKind;
@@ -27,14 +30,6 @@ pub struct Quick {
     pub sweep_values: Option<&'static [f64]>,
     /// Online policies left out (the slowest).
     pub drop: &'static [PolicyKind],
-}
-
-/// Which widths a figure's run uses: the analysis' (SPEC defaults) or the ones tuned on held-out
-/// seeds (docs/REPRODUCTION.md); the claims say why a tuned run may differ.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Widths {
-    Theoretical,
-    Tuned,
 }
 
 /// How the page draws a figure's report (www/js/views/paper.js maps each kind to its charts).
@@ -119,7 +114,7 @@ const fn online(overrides: &'static [(&'static str, f64)]) -> Quick {
 }
 
 use super::claims as c;
-use super::registry as r;
+use super::definitions as r;
 
 /// Fig. 2(a): offline gap against the stream length.
 pub const FIG_A: Preset = Preset {
@@ -272,17 +267,8 @@ fn json_number(v: f64) -> serde_json::Value {
     }
 }
 
-/// The definition of preset `id` (or `<id>-tuned`) at quick settings.
-pub fn quick_spec(id: &str) -> Result<ExperimentSpec> {
-    let spec = builtin(id)?;
-    match preset(id) {
-        Some(p) => p.quick.apply(spec),
-        None => Ok(spec),
-    }
-}
-
 /// The frontier view's quick settings (issue 24, item 4): the `frontier` experiment (its k = 50,
-/// on synthetic [`super::frontier::SYNTHETIC_FRONTIER_K`], and every family of
+/// on synthetic [`super::definitions::SYNTHETIC_FRONTIER_K`], and every family of
 /// [`super::registry`]) over the page's horizon and evaluation sample
 /// (T = 1,000, n_eval = 1,000, as `csc::bindings::url_state::page_params`) and 3 seeds, so a
 /// browser tab on 2 cores draws it in about a minute (docs/PERFORMANCE.md).
@@ -290,22 +276,8 @@ pub fn frontier_quick() -> Quick {
     Quick { seeds: 3, overrides: &[("horizon", 1000.0), ("n_eval", 1000.0)], sweep_values: None, drop: &[] }
 }
 
-/// The frontier at the frontier view's quick settings ([`frontier_quick`]) on `dataset` (a
-/// built-in or a dataset object naming the reader's file), titled after it. The CLI runs the same
-/// definition (`csc run <its JSON>`) to the same bits.
-pub fn frontier_definition(dataset: DatasetId) -> Result<ExperimentSpec> {
-    let mut spec = frontier_quick().apply(builtin("frontier")?)?;
-    if dataset == DatasetId::Synthetic {
-        spec.params.k = super::frontier::SYNTHETIC_FRONTIER_K;
-    }
-    spec.dataset = dataset;
-    spec.title = super::frontier::frontier_title(&dataset_name(&spec.dataset), &spec.params, spec.seeds);
-    spec.validate()?;
-    Ok(spec)
-}
-
 /// The dataset as a reader knows it: a built-in's name, or "your data (file)".
-fn dataset_name(d: &DatasetId) -> String {
+pub(super) fn dataset_name(d: &DatasetId) -> String {
     match d {
         DatasetId::Synthetic => "synthetic".to_string(),
         DatasetId::NqTrivia => "nq-trivia".to_string(),
@@ -315,27 +287,6 @@ fn dataset_name(d: &DatasetId) -> String {
             (Some(b), None) => b.clone(),
             (None, None) => "your data".to_string(),
         },
-    }
-}
-
-/// Thousands separated by commas (`5,000`), other numbers as they print.
-pub(super) fn num(v: f64) -> String {
-    if v.fract() == 0.0 && v.abs() >= 1000.0 && v.abs() < 1e15 {
-        let s = format!("{}", v.abs() as u64);
-        let mut out = String::new();
-        for (i, c) in s.chars().enumerate() {
-            if i > 0 && (s.len() - i).is_multiple_of(3) {
-                out.push(',');
-            }
-            out.push(c);
-        }
-        if v < 0.0 {
-            format!("-{out}")
-        } else {
-            out
-        }
-    } else {
-        format!("{v}")
     }
 }
 
@@ -426,4 +377,87 @@ pub fn describe(spec: &ExperimentSpec) -> String {
         spec.first_seed
     ));
     parts.join(", ")
+}
+
+/// The claims of the figure whose run the experiment `id` is (`fig-a`, `fig-a-tuned`, `fig-d`, …;
+/// [`figure`]); `None` for other experiments.
+pub fn claims(id: &str) -> Option<Vec<Claim>> {
+    let (p, widths) = figure(id)?;
+    Some((p.claims)(widths)).filter(|c| !c.is_empty())
+}
+
+/// The headline table of a run whose experiment is a figure's with claims ([`claims`]), from its
+/// units; `None` for other experiments and on other data than the figure's.
+pub fn headline(spec: &ExperimentSpec, units: &[UnitResult]) -> Option<Headline> {
+    evaluate(spec, units, &claims(&spec.id)?)
+}
+
+/// A value of a metric the paper prints, to mark on the figure that plots the metric.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct PaperValue {
+    /// The claim, in words.
+    pub what: &'static str,
+    /// The metric (an observation's metric name, e.g. `final_avg_regret`).
+    pub metric: &'static str,
+    /// The algorithm id, or the series name, the value is of.
+    pub series: &'static str,
+    /// The x it is read at; `None`: the final x (the last round or sweep value).
+    pub x: Option<f64>,
+    /// The paper's number.
+    pub value: f64,
+    /// The number as the paper prints it.
+    pub printed: &'static str,
+    /// Where the paper states it.
+    pub source: &'static str,
+}
+
+/// The numbers the paper prints for a preset's metrics: its claims that compare a value
+/// ([`Comparison::Value`]), not a reduction or ratio, which no axis of the figure shows.
+pub fn paper_values(preset: &str) -> Vec<PaperValue> {
+    let mut out = Vec::new();
+    for c in claims(preset).unwrap_or_default() {
+        let (Comparison::Value { ours }, Some(printed)) = (c.comparison, c.paper) else { continue };
+        let Ok(value) = printed.parse::<f64>() else { continue };
+        let x = match c.at {
+            At::X(x) => Some(x),
+            At::Final | At::Every => None,
+        };
+        out.push(PaperValue {
+            what: c.what,
+            metric: c.metric,
+            series: ours.id(),
+            x,
+            value,
+            printed,
+            source: c.source,
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod paper_value_tests {
+    use super::*;
+
+    #[test]
+    fn fig_c_marks_the_printed_final_regret_of_clcb_sc_ls_cont() {
+        let v = paper_values("fig-c");
+        assert_eq!(v.len(), 1, "{v:?}");
+        assert_eq!(
+            (v[0].metric, v[0].series, v[0].x, v[0].value),
+            ("final_avg_regret", "clcb-sc-ls-cont", None, 0.0083)
+        );
+        assert_eq!(paper_values("fig-e")[0].value, 0.0061);
+    }
+
+    #[test]
+    fn reductions_and_ratios_are_not_values_and_unknown_presets_have_none() {
+        // fig-a prints a reduction in percent (73.32 %), which no axis of its figure shows.
+        assert!(paper_values("fig-a").is_empty());
+        assert!(paper_values("no-such-preset").is_empty());
+        // The geometry figure prints medians, read at the quantile level 0.5.
+        let g = paper_values("geom");
+        assert!(!g.is_empty() && g.iter().all(|p| p.x == Some(0.5) && p.value > 0.0), "{g:?}");
+    }
 }

@@ -4,33 +4,12 @@
 //! [`builtin`] are read from it. A paper figure's entries are read from its record
 //! ([`super::presets`]), which holds its definitions.
 
-use super::presets::{Make, Preset, ABL_K, FIG_A, FIG_B, FIG_C, FIG_E, GEOM, KRR_ERR};
-use super::{DatasetId, ExperimentSpec, Family, Measure, Sweep};
+use super::definitions::*;
+use super::presets::{frontier_quick, Make, Preset, ABL_K, FIG_A, FIG_B, FIG_C, FIG_E, GEOM, KRR_ERR};
+use super::{DatasetId, ExperimentSpec, Measure, Sweep};
 use crate::config::Params;
 use crate::error::{Error, Result};
-use crate::offline::OfflineKind;
 use crate::online::PolicyKind;
-use serde::Serialize;
-
-fn offline_all() -> Vec<OfflineKind> {
-    OfflineKind::ALL.to_vec()
-}
-
-/// The paper's online comparison set (figs. c–f and the appendix's Frozen variant).
-pub fn paper_policies() -> Vec<PolicyKind> {
-    vec![
-        PolicyKind::ClcbScLsCont,
-        PolicyKind::ClcbFrozenCont,
-        PolicyKind::ClcbScLs,
-        PolicyKind::Greedy,
-        PolicyKind::EpsilonGreedy,
-        PolicyKind::Lfu,
-    ]
-}
-
-fn values<T: Serialize>(v: &[T]) -> Vec<serde_json::Value> {
-    v.iter().map(|x| serde_json::to_value(x).expect("serialisable")).collect()
-}
 
 /// A built-in experiment: its id and how to make its definition from the SPEC defaults.
 pub struct Entry {
@@ -263,244 +242,25 @@ pub fn builtin(id: &str) -> Result<ExperimentSpec> {
     }
 }
 
-/// Fig. 2(a)'s definition ([`super::presets::FIG_A`]).
-pub fn fig_a(id: &str, base: Params) -> ExperimentSpec {
-    ExperimentSpec {
-        id: id.into(),
-        title: "Offline suboptimality gap vs stream length (synthetic, k = 5, ε = 0.4)".into(),
-        dataset: DatasetId::Synthetic,
-        measure: Measure::Offline { algorithms: offline_all() },
-        sweep: Some(Sweep::new("log_len", values(&[100, 200, 500, 1000, 2000, 5000]))),
-        params: Params { horizon: 1, ..base },
-        seeds: 20,
-        first_seed: 0,
+/// The definition of preset `id` (or `<id>-tuned`) at quick settings.
+pub fn quick_spec(id: &str) -> Result<ExperimentSpec> {
+    let spec = builtin(id)?;
+    match super::presets::preset(id) {
+        Some(p) => p.quick.apply(spec),
+        None => Ok(spec),
     }
 }
 
-/// Fig. 2(b)'s definition ([`super::presets::FIG_B`]).
-pub fn fig_b(id: &str, base: Params) -> ExperimentSpec {
-    ExperimentSpec {
-        id: id.into(),
-        title: "Offline suboptimality gap vs ε (synthetic, k = 5, stream length 1000)".into(),
-        dataset: DatasetId::Synthetic,
-        measure: Measure::Offline { algorithms: offline_all() },
-        sweep: Some(Sweep::new("epsilon", values(&[0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]))),
-        params: Params { horizon: 1, log_len: 1000, ..base },
-        seeds: 20,
-        first_seed: 0,
+/// The frontier at the frontier view's quick settings ([`frontier_quick`]) on `dataset` (a
+/// built-in or a dataset object naming the reader's file), titled after it. The CLI runs the same
+/// definition (`csc run <its JSON>`) to the same bits.
+pub fn frontier_definition(dataset: DatasetId) -> Result<ExperimentSpec> {
+    let mut spec = frontier_quick().apply(builtin("frontier")?)?;
+    if dataset == DatasetId::Synthetic {
+        spec.params.k = SYNTHETIC_FRONTIER_K;
     }
-}
-
-/// Appendix Figs. 5–6's definition ([`super::presets::ABL_K`]).
-pub fn abl_k(id: &str, base: Params) -> ExperimentSpec {
-    ExperimentSpec {
-        id: id.into(),
-        title: "Offline gap and loss vs cache size k (synthetic, stream length 500)".into(),
-        dataset: DatasetId::Synthetic,
-        measure: Measure::Offline { algorithms: offline_all() },
-        sweep: Some(Sweep::new("k", values(&[3, 5, 8, 10, 12, 15, 20]))),
-        params: Params { horizon: 1, log_len: 500, ..base },
-        seeds: 20,
-        first_seed: 0,
-    }
-}
-
-/// Appendix Fig. 12's definition ([`super::presets::KRR_ERR`]).
-pub fn krr_err(id: &str, base: Params) -> ExperimentSpec {
-    ExperimentSpec {
-        id: id.into(),
-        title: "KRR cost-estimation error at the centers over rounds (synthetic, CLCB-SC-LS-Cont)".into(),
-        dataset: DatasetId::Synthetic,
-        measure: Measure::Online { policies: vec![PolicyKind::ClcbScLsCont] },
-        sweep: None,
-        params: base,
-        seeds: 10,
-        first_seed: 0,
-    }
-}
-
-/// The geometry figures' definition ([`super::presets::GEOM`]).
-pub fn geom(id: &str, base: Params) -> ExperimentSpec {
-    ExperimentSpec {
-        id: id.into(),
-        title: "Geometry: distance distributions, token-length CDFs, 2-D projection of the stream".into(),
-        dataset: DatasetId::Synthetic,
-        measure: Measure::Geometry { stream: 2000 },
-        sweep: None,
-        params: base,
-        seeds: 1,
-        first_seed: 0,
-    }
-}
-
-/// Fig. 2(a) with the tuned widths ([`tuned_offline`]), fewer seeds and without the largest, slowest stream length.
-pub fn fig_a_tuned(id: &str, _: Params) -> ExperimentSpec {
-    ExperimentSpec {
-        id: id.into(),
-        title: "Offline gap vs stream length, tuned widths (synthetic, k = 5, ε = 0.4)".into(),
-        dataset: DatasetId::Synthetic,
-        measure: Measure::Offline { algorithms: offline_all() },
-        sweep: Some(Sweep::new("log_len", values(&[100, 200, 500, 1000, 2000]))),
-        params: Params { horizon: 1, ..tuned_offline() },
-        seeds: 10,
-        first_seed: 0,
-    }
-}
-
-/// Fig. 2(b) with the tuned widths ([`tuned_offline`]), fewer seeds and a narrower ε range.
-pub fn fig_b_tuned(id: &str, _: Params) -> ExperimentSpec {
-    ExperimentSpec {
-        id: id.into(),
-        title: "Offline gap vs ε, tuned widths (synthetic, k = 5, stream length 1000)".into(),
-        dataset: DatasetId::Synthetic,
-        measure: Measure::Offline { algorithms: offline_all() },
-        sweep: Some(Sweep::new("epsilon", values(&[0.2, 0.3, 0.4, 0.5, 0.6]))),
-        params: Params { horizon: 1, log_len: 1000, ..tuned_offline() },
-        seeds: 10,
-        first_seed: 0,
-    }
-}
-
-/// `sens-on-beta`: online regret against β (and the fixture preset's definition).
-pub fn sens_on_beta(id: &str, _: Params) -> ExperimentSpec {
-    online_sensitivity(id, "β (online width scale)", "beta", values(&[0.1, 0.3, 1.0]))
-}
-
-/// `fig-c` and `fig-d`: one run, two figures.
-pub fn fig_c_d(id: &str, base: Params) -> ExperimentSpec {
-    ExperimentSpec {
-        id: id.into(),
-        title: "Online average regret vs rounds and runtime vs final regret (synthetic)".into(),
-        dataset: DatasetId::Synthetic,
-        measure: Measure::Online { policies: paper_policies() },
-        sweep: None,
-        params: base,
-        seeds: 10,
-        first_seed: 0,
-    }
-}
-
-/// `fig-e` and `fig-f`: one run, two figures.
-pub fn fig_e_f(id: &str, base: Params) -> ExperimentSpec {
-    ExperimentSpec {
-        id: id.into(),
-        title: "Online average regret vs rounds and runtime vs final regret (nq-trivia)".into(),
-        dataset: DatasetId::NqTrivia,
-        measure: Measure::Online { policies: paper_policies() },
-        sweep: None,
-        params: base,
-        seeds: 10,
-        first_seed: 0,
-    }
-}
-
-/// The offline widths tuned on held-out seeds (100–104, stream length 100, ε = 0.4; the grid
-/// β_off ∈ {0, 0.01, 0.03, 0.1, 0.3, 1} × λ ∈ {0.001, 0.01, 0.1}, lowest mean CUCB-SC-Cont gap):
-/// the SPEC defaults with a smaller width scale `β_off` and ridge `λ` (docs/REPRODUCTION.md).
-pub fn tuned_offline() -> Params {
-    Params { beta_off: TUNED_BETA_OFF, lambda: TUNED_LAMBDA, ..Params::default() }
-}
-
-/// Width scale of the tuned offline configuration.
-pub const TUNED_BETA_OFF: f64 = 0.03;
-/// Ridge of the tuned offline configuration.
-pub const TUNED_LAMBDA: f64 = 0.001;
-
-fn offline_sensitivity(
-    id: &str,
-    what: &str,
-    param: &str,
-    values: Vec<serde_json::Value>,
-    params: Params,
-) -> ExperimentSpec {
-    ExperimentSpec {
-        id: id.into(),
-        title: format!("Offline gap vs {what}"),
-        dataset: DatasetId::Synthetic,
-        measure: Measure::Offline {
-            algorithms: vec![
-                OfflineKind::CucbScCont,
-                OfflineKind::CucbSc,
-                OfflineKind::Greedy,
-                OfflineKind::Lfu,
-                OfflineKind::Oracle,
-            ],
-        },
-        sweep: Some(Sweep::new(param, values)),
-        params: Params { horizon: 1, log_len: 100, ..params },
-        seeds: 10,
-        first_seed: 0,
-    }
-}
-
-/// The policies of the online sweeps: the paper's method, its discrete predecessor and the
-/// strongest simple baselines.
-fn sensitivity_policies(lfu: bool) -> Vec<PolicyKind> {
-    let mut v = vec![PolicyKind::ClcbScLsCont, PolicyKind::ClcbScLs, PolicyKind::Greedy];
-    if lfu {
-        v.push(PolicyKind::Lfu);
-    }
-    v
-}
-
-fn online_sensitivity(id: &str, what: &str, param: &str, values: Vec<serde_json::Value>) -> ExperimentSpec {
-    ExperimentSpec {
-        id: id.into(),
-        title: format!("Online final average regret vs {what}"),
-        dataset: DatasetId::Synthetic,
-        measure: Measure::Online { policies: sensitivity_policies(false) },
-        sweep: Some(Sweep::new(param, values)),
-        params: Params { horizon: 2000, n_eval: 5000, ..Params::default() },
-        seeds: 3,
-        first_seed: 0,
-    }
-}
-
-/// `frontier` (issue 24): the cost–correctness frontier on nq-trivia (or any data with ground
-/// truth, SPEC §14) at quick settings (T = 2,000, n_eval = 2,000, 3 seeds) and k = 50 — at the
-/// default k = 5 every policy serves under 1% of nq-trivia's requests from its cache and the
-/// frontier collapses to one point (docs/REPRODUCTION.md, "frontier"): the threshold cache
-/// over a τ grid and at GPTCache's defaults (`threshold_cosine` = 0.6, docs/SPEC-NOTES.md), vCache
-/// over its bound δ (SPEC §15), CLCB-SC-LS-Cont over its width β (SPEC §6), and CLCB-SC-LS,
-/// Greedy, LFU and LRU as points. Every point: realised cost, error rate, hit rate and average
-/// regret with 95% intervals over seeds.
-fn frontier(id: &str, base: Params) -> ExperimentSpec {
-    let gptcache = Family {
-        label: Some("Threshold (GPTCache)".into()),
-        set: [("threshold_cosine".to_string(), serde_json::json!(crate::config::GPTCACHE_COSINE))]
-            .into_iter()
-            .collect(),
-        ..Family::point(PolicyKind::Threshold)
-    };
-    let params = Params { k: 50, horizon: 2000, n_eval: 2000, ..base };
-    ExperimentSpec {
-        id: id.into(),
-        // From its settings (issue 37, item 4); `csc run --set` re-titles it.
-        title: super::frontier::frontier_title("nq-trivia", &params, 3),
-        dataset: DatasetId::NqTrivia,
-        measure: Measure::Frontier {
-            families: vec![
-                Family::sweep(
-                    PolicyKind::Threshold,
-                    "threshold_tau",
-                    values(&[0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6]),
-                ),
-                gptcache,
-                Family::sweep(
-                    PolicyKind::VCache,
-                    "vcache_delta",
-                    values(&[0.005, 0.01, 0.02, 0.05, 0.1, 0.2]),
-                ),
-                Family::sweep(PolicyKind::ClcbScLsCont, "beta", values(&[0.03, 0.1, 0.3, 1.0])),
-                Family::point(PolicyKind::ClcbScLs),
-                Family::point(PolicyKind::Greedy),
-                Family::point(PolicyKind::Lfu),
-                Family::point(PolicyKind::Lru),
-            ],
-        },
-        sweep: None,
-        params,
-        seeds: 3,
-        first_seed: 0,
-    }
+    spec.dataset = dataset;
+    spec.title = frontier_title(&super::presets::dataset_name(&spec.dataset), &spec.params, spec.seeds);
+    spec.validate()?;
+    Ok(spec)
 }

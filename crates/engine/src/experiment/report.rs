@@ -1,8 +1,8 @@
 //! A finished experiment (SPEC §10): its definition, aggregated statistics and every unit's raw
 //! result; shard merging, CSV rows and the plain-text summary table.
 
-use super::claims::headline;
 use super::headline::Headline;
+use super::presets::headline;
 use super::stats::aggregate;
 use super::{ExperimentSpec, Measure, Stat, UnitResult};
 use crate::algorithms::AlgorithmInfo;
@@ -52,7 +52,7 @@ pub struct Report {
     /// A frontier's points against its default reference, with paired differences (issue 33,
     /// item 3; [`super::frontier`]); absent for other experiments.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub frontier: Option<super::frontier::FrontierComparison>,
+    pub frontier: Option<super::paired::FrontierComparison>,
 }
 
 impl Report {

@@ -169,6 +169,27 @@ pub fn aggregate(results: &[UnitResult]) -> Vec<Stat> {
     stats
 }
 
+/// Thousands separated by commas (`5,000`), other numbers as they print.
+pub(super) fn num(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() >= 1000.0 && v.abs() < 1e15 {
+        let s = format!("{}", v.abs() as u64);
+        let mut out = String::new();
+        for (i, c) in s.chars().enumerate() {
+            if i > 0 && (s.len() - i).is_multiple_of(3) {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        if v < 0.0 {
+            format!("-{out}")
+        } else {
+            out
+        }
+    } else {
+        format!("{v}")
+    }
+}
+
 #[cfg(test)]
 mod format_tests {
     use super::*;

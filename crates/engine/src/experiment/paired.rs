@@ -1,0 +1,119 @@
+//! A frontier point's paired difference against a reference point, and the words for it (issue
+//! 33, item 3): the types the frontier's comparison is made of ([`super::frontier`] computes it;
+//! the report carries it). Their own file, so that the report, which holds a comparison, and the
+//! frontier, which reads reports, do not import each other.
+
+use super::observation::nan_as_null;
+use super::stats::{mean_std_ci95, Interval};
+use serde::{Deserialize, Serialize};
+
+/// How a point compares with the reference in one quantity (lower is better for both cost and
+/// error rate).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub enum Difference {
+    /// The point is the reference.
+    Reference,
+    /// The difference is exactly 0 on every shared seed.
+    Identical,
+    /// The paired interval lies wholly below 0.
+    Lower,
+    /// The paired interval holds 0 (or one seed only: no interval).
+    NotDistinguishable,
+    /// The paired interval lies wholly above 0.
+    Higher,
+}
+
+impl Difference {
+    /// The outcome of the paired differences `d` (point minus reference) of a non-reference point.
+    pub fn of(d: &[f64]) -> (Difference, f64, f64) {
+        if d.is_empty() {
+            return (Difference::NotDistinguishable, f64::NAN, f64::NAN);
+        }
+        let (mean, _, ci95) = mean_std_ci95(d);
+        let verdict = if d.iter().all(|v| *v == 0.0) {
+            Difference::Identical
+        } else if !ci95.is_finite() {
+            Difference::NotDistinguishable
+        } else if mean + ci95 < 0.0 {
+            Difference::Lower
+        } else if mean - ci95 > 0.0 {
+            Difference::Higher
+        } else {
+            Difference::NotDistinguishable
+        };
+        (verdict, mean, ci95)
+    }
+
+    /// The words for this outcome in realised cost (`cost`) or in error rate.
+    pub fn words(self, cost: bool) -> &'static str {
+        match (self, cost) {
+            (Difference::Reference, _) => "the reference",
+            (Difference::Identical, _) => "identical on every seed",
+            (Difference::NotDistinguishable, _) => "not distinguishable",
+            (Difference::Lower, true) => "cheaper",
+            (Difference::Higher, true) => "dearer",
+            (Difference::Lower, false) => "fewer wrong answers",
+            (Difference::Higher, false) => "more wrong answers",
+        }
+    }
+
+    /// Whether the data separate the point from the reference.
+    pub fn decided(self) -> bool {
+        matches!(self, Difference::Lower | Difference::Higher)
+    }
+}
+
+/// A point's paired difference against the reference in one quantity.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct Paired {
+    /// The seeds both ran.
+    pub n: usize,
+    /// Mean of (point − reference) over those seeds.
+    #[serde(with = "nan_as_null")]
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    pub mean: f64,
+    /// Half-width of its paired 95% Student-t interval (NaN for one seed).
+    #[serde(with = "nan_as_null")]
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    pub ci95: f64,
+    pub difference: Difference,
+    /// [`Difference::words`], for the table and the hover.
+    pub words: String,
+}
+
+/// One row of the comparison: a point, its intervals, and its paired differences.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct FrontierRow {
+    /// The experiment point ([`ExperimentSpec::family_of`]).
+    pub point: usize,
+    /// Its configuration in words: `Threshold, threshold_tau = 0.3`.
+    pub config: String,
+    /// The intervals of [`super::frontier::FRONTIER_METRICS`] in order (`None` where not measured).
+    pub intervals: Vec<Option<Interval>>,
+    /// Realised cost minus the reference's.
+    pub cost: Option<Paired>,
+    /// Error rate minus the reference's (`None` without ground truth).
+    pub error: Option<Paired>,
+}
+
+/// A frontier's points compared with one reference point (the JSON report's `frontier`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct FrontierComparison {
+    /// The reference's experiment point.
+    pub reference: usize,
+    /// Its configuration in words.
+    pub reference_config: String,
+    /// [`super::frontier::FRONTIER_METHOD`].
+    pub method: String,
+    pub rows: Vec<FrontierRow>,
+    /// One sentence when no point is distinguishable from the reference in either quantity.
+    pub undecided: Option<String>,
+    /// Why a family's average regret is the same at every value of its parameter, where it is
+    /// ([`super::Report::flat_regret_notes`]).
+    pub notes: Vec<String>,
+}
