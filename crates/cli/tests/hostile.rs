@@ -313,7 +313,7 @@ fn loaders_reject_hostile_bytes_readably() {
     // Costs of any loaded universe lie in (0, 1], whatever the token counts.
     let d = Dataset::from_jsonl(
         "x",
-        b"{\"text\":\"a\",\"tokens\":0,\"embedding\":[0]}\n{\"text\":\"b\",\"tokens\":4294967295,\"embedding\":[3e38]}\n{\"text\":\"c\",\"tokens\":7,\"embedding\":[-3e38]}",
+        b"{\"text\":\"a\",\"tokens\":0,\"embedding\":[1e-30]}\n{\"text\":\"b\",\"tokens\":4294967295,\"embedding\":[3e38]}\n{\"text\":\"c\",\"tokens\":7,\"embedding\":[-3e38]}",
         None,
         1e-300,
     )

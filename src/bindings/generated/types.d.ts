@@ -381,7 +381,7 @@ export type FrontierComparison = {
    */
   reference_config: string,
   /**
-   * [`FRONTIER_METHOD`].
+   * [`super::frontier::FRONTIER_METHOD`].
    */
   method: string,
   rows: Array<FrontierRow>,
@@ -391,7 +391,7 @@ export type FrontierComparison = {
   undecided: string | null,
   /**
    * Why a family's average regret is the same at every value of its parameter, where it is
-   * ([`Report::flat_regret_notes`]).
+   * ([`super::Report::flat_regret_notes`]).
    */
   notes: Array<string>,
 };
@@ -409,7 +409,7 @@ export type FrontierRow = {
    */
   config: string,
   /**
-   * The intervals of [`FRONTIER_METRICS`] in order (`None` where not measured).
+   * The intervals of [`super::frontier::FRONTIER_METRICS`] in order (`None` where not measured).
    */
   intervals: Array<Interval | null>,
   /**

@@ -381,6 +381,7 @@ impl Report {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::Params;
 
     #[test]
     fn a_paired_difference_and_its_interval_on_a_hand_computed_case() {
