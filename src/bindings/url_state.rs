@@ -530,7 +530,11 @@ pub fn url_keys() -> Vec<UrlKey> {
             allowed: || "a grid as `csc run --grid` takes it, e.g. epsilon=0.1,0.2;k=2,4".into(),
             // Written back as `--grid` writes it (`Sweep::to_arg`), so `grid=k=2, 4` reads as `k=2,4`.
             read: |s, v| {
-                let g = Sweep::parse(v).map_err(|e| grid_error(e).to_string())?;
+                // The reason alone: `apply` names the key once.
+                let g = Sweep::parse(v).map_err(|e| match grid_error(e) {
+                    Error::InvalidParameter { reason, .. } => reason,
+                    other => other.to_string(),
+                })?;
                 s.grid = g.to_arg().unwrap_or_default();
                 Ok(())
             },

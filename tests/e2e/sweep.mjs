@@ -167,7 +167,7 @@ await check('a link carries the sweep: a two-parameter grid opens in the form, r
   // A bad grid: one plain message in the banner naming it; the rest of the link applies.
   const bad = await openPage('?view=sweep&seeds=2&grid=k%3D2,x&metric=final_hit_rate');
   const text = await bad.textContent('#banner');
-  assert(await bad.isVisible('#banner') && /`grid`/.test(text) && /`x` is not a number/.test(text) && (text.match(/grid/g) || []).length === 1, text);
+  assert(await bad.isVisible('#banner') && /`grid`/.test(text) && /`x` is not a number/.test(text) && (text.match(/`grid`/g) || []).length === 1, text);
   assert(await form(bad) === 'online | epsilon | 0.2, 0.4, 0.6 |  |  | final_hit_rate (v2 off)', await form(bad));
   assert(await bad.inputValue('#seeds-sweep') === '2', await bad.inputValue('#seeds-sweep'));
   await bad.close();

@@ -141,6 +141,10 @@ fn readable_errors_and_lossy_decoding() {
     let (s, errors) = decode_lossy("k=3&epsilon=-1&kapa=2&p2=lru");
     assert_eq!((s.params.k, s.params.epsilon, s.p2), (3, 0.4, PolicyKind::Lru));
     assert_eq!(errors.len(), 2, "{errors:?}");
+    // A bad grid names the link's key once, with the grid's own reason inside.
+    let e = decode("view=sweep&grid=k%3D2,x").unwrap_err().to_string();
+    assert_eq!(e.matches("`grid`").count(), 1, "{e}");
+    assert!(e.contains("`x` is not a number") && e.contains("`k`"), "{e}");
 }
 
 #[test]
