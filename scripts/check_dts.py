@@ -56,7 +56,7 @@ SIGNATURES = [
     "export function nativeDeterminismReport(): NativeDeterminismReport;",
     "export function version(): string;",
     "export function commit(): string;",
-    "export function policies(): (AlgorithmInfo & { id: PolicyId })[];",
+    "export function policies(): (PolicyInfo & { id: PolicyId })[];",
     "export function offlineAlgorithms(): AlgorithmInfo[];",
     "export function paperPresets(): PaperPreset[];",
     "export function metrics(): MetricInfo[];",

@@ -203,7 +203,9 @@ try {
     await waitFor(p, (s) => /copied/.test(document.querySelector(`${s} .chart-copy-caption`).textContent), first, { timeout: 5000 });
     const cap = await p.evaluate(() => navigator.clipboard.readText());
     assert(cap === await p.evaluate((s) => document.querySelector(s).caption, first), 'clipboard is not the caption');
-    for (const want of ['synthetic', 'T = 300', 'k = 5', '3 seeds', 'mean ± 95% Student-t half-width over n seeds', 'CLCB-SC-LS-Cont, Greedy, LFU']) assert(cap.includes(want), `caption lacks "${want}": ${cap}`);
+    // What "±" means is the engine's one statement of it (intervalWords, csc::experiment::INTERVAL).
+    const interval = await p.evaluate(async () => (await import('/pkg/csc.js')).intervalWords());
+    for (const want of ['synthetic', 'T = 300', 'k = 5', '3 seeds', interval, 'CLCB-SC-LS-Cont, Greedy, LFU']) assert(cap.includes(want), `caption lacks "${want}": ${cap}`);
     await shot(p, 'regret-1440');
     await p.setViewportSize({ width: 390, height: 844 });
     await p.waitForTimeout(300);
