@@ -1,7 +1,7 @@
 // The object declarations of a shipped csc.d.ts, read back, and a check that a value the package
 // returned has exactly the keys and the value kinds its declaration names. scripts/smoke_pkg.mjs
 // uses it on every export that returns an object the bindings build by hand (typed arrays:
-// `EpsilonNetResult`, `StepBatch`, …), whose declarations (src/bindings/types.rs) cannot be
+// `EpsilonNetResult`, `LiveFrame`, …), whose declarations (src/bindings/types.rs) cannot be
 // generated from a Rust type, and on serialised ones (`Params`, …) as a cross-check.
 //
 // Understood: `export interface Name [extends Base] { member[?]: Type; … }` and ts-rs's

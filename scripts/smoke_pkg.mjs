@@ -81,7 +81,8 @@ shape("KrrPosterior", csc.krrPosterior(pts, c, 1, 1, new Float32Array([0.2, 0.3]
 // vCache needs ground truth (synthetic has it); the heatmap needs 2-D data (plane).
 const synth = csc.Dataset.synthetic();
 const run = new csc.OnlineRun(synth, { horizon: 40, n_eval: 200 }, ["clcb-sc-ls-cont", "greedy", "vcache", "threshold"]);
-shape("StepBatch", run.step(20));
+shape("LiveFrame", run.step(20));
+shape("LiveFrame", run.step(5, 4));
 shape("AskResult", run.ask(synth.points().slice(0, synth.dim), 12, "a question"));
 shape("CacheView", run.oracleCache());
 for (const p of [0, 1, 2, 3]) {
@@ -103,7 +104,7 @@ shape("DatasetInfo", plane.info());
 shape("Params", csc.defaultParams());
 shape("DeterminismReport", here);
 shape("NativeDeterminismReport", native);
-shape("AlgorithmInfo[]", csc.policies());
+shape("PolicyInfo[]", csc.policies());
 shape("PolicyId[]", csc.policies().map((p) => p.id));
 shape("AlgorithmInfo[]", csc.offlineAlgorithms());
 shape("PaperPreset[]", csc.paperPresets());
