@@ -79,6 +79,8 @@ const FUNCTIONS = {
   readReport: () => [smallReport()],
   frontierDefinition: () => ['synthetic'],
   frontierComparison: () => [frontierReport(), 1],
+  formatInterval: () => [48.66667, 16.54154],
+  intervalWords: () => [],
 };
 /** A finished two-point frontier report on synthetic (one seed each), for frontierComparison. */
 let frontierRep = null;
