@@ -165,10 +165,14 @@ await check("the README's iframe snippets load as written (host replaced by the 
   const { page, frames } = await hostWith('readme', snippets.map((s) => s.replaceAll(prefix, base)).join('\n'));
   for (const [i, f] of frames.entries()) {
     const q = new URL(f.url()).searchParams;
-    assert(q.get('embed') === '1', `snippet ${i + 1} lost embed=1: ${f.url()}`);
+    // embed=1 (the page without controls), embed=figure (one chart), or hide flags alone.
+    const embed = q.get('embed');
+    assert(embed === '1' || embed === 'figure' || q.has('hide'), `snippet ${i + 1} lost its embed or hide flags: ${f.url()}`);
     const view = q.get('view') || 'live';
     assert(await f.evaluate((v) => !document.getElementById(`view-${v}`).hidden, view), `snippet ${i + 1} does not show the ${view} view`);
-    if (view === 'paper') {
+    if (embed === 'figure') {
+      await waitFor(f, () => !!document.querySelector('svg.chart-plot'), null, { timeout: 300000 });
+    } else if (view === 'paper') {
       await waitFor(f, () => document.querySelector('[data-job=paper]').dataset.status === 'done', null, { timeout: 300000 });
     } else {
       await waitFor(f, () => /^Ready/.test(document.getElementById('status').textContent));
