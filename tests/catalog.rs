@@ -132,14 +132,9 @@ fn hard_coded(code: &str) -> Vec<String> {
 
 #[test]
 fn the_page_hard_codes_no_algorithm_id_or_paper_line() {
-    // The page takes algorithm properties (family, "slow", the paper reference of each step a
-    // round explains) from the catalog (`policies()`); the scripts below still hold some and are
-    // listed, each with what it holds, so that the list only shrinks.
-    let known: &[(&str, &str)] = &[
-        ("www/js/bench.js", "the benchmark's default policy list"),
-        ("www/js/report.js", "'oracle', the reference series left out of gaps"),
-        ("www/js/views/ask.js", "Alg. lines of the 'Ask a question' explanation"),
-    ];
+    // The page takes algorithm properties (family, "slow", whether it is one of the paper's
+    // compared policies, the paper reference of each step a round explains) from the catalog
+    // (`policies()`).
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
     page_scripts(&root.join("www/js"), &mut files);
@@ -148,11 +143,8 @@ fn the_page_hard_codes_no_algorithm_id_or_paper_line() {
     for f in &files {
         let rel = f.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/");
         let found = hard_coded(&code_of(&std::fs::read_to_string(f).expect("readable script")));
-        match known.iter().find(|(k, _)| *k == rel) {
-            Some(_) if found.is_empty() => bad.push(format!("{rel}: holds none now; take it off the list")),
-            Some(_) => {}
-            None if !found.is_empty() => bad.push(format!("{rel}: {}", found.join(", "))),
-            None => {}
+        if !found.is_empty() {
+            bad.push(format!("{rel}: {}", found.join(", ")));
         }
     }
     assert!(

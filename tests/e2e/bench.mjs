@@ -16,7 +16,7 @@
 // prints one table: workload | native ms | wasm ms | wasm/native.
 //
 //   node tests/e2e/bench.mjs [DATA_DIR] [--native FILE] [--native-memory FILE] [--criterion DIR] [--json OUT]
-//   env: BENCH_DATASETS (synthetic,plane,nq-trivia), BENCH_POLICIES (the six online policies),
+//   env: BENCH_DATASETS (synthetic,plane,nq-trivia), BENCH_POLICIES (default: the engine's `compared` policies, the six of the paper's online figures),
 //        HORIZON (5000), BENCH_REPS (5: Reverse Greedy and KRR repetitions), BENCH_ONLY (any of
 //        online,primitives,frames,tti,memory,frontier), FRONTIER_WORKERS (2), FRAME_SECONDS (5), TTI_LOADS (5)
 import { writeFile, stat } from 'node:fs/promises';
@@ -40,7 +40,7 @@ const dataDir = path.resolve(args[0] || process.env.CSC_DATA || path.join(root, 
 const env = process.env;
 const list = (v, d) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : d);
 const DATASETS = list(env.BENCH_DATASETS, ['synthetic', 'plane', 'nq-trivia']);
-const POLICIES = list(env.BENCH_POLICIES, ['clcb-sc-ls-cont', 'clcb-frozen-cont', 'clcb-sc-ls', 'greedy', 'epsilon-greedy', 'lfu']);
+const POLICIES = list(env.BENCH_POLICIES, undefined); // undefined: the worker's default (the engine's list)
 const HORIZON = Number(env.HORIZON || 5000);
 const REPS = Number(env.BENCH_REPS || 5);
 const ONLY = list(env.BENCH_ONLY, ['online', 'primitives', 'frames', 'tti', 'memory', 'frontier']);

@@ -173,7 +173,7 @@ try {
     // The realised cost has the oracle's L(M_orc) and the no-cache E[c(x)] of the units (their mean).
     const refs = await p.evaluate(() => document.querySelector('[data-job=regret] figure.chart:nth-of-type(5)').chartData.refs);
     const mean = (f) => regretReport.units.reduce((a, u) => a + u.detail[f], 0) / regretReport.units.length;
-    const orc = refs.find((r) => r.kind === 'oracle'), none = refs.find((r) => r.kind === 'no-cache');
+    const orc = refs.find((r) => r.kind === 'reference'), none = refs.find((r) => r.kind === 'no-cache');
     assert(orc && none && orc.y === mean('oracle_loss') && none.y === mean('no_cache_loss') && orc.y < none.y, JSON.stringify(refs));
     // Legend: the second series' button hides its line, then shows it again.
     const colour = svg.data.series[1] && (await p.evaluate((s) => document.querySelector(s).chartSpec.series[1].colour, first));

@@ -175,7 +175,7 @@ try {
       document.querySelector('[data-job=paper] .charts').prepend(f);
       const points = Array.from({ length: 30 }, (_, i) => ({ x: (i + 1) * 50, y: 0.05 + 0.1 / (i + 1) }));
       drawChart(f, { title: 'probe', xLabel: 'round t', yLabel: 'R(t)/t', series: [{ key: 'clcb-sc-ls-cont', label: 'CLCB-SC-LS-Cont', points }],
-        refs: [{ y: 0, label: 'oracle M_orc (0)', kind: 'oracle' }, { x: 1500, y: 0.0083, label: 'paper: CLCB-SC-LS-Cont 0.0083', kind: 'paper' }] });
+        refs: [{ y: 0, label: 'oracle M_orc (0)', kind: 'reference' }, { x: 1500, y: 0.0083, label: 'paper: CLCB-SC-LS-Cont 0.0083', kind: 'paper' }] });
     });
     const probe = await clippedTexts(p, '[data-job=paper] figure.chart.probe');
     assert(!probe.length, `a point's label: ${probe.join('; ')}`);

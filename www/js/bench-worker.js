@@ -5,7 +5,7 @@
 // (rpc.js). Benchmark-only: the playground never loads it. The classes BenchOnline,
 // BenchReverseGreedy and BenchKrr are src/bindings/bench.rs, in the benchmark's own package
 // www/pkg-bench (cargo feature `bench`, built by scripts/bench.sh); the page's www/pkg lacks them.
-import init, { Dataset, BenchOnline, BenchReverseGreedy, BenchKrr } from '../pkg-bench/csc.js';
+import init, { Dataset, BenchOnline, BenchReverseGreedy, BenchKrr, policies as catalog } from '../pkg-bench/csc.js';
 import { serve } from './rpc.js';
 
 let memory = null;
@@ -44,7 +44,11 @@ async function dataset(name, dataUrl) {
   throw new Error(`unknown dataset ${name}`);
 }
 
-async function online({ datasets, policies, params, dataUrl }) {
+/** The policies an online task runs when it names none: the engine's `compared` ones (the six of
+ *  the paper's online figures, as examples/online_profile.rs runs). */
+const comparedPolicies = () => catalog().filter((p) => p.compared).map((p) => p.id);
+
+async function online({ datasets, policies = comparedPolicies(), params, dataUrl }) {
   for (const name of datasets) {
     const t0 = performance.now();
     const ds = await dataset(name, dataUrl);

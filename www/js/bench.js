@@ -5,10 +5,9 @@
 // synthetic workload by hand.
 import { Rpc } from './rpc.js';
 
-export const POLICIES = ['clcb-sc-ls-cont', 'clcb-frozen-cont', 'clcb-sc-ls', 'greedy', 'epsilon-greedy', 'lfu'];
-
-/** The default task list: the issue's workloads (datasets other than the built-in ones need `dataUrl`). */
-export function defaultTasks({ datasets = ['synthetic'], policies = POLICIES, horizon = 5000, seed = 0, dataUrl = '', reps = 5 } = {}) {
+/** The default task list: the issue's workloads (datasets other than the built-in ones need
+ *  `dataUrl`; without `policies` the worker runs the engine's `compared` policies). */
+export function defaultTasks({ datasets = ['synthetic'], policies = undefined, horizon = 5000, seed = 0, dataUrl = '', reps = 5 } = {}) {
   return [
     { kind: 'online', datasets, policies, params: { horizon, seed, k: 5 }, dataUrl },
     { kind: 'reverse-greedy', m: 5000, k: 5, reps },

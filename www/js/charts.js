@@ -5,7 +5,7 @@
 //   { title, xLabel, yLabel, kind: 'line' | 'scatter' | 'path' | 'heatmap', logX, logY,
 //     integerX, skipX, xMin, xMax, radius, zeroLine, empty, valueLabel, onPoint,
 //     series: [{ key, label, colour, dash, marker, points: [{ x, y, lo, hi, xlo, xhi, n, meta }] }],
-//     refs: [{ y, x?, label, kind: 'paper' | 'oracle' | 'no-cache' }],
+//     refs: [{ y, x?, label, kind: 'paper' | 'reference' | 'no-cache' }],
 //     cells: [{ x, y, value, lo, hi, n, meta }] }   (heatmap)
 // 'line': each series sorted by x, with its 95% band; 'scatter': points with error bars both ways;
 // 'path': points joined in the given order, error bars both ways, `meta` on hover;
@@ -25,7 +25,7 @@
  * @typedef {{ x: number, y: number, lo?: number, hi?: number, xlo?: number, xhi?: number, n?: number, meta?: string, value?: number | null, point?: number }} ChartPoint
  *   (`value`, `point`: a frontier point's parameter value and experiment point, report.js frontierChart)
  * @typedef {{ key?: string, label: string, colour?: string, dash?: number[], marker?: string, points: ChartPoint[] }} ChartSeries
- * @typedef {{ y: number, x?: number, label: string, kind: string }} ChartRef `kind`: 'paper', 'oracle' or 'no-cache'
+ * @typedef {{ y: number, x?: number, label: string, kind: string }} ChartRef `kind`: 'paper', 'reference' (M_orc) or 'no-cache'
  * @typedef {{ x: number | string, y: number | string, value: number, lo?: number, hi?: number, n?: number, meta?: string }} ChartCell
  * @typedef {object} ChartSpec
  * @property {string} title

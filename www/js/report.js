@@ -26,6 +26,11 @@ let catalog = null;
 /** The engine's entry for an algorithm id (undefined for a series that is not an algorithm). */
 const infoOf = (key) => (catalog ??= new Map([...offlineAlgorithms(), ...policies()].map((a) => [a.id, a]))).get(key);
 
+/** Whether a key is not the reference M_orc (the engine's family `reference`; an id names the
+ *  same algorithm in both lists, and the online entry, which has a family, wins in `infoOf`):
+ *  its gap is 0 by construction, so gap charts leave it out. */
+const notReference = (key) => infoOf(key)?.family !== 'reference';
+
 /** What a chart or table shows for a key: the algorithm's display name, else the key. */
 export const labelOf = (key) => infoOf(key)?.name ?? key;
 
@@ -136,7 +141,7 @@ export function offlineCharts(report) {
   const integerX = param === 'k';
   /** @type {ChartSpec[]} */
   const charts = [{ title: `Suboptimality gap L(M̂) − L(M_orc) vs ${x}`, xLabel: x, yLabel: 'gap', logX, integerX,
-    refs: [{ y: 0, label: 'oracle M_orc (gap 0)', kind: 'oracle' }], series: series(report.stats, 'gap', (a) => a !== 'oracle') }];
+    refs: [{ y: 0, label: 'oracle M_orc (gap 0)', kind: 'reference' }], series: series(report.stats, 'gap', notReference) }];
   if (param === 'k') charts.push({ title: `Loss L(M̂) vs ${x}`, xLabel: x, yLabel: 'loss L(M̂)', logX, integerX, series: series(report.stats, 'loss') });
   // SPEC §14: the offline error rate of M̂ on the evaluation sample; "—" and why without ground truth.
   charts.push({ title: `Error rate of M̂ on the evaluation sample vs ${x}`, xLabel: x, yLabel: 'wrong hits / requests', logX, integerX,
@@ -168,7 +173,7 @@ export const SWITCH_MEANING = 'a switch = a round whose cache set differs from t
 export function onlineCharts(report, { efficiency = false } = {}) {
   const st = report.stats;
   /** @type {ChartRef} */
-  const oracle = { y: 0, label: 'oracle M_orc (0)', kind: 'oracle' };
+  const oracle = { y: 0, label: 'oracle M_orc (0)', kind: 'reference' };
   const regret = sized(report, series(st, 'avg_regret'));
   // The paper's final R(T)/T: at this run's last round when its T is the paper's (paperMark).
   const paper = paperValuesOf(report, 'final_avg_regret').flatMap((v) => {
@@ -178,7 +183,7 @@ export function onlineCharts(report, { efficiency = false } = {}) {
   const orc = unitMean(report, 'oracle_loss'), none = unitMean(report, 'no_cache_loss');
   /** @type {ChartRef[]} */
   const costRefs = [
-    ...(orc == null ? [] : [{ y: orc, label: `oracle L(M_orc) ${orc.toPrecision(3)}`, kind: 'oracle' }]),
+    ...(orc == null ? [] : [{ y: orc, label: `oracle L(M_orc) ${orc.toPrecision(3)}`, kind: 'reference' }]),
     ...(none == null ? [] : [{ y: none, label: `no cache E[c(x)] ${none.toPrecision(3)}`, kind: 'no-cache' }]),
   ];
   /** @type {ChartSpec[]} */
@@ -244,7 +249,7 @@ export function sweepCharts(report, { metric = defaultSweepMetric(report), onPoi
   const sw = report.experiment.sweep;
   if (!sw) return [];
   const xLabel = paramLabel(sw.param), what = metric.replace(/^final_/, '').replace(/_/g, ' ');
-  const keep = (a) => a !== 'oracle' || metric !== 'gap';
+  const keep = (a) => metric !== 'gap' || notReference(a);
   if (!sw.by) {
     const lines = series(report.stats, metric, keep);
     const click = (key, _i, p) => onPoint?.({ algorithm: key, params: { [sw.param]: p.x } });

@@ -240,9 +240,14 @@ pub struct StepRefs {
     pub rule: &'static str,
     /// Serving a hit from the cache.
     pub serve: &'static str,
+    /// The lower confidence bound `c̲` the rule compares with `φ`.
+    pub lcb: &'static str,
+    /// `c̲` of a cell without a cost observation.
+    pub lcb_unobserved: &'static str,
 }
 
-/// An online policy's catalog entry with the properties the page reads (`policies()`).
+/// An online policy's catalog entry with its properties (`policies()`; the page, the simulator
+/// and the CLI read them from here): one arm per policy in [`PolicyKind::policy_info`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct PolicyInfo {
@@ -252,6 +257,15 @@ pub struct PolicyInfo {
     /// Whether a run of it takes far longer than the others' (the page says so where it is
     /// chosen): CLCB-Frozen-Cont refits KRR posteriors over every distinct arrival.
     pub slow: bool,
+    /// Whether it learns from ground truth (SPEC §15: vCache's judge) and so cannot run on data
+    /// without labels.
+    pub needs_labels: bool,
+    /// Whether it grows the ε-net of Alg. 3 lines 5–11 over the arrivals (then the simulator
+    /// shares one net among the policies of a run, `epsilon_net::SharedNet`).
+    pub keeps_net: bool,
+    /// Whether it is one of the six online algorithms the paper's online figures compare (§6, and
+    /// the appendix's CLCB-Frozen-Cont; SPEC §10): the benchmarks' default list.
+    pub compared: bool,
     /// Where each step its rounds explain is defined.
     pub steps: StepRefs,
 }
@@ -260,60 +274,102 @@ pub struct PolicyInfo {
 const NET: &str = "Alg. 3 l. 5–11";
 /// SPEC-NOTES' definitions of the baselines (their rule and their cache).
 const BASELINE_RULE: &str = "our convention, docs/SPEC-NOTES.html#online-spec-9";
+/// CLCB-Frozen-Cont's `ĉ^LCB` (Alg. 7 l. 2 uses it; the paper does not define it, SPEC-NOTES does:
+/// `ĉ − β·β_t·σ`, and `−B` before any observation).
+const FROZEN_LCB: &str = "our reading, docs/SPEC-NOTES.html#online-spec-9";
+/// No step of this kind.
+const NO_STEPS: StepRefs = StepRefs {
+    new_center: "",
+    local_stages: "",
+    global_stage: "",
+    switch: "",
+    rule: "",
+    serve: "",
+    lcb: "",
+    lcb_unobserved: "",
+};
 
 impl PolicyKind {
-    /// The policy's family (exhaustive, so that a new policy must say).
-    pub const fn family(&self) -> Family {
+    /// The catalog entry with every property: one arm per policy (exhaustive, so that a new policy
+    /// must state each).
+    #[rustfmt::skip]
+    pub const fn policy_info(&self) -> PolicyInfo {
+        use Family::{Baseline, Clcb, Reference};
+        let info = self.info();
         match self {
-            PolicyKind::ClcbScLsCont | PolicyKind::ClcbFrozenCont | PolicyKind::ClcbScLs => Family::Clcb,
-            PolicyKind::Greedy
-            | PolicyKind::EpsilonGreedy
-            | PolicyKind::Lfu
-            | PolicyKind::Lru
-            | PolicyKind::Threshold
-            | PolicyKind::VCache => Family::Baseline,
-            PolicyKind::Oracle => Family::Reference,
+            PolicyKind::ClcbScLsCont => PolicyInfo { info, family: Clcb, slow: false, needs_labels: false, keeps_net: true, compared: true, steps: LOW_SWITCH },
+            PolicyKind::ClcbFrozenCont => PolicyInfo { info, family: Clcb, slow: true, needs_labels: false, keeps_net: false, compared: true, steps: FROZEN_STEPS },
+            PolicyKind::ClcbScLs => PolicyInfo { info, family: Clcb, slow: false, needs_labels: false, keeps_net: true, compared: true, steps: LOW_SWITCH_DISCRETE },
+            PolicyKind::Greedy => PolicyInfo { info, family: Baseline, slow: false, needs_labels: false, keeps_net: true, compared: true, steps: CELL_BASELINE },
+            PolicyKind::EpsilonGreedy => PolicyInfo { info, family: Baseline, slow: false, needs_labels: false, keeps_net: true, compared: true, steps: CELL_BASELINE },
+            PolicyKind::Lfu => PolicyInfo { info, family: Baseline, slow: false, needs_labels: false, keeps_net: true, compared: true, steps: CELL_BASELINE },
+            PolicyKind::Lru => PolicyInfo { info, family: Baseline, slow: false, needs_labels: false, keeps_net: true, compared: false, steps: CELL_BASELINE },
+            PolicyKind::Threshold => PolicyInfo { info, family: Baseline, slow: false, needs_labels: false, keeps_net: false, compared: false, steps: OWN_RULE },
+            PolicyKind::VCache => PolicyInfo { info, family: Baseline, slow: false, needs_labels: true, keeps_net: false, compared: false, steps: OWN_RULE },
+            PolicyKind::Oracle => PolicyInfo { info, family: Reference, slow: false, needs_labels: false, keeps_net: false, compared: false, steps: StepRefs { rule: "Alg. 1", ..NO_STEPS } },
         }
+    }
+
+    /// The policy's family.
+    pub const fn family(&self) -> Family {
+        self.policy_info().family
     }
 
     /// Whether a run of it takes far longer than the others'.
     pub const fn slow(&self) -> bool {
-        matches!(self, PolicyKind::ClcbFrozenCont)
+        self.policy_info().slow
+    }
+
+    /// Whether it learns from ground truth and so cannot run on data without labels.
+    pub const fn needs_labels(&self) -> bool {
+        self.policy_info().needs_labels
+    }
+
+    /// Whether it grows the ε-net of Alg. 3 lines 5–11 over the arrivals.
+    pub const fn keeps_net(&self) -> bool {
+        self.policy_info().keeps_net
     }
 
     /// Where each step of its rounds is defined.
     pub const fn steps(&self) -> StepRefs {
-        let none =
-            StepRefs { new_center: "", local_stages: "", global_stage: "", switch: "", rule: "", serve: "" };
-        match self {
-            PolicyKind::ClcbScLsCont | PolicyKind::ClcbScLs => StepRefs {
-                new_center: NET,
-                local_stages: "Alg. 3 l. 12–15",
-                global_stage: "Alg. 3 l. 16–18",
-                switch: "Alg. 4 l. 17–18",
-                rule: "Alg. 5 l. 4–6",
-                serve: "Alg. 5 l. 12",
-            },
-            PolicyKind::ClcbFrozenCont => StepRefs {
-                global_stage: "Alg. 6 l. 7–12",
-                switch: "Alg. 6 l. 8–13",
-                rule: "Alg. 7 l. 1–2",
-                serve: "Alg. 7 l. 7",
-                ..none
-            },
-            PolicyKind::Greedy | PolicyKind::EpsilonGreedy | PolicyKind::Lfu | PolicyKind::Lru => {
-                StepRefs { new_center: NET, rule: BASELINE_RULE, ..none }
-            }
-            PolicyKind::Threshold | PolicyKind::VCache => StepRefs { rule: BASELINE_RULE, ..none },
-            PolicyKind::Oracle => StepRefs { rule: "Alg. 1", ..none },
-        }
+        self.policy_info().steps
     }
 
-    /// The catalog entry with the page's properties.
-    pub const fn policy_info(&self) -> PolicyInfo {
-        PolicyInfo { info: self.info(), family: self.family(), slow: self.slow(), steps: self.steps() }
+    /// The six online algorithms the paper's online figures compare (§6, and the appendix's
+    /// CLCB-Frozen-Cont; SPEC §10), in the list's order: the benchmarks' default list.
+    pub fn compared() -> Vec<PolicyKind> {
+        PolicyKind::ALL.iter().copied().filter(|k| k.policy_info().compared).collect()
     }
 }
+
+/// The low-switching learners' steps (Algs. 3–5).
+const LOW_SWITCH: StepRefs = StepRefs {
+    new_center: NET,
+    local_stages: "Alg. 3 l. 12–15",
+    global_stage: "Alg. 3 l. 16–18",
+    switch: "Alg. 4 l. 17–18",
+    rule: "Alg. 5 l. 4–6",
+    serve: "Alg. 5 l. 12",
+    lcb: "Alg. 4 l. 11",
+    lcb_unobserved: "Alg. 4 l. 15",
+};
+/// CLCB-SC-LS: the same stages and rule, with each cell's Hoeffding bound for the LCB.
+const LOW_SWITCH_DISCRETE: StepRefs =
+    StepRefs { lcb: BASELINE_RULE, lcb_unobserved: BASELINE_RULE, ..LOW_SWITCH };
+/// The count-based cell baselines: the shared ε-net, their own rule.
+const CELL_BASELINE: StepRefs = StepRefs { new_center: NET, rule: BASELINE_RULE, ..NO_STEPS };
+/// The threshold cache and vCache: their own rule, no net or stages.
+const OWN_RULE: StepRefs = StepRefs { rule: BASELINE_RULE, ..NO_STEPS };
+/// CLCB-Frozen-Cont's steps (appendix Algs. 6–8).
+const FROZEN_STEPS: StepRefs = StepRefs {
+    global_stage: "Alg. 6 l. 7–12",
+    switch: "Alg. 6 l. 8–13",
+    rule: "Alg. 7 l. 1–2",
+    serve: "Alg. 7 l. 7",
+    lcb: FROZEN_LCB,
+    lcb_unobserved: FROZEN_LCB,
+    ..NO_STEPS
+};
 
 /// The variant of `all` whose id or display name is `s` (case-insensitive); `what` names the kind
 /// in the error, which lists the known ids.
@@ -366,5 +422,30 @@ mod tests {
             e.contains("unknown online algorithm `nope`") && e.contains("clcb-sc-ls-cont, clcb-frozen-cont"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn the_properties_are_those_the_paper_and_spec_give() {
+        use PolicyKind::*;
+        // SPEC §10: the online figures compare these six (the appendix's Frozen variant included).
+        assert_eq!(
+            PolicyKind::compared(),
+            [ClcbScLsCont, ClcbFrozenCont, ClcbScLs, Greedy, EpsilonGreedy, Lfu]
+        );
+        // SPEC §15: only vCache learns from a judge.
+        let labelled: Vec<_> = PolicyKind::ALL.into_iter().filter(PolicyKind::needs_labels).collect();
+        assert_eq!(labelled, [VCache]);
+        // Alg. 3 lines 5–11's ε-net: the low-switching learners and the cell baselines.
+        let nets: Vec<_> = PolicyKind::ALL.into_iter().filter(PolicyKind::keeps_net).collect();
+        assert_eq!(nets, [ClcbScLsCont, ClcbScLs, Greedy, EpsilonGreedy, Lfu, Lru]);
+        let clcb: Vec<_> = PolicyKind::ALL.into_iter().filter(|k| k.family() == Family::Clcb).collect();
+        assert_eq!(clcb, [ClcbScLsCont, ClcbFrozenCont, ClcbScLs]);
+        assert_eq!(ClcbScLsCont.steps().lcb, "Alg. 4 l. 11");
+        assert_eq!(ClcbScLsCont.steps().lcb_unobserved, "Alg. 4 l. 15");
+        for k in PolicyKind::ALL {
+            // every CLCB policy says where its bound comes from; no other policy has one
+            assert_eq!(k.family() == Family::Clcb, !k.steps().lcb.is_empty(), "{k:?}");
+            assert_eq!(k.policy_info().info, k.info());
+        }
     }
 }

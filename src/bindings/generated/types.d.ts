@@ -1085,7 +1085,8 @@ export type PolicyFamily = "clcb" | "baseline" | "reference";
 export type PolicyId = "clcb-sc-ls-cont" | "clcb-frozen-cont" | "clcb-sc-ls" | "greedy" | "epsilon-greedy" | "lfu" | "lru" | "threshold" | "vcache" | "oracle";
 
 /**
- * An online policy's catalog entry with the properties the page reads (`policies()`).
+ * An online policy's catalog entry with its properties (`policies()`; the page, the simulator
+ * and the CLI read them from here): one arm per policy in [`PolicyKind::policy_info`].
  */
 export type PolicyInfo = {
   family: PolicyFamily,
@@ -1094,6 +1095,21 @@ export type PolicyInfo = {
    * chosen): CLCB-Frozen-Cont refits KRR posteriors over every distinct arrival.
    */
   slow: boolean,
+  /**
+   * Whether it learns from ground truth (SPEC §15: vCache's judge) and so cannot run on data
+   * without labels.
+   */
+  needs_labels: boolean,
+  /**
+   * Whether it grows the ε-net of Alg. 3 lines 5–11 over the arrivals (then the simulator
+   * shares one net among the policies of a run, `epsilon_net::SharedNet`).
+   */
+  keeps_net: boolean,
+  /**
+   * Whether it is one of the six online algorithms the paper's online figures compare (§6, and
+   * the appendix's CLCB-Frozen-Cont; SPEC §10): the benchmarks' default list.
+   */
+  compared: boolean,
   /**
    * Where each step its rounds explain is defined.
    */
@@ -1269,6 +1285,14 @@ export type StepRefs = {
    * Serving a hit from the cache.
    */
   serve: string,
+  /**
+   * The lower confidence bound `c̲` the rule compares with `φ`.
+   */
+  lcb: string,
+  /**
+   * `c̲` of a cell without a cost observation.
+   */
+  lcb_unobserved: string,
 };
 
 /**

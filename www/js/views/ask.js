@@ -3,11 +3,12 @@
 // (embed-worker.js) embeds it in the browser and counts its GPT-2 tokens, and the live run plays
 // it as its next arrival in every panel (OnlineRun.ask). The answer says, per policy, where it
 // met (the cache before the round, M_{t−1}: its nearest question, d and φ), where it landed
-// (its ε-net cell, or a new center), the switch the round made (Alg. 3 lines 5–11, Alg. 4), and
-// the decision with its reason against the cache that served it: the acting cost c̲ compared with
-// φ (Alg. 5 lines 4–6: the LLM iff c̲ ≤ φ), with why c̲ can be negative and why a repeated
-// question can go to the LLM again. Then the five nearest questions of the universe. Nothing
-// leaves the page.
+// (its ε-net cell, or a new center), the switch the round made, and the decision with its reason
+// against the cache that served it: the acting cost c̲ compared with φ (the LLM iff c̲ ≤ φ), with
+// why c̲ can be negative and why a repeated question can go to the LLM again. Where the paper
+// defines each step comes from the policy's catalog entry (`steps`, csc::algorithms), as in the
+// live view's "why this round". Then the five nearest questions of the universe. Nothing leaves
+// the page.
 // Until the embedding package and the model are served (scripts/serve.sh builds them after the
 // page), the panel says what it waits for, keeps Ask disabled and looks again every few seconds;
 // once they are there it works, without a reload (issue 35).
@@ -21,6 +22,9 @@ const $ = (id) => document.getElementById(id);
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const num = (v) => (Number.isFinite(v) ? v.toFixed(3) : '∞');
 const q = (t) => (t ? `“${esc(t)}”` : '(a question without text)');
+/** A paper reference in parentheses (`; ref` inside one), or nothing where the entry has none. */
+const cite = (ref) => (ref ? ` (${ref})` : '');
+const also = (ref) => (ref ? `; ${ref}` : '');
 
 /** How often a page served without Ask's files looks for them again. */
 const ASK_POLL_MS = 3000;
@@ -125,35 +129,36 @@ export function createAskView(app, live) {
     pending = null;
     const round = a.t[0];
     const lines = info.policies.map((name, i) => {
+      const steps = info.entries[i].steps;
       // 1. The state the question met: the cache M_{t−1}, before this round changed anything.
       const before = a.beforeKey[i] < 0 ? 'Its cache was empty'
         : `Its cache held ${a.beforeSize[i]} question${a.beforeSize[i] === 1 ? '' : 's'}; the nearest was ${q(w.beforeText[i])}, d = ${num(a.beforeD[i])}, φ(d) = ${num(a.beforePhi[i])}`;
-      // 2. Where it landed in the ε-net (Alg. 3 lines 5–11).
+      // 2. Where it landed in the ε-net.
       const c = a.center[i];
       const count = Number.isFinite(w.centerCount[i]) ? `, which has now seen ${w.centerCount[i]} arrival${w.centerCount[i] === 1 ? '' : 's'}, this one included` : '';
       const cell = c < 0 ? 'It keeps no ε-net'
-        : w.founded[i] ? 'The question <b>founded a new center</b> (no center within ε; Alg. 3 lines 5–11)'
+        : w.founded[i] ? `The question <b>founded a new center</b> (no center within ε${also(steps.new_center)})`
           : `It landed in the cell of center #${c}, ${q(w.centerText[i])}${count}`;
-      // 3. The switch this round made, if any (a new center forces one in Alg. 3; stage ends, Alg. 4).
+      // 3. The switch this round made, if any (a new center forces one; so do stage ends).
       const ins = w.inserted[i], out = w.removed[i];
       const named = (keys, texts) => [...keys].map((k, j) => (k === round ? 'this question' : q(texts[j]))).join(', ');
       const sw = !ins.length && !out.length ? 'The cache did not change this round'
-        : `The cache switched this round${w.founded[i] ? ' (Alg. 3: a new center forces a switch; Alg. 4 chooses the cache)' : ''}: ${ins.length ? `in ${named(ins, w.insertedText[i])}` : ''}${ins.length && out.length ? '; ' : ''}${out.length ? `out ${named(out, w.removedText[i])}` : ''}`;
-      // 4. The decision against the cache that serves the round, M_t (Alg. 5 lines 4–6): the LLM
-      // iff the acting cost is ≤ φ. The CLCB policies act on a lower confidence bound c̲ (Algs. 5,
-      // 7), the count-based baselines on the center's mean cost ĉ (SPEC §11.8).
+        : `The cache switched this round${w.founded[i] ? ` (a new center forces a switch${also(steps.new_center)}; the switch chooses the cache${also(steps.switch)})` : cite(steps.switch)}: ${ins.length ? `in ${named(ins, w.insertedText[i])}` : ''}${ins.length && out.length ? '; ' : ''}${out.length ? `out ${named(out, w.removedText[i])}` : ''}`;
+      // 4. The decision against the cache that serves the round, M_t (`steps.rule`): the LLM iff
+      // the acting cost is ≤ φ. The CLCB policies act on a lower confidence bound c̲, the
+      // count-based baselines on the center's mean cost ĉ (SPEC §11.8).
       const acting = a.acting[i], sym = a.actingSymbol[i];
       const served = a.nearestKey[i] < 0 ? 'the cache serving it is empty (φ = 1)'
         : `against the cache that serves it, the nearest is ${a.nearestKey[i] === round ? 'this question itself' : q(w.nearestText[i])}, d = ${num(a.d[i])}, φ(d) = ${num(a.phi[i])}`;
       const predicted = Number.isFinite(acting) ? acting <= a.phi[i] : null;
-      const rule = Number.isFinite(acting) ? ` because ${sym} = ${num(acting)} ${predicted ? '≤' : '>'} φ = ${num(a.phi[i])}` : '';
+      const rule = Number.isFinite(acting) ? ` because ${sym} = ${num(acting)} ${predicted ? '≤' : '>'} φ = ${num(a.phi[i])}${cite(steps.rule)}` : '';
       const decision = a.llm[i]
         ? `<b class="llm">sent to the LLM</b>${rule}, cost c = ${num(a.cost)}`
         : `<b class="hit">served</b> with the answer cached for ${q(w.nearestText[i])}${rule}, cost φ = ${num(a.phi[i])}`;
       // Why a bound can be negative, and why the same question can go to the LLM again.
       const notes = [];
       if (Number.isFinite(acting) && acting < 0 && sym === 'c̲') {
-        notes.push('c̲ is a lower confidence bound, ĉ − β·width·σ (Alg. 4, line 11): while the cell has few cost observations the width exceeds the estimate, so c̲ falls below 0 (with none, c̲ = −B; Alg. 4, line 15). A negative c̲ is ≤ every φ ≥ 0, so the policy calls the LLM to learn the cost.');
+        notes.push(`c̲ is a lower confidence bound, ĉ − β·width·σ${cite(steps.lcb)}: while the cell has few cost observations the width exceeds the estimate, so c̲ falls below 0 (with none, c̲ = −B${also(steps.lcb_unobserved)}). A negative c̲ is ≤ every φ ≥ 0, so the policy calls the LLM to learn the cost.`);
       }
       if (Number.isFinite(acting) && acting === 0 && sym === 'ĉ') notes.push(`ĉ = 0: the cell has no cost observation yet, so the baseline calls the LLM (${citeText('SPEC-NOTES#online-spec-9')}).`);
       if (a.llm[i] && a.d[i] === 0) {

@@ -16,14 +16,7 @@ pub(super) fn offline_all() -> Vec<OfflineKind> {
 
 /// The paper's online comparison set (figs. c–f and the appendix's Frozen variant).
 pub fn paper_policies() -> Vec<PolicyKind> {
-    vec![
-        PolicyKind::ClcbScLsCont,
-        PolicyKind::ClcbFrozenCont,
-        PolicyKind::ClcbScLs,
-        PolicyKind::Greedy,
-        PolicyKind::EpsilonGreedy,
-        PolicyKind::Lfu,
-    ]
+    PolicyKind::compared()
 }
 
 pub(super) fn values<T: Serialize>(v: &[T]) -> Vec<serde_json::Value> {

@@ -7,6 +7,7 @@
 
 pub mod baselines;
 pub mod diagnostics;
+pub mod explain;
 pub mod frozen;
 pub mod inspect;
 pub mod low_switch;
@@ -29,28 +30,6 @@ impl PolicyKind {
     /// estimate `ĉ` (the count-based baselines, SPEC §11.8).
     pub fn acts_on_lcb(&self) -> bool {
         self.family() == crate::algorithms::Family::Clcb
-    }
-
-    /// Whether the policy learns from ground truth (SPEC §15: vCache's judge) and so cannot run
-    /// on data without labels.
-    pub fn needs_labels(&self) -> bool {
-        matches!(self, PolicyKind::VCache)
-    }
-
-    /// Whether the policy grows the ε-net of Alg. 3 lines 5–11 over the arrivals (then the
-    /// simulator shares one net among the policies of a run, [`crate::epsilon_net::SharedNet`]).
-    pub fn keeps_net(&self) -> bool {
-        match self {
-            PolicyKind::ClcbScLsCont
-            | PolicyKind::ClcbScLs
-            | PolicyKind::Greedy
-            | PolicyKind::EpsilonGreedy
-            | PolicyKind::Lfu
-            | PolicyKind::Lru => true,
-            PolicyKind::ClcbFrozenCont | PolicyKind::Threshold | PolicyKind::VCache | PolicyKind::Oracle => {
-                false
-            }
-        }
     }
 }
 

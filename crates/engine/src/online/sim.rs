@@ -148,34 +148,18 @@ pub struct StepOutcome {
     pub wrong: Option<bool>,
 }
 
-/// What one round's decision saw ([`Simulation::step_explained`]), in the order the round
-/// happened: the state before the arrival (the cache `M_{t−1}`), the switch the arrival caused
-/// (Alg. 3 lines 5–11 found a new center, or a stage ended: Alg. 4), then the serving decision
-/// against the cache `M_t` that serves it (Alg. 5 lines 4–6).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Explanation {
-    /// Before the round: the nearest member of `M_{t−1}` and its distance (`None`: empty cache).
-    pub before: Option<(u64, f64)>,
-    /// `|M_{t−1}|`.
-    pub before_size: usize,
-    /// The members the round's switch put in (keys: the rounds whose arrivals they are), sorted.
-    pub inserted: Vec<u64>,
-    /// The members the round's switch took out, sorted.
-    pub removed: Vec<u64>,
-    /// The nearest member of the cache that served the round: its key and `d(x_t, M_t)`.
-    pub nearest: Option<(u64, f64)>,
-    /// The round's ε-net center (index into the policy's centers), for policies with a net.
-    pub center: Option<usize>,
-    /// The cost estimate the decision compared with `φ` ([`Inspect::acting_cost`](super::Inspect::acting_cost)).
-    pub acting_cost: Option<f64>,
-    /// What the policy did before serving, as it recorded it while it stepped (a new center,
-    /// stage advances, whether Alg. 4 ran: [`Inspect::acts`](super::Inspect::acts)).
-    pub acts: super::Acts,
+/// What watches a round without changing it ([`Simulation::step_observed`]): the page's
+/// explanations ([`super::explain::Explanation`]). Both hooks default to nothing; `()` is the
+/// observer of a plain [`Simulation::step`].
+pub trait RoundObserver {
+    /// Before the policy decides: the cache `M_{t−1}` the arrival `a` meets.
+    fn before_decision(&mut self, _sim: &Simulation, _a: &Arrival) {}
+    /// After the policy decided and switched, before it observes any LLM answer: the cache `M_t`
+    /// that serves `a` and what the decision compared.
+    fn after_decision(&mut self, _sim: &Simulation, _a: &Arrival) {}
 }
 
-/// The cache an arrival meets, for [`Explanation`]: its nearest member (key, `d`) and its sorted
-/// member keys.
-type CacheMet = (Option<(u64, f64)>, Vec<u64>);
+impl RoundObserver for () {}
 
 /// A finished (or paused) run.
 #[derive(Clone, Debug, Serialize)]
@@ -275,32 +259,13 @@ impl Simulation {
     /// environment's shared net, and their timer is charged the time that scan took). For any
     /// other arrival use [`step_foreign`](Self::step_foreign).
     pub fn step(&mut self, a: &Arrival) -> StepOutcome {
-        self.step_with(a, None)
+        self.step_observed(a, &mut ())
     }
 
-    /// [`step_foreign`](Self::step_foreign), also saying what the decision saw (for the page's
-    /// "Ask a question", issue 14): the nearest cached member and its distance, and the acting
-    /// cost at the round's center, both taken after the policy's decision and before it observes
-    /// the LLM's answer — the values the decision rule compared (Alg. 5 lines 4–6). The round is
-    /// played exactly as [`step_foreign`](Self::step_foreign) plays it (and so, on the trace's
-    /// own arrivals, as [`step`](Self::step) does: the shared ε-net changes nothing).
-    pub fn step_explained(&mut self, a: &Arrival) -> (StepOutcome, Explanation) {
-        self.shared = false;
-        self.foreign_labels.insert(self.state.t as u64, a.label.cloned());
-        let mut why = Explanation::default();
-        let o = self.step_with(a, Some(&mut why));
-        (o, why)
-    }
-
-    /// [`step`](Self::step), also saying what the round did (for the live view's "why this
-    /// round", `crate::live`): played exactly as `step` plays it, the shared ε-net kept.
-    pub fn step_traced(&mut self, a: &Arrival) -> (StepOutcome, Explanation) {
-        let mut why = Explanation::default();
-        let o = self.step_with(a, Some(&mut why));
-        (o, why)
-    }
-
-    fn step_with(&mut self, a: &Arrival, explain: Option<&mut Explanation>) -> StepOutcome {
+    /// [`step`](Self::step) with an observer of the round (the page's explanations,
+    /// [`super::explain`]): it sees the simulation just before the policy decides and just after,
+    /// and changes nothing. `step` itself is this with the observer `()`, which compiles away.
+    pub fn step_observed<O: RoundObserver>(&mut self, a: &Arrival, observer: &mut O) -> StepOutcome {
         let t = self.state.t;
         self.cost_by_round.push(a.cost);
         let assignment = if self.shared {
@@ -315,14 +280,7 @@ impl Simulation {
         };
         let net = assignment.map(|assignment| NetStep { assignment, row: &self.net_row });
         let round = Round { t, x: a.x, index: a.index, true_cost: a.cost, net, label: a.label };
-        // The state the arrival meets, before the policy may switch (for the explanation only).
-        let before: Option<CacheMet> = explain.as_ref().map(|_| {
-            let cache = self.policy.cache();
-            let near = self.env.metric.nearest(a.x, cache.points()).map(|(j, d)| (cache.keys()[j], d));
-            let mut keys = cache.keys().to_vec();
-            keys.sort_unstable();
-            (near, keys)
-        });
+        observer.before_decision(self, a);
         let t0 = Instant::now();
         let llm = self.policy.decide(&round);
         self.elapsed += t0.elapsed().as_secs_f64() * 1e3;
@@ -344,19 +302,7 @@ impl Simulation {
         self.state.cache_size = cache.len();
         let phi = self.env.eval.mismatch.phi(cache.dist(&self.env.metric, a.x));
         let realised = if llm { a.cost } else { phi };
-        if let (Some(why), Some((near, keys))) = (explain, before) {
-            let cache = self.policy.cache();
-            let mut after = cache.keys().to_vec();
-            after.sort_unstable();
-            why.before = near;
-            why.before_size = keys.len();
-            why.inserted = after.iter().copied().filter(|k| keys.binary_search(k).is_err()).collect();
-            why.removed = keys.iter().copied().filter(|k| after.binary_search(k).is_err()).collect();
-            why.nearest = self.env.metric.nearest(a.x, cache.points()).map(|(j, d)| (cache.keys()[j], d));
-            why.center = self.policy.current_center();
-            why.acting_cost = self.policy.acting_cost();
-            why.acts = self.policy.acts();
-        }
+        observer.after_decision(self, a);
         let wrong = if llm {
             self.state.llm_calls += 1;
             let t0 = Instant::now();
@@ -406,9 +352,14 @@ impl Simulation {
     /// Plays one round whose arrival is not the trace's (the live view's asked question): from
     /// now on the policy scans its own ε-net, which holds every arrival it has seen.
     pub fn step_foreign(&mut self, a: &Arrival) -> StepOutcome {
+        self.step_foreign_observed(a, &mut ())
+    }
+
+    /// [`step_foreign`](Self::step_foreign) with an observer ([`step_observed`](Self::step_observed)).
+    pub fn step_foreign_observed<O: RoundObserver>(&mut self, a: &Arrival, observer: &mut O) -> StepOutcome {
         self.shared = false;
         self.foreign_labels.insert(self.state.t as u64, a.label.cloned());
-        self.step(a)
+        self.step_observed(a, observer)
     }
 
     /// The metrics now (computes the estimation errors).
