@@ -314,3 +314,46 @@ fn a_preset_on_the_readers_data_has_no_headline() {
     assert!(again.headline.is_none());
     assert!(!serde_json::to_string(&again).unwrap().contains("nq-trivia"));
 }
+
+/// The CLI's text table (`Headline::to_text`): each column as wide as its widest cell and two
+/// spaces between columns, so no cell runs into the next (fig-c's "lowest mean: …" once touched
+/// its paper column).
+#[test]
+fn the_text_table_keeps_its_columns_apart() {
+    let ours = [0.010, 0.011, 0.009, 0.010, 0.010];
+    let r = report(
+        "fig-c",
+        &[
+            ("clcb-sc-ls-cont", "final_avg_regret", T, &ours),
+            ("clcb-sc-ls", "final_avg_regret", T, &[0.020, 0.022, 0.019, 0.021, 0.020]),
+            ("greedy", "final_avg_regret", T, &[0.012, 0.008, 0.011, 0.009, 0.010]),
+            ("clcb-sc-ls-cont", "runtime_ms", T, &[500.0, 400.0, 600.0, 450.0, 550.0]),
+            ("clcb-sc-ls", "runtime_ms", T, &[1.0, 1.0, 1.2, 0.9, 1.1]),
+        ],
+    );
+    let h = r.headline.as_ref().unwrap();
+    let text = h.to_text();
+    let lines: Vec<&str> = text.lines().filter(|l| !l.is_empty()).collect();
+    let header = lines.iter().position(|l| l.starts_with("claim")).expect("a header line");
+    let table = &lines[header..];
+    assert_eq!(table.len(), h.rows.len() + 1);
+    // The paper column ends at the same place on every line, the measured column too, and each
+    // cell is preceded by at least two spaces.
+    let end_of = |line: &str, cell: &str| line.find(cell).map(|i| line[..i + cell.len()].chars().count());
+    let paper_end = end_of(table[0], "paper").unwrap();
+    let measured_end = end_of(table[0], "measured").unwrap();
+    for (line, row) in table[1..].iter().zip(&h.rows) {
+        let chars: Vec<char> = line.chars().collect();
+        let seg = |a: usize, b: usize| chars[a..b].iter().collect::<String>();
+        let blank = |a: usize, b: usize| b >= a + 2 && chars[a..b].iter().all(|&c| c == ' ');
+        let (what, paper, measured) =
+            (row.what.chars().count(), row.paper.chars().count(), row.measured_text.chars().count());
+        assert_eq!(seg(0, what), row.what, "{line}");
+        assert_eq!(seg(paper_end - paper, paper_end), row.paper, "{line}");
+        assert!(blank(what, paper_end - paper), "the claim touches the paper column: {line}");
+        assert_eq!(seg(measured_end - measured, measured_end), row.measured_text, "{line}");
+        assert!(blank(paper_end, measured_end - measured), "paper touches measured: {line}");
+        assert_eq!(seg(measured_end, measured_end + 2), "  ", "measured touches the verdict: {line}");
+        assert!(line.ends_with(&format!("{} (n = {})", row.verdict_text, row.n)), "{line}");
+    }
+}

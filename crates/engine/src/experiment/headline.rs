@@ -864,11 +864,36 @@ impl Headline {
         if let Some(l) = &self.lead {
             out.push_str(&format!("{}\n", l.text));
         }
-        out.push_str(&format!("{:<58}{:>12}{:>24}  {}\n", "claim", "paper", "measured", "verdict (n)"));
+        // Each column as wide as its widest cell, two spaces between columns, so that no cell
+        // runs into the next whatever its length.
+        let width = |header: &str, cell: fn(&HeadlineRow) -> &str| {
+            self.rows
+                .iter()
+                .map(|r| cell(r).chars().count())
+                .chain([header.chars().count()])
+                .max()
+                .unwrap_or(0)
+        };
+        let w = [
+            width("claim", |r| &r.what),
+            width("paper", |r| &r.paper),
+            width("measured", |r| &r.measured_text),
+        ];
+        let line = |what: &str, paper: &str, measured: &str, verdict: &str| {
+            format!(
+                "{what:<w0$}  {paper:>w1$}  {measured:>w2$}  {verdict}\n",
+                w0 = w[0],
+                w1 = w[1],
+                w2 = w[2]
+            )
+        };
+        out.push_str(&line("claim", "paper", "measured", "verdict (n)"));
         for r in &self.rows {
-            out.push_str(&format!(
-                "{:<58}{:>12}{:>24}  {} (n = {})\n",
-                r.what, r.paper, r.measured_text, r.verdict_text, r.n
+            out.push_str(&line(
+                &r.what,
+                &r.paper,
+                &r.measured_text,
+                &format!("{} (n = {})", r.verdict_text, r.n),
             ));
         }
         out
