@@ -83,7 +83,7 @@ pub fn frontier_definition_js(
         Some(v) if v.is_object() && !js_sys::Array::is_array(&v) => {
             let j: serde_json::Value = serde_wasm_bindgen::from_value(v)
                 .map_err(|e| js_err(Error::parse(format!("dataset: {e}"))))?;
-            serde_json::from_value(j).map_err(|e| js_err(Error::parse(format!("dataset: {e}"))))?
+            crate::json::from_value(&j).map_err(|e| js_err(Error::parse(format!("dataset: {e}"))))?
         }
         Some(_) => {
             return Err(js_err(Error::param(

@@ -63,9 +63,13 @@ pub fn url_state_defaults_js(
 /// `urlStateDefaults` with typed arguments, for Rust callers (the export checks each JS argument's type,
 /// then calls this).
 pub fn url_state_defaults(dataset: &str) -> JsResult<JsValue> {
-    let d: PageDataset = serde_json::from_value(serde_json::Value::String(dataset.into())).map_err(|_| {
-        js_err(Error::param("dataset", format!("unknown `{dataset}`; known: {}", url_state::dataset_ids())))
-    })?;
+    let d: PageDataset =
+        crate::json::from_value(&serde_json::Value::String(dataset.into())).map_err(|_| {
+            js_err(Error::param(
+                "dataset",
+                format!("unknown `{dataset}`; known: {}", url_state::dataset_ids()),
+            ))
+        })?;
     to_js(&UrlState::defaults(d))
 }
 

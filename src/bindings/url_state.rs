@@ -307,7 +307,7 @@ fn id_of<T: Serialize>(v: &T) -> String {
 }
 /// A unit enum from its serde id; `Err("")` for another text.
 fn by_id<T: for<'de> Deserialize<'de>>(v: &str) -> std::result::Result<T, String> {
-    serde_json::from_value(serde_json::Value::String(v.to_string())).map_err(|_| String::new())
+    crate::json::from_value(&serde_json::Value::String(v.to_string())).map_err(|_| String::new())
 }
 fn whole<T: std::str::FromStr>(v: &str) -> std::result::Result<T, String> {
     v.parse().map_err(|_| String::new())
@@ -640,7 +640,7 @@ fn param_allowed(key: &str, default: &serde_json::Value) -> String {
         _ => {
             let mut probe = serde_json::to_value(Params::default()).expect("Params serialises");
             probe[key] = serde_json::Value::String(String::new());
-            let e = serde_json::from_value::<Params>(probe).err().map(|e| e.to_string()).unwrap_or_default();
+            let e = crate::json::from_value::<Params>(&probe).err().unwrap_or_default();
             match e.split_once("expected ") {
                 Some((_, list)) => list.replace('`', ""),
                 None => "another value".to_string(),
@@ -658,7 +658,7 @@ fn read_param(s: &mut UrlState, key: &str, v: &str) -> Result<()> {
     let default = obj.get(key).cloned().unwrap_or_default();
     let value = serde_json::from_str(v).unwrap_or_else(|_| serde_json::Value::String(v.into()));
     obj[key] = value;
-    let p: Params = serde_json::from_value(obj).map_err(|_| {
+    let p: Params = crate::json::from_value(&obj).map_err(|_| {
         Error::param(key, format!("`{v}` is not allowed; allowed: {}", param_allowed(key, &default)))
     })?;
     p.validate()?;

@@ -289,7 +289,7 @@ pub fn with_param(params: &Params, name: &str, value: &serde_json::Value) -> Res
         return Err(Error::param(name, "no such parameter"));
     }
     obj.insert(name.to_string(), value.clone());
-    let p: Params = serde_json::from_value(v).map_err(|e| Error::param(name, e.to_string()))?;
+    let p: Params = crate::json::from_value(&v).map_err(|e| Error::param(name, e))?;
     p.validate()?;
     Ok(p)
 }

@@ -340,9 +340,20 @@ impl SharedNet {
 
 /// The `k` cells with the highest `score` (ties to the lowest index), ascending: how Greedy, LFU
 /// and LRU rank cells, offline and online (SPEC §11.8).
+///
+/// Each cell's score is computed once, then the cells are sorted by it in one non-generic
+/// function ([`top_k_by`]): the same cells as comparing `score` inside the sort (the order, score
+/// descending then index ascending, is total, so any sort gives it), with one sort compiled for
+/// every caller instead of one per closure (docs/PERFORMANCE.md, "Where the page's wasm goes").
 pub fn top_k_cells(m: usize, k: usize, score: impl Fn(usize) -> f64) -> Vec<usize> {
-    let mut idx: Vec<usize> = (0..m).collect();
-    idx.sort_by(|&a, &b| score(b).total_cmp(&score(a)).then(a.cmp(&b)));
+    let scores: Vec<f64> = (0..m).map(score).collect();
+    top_k_by(&scores, k)
+}
+
+/// The `k` indices of `scores` with the highest score (ties to the lowest index), ascending.
+pub fn top_k_by(scores: &[f64], k: usize) -> Vec<usize> {
+    let mut idx: Vec<usize> = (0..scores.len()).collect();
+    idx.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
     idx.truncate(k);
     idx.sort_unstable();
     idx
@@ -352,6 +363,24 @@ pub fn top_k_cells(m: usize, k: usize, score: impl Fn(usize) -> f64) -> Vec<usiz
 mod tests {
     use super::*;
     use crate::space::Distances;
+
+    proptest::proptest! {
+        /// `top_k_cells` scores each cell once and sorts by the scores; the plain form compares
+        /// `score` inside the sort. The same cells, ties (few distinct scores) and NaN included.
+        #[test]
+        fn top_k_cells_is_the_plain_ranking(
+            raw in proptest::collection::vec(0u8..6, 0..40),
+            k in 0usize..12,
+            nan in proptest::option::of(0usize..40),
+        ) {
+            let score = |u: usize| if Some(u) == nan { f64::NAN } else { f64::from(raw[u]) * 0.1 };
+            let mut plain: Vec<usize> = (0..raw.len()).collect();
+            plain.sort_by(|&a, &b| score(b).total_cmp(&score(a)).then(a.cmp(&b)));
+            plain.truncate(k);
+            plain.sort_unstable();
+            proptest::prop_assert_eq!(top_k_cells(raw.len(), k, score), plain);
+        }
+    }
 
     #[test]
     fn greedy_in_arrival_order_by_hand() {

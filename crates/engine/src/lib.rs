@@ -28,6 +28,7 @@ pub mod dataset;
 pub mod epsilon_net;
 pub mod error;
 pub mod experiment;
+pub mod json;
 pub mod krr;
 pub mod live;
 pub mod loss;

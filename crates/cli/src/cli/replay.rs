@@ -54,7 +54,7 @@ pub fn replay(a: &ReplayArgs) -> Res<()> {
         println!("dataset {} (checksum {})", field("name"), field("checksum"));
     }
     let mut params = match t.meta.get("params") {
-        Some(p) => serde_json::from_value::<Params>(p.clone()).unwrap_or_else(|e| {
+        Some(p) => csc_engine::json::from_value::<Params>(p).unwrap_or_else(|e| {
             eprintln!("note: the trace's meta.params are not this engine's ({e}); using the defaults");
             Params::default()
         }),
