@@ -238,7 +238,7 @@ pub fn series(q: Quantity, cps: &[Checkpoint]) -> Vec<(f64, f64)> {
                 Quantity::Regret | Quantity::Horizon => Some(c.regret),
                 Quantity::Epsilon => th.and_then(|p| p.eps_t),
                 Quantity::Meff => th.and_then(|p| p.m_eff),
-                Quantity::Switches => th.filter(|p| c.t >= 16).and_then(|p| {
+                Quantity::Switches => th.filter(|_| c.t >= 16).and_then(|p| {
                     p.m_max.map(|m| c.switches as f64 / (m as f64 * p.loglog_t))
                 }),
             }?;
