@@ -332,9 +332,8 @@ fn every_bad_value_is_named_in_plain_words() {
         "{}",
         msg("phi=x")
     );
-    assert!(
-        msg("view=x").contains("allowed: one of live, regret, offline, efficiency, paper, sweep, frontier, theory")
-    );
+    assert!(msg("view=x")
+        .contains("allowed: one of live, regret, offline, efficiency, paper, sweep, frontier, theory"));
     assert!(msg("embed=2").contains("`2` is not allowed; allowed: 1 (the page"), "{}", msg("embed=2"));
     assert!(msg("seeds=0").contains("must lie in [1, 100], got 0"), "{}", msg("seeds=0"));
 }

@@ -22,6 +22,7 @@
 pub mod claims;
 pub mod dataset;
 pub mod definitions;
+pub mod fit;
 pub mod frontier;
 pub mod geometry;
 pub mod grid;

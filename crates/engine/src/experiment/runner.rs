@@ -248,7 +248,7 @@ fn theory_curves(out: &mut Vec<Observation>, name: &str, c: &crate::online::sim:
 /// `theory_points_<id>`, `theory_intercept_<id>`; absent when the run has
 /// too few points), from which a report's theory checks are made over seeds (issue 36).
 fn theory_slopes(out: &mut Vec<Observation>, name: &str, x: f64, cps: &[crate::online::sim::Checkpoint]) {
-    use super::theory::{loglog_fit, series, Quantity};
+    use super::fit::{loglog_fit, series, Quantity};
     for q in Quantity::RUN {
         if let Some(f) = loglog_fit(&series(q, cps)) {
             obs(out, name, &format!("theory_slope_{}", q.id()), x, f.slope);

@@ -28,7 +28,8 @@
 //! - *not visible at this horizon*: anything else (the interval straddles, or there are fewer
 //!   than 3 points to fit).
 
-use super::stats::{format_interval, t_quantile, Interval};
+pub use super::fit::{loglog_fit, series, LogLogFit, Quantity};
+use super::stats::{format_interval, Interval};
 use crate::online::sim::Checkpoint;
 use serde::{Deserialize, Serialize};
 
@@ -55,120 +56,6 @@ impl TheoryVerdict {
             TheoryVerdict::Violated => "assumption violated here",
         }
     }
-}
-
-/// What is checked.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "TheoryQuantity"))]
-pub enum Quantity {
-    Regret,
-    Epsilon,
-    Meff,
-    Switches,
-    Horizon,
-}
-
-impl Quantity {
-    /// Every quantity checked on one run, in table order.
-    pub const RUN: [Quantity; 4] = [Quantity::Regret, Quantity::Epsilon, Quantity::Meff, Quantity::Switches];
-
-    /// Its key in metric names (`theory_slope_<id>`).
-    pub const fn id(&self) -> &'static str {
-        match self {
-            Quantity::Regret => "regret",
-            Quantity::Epsilon => "eps_t",
-            Quantity::Meff => "m_eff",
-            Quantity::Switches => "switches",
-            Quantity::Horizon => "horizon",
-        }
-    }
-
-    /// The name a reader sees.
-    pub const fn name(&self) -> &'static str {
-        match self {
-            Quantity::Regret => "Reg(t)",
-            Quantity::Epsilon => "ε_t",
-            Quantity::Meff => "m_eff(t)",
-            Quantity::Switches => "switches / (m_max·ln ln t)",
-            Quantity::Horizon => "Reg(T) across horizons",
-        }
-    }
-    /// The exponent of t the paper states.
-    pub const fn exponent(&self) -> f64 {
-        match self {
-            Quantity::Regret | Quantity::Horizon => 0.5,
-            Quantity::Epsilon => -0.5,
-            Quantity::Meff | Quantity::Switches => 0.0,
-        }
-    }
-    /// What the paper states, in words.
-    pub const fn theorem(&self) -> &'static str {
-        match self {
-            Quantity::Regret => "slope ≤ ½: Reg(T) = Õ(√T)",
-            Quantity::Horizon => "slope ≤ ½ in T: Reg(T) = Õ(√T)",
-            Quantity::Epsilon => "slope ≤ −½: ε_t = O(1/√t)",
-            Quantity::Meff => "slope ≤ 0: m_eff bounded",
-            Quantity::Switches => "slope ≤ 0: switches = O(m_max log log T)",
-        }
-    }
-    /// Where the paper states it.
-    pub const fn reference(&self) -> &'static str {
-        match self {
-            Quantity::Regret | Quantity::Horizon => "Theorem 5.1",
-            Quantity::Epsilon | Quantity::Meff => "Assumption 1",
-            Quantity::Switches => "Lemma 5.3",
-        }
-    }
-    /// The share of the run the slope is fitted over: `t ∈ [T·from, T]`.
-    pub const fn window_from(&self) -> f64 {
-        match self {
-            Quantity::Regret | Quantity::Epsilon => 0.1,
-            Quantity::Meff | Quantity::Switches => 0.5,
-            Quantity::Horizon => 0.0,
-        }
-    }
-}
-
-/// A least-squares line `ln y = intercept + slope·ln t` and its slope's 95% half-width
-/// (`t_{0.975, p−2}·se`, NaN with fewer than 3 points).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct LogLogFit {
-    pub slope: f64,
-    pub intercept: f64,
-    pub half: f64,
-    pub points: usize,
-}
-
-/// The least-squares slope of `ln y` on `ln t` over the points with `t > 0` and `y > 0` (finite);
-/// `None` with fewer than 2 such points or a single distinct t.
-pub fn loglog_fit(points: &[(f64, f64)]) -> Option<LogLogFit> {
-    let xy: Vec<(f64, f64)> = points
-        .iter()
-        .filter(|(t, y)| t.is_finite() && y.is_finite() && *t > 0.0 && *y > 0.0)
-        .map(|&(t, y)| (crate::portable::ln(t), crate::portable::ln(y)))
-        .collect();
-    let p = xy.len();
-    if p < 2 {
-        return None;
-    }
-    let n = p as f64;
-    let mx = xy.iter().map(|v| v.0).sum::<f64>() / n;
-    let my = xy.iter().map(|v| v.1).sum::<f64>() / n;
-    let sxx: f64 = xy.iter().map(|v| (v.0 - mx) * (v.0 - mx)).sum();
-    if sxx <= 0.0 {
-        return None;
-    }
-    let sxy: f64 = xy.iter().map(|v| (v.0 - mx) * (v.1 - my)).sum();
-    let slope = sxy / sxx;
-    let intercept = my - slope * mx;
-    let half = if p < 3 {
-        f64::NAN
-    } else {
-        let sse: f64 = xy.iter().map(|v| (v.1 - intercept - slope * v.0).powi(2)).sum();
-        t_quantile(p - 2) * (sse / (n - 2.0) / sxx).sqrt()
-    };
-    Some(LogLogFit { slope, intercept, half, points: p })
 }
 
 /// The verdict on a slope interval of `q` (module docs). `assumption_violated`: whether an
@@ -226,27 +113,6 @@ pub struct TheoryCheck {
     pub n: usize,
 }
 
-/// The series of `q` from one run's checkpoints over its fit window (`T` = the last t).
-pub fn series(q: Quantity, cps: &[Checkpoint]) -> Vec<(f64, f64)> {
-    let Some(last) = cps.last() else { return Vec::new() };
-    let from = q.window_from() * last.t as f64;
-    cps.iter()
-        .filter(|c| c.t as f64 >= from)
-        .filter_map(|c| {
-            let th = c.theory.as_ref();
-            let y = match q {
-                Quantity::Regret | Quantity::Horizon => Some(c.regret),
-                Quantity::Epsilon => th.and_then(|p| p.eps_t),
-                Quantity::Meff => th.and_then(|p| p.m_eff),
-                Quantity::Switches => th.filter(|_| c.t >= 16).and_then(|p| {
-                    p.m_max.map(|m| c.switches as f64 / (m as f64 * p.loglog_t))
-                }),
-            }?;
-            Some((c.t as f64, y))
-        })
-        .collect()
-}
-
 /// A check from per-run series of `q` (one per seed): each run's least-squares fit, then
 /// [`check_of_fits`].
 fn check_of(q: Quantity, runs: &[Vec<(f64, f64)>], assumption_violated: bool) -> TheoryCheck {
@@ -276,8 +142,11 @@ pub fn check_of_fits(
             None => (Interval::of(&[]), "checkpoints", 0),
         }
     };
-    let intercept =
-        if have.is_empty() { f64::NAN } else { have.iter().map(|f| f.intercept).sum::<f64>() / have.len() as f64 };
+    let intercept = if have.is_empty() {
+        f64::NAN
+    } else {
+        have.iter().map(|f| f.intercept).sum::<f64>() / have.len() as f64
+    };
     let verdict = judge(q, &slope, assumption_violated);
     let mut measured = if slope.mean.is_finite() {
         format!("slope {}", format_interval(slope.mean, slope.half()))
@@ -435,7 +304,10 @@ mod tests {
         let words: Vec<_> = checks.iter().map(|c| (c.quantity, c.verdict)).collect();
         use Quantity::*;
         use TheoryVerdict::*;
-        assert_eq!(words, [(Regret, Consistent), (Epsilon, Consistent), (Meff, Consistent), (Switches, Consistent)]);
+        assert_eq!(
+            words,
+            [(Regret, Consistent), (Epsilon, Consistent), (Meff, Consistent), (Switches, Consistent)]
+        );
         assert_eq!(checks[0].over, "checkpoints");
         assert_eq!(checks[0].n, 181, "t ∈ [200, 2000] in steps of 10");
         assert!((checks[0].slope.mean - 0.5).abs() < 1e-9);
@@ -444,7 +316,10 @@ mod tests {
         let bad = run(2000, |t| (t, 0.2, t / 10.0, (t * t / 10.0) as u64, t as usize));
         let checks = check_runs(&[&bad, &bad]);
         let words: Vec<_> = checks.iter().map(|c| (c.quantity, c.verdict)).collect();
-        assert_eq!(words, [(Regret, Violated), (Epsilon, Violated), (Meff, Violated), (Switches, NotVisible)]);
+        assert_eq!(
+            words,
+            [(Regret, Violated), (Epsilon, Violated), (Meff, Violated), (Switches, NotVisible)]
+        );
         assert_eq!((checks[0].over.as_str(), checks[0].n), ("seeds", 2));
         assert!(checks[2].measured.ends_with("(still growing)"), "{}", checks[2].measured);
         assert_eq!(checks[0].words, "assumption violated here");
@@ -452,7 +327,9 @@ mod tests {
 
     #[test]
     fn across_horizons_over_seeds() {
-        let seed = |c: f64| vec![(500.0, c * 500f64.sqrt()), (2000.0, c * 2000f64.sqrt()), (8000.0, c * 8000f64.sqrt())];
+        let seed = |c: f64| {
+            vec![(500.0, c * 500f64.sqrt()), (2000.0, c * 2000f64.sqrt()), (8000.0, c * 8000f64.sqrt())]
+        };
         let c = check_horizons(&[seed(1.0), seed(2.0), seed(3.0)], false);
         assert_eq!((c.quantity, c.verdict, c.n), (Quantity::Horizon, TheoryVerdict::Consistent, 3));
         assert!((c.slope.mean - 0.5).abs() < 1e-12 && c.slope.half() < 1e-9);
