@@ -88,8 +88,8 @@ pub struct TheoryCheck {
     pub quantity: Quantity,
     /// [`Quantity::name`].
     pub name: String,
-    /// The fitted slope with its interval, in words (`0.48 ± 0.03`; m_eff adds "bounded" or
-    /// "still growing").
+    /// The fitted slope with its interval, in words (`slope 0.48 ± 0.03`; m_eff adds "bounded"
+    /// or "still growing" when the interval says which).
     pub measured: String,
     /// [`Quantity::theorem`].
     pub theorem: String,
@@ -153,8 +153,14 @@ pub fn check_of_fits(
     } else {
         "too few points to fit".to_string()
     };
+    // m_eff's growth in words: "bounded" where its check is consistent, "still growing" where
+    // the whole interval is above the tolerance, nothing where the interval straddles.
     if q == Quantity::Meff && slope.hi.is_finite() {
-        measured.push_str(if slope.hi <= TOLERANCE { " (bounded)" } else { " (still growing)" });
+        if slope.hi <= TOLERANCE {
+            measured.push_str(" (bounded)");
+        } else if slope.lo > TOLERANCE {
+            measured.push_str(" (still growing)");
+        }
     }
     TheoryCheck {
         quantity: q,

@@ -132,12 +132,12 @@ impl TheoryReport {
             "\nTheory checks (log-log slopes, 95% intervals; docs/SPEC-NOTES.md \"Theory diagnostics\")\n",
         );
         out.push_str(&format!(
-            "{:<24}{:>8}  {:<28}{:<36}{:<44}{:<30}{:>4}\n",
+            "{:<24}{:>8}  {:<28}{:<36}{:<58}{:<30}{:>4}\n",
             "algorithm", "T", "quantity", "measured", "theorem", "verdict", "n"
         ));
         let row = |out: &mut String, policy: &str, x: f64, c: &TheoryCheck| {
             out.push_str(&format!(
-                "{:<24}{:>8}  {:<28}{:<36}{:<44}{:<30}{:>4} {}\n",
+                "{:<24}{:>8}  {:<28}{:<36}{:<58}{:<30}{:>4} {}\n",
                 name(policy),
                 x,
                 c.name,
