@@ -50,7 +50,7 @@ async function checkTable(page, job) {
 
 /** The panels drawn: their titles and whether each has data or says why it has none. */
 const panels = (page, job) => page.evaluate((j) => [...document.querySelectorAll(`[data-job=${j}] .charts > figure`)]
-  .filter((f) => !f.hidden && f.chartData).map((f) => ({ title: f.chartData.title, series: (f.chartData.series || []).length })), job);
+  .filter((f) => !f.hidden && f.chartData).map((f) => ({ title: f.chartData.title, series: (f.chartData.series || []).length, keys: (f.chartData.series || []).map((x) => x.key) })), job);
 
 try {
   await check('no page script writes a verdict\'s words (the engine words every verdict)', async () => {
@@ -74,6 +74,9 @@ try {
       assert(drawn[i].title.includes(ref), `panel ${i}: ${drawn[i].title}`);
     }
     assert(drawn.every((d) => d.series > 0), JSON.stringify(drawn));
+    // The engine's fitted lines and the verdicts in the titles of the panels with a check.
+    for (const i of [0, 3]) assert(drawn[i].keys.some((k) => k && k.startsWith('fit-')), `panel ${i}: ${drawn[i].keys}`);
+    for (const i of [0, 2, 3, 4]) assert(WORDS.some((w) => drawn[i].title.endsWith(w)), `panel ${i}: ${drawn[i].title}`);
     console.log(`     synthetic verdicts: ${rows.map((r) => `${r.cells[0]} ${r.quantity}: ${r.cells[3]} → ${r.cells[5]}`).join('; ')}`);
     await p.close();
   });
@@ -108,7 +111,7 @@ try {
     assert(stats(cli) === stats(report), 'every statistic but runtime bit for bit');
     assert(JSON.stringify(cli.theory) === JSON.stringify(report.theory), 'the same fits and verdicts');
     const h = report.theory.horizons[0].check;
-    console.log(`     thy-horizon quick in this browser: ${seconds.toFixed(1)} s; Reg(T) slope ${h.measured} → ${h.words} (n = ${h.n} ${h.over})`);
+    console.log(`     thy-horizon quick in this browser: ${seconds.toFixed(1)} s; Reg(T) ${h.measured} → ${h.words} (n = ${h.n} ${h.over})`);
     await p.close();
   });
 } finally {

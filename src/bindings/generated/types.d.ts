@@ -1336,8 +1336,8 @@ export type TheoryCheck = {
    */
   name: string,
   /**
-   * The fitted slope with its interval, in words (`0.48 ± 0.03`; m_eff adds "bounded" or
-   * "still growing").
+   * The fitted slope with its interval, in words (`slope 0.48 ± 0.03`; m_eff adds "bounded"
+   * or "still growing" when the interval says which).
    */
   measured: string,
   /**
@@ -1443,7 +1443,7 @@ export type TheoryPoint = {
 /**
  * What is checked.
  */
-export type TheoryQuantity = "regret" | "epsilon" | "meff" | "switches" | "horizon";
+export type TheoryQuantity = "regret" | "eps_t" | "m_eff" | "switches" | "horizon";
 
 /**
  * The theory checks of an online report.

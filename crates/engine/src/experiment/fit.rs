@@ -28,7 +28,11 @@ pub fn t_quantile(df: usize) -> f64 {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "TheoryQuantity"))]
 pub enum Quantity {
     Regret,
+    /// JSON `"eps_t"`, as its metric ([`Quantity::id`]).
+    #[serde(rename = "eps_t")]
     Epsilon,
+    /// JSON `"m_eff"`, as its metric ([`Quantity::id`]).
+    #[serde(rename = "m_eff")]
     Meff,
     Switches,
     Horizon,
@@ -155,4 +159,17 @@ pub fn series(q: Quantity, cps: &[Checkpoint]) -> Vec<(f64, f64)> {
             Some((c.t as f64, y))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Quantity;
+
+    /// A check's quantity reads in JSON as its metric's key (the page looks checks up by it).
+    #[test]
+    fn quantities_serialise_as_their_ids() {
+        for q in [Quantity::Regret, Quantity::Epsilon, Quantity::Meff, Quantity::Switches, Quantity::Horizon] {
+            assert_eq!(serde_json::to_value(q).unwrap(), q.id());
+        }
+    }
 }
