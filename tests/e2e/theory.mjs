@@ -77,6 +77,14 @@ try {
     // The engine's fitted lines and the verdicts in the titles of the panels with a check.
     for (const i of [0, 3]) assert(drawn[i].keys.some((k) => k && k.startsWith('fit-')), `panel ${i}: ${drawn[i].keys}`);
     for (const i of [0, 2, 3, 4]) assert(WORDS.some((w) => drawn[i].title.endsWith(w)), `panel ${i}: ${drawn[i].title}`);
+    // "Where it breaks": the arrivals no longer cluster and the engine says Assumption 1 fails.
+    await p.click('#theory-break');
+    await waitFor(p, () => /synthetic_sigma=0.05/.test(location.search), null, { timeout: 10000 });
+    await jobDone(p, 'theory', 600000);
+    const broken = await tableOf(p, 'theory');
+    const meff = broken.filter((r) => r.quantity === 'm_eff');
+    assert(meff.length && meff.every((r) => r.verdict === 'violated'), JSON.stringify(meff));
+    console.log(`     where it breaks: ${meff.map((r) => `${r.cells[0]} m_eff ${r.cells[3]} → ${r.cells[5]}`).join('; ')}`);
     console.log(`     synthetic verdicts: ${rows.map((r) => `${r.cells[0]} ${r.quantity}: ${r.cells[3]} → ${r.cells[5]}`).join('; ')}`);
     await p.close();
   });

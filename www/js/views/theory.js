@@ -17,6 +17,9 @@ import { quickDefinition } from '../../pkg/csc.js';
 /** @typedef {import('../charts.js').ChartSpec} ChartSpec */
 /** @typedef {import('../charts.js').ChartSeries} ChartSeries */
 
+/** The arrival noise σ_e of "Where it breaks": 9× synthetic's calibrated 0.0057 per coordinate. */
+const BREAK_SIGMA = 0.05;
+
 const el = (tag, attrs = {}, text = '') => Object.assign(document.createElement(tag), attrs, text ? { textContent: text } : {});
 
 /** `count` points of `f` evenly spaced in ln t over [from, to]. */
@@ -144,6 +147,12 @@ export function createTheoryView(app) {
     onReport: (job) => fillTable(htable, job && job.report),
   });
   hroot.querySelector('.charts').after(htable);
+  // "Where it breaks" (issue 36): synthetic arrivals too noisy to cluster (Assumption 1 fails);
+  // the view reruns on the new settings, which the link then holds.
+  document.getElementById('theory-break').addEventListener('click', () => app.set((s) => {
+    s.dataset = 'synthetic';
+    s.params = { ...s.params, synthetic_sigma: BREAK_SIGMA };
+  }));
   return {
     activate() { panel.activate(); horizons.activate(false); },
     deactivate() { panel.deactivate(); horizons.deactivate(); },
