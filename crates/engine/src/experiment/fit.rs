@@ -168,7 +168,8 @@ mod tests {
     /// A check's quantity reads in JSON as its metric's key (the page looks checks up by it).
     #[test]
     fn quantities_serialise_as_their_ids() {
-        for q in [Quantity::Regret, Quantity::Epsilon, Quantity::Meff, Quantity::Switches, Quantity::Horizon] {
+        for q in [Quantity::Regret, Quantity::Epsilon, Quantity::Meff, Quantity::Switches, Quantity::Horizon]
+        {
             assert_eq!(serde_json::to_value(q).unwrap(), q.id());
         }
     }

@@ -187,43 +187,43 @@ pub const REGISTRY: &[Entry] = &[
     // Theory check: cache switches against the horizon T (stage thresholds depend on T).
     Entry {
         id: "thy-switch",
-        make: |id, base| ExperimentSpec {
-            id: id.into(),
-            title: "Switches and stages vs horizon T (synthetic, low-switching policies)".into(),
-            dataset: DatasetId::Synthetic,
-            measure: Measure::Online { policies: vec![PolicyKind::ClcbScLs, PolicyKind::Greedy] },
-            sweep: Some(Sweep::new("horizon", values(&[250, 500, 1000, 2000, 5000, 10000, 20000, 50000]))),
-            params: Params { n_eval: 2000, ..base },
-            seeds: 5,
-            first_seed: 0,
+        make: |id, base| {
+            horizon_sweep(
+                id,
+                base,
+                "Switches and stages vs horizon T (synthetic, low-switching policies)",
+                vec![PolicyKind::ClcbScLs, PolicyKind::Greedy],
+                &[250, 500, 1000, 2000, 5000, 10000, 20000, 50000],
+                5,
+            )
         },
     },
     Entry {
         id: "thy-switch-cont",
-        make: |id, base| ExperimentSpec {
-            id: id.into(),
-            title: "Switches and stages vs horizon T (synthetic, CLCB-SC-LS-Cont)".into(),
-            dataset: DatasetId::Synthetic,
-            measure: Measure::Online { policies: vec![PolicyKind::ClcbScLsCont] },
-            sweep: Some(Sweep::new("horizon", values(&[250, 500, 1000, 2000, 5000]))),
-            params: Params { n_eval: 2000, ..base },
-            seeds: 3,
-            first_seed: 0,
+        make: |id, base| {
+            horizon_sweep(
+                id,
+                base,
+                "Switches and stages vs horizon T (synthetic, CLCB-SC-LS-Cont)",
+                vec![PolicyKind::ClcbScLsCont],
+                &[250, 500, 1000, 2000, 5000],
+                3,
+            )
         },
     },
     // Issue 36: Theorem 5.1 across horizons — one CLCB-SC-LS-Cont run per T on a log grid (the
     // stage thresholds depend on T), Reg(T) fitted against T ([`super::theory_report`]).
     Entry {
         id: "thy-horizon",
-        make: |id, base| ExperimentSpec {
-            id: id.into(),
-            title: "Regret vs horizon T: Theorem 5.1 across horizons (synthetic, CLCB-SC-LS-Cont)".into(),
-            dataset: DatasetId::Synthetic,
-            measure: Measure::Online { policies: vec![PolicyKind::ClcbScLsCont] },
-            sweep: Some(Sweep::new("horizon", values(&[250, 500, 1000, 2000, 5000, 10000, 20000, 50000]))),
-            params: Params { n_eval: 2000, ..base },
-            seeds: 5,
-            first_seed: 0,
+        make: |id, base| {
+            horizon_sweep(
+                id,
+                base,
+                "Regret vs horizon T: Theorem 5.1 across horizons (synthetic, CLCB-SC-LS-Cont)",
+                vec![PolicyKind::ClcbScLsCont],
+                &[250, 500, 1000, 2000, 5000, 10000, 20000, 50000],
+                5,
+            )
         },
     },
 ];
