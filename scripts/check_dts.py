@@ -64,6 +64,7 @@ SIGNATURES = [
     "export function arrivalModels(): ArrivalInfo[];",
     "export function datasets(): DatasetEntry[];",
     "export function pageControls(): PageControls;",
+    "export function quickDefinition(id: string): ExperimentSpec;",
 ]
 
 

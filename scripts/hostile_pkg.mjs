@@ -71,6 +71,7 @@ const FUNCTIONS = {
   initSync: () => [{ module: new Uint8Array(8) }],
   default: () => [undefined],
   experimentDefinition: () => ['fig-c'],
+  quickDefinition: () => ['thy-horizon'],
   paperValues: () => ['fig-c'],
   sweepPresets: () => [],
   parseGrid: () => ['epsilon=0.1,0.2;beta=0.5,1'],

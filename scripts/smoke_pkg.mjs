@@ -119,6 +119,7 @@ shape("DecodedUrlState", csc.decodeUrlState("?view=sweep&p3=lru&bogus=1"));
 shape("Sweep", csc.parseGrid("epsilon=0.1,0.2;beta=0.5,1"));
 shape("ExperimentSpec[]", csc.sweepPresets());
 for (const id of ["fig-a", "fig-c", "geom", "frontier"]) shape("ExperimentSpec", csc.experimentDefinition(id));
+for (const id of ["thy-horizon", "fig-c"]) shape("ExperimentSpec", csc.quickDefinition(id));
 const exp = new csc.ExperimentRun(
   { id: "smoke", dataset: "plane", measure: { kind: "online", policies: ["greedy", "lru"] }, params: { horizon: 30, n_eval: 100 }, seeds: 1 },
   plane,

@@ -129,6 +129,7 @@ step "frontier e2e (nq-trivia, against the CLI)" node tests/e2e/frontier.mjs
 # Every Paper-view preset at quick settings: no excluded number reads "reproduced", identical pairs
 # read "identical", a zero-hit win is flagged (fig-e on the shared nq-trivia files).
 step "verdicts e2e" node tests/e2e/verdicts.mjs
+step "theory view e2e (synthetic, nq-trivia, thy-horizon against the CLI)" node tests/e2e/theory.mjs
 step "controls e2e" node tests/e2e/controls.mjs
 step "navigation e2e (hide flags, history, URL errors, figure embed)" node tests/e2e/navigation.mjs
 # The engine is fetched and compiled once per page, its module posted to the workers (engine.js).

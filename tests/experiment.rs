@@ -156,3 +156,56 @@ fn online_units_record_the_oracle_and_no_cache_losses() {
     assert_eq!(csc::experiment::runner::no_cache_loss(&[1.0, 2.0, 6.0]), 3.0);
     assert_eq!(csc::experiment::runner::no_cache_loss(&[]), 0.0);
 }
+
+/// Issue 36: `thy-horizon` at tiny settings (T = 100, 200, 400; 2 seeds): every run's checks over
+/// the 2 seeds, and Reg(T) = T·R(T)/T fitted against T per seed, the interval over the seeds — the
+/// slope recomputed here from the units' own final average regrets.
+#[test]
+fn thy_horizon_fits_final_regret_against_the_horizon() {
+    let mut spec = csc::experiment::quick_spec("thy-horizon").unwrap();
+    assert_eq!(spec.seeds, 3);
+    spec.sweep = Some(csc::experiment::Sweep::new("horizon", vec![100.into(), 200.into(), 400.into()]));
+    spec.seeds = 2;
+    spec.params.n_eval = 200;
+    let d = Arc::new(csc::dataset::synthetic::universe(spec.params.c_floor).unwrap());
+    let units: Vec<_> = spec.units().iter().map(|u| run_unit(&spec, u, &d, &mut |_| true).unwrap()).collect();
+    let report = Report::new(&spec, units);
+    let th = report.theory.as_ref().expect("an online report has its theory checks");
+    assert_eq!(th.runs.len(), 3, "one group per horizon");
+    for r in &th.runs {
+        assert_eq!(r.policy, "clcb-sc-ls-cont");
+        let q: Vec<_> = r.checks.iter().map(|c| c.quantity).collect();
+        assert_eq!(q, csc::experiment::theory::Quantity::RUN);
+        assert!(r.checks.iter().all(|c| c.over == "seeds" && c.n == 2), "{:?}", r.checks);
+        assert_eq!(r.checks[0].to, r.x);
+    }
+    assert_eq!(th.horizons.len(), 1);
+    let h = &th.horizons[0];
+    assert_eq!(
+        (h.check.quantity, h.check.n, h.check.over.as_str()),
+        (csc::experiment::theory::Quantity::Horizon, 2, "seeds")
+    );
+    assert_eq!((h.check.from, h.check.to), (100.0, 400.0));
+    let per_seed: Vec<f64> = [0u64, 1]
+        .iter()
+        .map(|&seed| {
+            let pts: Vec<(f64, f64)> = report
+                .units
+                .iter()
+                .filter(|u| u.unit.seed == seed)
+                .flat_map(|u| u.observations.iter())
+                .filter(|o| o.metric == "final_avg_regret")
+                .map(|o| (o.x, o.x * o.value))
+                .collect();
+            assert_eq!(pts.len(), 3);
+            csc::experiment::theory::loglog_fit(&pts).unwrap().slope
+        })
+        .collect();
+    let mean = (per_seed[0] + per_seed[1]) / 2.0;
+    assert!((h.check.slope.mean - mean).abs() < 1e-12, "{} vs {mean}", h.check.slope.mean);
+    assert_eq!(h.points.len(), 2);
+    assert!(report.summary().contains("Reg(T) across horizons"), "{}", report.summary());
+    // The report reads back with its theory section.
+    let back: Report = serde_json::from_str(&serde_json::to_string(&report).unwrap()).unwrap();
+    assert_eq!(back.theory.as_ref().map(|t| t.horizons.len()), Some(1));
+}

@@ -33,6 +33,20 @@ pub fn experiment_definition(
     to_js(&builtin(&id).map_err(js_err)?)
 }
 
+/// The definition of the built-in experiment `id` at its quick settings
+/// (`csc::experiment::quick_spec`; `csc run <id> --quick` runs the same): the Theory view's
+/// `thy-horizon` (issue 36), or a Paper-view preset.
+#[wasm_bindgen(js_name = quickDefinition, unchecked_return_type = "ExperimentSpec")]
+pub fn quick_definition(#[wasm_bindgen(unchecked_param_type = "string")] id: JsValue) -> JsResult<JsValue> {
+    let id = super::convert::string("id", &id)?;
+    if !crate::experiment::registry::has_quick(&id) {
+        return Err(js_err(Error::unsupported(format!(
+            "`{id}` has no quick settings (the Paper view's presets and thy-horizon)"
+        ))));
+    }
+    to_js(&crate::experiment::quick_spec(&id).map_err(js_err)?)
+}
+
 /// The definitions of the built-in sweeps the sweep view offers as presets (the reproduction's
 /// sensitivity sweeps and the `nq-tune` grid; `csc::experiment::sweep_presets`).
 #[wasm_bindgen(js_name = sweepPresets, unchecked_return_type = "ExperimentSpec[]")]

@@ -43,12 +43,23 @@ pub enum View {
     Sweep,
     /// The cost–correctness frontier (issue 24): error rate against realised cost per family.
     Frontier,
+    /// Does the guarantee show? The regret view's run read against Theorem 5.1, Assumption 1 and
+    /// Lemma 5.3, and Reg(T) across horizons (issue 36).
+    Theory,
 }
 
 impl View {
     /// Every view, in the order of the page's tabs.
-    pub const ALL: [View; 7] =
-        [View::Live, View::Regret, View::Offline, View::Efficiency, View::Paper, View::Sweep, View::Frontier];
+    pub const ALL: [View; 8] = [
+        View::Live,
+        View::Regret,
+        View::Offline,
+        View::Efficiency,
+        View::Paper,
+        View::Sweep,
+        View::Frontier,
+        View::Theory,
+    ];
 }
 
 /// How the page is embedded (the link's `embed=`): `1` the page without its controls and text

@@ -51,6 +51,7 @@ const VIEWS = [
   ['regret', `?view=regret&${small}&policies=greedy,lfu`, (p) => jobDone(p, 'regret')],
   ['offline', `?view=offline&${small}`, (p) => jobDone(p, 'offline')],
   ['efficiency', `?view=efficiency&${small}&policies=greedy,lfu`, (p) => jobDone(p, 'efficiency')],
+  ['theory', `?view=theory&${small}&policies=clcb-sc-ls-cont,greedy`, (p) => jobDone(p, 'theory')],
   ['paper', '?view=paper&preset=fig-c', (p) => jobDone(p, 'paper')],
   ['sweep', `?view=sweep&${small}&policies=greedy,lfu`, async (p) => {
     await p.fill('#sweep-v1', '0.2, 0.4');

@@ -13,6 +13,7 @@ import { createEfficiencyView } from './views/efficiency.js';
 import { createPaperView } from './views/paper.js';
 import { createSweepView } from './views/sweep.js';
 import { createFrontierView } from './views/frontier.js';
+import { createTheoryView } from './views/theory.js';
 import { setupUpload, arrivalChoice } from './upload.js';
 import { determinism } from './jobs.js';
 
@@ -85,7 +86,7 @@ createAskView(app, live);
 const views = {
   live, regret: createRegretView(app), offline: createOfflineView(app),
   efficiency: createEfficiencyView(app), paper: createPaperView(app), sweep: createSweepView(app),
-  frontier: createFrontierView(app),
+  frontier: createFrontierView(app), theory: createTheoryView(app),
 };
 let current = null;
 const checksums = {};

@@ -50,7 +50,7 @@ fn quick_is_refused_for_experiments_without_a_preset_and_for_files() {
     let out = csc(&["run", "sens-on-beta", "--quick", "--out", "q"], &d);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains("--quick: `sens-on-beta` is not a preset of the Paper view"), "{err}");
+    assert!(err.contains("--quick: `sens-on-beta` has no quick settings"), "{err}");
     std::fs::write(d.join("mini.json"), serde_json::to_string(&builtin("fig-b").unwrap()).unwrap()).unwrap();
     let out = csc(&["run", "mini.json", "--quick", "--out", "q"], &d);
     let err = String::from_utf8_lossy(&out.stderr);

@@ -109,11 +109,44 @@ impl StageClock {
     pub fn global(&self) -> &Stage {
         &self.global
     }
+
+    /// `Σ_{u∈S_t} τ_u`: the local stage indices summed over the centers (the switching lemma's
+    /// first quantity; each center starts in stage 1). O(1): `m` plus the local advances.
+    pub fn sum_tau(&self) -> u64 {
+        self.local.len() as u64 + self.advances - u64::from(self.global.index - 1)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Σ_u τ_u counts each center's stage index (from 1), whatever the global stage did:
+    /// three centers, the first advanced twice and the second once → 3 + 2 + 1 = 6.
+    #[test]
+    fn sum_tau_by_hand() {
+        let mut c = StageClock::new(100);
+        for _ in 0..3 {
+            c.add_center();
+        }
+        assert_eq!(c.sum_tau(), 3);
+        c.record_round();
+        c.record_llm_call(0);
+        c.record_llm_call(1);
+        c.check(); // both first stages end at one member; so does the global one
+        assert_eq!((c.local(0).index, c.local(1).index, c.local(2).index, c.global().index), (2, 2, 1, 2));
+        c.record_llm_call(0);
+        c.record_llm_call(0);
+        c.check(); // center 0: (2 − 1)²·3 = 3 ≥ 100·1? no — stays
+        c.record_llm_call(0);
+        for _ in 0..20 {
+            c.record_llm_call(0);
+        }
+        c.check(); // center 0: 23 members, 22²·3 = 1452 ≥ 100·1 → stage 3
+        let sum: u64 = (0..3).map(|u| u64::from(c.local(u).index)).sum();
+        assert_eq!(sum, 6);
+        assert_eq!(c.sum_tau(), sum);
+    }
 
     #[test]
     fn thresholds_by_hand() {

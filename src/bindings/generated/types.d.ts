@@ -63,6 +63,30 @@ export type ArrivalInfo = {
 export type ArrivalSpec = { "model": "uniform" } | { "model": "bursty", group_by?: string | null, } | { "model": "popularity" } | { "model": "replay", index?: string | null, index_checksum?: string | null, } | { "model": "plane" };
 
 /**
+ * Theorem 5.1's four terms at round t with every `O(·)` constant set to 1 ("up to
+ * constants"): never a bound that holds as printed, only its shape in t.
+ */
+export type BoundTerms = {
+  /**
+   * Cost: `β_t·√(t·γ_t)` (Thm. 5.1).
+   */
+  cost: number | null,
+  /**
+   * Arrival: `√(m_eff·t·ln t)` (Thm. 5.1).
+   */
+  arrival: number | null,
+  /**
+   * Discretisation: `(1 + 2α)·L_g·√t` with `α = 1` and `L_g` the run's `lipschitz` (Thm. 5.1).
+   */
+  discretisation: number,
+  /**
+   * Switching: `k·m_max·ln ln t`, `ln ln t` taken as 0 below t = e where it is negative
+   * (Thm. 5.1, Lemma 5.3).
+   */
+  switching: number | null,
+};
+
+/**
  * Counters of the cell baselines.
  */
 export type CellDiagnostics = {
@@ -185,6 +209,11 @@ export type Checkpoint = {
    * policy would have spent scanning on its own, whichever policy did the scan.
    */
   wall_ms: number,
+  /**
+   * The paper's guarantee's quantities at this point (issue 36, [`super::theory`]): read-only
+   * observations of the run, `None` only in a default checkpoint.
+   */
+  theory: TheoryPoint | null,
 };
 
 /**
@@ -803,7 +832,7 @@ export type PageDataset = "synthetic" | "plane" | "nq-trivia" | "upload";
 /**
  * The views of the page.
  */
-export type PageView = "live" | "regret" | "offline" | "efficiency" | "paper" | "sweep" | "frontier";
+export type PageView = "live" | "regret" | "offline" | "efficiency" | "paper" | "sweep" | "frontier" | "theory";
 
 /**
  * A point's paired difference against the reference in one quantity.
@@ -1181,6 +1210,11 @@ export type Report = {
    * item 3; [`super::frontier`]); absent for other experiments.
    */
   frontier?: FrontierComparison | null,
+  /**
+   * The paper's online guarantee checked on the runs (issue 36; [`super::theory_report`]):
+   * slopes over seeds with verdicts; absent for other measures.
+   */
+  theory?: TheoryReport | null,
 };
 
 /**
@@ -1315,6 +1349,147 @@ export type SweepAxis = {
   param: string,
   values: Array<JsonValue>,
 };
+
+/**
+ * One row of the theory table: quantity, measured, theorem, verdict, n.
+ */
+export type TheoryCheck = {
+  quantity: TheoryQuantity,
+  /**
+   * [`Quantity::name`].
+   */
+  name: string,
+  /**
+   * The fitted slope with its interval, in words (`slope 0.48 ± 0.03`; m_eff adds "bounded"
+   * or "still growing" when the interval says which).
+   */
+  measured: string,
+  /**
+   * [`Quantity::theorem`].
+   */
+  theorem: string,
+  /**
+   * [`Quantity::reference`].
+   */
+  reference: string,
+  verdict: TheoryVerdict,
+  /**
+   * [`TheoryVerdict::words`].
+   */
+  words: string,
+  /**
+   * The slope: mean and 95% bounds.
+   */
+  slope: Interval,
+  /**
+   * The fitted line's intercept (mean over seeds): `ln y = intercept + slope·ln t`.
+   */
+  intercept: number | null,
+  /**
+   * The fit's window `[from, to]` in t (or T across horizons).
+   */
+  from: number,
+  to: number,
+  /**
+   * What the interval is over: `"seeds"` (n ≥ 2 runs) or `"checkpoints"` (one run).
+   */
+  over: string,
+  /**
+   * Seeds, or the checkpoints of the one run.
+   */
+  n: number,
+};
+
+/**
+ * One policy's final regret against the horizon T (a sweep over `horizon`).
+ */
+export type TheoryHorizon = {
+  policy: string,
+  check: TheoryCheck,
+  /**
+   * Per seed, `(T, Reg(T))` at each horizon of the grid: the points fitted.
+   */
+  points: Array<Array<[number, number]>>,
+};
+
+/**
+ * The theorem's quantities at one checkpoint.
+ */
+export type TheoryPoint = {
+  /**
+   * Rounds completed.
+   */
+  t: number,
+  /**
+   * `γ_t` ([`LearnerTheory::gamma`]).
+   */
+  gamma: number | null,
+  /**
+   * `β_t` ([`LearnerTheory::beta_t`]).
+   */
+  beta_t: number | null,
+  /**
+   * `m_eff(t)`: the effective number of ε-net centers, `exp(−Σ_u ŵ_t(u) ln ŵ_t(u))` with
+   * `ŵ_t(u) = N_t(u)/t` (Assumption 1; docs/SPEC-NOTES.md "Theory diagnostics").
+   */
+  m_eff: number | null,
+  /**
+   * `m_max(t) = |S_t|`: the net's size (Lemma 5.3's `m_max`, measured).
+   */
+  m_max: number | null,
+  /**
+   * `ε_t`: the largest `d(x_s, S_s)` over the window of the last `window` rounds
+   * (Assumption 1; docs/SPEC-NOTES.md "Theory diagnostics").
+   */
+  eps_t: number | null,
+  /**
+   * The rounds `ε_t` is the largest over.
+   */
+  window: number,
+  /**
+   * `Σ_u τ_u(t)` ([`LearnerTheory::sum_tau`]).
+   */
+  sum_tau: number | null,
+  /**
+   * `τ_f(t)` ([`LearnerTheory::tau_f`]).
+   */
+  tau_f: number | null,
+  /**
+   * `ln ln t` (0 below t = e), Lemma 5.3's growth.
+   */
+  loglog_t: number,
+  /**
+   * Thm. 5.1's terms up to constants.
+   */
+  bound: BoundTerms,
+};
+
+/**
+ * What is checked.
+ */
+export type TheoryQuantity = "regret" | "eps_t" | "m_eff" | "switches" | "horizon";
+
+/**
+ * The theory checks of an online report.
+ */
+export type TheoryReport = {
+  runs: Array<TheoryRuns>,
+  horizons?: Array<TheoryHorizon>,
+};
+
+/**
+ * One policy's checks at one sweep value (`x` = T without a sweep), over the seeds that ran.
+ */
+export type TheoryRuns = {
+  policy: string,
+  x: number,
+  checks: Array<TheoryCheck>,
+};
+
+/**
+ * The three verdicts: each check says one of them.
+ */
+export type TheoryVerdict = "consistent" | "not_visible" | "violated";
 
 /**
  * One independent piece of work.

@@ -332,9 +332,8 @@ fn every_bad_value_is_named_in_plain_words() {
         "{}",
         msg("phi=x")
     );
-    assert!(
-        msg("view=x").contains("allowed: one of live, regret, offline, efficiency, paper, sweep, frontier")
-    );
+    assert!(msg("view=x")
+        .contains("allowed: one of live, regret, offline, efficiency, paper, sweep, frontier, theory"));
     assert!(msg("embed=2").contains("`2` is not allowed; allowed: 1 (the page"), "{}", msg("embed=2"));
     assert!(msg("seeds=0").contains("must lie in [1, 100], got 0"), "{}", msg("seeds=0"));
 }
@@ -437,7 +436,7 @@ fn the_fixture_key_is_not_shipped() {
 proptest::proptest! {
     #[test]
     fn decode_inverts_encode(
-        view in 0usize..7, ds in 0usize..3, p1 in 0usize..10, p2 in 0usize..10, mask in 1u16..1024,
+        view in 0usize..8, ds in 0usize..3, p1 in 0usize..10, p2 in 0usize..10, mask in 1u16..1024,
         speed in 1u32..=MAX_SPEED, seeds in 1usize..=MAX_SEEDS, off in 0usize..3, pre in 0usize..7,
         full: bool, embed in 0usize..3, seed in 0u64..=MAX_SEED, k in 1usize..60, eps in 1e-6f64..3.0,
         beta in 0.0f64..100.0, horizon in 1usize..1_000_000, sigma in proptest::option::of(0.0f64..10.0),
@@ -445,7 +444,7 @@ proptest::proptest! {
         sweep in 0usize..16, eps_grid in proptest::collection::btree_set(1u32..1000, 0..4),
         k_grid in proptest::collection::btree_set(1usize..40, 0..4), metric in 0usize..40,
     ) {
-        let views = [View::Live, View::Regret, View::Offline, View::Efficiency, View::Paper, View::Sweep, View::Frontier];
+        let views = View::ALL;
         let sets = [PageDataset::Synthetic, PageDataset::Plane, PageDataset::NqTrivia, PageDataset::Upload];
         let mut s = UrlState::defaults(sets[ds]);
         s.view = views[view];

@@ -49,8 +49,8 @@ pub struct RunArgs {
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
-    /// At the quick settings of the page's Paper view (fewer seeds, rounds and sweep values;
-    /// `csc_engine::experiment::quick_spec`): a built-in experiment that is one of its presets.
+    /// At the quick settings of the page (fewer seeds, rounds and sweep values;
+    /// `csc_engine::experiment::quick_spec`): a preset of the Paper view, or thy-horizon.
     #[arg(long)]
     quick: bool,
 }
@@ -83,9 +83,10 @@ fn definition(a: &RunArgs) -> Res<(ExperimentSpec, std::sync::Arc<csc_engine::da
         let spec = ExperimentSpec::from_json(&text).map_err(|e| format!("{experiment}: {e}"))?;
         (spec, Path::new(experiment).parent().map(Path::to_path_buf).unwrap_or_default())
     } else if a.quick {
-        let id = experiment.trim_end_matches("-tuned");
-        if !csc_engine::experiment::paper_presets().iter().any(|p| p.id == id) {
-            return Err(format!("--quick: `{experiment}` is not a preset of the Paper view (`csc list`)"));
+        if !csc_engine::experiment::registry::has_quick(experiment) {
+            return Err(format!(
+                "--quick: `{experiment}` has no quick settings (the Paper view's presets and thy-horizon; `csc list`)"
+            ));
         }
         (csc_engine::experiment::quick_spec(experiment).map_err(err)?, PathBuf::new())
     } else {

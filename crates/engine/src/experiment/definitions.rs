@@ -23,6 +23,29 @@ pub(super) fn values<T: Serialize>(v: &[T]) -> Vec<serde_json::Value> {
     v.iter().map(|x| serde_json::to_value(x).expect("serialisable")).collect()
 }
 
+/// A theory check across horizons (docs/REPRODUCTION.md, "Theory checks"): `policies` on
+/// synthetic, one run per horizon T of `horizons` (the stage thresholds depend on T), n_eval =
+/// 2,000 (`thy-switch`, `thy-switch-cont`, `thy-horizon`).
+pub(super) fn horizon_sweep(
+    id: &str,
+    base: Params,
+    title: &str,
+    policies: Vec<PolicyKind>,
+    horizons: &[usize],
+    seeds: usize,
+) -> ExperimentSpec {
+    ExperimentSpec {
+        id: id.into(),
+        title: title.into(),
+        dataset: DatasetId::Synthetic,
+        measure: Measure::Online { policies },
+        sweep: Some(Sweep::new("horizon", values(horizons))),
+        params: Params { n_eval: 2000, ..base },
+        seeds,
+        first_seed: 0,
+    }
+}
+
 /// Fig. 2(a)'s definition ([`super::presets::FIG_A`]).
 pub fn fig_a(id: &str, base: Params) -> ExperimentSpec {
     ExperimentSpec {

@@ -82,6 +82,36 @@ metrics! {
     "cache_size", "cache size",
         "|M_t|: the items in the cache now (below k for a policy that has not filled it).",
         "§5.1";
+    "gamma", "information gain γ_t",
+        "½ log det(I + K_t/λ) over the learner's observations, from its own factor (Theorem 5.1's γ_T, measured).",
+        "§5.3; SPEC-NOTES#theory-diagnostics";
+    "beta_t", "confidence multiplier β_t",
+        "B + R√(2(γ_t + ln(2/δ))): Lemma 5.2's radius without σ (the policy's widths are β·β_t).",
+        "§5.3; SPEC-NOTES#theory-diagnostics";
+    "m_eff", "effective centers m_eff",
+        "exp of the entropy of the arrivals' shares over the ε-net centers: the centers the stream needs (Assumption 1).",
+        "§5.3; SPEC-NOTES#theory-diagnostics";
+    "m_max", "net size m_max",
+        "|S_t|: the ε-net's centers so far (Lemma 5.3's m_max, measured).",
+        "§5.3; SPEC-NOTES#theory-diagnostics";
+    "eps_t", "discretisation error ε_t",
+        "The largest distance from an arrival of the last checkpoint interval to its nearest center (Assumption 1).",
+        "§5.3; SPEC-NOTES#theory-diagnostics";
+    "sum_tau", "stages Σ τ_u",
+        "The centers' stage indices summed: the quantity Lemma 5.3 bounds by O(m_max log log T).",
+        "§5.3; SPEC-NOTES#theory-diagnostics";
+    "theory_slope_regret", "slope of Reg(t)",
+        "One run's log-log slope of Reg(t) over its last decade; Theorem 5.1 means ≤ ½.",
+        "§5.3; SPEC-NOTES#theory-diagnostics";
+    "theory_slope_eps_t", "slope of ε_t",
+        "One run's log-log slope of ε_t over its last decade; Assumption 1 means ≤ −½.",
+        "§5.3; SPEC-NOTES#theory-diagnostics";
+    "theory_slope_m_eff", "slope of m_eff",
+        "One run's log-log slope of m_eff(t) over its last half; Assumption 1 means ≤ 0 (bounded).",
+        "§5.3; SPEC-NOTES#theory-diagnostics";
+    "theory_slope_switches", "slope of switches/(m_max ln ln t)",
+        "One run's log-log slope of switches/(m_max·ln ln t) over its last half; Lemma 5.3 means ≤ 0.",
+        "§5.3; SPEC-NOTES#theory-diagnostics";
 }
 
 /// The entry of `id`, with or without the `final_` prefix.

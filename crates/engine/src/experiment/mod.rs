@@ -15,12 +15,14 @@
 //! - [`claims`]: the paper's claims per preset; [`headline`]: each judged by a stated test;
 //! - [`presets`]: one record per paper figure (definition, quick settings, label, claims, chart
 //!   kind) and [`presets::describe`];
+//! - [`theory`]: the paper's online guarantee checked on runs (slopes, intervals, verdicts);
 //! - [`metrics`]: the one list of reported metrics with their definitions;
 //! - [`reproduce`]: the `csc` command that regenerates a report, and a report file read back.
 
 pub mod claims;
 pub mod dataset;
 pub mod definitions;
+pub mod fit;
 pub mod frontier;
 pub mod geometry;
 pub mod grid;
@@ -35,6 +37,8 @@ pub mod reproduce;
 pub mod runner;
 pub mod spec;
 pub mod stats;
+pub mod theory;
+pub mod theory_report;
 
 pub use crate::config::with_param;
 pub use dataset::{DatasetId, DatasetSpec};

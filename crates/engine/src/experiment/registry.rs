@@ -5,7 +5,7 @@
 //! ([`super::presets`]), which holds its definitions.
 
 use super::definitions::*;
-use super::presets::{frontier_quick, Make, Preset, ABL_K, FIG_A, FIG_B, FIG_C, FIG_E, GEOM, KRR_ERR};
+use super::presets::{frontier_quick, Make, Preset, Quick, ABL_K, FIG_A, FIG_B, FIG_C, FIG_E, GEOM, KRR_ERR};
 use super::{DatasetId, ExperimentSpec, Measure, Sweep};
 use crate::config::Params;
 use crate::error::{Error, Result};
@@ -187,31 +187,66 @@ pub const REGISTRY: &[Entry] = &[
     // Theory check: cache switches against the horizon T (stage thresholds depend on T).
     Entry {
         id: "thy-switch",
-        make: |id, base| ExperimentSpec {
-            id: id.into(),
-            title: "Switches and stages vs horizon T (synthetic, low-switching policies)".into(),
-            dataset: DatasetId::Synthetic,
-            measure: Measure::Online { policies: vec![PolicyKind::ClcbScLs, PolicyKind::Greedy] },
-            sweep: Some(Sweep::new("horizon", values(&[250, 500, 1000, 2000, 5000, 10000, 20000, 50000]))),
-            params: Params { n_eval: 2000, ..base },
-            seeds: 5,
-            first_seed: 0,
+        make: |id, base| {
+            horizon_sweep(
+                id,
+                base,
+                "Switches and stages vs horizon T (synthetic, low-switching policies)",
+                vec![PolicyKind::ClcbScLs, PolicyKind::Greedy],
+                &[250, 500, 1000, 2000, 5000, 10000, 20000, 50000],
+                5,
+            )
         },
     },
     Entry {
         id: "thy-switch-cont",
-        make: |id, base| ExperimentSpec {
-            id: id.into(),
-            title: "Switches and stages vs horizon T (synthetic, CLCB-SC-LS-Cont)".into(),
-            dataset: DatasetId::Synthetic,
-            measure: Measure::Online { policies: vec![PolicyKind::ClcbScLsCont] },
-            sweep: Some(Sweep::new("horizon", values(&[250, 500, 1000, 2000, 5000]))),
-            params: Params { n_eval: 2000, ..base },
-            seeds: 3,
-            first_seed: 0,
+        make: |id, base| {
+            horizon_sweep(
+                id,
+                base,
+                "Switches and stages vs horizon T (synthetic, CLCB-SC-LS-Cont)",
+                vec![PolicyKind::ClcbScLsCont],
+                &[250, 500, 1000, 2000, 5000],
+                3,
+            )
+        },
+    },
+    // Issue 36: Theorem 5.1 across horizons — one CLCB-SC-LS-Cont run per T on a log grid (the
+    // stage thresholds depend on T), Reg(T) fitted against T ([`super::theory_report`]).
+    Entry {
+        id: "thy-horizon",
+        make: |id, base| {
+            horizon_sweep(
+                id,
+                base,
+                "Regret vs horizon T: Theorem 5.1 across horizons (synthetic, CLCB-SC-LS-Cont)",
+                vec![PolicyKind::ClcbScLsCont],
+                &[250, 500, 1000, 2000, 5000, 10000, 20000, 50000],
+                5,
+            )
         },
     },
 ];
+
+/// The quick settings of built-ins that are not paper figures (a figure's are in its record,
+/// [`super::presets`]): `thy-horizon` at T = 250 … 2,000, 3 seeds, n_eval = 1,000, the page's
+/// Theory view (aimed at under a minute on 2 cores).
+const QUICK: &[(&str, Quick)] = &[(
+    "thy-horizon",
+    Quick {
+        seeds: 3,
+        overrides: &[("n_eval", 1000.0)],
+        sweep_values: Some(&[250.0, 500.0, 1000.0, 2000.0]),
+        drop: &[],
+    },
+)];
+
+/// Whether `id` (or `<id>-tuned`) has quick settings ([`quick_spec`]): a Paper-view preset or
+/// one of [`QUICK`].
+pub fn has_quick(id: &str) -> bool {
+    let id = id.trim_end_matches("-tuned");
+    super::presets::paper_presets().iter().any(|p| p.id == id) || QUICK.iter().any(|(q, _)| *q == id)
+}
 
 const fn ids<const N: usize>(r: &[Entry]) -> [&'static str; N] {
     let mut out = [""; N];
@@ -247,7 +282,10 @@ pub fn quick_spec(id: &str) -> Result<ExperimentSpec> {
     let spec = builtin(id)?;
     match super::presets::preset(id) {
         Some(p) => p.quick.apply(spec),
-        None => Ok(spec),
+        None => match QUICK.iter().find(|(q, _)| *q == id) {
+            Some((_, quick)) => quick.apply(spec),
+            None => Ok(spec),
+        },
     }
 }
 

@@ -53,6 +53,10 @@ pub struct Report {
     /// item 3; [`super::frontier`]); absent for other experiments.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub frontier: Option<super::paired::FrontierComparison>,
+    /// The paper's online guarantee checked on the runs (issue 36; [`super::theory_report`]):
+    /// slopes over seeds with verdicts; absent for other measures.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub theory: Option<super::theory_report::TheoryReport>,
 }
 
 impl Report {
@@ -68,8 +72,10 @@ impl Report {
             units,
             headline: None,
             frontier: None,
+            theory: None,
         };
         report.headline = headline(&report.experiment, &report.units);
+        report.theory = super::theory_report::theory_report(&report.experiment, &report.units);
         report.frontier = report.default_frontier_comparison();
         report
     }
@@ -430,6 +436,9 @@ impl Report {
         }
         if let Some(h) = &self.headline {
             out.push_str(&h.to_text());
+        }
+        if let Some(t) = &self.theory {
+            out.push_str(&t.to_text(&|a| self.label(a)));
         }
         out
     }

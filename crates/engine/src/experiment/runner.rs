@@ -96,8 +96,12 @@ pub fn run_unit(
                         obs(&mut out, name, "est_max", x, m);
                     }
                 }
+                for c in checkpoints {
+                    theory_curves(&mut out, name, c);
+                }
                 let x = if spec.sweep.is_some() { spec.unit_x(unit) } else { r.last.t as f64 };
                 final_metrics(&mut out, name, x, &r);
+                theory_slopes(&mut out, name, x, &r.checkpoints);
                 d.insert(name.into(), r.diagnostics.clone());
             }
             on_round(total);
@@ -216,6 +220,43 @@ fn play(
         }
     }
     Ok(sim.result())
+}
+
+/// The theorem's quantities at one checkpoint (issue 36; [`crate::online::theory`]), for the
+/// learners that have any of their own (`γ_t` or the stage indices: the CLCB family), so that
+/// baselines' reports do not carry curves of the shared ε-net once per policy.
+fn theory_curves(out: &mut Vec<Observation>, name: &str, c: &crate::online::sim::Checkpoint) {
+    let Some(p) = c.theory.as_ref().filter(|p| p.gamma.is_some() || p.sum_tau.is_some()) else { return };
+    let x = c.t as f64;
+    let series = [
+        ("gamma", p.gamma),
+        ("beta_t", p.beta_t),
+        ("m_eff", p.m_eff),
+        ("m_max", p.m_max.map(|m| m as f64)),
+        ("eps_t", p.eps_t),
+        ("sum_tau", p.sum_tau.map(|v| v as f64)),
+    ];
+    for (metric, v) in series {
+        if let Some(v) = v {
+            obs(out, name, metric, x, v);
+        }
+    }
+}
+
+/// Each run's log-log slope of every quantity of [`super::theory::Quantity::RUN`] with its
+/// least-squares half-width, points and intercept (`theory_slope_<id>`, `theory_half_<id>`,
+/// `theory_points_<id>`, `theory_intercept_<id>`; absent when the run has
+/// too few points), from which a report's theory checks are made over seeds (issue 36).
+fn theory_slopes(out: &mut Vec<Observation>, name: &str, x: f64, cps: &[crate::online::sim::Checkpoint]) {
+    use super::fit::{loglog_fit, series, Quantity};
+    for q in Quantity::RUN {
+        if let Some(f) = loglog_fit(&series(q, cps)) {
+            obs(out, name, &format!("theory_slope_{}", q.id()), x, f.slope);
+            obs(out, name, &format!("theory_half_{}", q.id()), x, f.half);
+            obs(out, name, &format!("theory_points_{}", q.id()), x, f.points as f64);
+            obs(out, name, &format!("theory_intercept_{}", q.id()), x, f.intercept);
+        }
+    }
 }
 
 /// The final metrics of one run at `x`: average regret, runtime, switches and their cost, hit

@@ -31,6 +31,10 @@ pub trait CostLearner {
     fn posterior_at(&self, _x: &[f32]) -> Option<crate::krr::Posterior> {
         None
     }
+    /// `(γ_t, β_t)` for learners with a kernel model (issue 36; [`super::theory`]).
+    fn gamma_beta(&self) -> Option<(f64, f64)> {
+        None
+    }
 }
 
 /// KRR over all observations (Alg. 4): `c̲ = ĉ − β(B + R√(2(γ + ln(2/δ))))σ`, `−B` before any.
@@ -85,6 +89,14 @@ impl CostLearner for KernelCosts {
     }
     fn posterior_at(&self, x: &[f32]) -> Option<crate::krr::Posterior> {
         Some(self.krr.posterior_at(x))
+    }
+    /// `γ_t` from the learner's own factor (`Krr::gamma`, or the merged form's
+    /// `½(log det A − m ln λ + Σ ln n_i)`, the same `½ log det(I + K_t/λ)` over every observation
+    /// row, repeats included: `krr/merged.rs`), and `β_t = B + R√(2(γ_t + ln(2/δ)))` (§5.2,
+    /// the concentration lemma), without the scale `β`.
+    fn gamma_beta(&self) -> Option<(f64, f64)> {
+        let g = self.krr.gamma();
+        Some((g, crate::krr::online_width_factor(g, self.b, self.r, self.delta)))
     }
 }
 
@@ -271,6 +283,16 @@ impl<C: CostLearner> Policy for LowSwitch<C> {
             stage_advances: self.stages.advances,
             global_stage: self.stages.global().index,
         })
+    }
+
+    fn theory(&self) -> super::theory::LearnerTheory {
+        let gb = self.learner.gamma_beta();
+        super::theory::LearnerTheory {
+            gamma: gb.map(|(g, _)| g),
+            beta_t: gb.map(|(_, b)| b),
+            sum_tau: Some(self.stages.sum_tau()),
+            tau_f: Some(self.stages.global().index),
+        }
     }
 }
 

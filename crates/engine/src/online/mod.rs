@@ -13,6 +13,7 @@ pub mod inspect;
 pub mod low_switch;
 mod policy;
 pub mod sim;
+pub mod theory;
 pub mod threshold;
 pub mod vcache;
 

@@ -131,4 +131,9 @@ pub trait Policy {
     fn diagnostics(&self) -> Diagnostics {
         Diagnostics::None
     }
+    /// Its learner's share of the theorem's quantities (`γ_t`, `β_t`, the stage indices; issue
+    /// 36), read at checkpoints only; never read by a decision. Default: none.
+    fn theory(&self) -> super::theory::LearnerTheory {
+        super::theory::LearnerTheory::default()
+    }
 }

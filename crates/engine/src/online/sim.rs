@@ -130,6 +130,9 @@ pub struct Checkpoint {
     /// the scan of each arrival as measured once for the run's shared net (issue 18): what the
     /// policy would have spent scanning on its own, whichever policy did the scan.
     pub wall_ms: f64,
+    /// The paper's guarantee's quantities at this point (issue 36, [`super::theory`]): read-only
+    /// observations of the run, `None` only in a default checkpoint.
+    pub theory: Option<super::theory::TheoryPoint>,
 }
 
 /// What one round did (for the live view).
@@ -205,6 +208,10 @@ pub struct Simulation {
     /// Labels of rounds played with an arrival that was not the trace's (an asked question):
     /// a cached item founded in such a round holds that arrival's answer, not the trace's.
     foreign_labels: std::collections::HashMap<u64, Option<Label>>,
+    /// The theory view's per-round record (issue 36): the shared net's assignments only.
+    theory: super::theory::TheoryProbe,
+    k: usize,
+    lipschitz: f64,
 }
 
 impl Simulation {
@@ -250,6 +257,9 @@ impl Simulation {
             judged_hits: 0,
             wrong_hits: 0,
             foreign_labels: std::collections::HashMap::new(),
+            theory: super::theory::TheoryProbe::new(kind.keeps_net()),
+            k: params.k,
+            lipschitz: params.lipschitz,
             env,
         })
     }
@@ -278,6 +288,7 @@ impl Simulation {
         } else {
             None
         };
+        self.theory.observe(assignment.as_ref());
         let net = assignment.map(|assignment| NetStep { assignment, row: &self.net_row });
         let round = Round { t, x: a.x, index: a.index, true_cost: a.cost, net, label: a.label };
         observer.before_decision(self, a);
@@ -322,6 +333,7 @@ impl Simulation {
         if s.t.is_multiple_of(self.record_every) || s.t == self.env.horizon {
             let cp = self.snapshot();
             self.checkpoints.push(cp);
+            self.theory.close_window();
         }
         StepOutcome { t, llm, switched, phi, realised, wrong }
     }
@@ -373,6 +385,7 @@ impl Simulation {
         c.hit_rate = self.hits as f64 / n;
         c.loss = self.loss;
         c.wall_ms = self.elapsed;
+        c.theory = Some(self.theory.point(c.t, self.policy.theory(), self.k, self.lipschitz));
         if self.env.labels.is_some() {
             c.wrong_hits = Some(self.wrong_hits);
             c.error_rate = Some(self.wrong_hits as f64 / n);

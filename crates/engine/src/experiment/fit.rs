@@ -1,0 +1,176 @@
+//! The fits behind the theory checks (issue 36; [`super::theory`]): what is checked
+//! ([`Quantity`]), each run's series over its window ([`series`]) and the least-squares log-log
+//! line ([`loglog_fit`]) with its Student-t half-width ([`t_quantile`]). The unit runner records
+//! each run's fit; [`super::theory`] makes the checks and verdicts from them.
+
+use crate::online::sim::Checkpoint;
+use serde::{Deserialize, Serialize};
+
+/// Two-sided 97.5% quantile of Student's t with `df` degrees of freedom.
+pub fn t_quantile(df: usize) -> f64 {
+    const T: [f64; 30] = [
+        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
+        2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
+        2.045, 2.042,
+    ];
+    match df {
+        0 => f64::NAN,
+        1..=30 => T[df - 1],
+        31..=60 => 2.000,
+        61..=120 => 1.980,
+        _ => 1.960,
+    }
+}
+
+/// What is checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "TheoryQuantity"))]
+pub enum Quantity {
+    Regret,
+    /// JSON `"eps_t"`, as its metric ([`Quantity::id`]).
+    #[serde(rename = "eps_t")]
+    Epsilon,
+    /// JSON `"m_eff"`, as its metric ([`Quantity::id`]).
+    #[serde(rename = "m_eff")]
+    Meff,
+    Switches,
+    Horizon,
+}
+
+impl Quantity {
+    /// Every quantity checked on one run, in table order.
+    pub const RUN: [Quantity; 4] = [Quantity::Regret, Quantity::Epsilon, Quantity::Meff, Quantity::Switches];
+
+    /// Its key in metric names (`theory_slope_<id>`).
+    pub const fn id(&self) -> &'static str {
+        match self {
+            Quantity::Regret => "regret",
+            Quantity::Epsilon => "eps_t",
+            Quantity::Meff => "m_eff",
+            Quantity::Switches => "switches",
+            Quantity::Horizon => "horizon",
+        }
+    }
+
+    /// The name a reader sees.
+    pub const fn name(&self) -> &'static str {
+        match self {
+            Quantity::Regret => "Reg(t)",
+            Quantity::Epsilon => "ε_t",
+            Quantity::Meff => "m_eff(t)",
+            Quantity::Switches => "switches / (m_max·ln ln t)",
+            Quantity::Horizon => "Reg(T) across horizons",
+        }
+    }
+    /// The exponent of t the paper states.
+    pub const fn exponent(&self) -> f64 {
+        match self {
+            Quantity::Regret | Quantity::Horizon => 0.5,
+            Quantity::Epsilon => -0.5,
+            Quantity::Meff | Quantity::Switches => 0.0,
+        }
+    }
+    /// What the paper states, in words.
+    pub const fn theorem(&self) -> &'static str {
+        match self {
+            Quantity::Regret => "slope ≤ ½: Reg(T) = Õ(√T)",
+            Quantity::Horizon => "slope ≤ ½ in T: Reg(T) = Õ(√T)",
+            Quantity::Epsilon => "slope ≤ −½: ε_t = O(1/√t)",
+            Quantity::Meff => "slope ≤ 0: m_eff bounded",
+            Quantity::Switches => "slope ≤ 0: switches = O(m_max log log T)",
+        }
+    }
+    /// Where the paper states it.
+    pub const fn reference(&self) -> &'static str {
+        match self {
+            Quantity::Regret | Quantity::Horizon => "Theorem 5.1",
+            Quantity::Epsilon | Quantity::Meff => "Assumption 1",
+            Quantity::Switches => "Lemma 5.3",
+        }
+    }
+    /// The share of the run the slope is fitted over: `t ∈ [T·from, T]`.
+    pub const fn window_from(&self) -> f64 {
+        match self {
+            Quantity::Regret | Quantity::Epsilon => 0.1,
+            Quantity::Meff | Quantity::Switches => 0.5,
+            Quantity::Horizon => 0.0,
+        }
+    }
+}
+
+/// A least-squares line `ln y = intercept + slope·ln t` and its slope's 95% half-width
+/// (`t_{0.975, p−2}·se`, NaN with fewer than 3 points).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LogLogFit {
+    pub slope: f64,
+    pub intercept: f64,
+    pub half: f64,
+    pub points: usize,
+}
+
+/// The least-squares slope of `ln y` on `ln t` over the points with `t > 0` and `y > 0` (finite);
+/// `None` with fewer than 2 such points or a single distinct t.
+pub fn loglog_fit(points: &[(f64, f64)]) -> Option<LogLogFit> {
+    let xy: Vec<(f64, f64)> = points
+        .iter()
+        .filter(|(t, y)| t.is_finite() && y.is_finite() && *t > 0.0 && *y > 0.0)
+        .map(|&(t, y)| (crate::portable::ln(t), crate::portable::ln(y)))
+        .collect();
+    let p = xy.len();
+    if p < 2 {
+        return None;
+    }
+    let n = p as f64;
+    let mx = xy.iter().map(|v| v.0).sum::<f64>() / n;
+    let my = xy.iter().map(|v| v.1).sum::<f64>() / n;
+    let sxx: f64 = xy.iter().map(|v| (v.0 - mx) * (v.0 - mx)).sum();
+    if sxx <= 0.0 {
+        return None;
+    }
+    let sxy: f64 = xy.iter().map(|v| (v.0 - mx) * (v.1 - my)).sum();
+    let slope = sxy / sxx;
+    let intercept = my - slope * mx;
+    let half = if p < 3 {
+        f64::NAN
+    } else {
+        let sse: f64 = xy.iter().map(|v| (v.1 - intercept - slope * v.0).powi(2)).sum();
+        t_quantile(p - 2) * (sse / (n - 2.0) / sxx).sqrt()
+    };
+    Some(LogLogFit { slope, intercept, half, points: p })
+}
+
+/// The series of `q` from one run's checkpoints over its fit window (`T` = the last t).
+pub fn series(q: Quantity, cps: &[Checkpoint]) -> Vec<(f64, f64)> {
+    let Some(last) = cps.last() else { return Vec::new() };
+    let from = q.window_from() * last.t as f64;
+    cps.iter()
+        .filter(|c| c.t as f64 >= from)
+        .filter_map(|c| {
+            let th = c.theory.as_ref();
+            let y = match q {
+                Quantity::Regret | Quantity::Horizon => Some(c.regret),
+                Quantity::Epsilon => th.and_then(|p| p.eps_t),
+                Quantity::Meff => th.and_then(|p| p.m_eff),
+                Quantity::Switches => th
+                    .filter(|_| c.t >= 16)
+                    .and_then(|p| p.m_max.map(|m| c.switches as f64 / (m as f64 * p.loglog_t))),
+            }?;
+            Some((c.t as f64, y))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Quantity;
+
+    /// A check's quantity reads in JSON as its metric's key (the page looks checks up by it).
+    #[test]
+    fn quantities_serialise_as_their_ids() {
+        for q in [Quantity::Regret, Quantity::Epsilon, Quantity::Meff, Quantity::Switches, Quantity::Horizon]
+        {
+            assert_eq!(serde_json::to_value(q).unwrap(), q.id());
+        }
+    }
+}

@@ -1,0 +1,129 @@
+// End-to-end test of the Theory view (issue 36) in headless Chromium:
+//   - on synthetic and on nq-trivia (its four files of the shared data, loaded with "Load your
+//     data…" as a reader would) the view runs the regret view's run, draws its five panels (each
+//     naming the paper's statement) and a table whose every verdict cell equals the engine's words
+//     of that check in the run's JSON export (`theory.runs[].checks[].words`), and is one of the
+//     three verdicts;
+//   - no page script writes a verdict's words: they come from the engine only;
+//   - `thy-horizon` at its quick settings, run on the page, gives the fit the CLI gives for
+//     `csc run thy-horizon --quick` (every statistic but runtime bit for bit, the theory section
+//     equal), and the time it took on this machine is printed (a benchmark, not a timed test).
+// Prints "N passed, M failed".   CSC_DATA=/work/shared/data node tests/e2e/theory.mjs
+import { readFile, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { assert, waitFor, grab, pageSuite, finish } from './harness.mjs';
+import { csc, scratch, stats } from './cli.mjs';
+
+const { root, origin, server, browser, errors, tally, openPage } = await pageSuite();
+const { check } = tally;
+const data = process.env.CSC_DATA || path.join(root, '../shared/data');
+const NQ = ['nq.jsonl', 'nq.emb.f32', 'triviaqa.jsonl', 'triviaqa.emb.f32'];
+const WORDS = ['consistent with the theorem', 'not visible at this horizon', 'assumption violated here'];
+const small = 'seeds=2&horizon=600&n_eval=300&policies=clcb-sc-ls-cont,greedy';
+
+async function jobDone(page, job, timeout) {
+  await waitFor(page, (j) => ['done', 'error'].includes(document.querySelector(`[data-job=${j}]`).dataset.status), job, { timeout, every: 500 });
+  const status = await page.textContent(`[data-job=${job}] .status`);
+  assert(/^Done/.test(status), status);
+  return status;
+}
+
+/** The table of panel `job`: each row's quantity, verdict key and cells. */
+const tableOf = (page, job) => page.evaluate((j) => [...document.querySelectorAll(`[data-job=${j}] table.theory-checks tbody tr`)]
+  .map((tr) => ({ quantity: tr.dataset.quantity, verdict: tr.dataset.verdict, cells: [...tr.children].map((c) => c.textContent) })), job);
+
+/** The page's verdicts against the report the page exported. */
+async function checkTable(page, job) {
+  const [json] = await grab(page, `[data-job=${job}] .export-json`);
+  const report = JSON.parse(json.body.toString());
+  assert(report.theory, 'the report has a theory section');
+  const want = [...report.theory.runs.flatMap((r) => r.checks), ...(report.theory.horizons || []).map((h) => h.check)];
+  const rows = await tableOf(page, job);
+  assert(rows.length === want.length && rows.length > 0, `${rows.length} rows, ${want.length} checks`);
+  rows.forEach((r, i) => {
+    assert(r.quantity === want[i].quantity && r.verdict === want[i].verdict, `row ${i}: ${r.quantity}/${r.verdict} vs ${want[i].quantity}/${want[i].verdict}`);
+    assert(r.cells[5] === want[i].words && WORDS.includes(r.cells[5]), `row ${i}: "${r.cells[5]}" vs "${want[i].words}"`);
+    assert(r.cells[3] === want[i].measured, `row ${i} measured: ${r.cells[3]}`);
+  });
+  return { report, rows };
+}
+
+/** The panels drawn: their titles and whether each has data or says why it has none. */
+const panels = (page, job) => page.evaluate((j) => [...document.querySelectorAll(`[data-job=${j}] .charts > figure`)]
+  .filter((f) => !f.hidden && f.chartData).map((f) => ({ title: f.chartData.title, series: (f.chartData.series || []).length, keys: (f.chartData.series || []).map((x) => x.key) })), job);
+
+try {
+  await check('no page script writes a verdict\'s words (the engine words every verdict)', async () => {
+    const dir = path.join(root, 'www/js');
+    const files = [...(await readdir(dir)).map((f) => path.join(dir, f)), ...(await readdir(path.join(dir, 'views'))).map((f) => path.join(dir, 'views', f))]
+      .filter((f) => f.endsWith('.js'));
+    for (const f of files) {
+      const text = await readFile(f, 'utf8');
+      for (const w of WORDS) assert(!text.includes(w), `${path.relative(root, f)} writes "${w}"`);
+    }
+  });
+
+  await check('synthetic: five panels with their paper references, and every verdict the engine\'s', async () => {
+    const p = await openPage(`?view=theory&dataset=synthetic&${small}`);
+    await jobDone(p, 'theory', 600000);
+    const { rows } = await checkTable(p, 'theory');
+    assert(rows.length === 8, `${rows.length} rows: 4 checks × 2 policies`);
+    const drawn = await panels(p, 'theory');
+    assert(drawn.length === 5, `${drawn.length} panels`);
+    for (const [i, ref] of ['Theorem 5.1', 'Lemma 5.2', 'Assumption 1', 'Assumption 1', 'Lemma 5.3'].entries()) {
+      assert(drawn[i].title.includes(ref), `panel ${i}: ${drawn[i].title}`);
+    }
+    assert(drawn.every((d) => d.series > 0), JSON.stringify(drawn));
+    // The engine's fitted lines and the verdicts in the titles of the panels with a check.
+    for (const i of [0, 3]) assert(drawn[i].keys.some((k) => k && k.startsWith('fit-')), `panel ${i}: ${drawn[i].keys}`);
+    for (const i of [0, 2, 3, 4]) assert(WORDS.some((w) => drawn[i].title.endsWith(w)), `panel ${i}: ${drawn[i].title}`);
+    // "Where it breaks": the arrivals no longer cluster and the engine says Assumption 1 fails.
+    await p.click('#theory-break');
+    await waitFor(p, () => /synthetic_sigma=0.05/.test(location.search), null, { timeout: 10000 });
+    await jobDone(p, 'theory', 600000);
+    const broken = await tableOf(p, 'theory');
+    const meff = broken.filter((r) => r.quantity === 'm_eff');
+    assert(meff.length && meff.every((r) => r.verdict === 'violated'), JSON.stringify(meff));
+    console.log(`     where it breaks: ${meff.map((r) => `${r.cells[0]} m_eff ${r.cells[3]} → ${r.cells[5]}`).join('; ')}`);
+    console.log(`     synthetic verdicts: ${rows.map((r) => `${r.cells[0]} ${r.quantity}: ${r.cells[3]} → ${r.cells[5]}`).join('; ')}`);
+    await p.close();
+  });
+
+  await check('nq-trivia (loaded as a reader would): every verdict the engine\'s', async () => {
+    const p = await openPage(`?view=theory&dataset=nq-trivia&${small}`);
+    if (await p.evaluate(() => /not bundled|Load/.test(document.querySelector('[data-job=theory] .status').textContent))) {
+      const files = await Promise.all(NQ.map(async (name) => ({ name, mimeType: 'application/octet-stream', buffer: await readFile(path.join(data, name)) })));
+      await p.setInputFiles('#file', files, { timeout: 300000 });
+      await waitFor(p, () => /^Loaded nq-trivia/.test(document.getElementById('upload-msg').textContent), null, { timeout: 180000 });
+      await p.evaluate(() => { const b = document.querySelector('[data-job=theory] .run'); if (!b.disabled && !/again/.test(b.textContent)) b.click(); });
+    }
+    await jobDone(p, 'theory', 900000);
+    const { rows } = await checkTable(p, 'theory');
+    assert(rows.length === 8, `${rows.length} rows`);
+    console.log(`     nq-trivia verdicts: ${rows.map((r) => `${r.cells[0]} ${r.quantity}: ${r.cells[3]} → ${r.cells[5]}`).join('; ')}`);
+    await p.close();
+  });
+
+  await check('thy-horizon quick: the page equals `csc run thy-horizon --quick` bit for bit (timed, not asserted)', async () => {
+    const p = await openPage('?view=theory&dataset=synthetic&seeds=1&horizon=300&n_eval=300&policies=greedy');
+    await jobDone(p, 'theory', 300000);
+    const t0 = Date.now();
+    await p.click('[data-job=theory-horizon] .run');
+    await jobDone(p, 'theory-horizon', 900000);
+    const seconds = (Date.now() - t0) / 1000;
+    const { report } = await checkTable(p, 'theory-horizon');
+    const d = await scratch('theory');
+    await csc(['run', 'thy-horizon', '--quick', '--out', 'out', '--quiet'], d);
+    const cli = JSON.parse(await readFile(path.join(d, 'out', 'thy-horizon.json'), 'utf8'));
+    assert(JSON.stringify(cli.experiment) === JSON.stringify(report.experiment), 'the same definition');
+    assert(stats(cli) === stats(report), 'every statistic but runtime bit for bit');
+    assert(JSON.stringify(cli.theory) === JSON.stringify(report.theory), 'the same fits and verdicts');
+    const h = report.theory.horizons[0].check;
+    console.log(`     thy-horizon quick in this browser: ${seconds.toFixed(1)} s; Reg(T) ${h.measured} → ${h.words} (n = ${h.n} ${h.over})`);
+    await p.close();
+  });
+} finally {
+  // The bundle-less page probes for the nq-trivia bundle (data/manifest.json): its 404 is expected.
+  errors.splice(0, errors.length, ...errors.filter((e) => !/status of 404/.test(e)));
+  await finish(tally, errors, browser, server);
+}
