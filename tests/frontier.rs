@@ -2,7 +2,7 @@
 //! and a small run through the runner to the table and the chart data.
 #![cfg(not(target_arch = "wasm32"))]
 
-use csc::config::GPTCACHE_COSINE;
+use csc::config::{Eviction, GPTCACHE_COSINE};
 use csc::dataset::{plane, synthetic};
 use csc::experiment::frontier::{default_reference, frontier_title, Difference, SYNTHETIC_FRONTIER_K};
 use csc::experiment::runner::check_ground_truth;
@@ -19,7 +19,7 @@ fn the_builtin_frontier_lists_every_family_point_by_seed() {
     spec.validate().unwrap();
     let Measure::Frontier { families } = &spec.measure else { panic!("not a frontier") };
     let points: usize = families.iter().map(|f| f.points()).sum();
-    assert_eq!(points, 7 + 1 + 6 + 4 + 4);
+    assert_eq!(points, 7 + 1 + 6 + 4 + 4 + 7);
     assert_eq!(spec.points(), points);
     assert_eq!(spec.units().len(), points * spec.seeds);
     let units = spec.units();
@@ -32,7 +32,12 @@ fn the_builtin_frontier_lists_every_family_point_by_seed() {
     assert_eq!(spec.family_of(9).unwrap().0.policy, PolicyKind::VCache);
     assert_eq!(spec.unit_params(at(17)).unwrap().beta, 1.0);
     assert_eq!(spec.family_of(21).unwrap().0.policy, PolicyKind::Lru);
-    assert!(spec.family_of(22).is_none());
+    // 22–28: the threshold cache evicting by GDSF over the same τ (issue 37); GPTCache's keeps LRU.
+    let g = spec.unit_params(at(24)).unwrap();
+    assert_eq!((g.eviction, g.threshold_tau, g.threshold_cosine), (Eviction::Gdsf, 0.2, None));
+    assert_eq!(spec.family_of(24).unwrap().0.name(), "Threshold (GDSF)");
+    assert_eq!(p.eviction, Eviction::Lru);
+    assert!(spec.family_of(29).is_none());
     // The JSON form reads back to the same definition.
     let back = ExperimentSpec::from_json(&serde_json::to_string(&spec).unwrap()).unwrap();
     assert_eq!(back, spec);
@@ -195,7 +200,7 @@ fn the_frontier_view_runs_the_engine_quick_definition_on_any_dataset() {
         assert!(SYNTHETIC_FRONTIER_K < universe, "k {SYNTHETIC_FRONTIER_K} vs {universe} queries");
         assert_eq!((q.params.horizon, q.params.n_eval, q.params.k, q.seeds), (1000, 1000, k, 3));
         assert_eq!(q.measure, full.measure);
-        assert_eq!(q.units().len(), 22 * 3);
+        assert_eq!(q.units().len(), 29 * 3);
         let name = if dataset == DatasetId::NqTrivia { "nq-trivia" } else { "synthetic" };
         assert_eq!(
             q.title,

@@ -128,13 +128,8 @@ fn threshold_gdsf_agrees_with_a_plain_reimplementation_every_round() {
         };
         let env = Arc::new(Environment::from_trace(&tr, &p).unwrap());
         let mut sim = Simulation::new(env, PolicyKind::Threshold, &p, 0).unwrap();
-        let mut plain = PlainGdsfThreshold {
-            k,
-            tau,
-            metric: Metric::new(2.0).unwrap(),
-            entries: Vec::new(),
-            clock: 0.0,
-        };
+        let mut plain =
+            PlainGdsfThreshold { k, tau, metric: Metric::new(2.0).unwrap(), entries: Vec::new(), clock: 0.0 };
         let (mut hits, mut lru_differs) = (0, false);
         let mut lru = Simulation::new(
             Arc::new(Environment::from_trace(&tr, &Params { eviction: Eviction::Lru, ..p.clone() }).unwrap()),

@@ -226,7 +226,16 @@ impl PlainVCache {
             self.items.remove(out);
         }
         let h = self.clock + cost;
-        self.items.push(PlainItem { key: t, x: x.to_vec(), label, obs: Vec::new(), last: t, uses: 1.0, cost, h });
+        self.items.push(PlainItem {
+            key: t,
+            x: x.to_vec(),
+            label,
+            obs: Vec::new(),
+            last: t,
+            uses: 1.0,
+            cost,
+            h,
+        });
     }
 
     /// A use of item `j` in round `t`.

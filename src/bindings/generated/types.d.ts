@@ -319,6 +319,12 @@ export type Direction = "holds" | "fails" | "undecided";
 export type Embed = "page" | "figure";
 
 /**
+ * The eviction rule of the threshold cache and vCache (SPEC §9, §15), when they hold `k` entries
+ * and admit another ([`crate::online::eviction`]).
+ */
+export type Eviction = "lru" | "gdsf";
+
+/**
  * A complete experiment definition (also readable from JSON).
  */
 export type ExperimentSpec = {
@@ -1049,6 +1055,11 @@ export type Params = {
    * vCache's error bound `δ` (SPEC §15; the reference code's default 0.01). Default 0.01.
    */
   vcache_delta: number,
+  /**
+   * The eviction rule of the threshold cache and vCache ([`Eviction`]): LRU, or GDSF
+   * (Cherkasova 1998, HPL-98-69). GPTCache's preset keeps LRU. Default LRU.
+   */
+  eviction: Eviction,
   /**
    * CLCB-Frozen-Cont Lipschitz constant `L_g` (appendix Alg. 6; radius `ρ_s = e_s/(2L_g)`). Default 1.
    */

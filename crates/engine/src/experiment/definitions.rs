@@ -227,8 +227,8 @@ pub(super) fn online_sensitivity(
 /// frontier collapses to one point (docs/REPRODUCTION.md, "frontier"): the threshold cache
 /// over a τ grid (evicting LRU, and GDSF: issue 37, Cherkasova 1998, HPL-98-69) and at GPTCache's
 /// defaults (`threshold_cosine` = 0.6 and LRU eviction, docs/SPEC-NOTES.md), vCache
-/// over its bound δ (SPEC §15), CLCB-SC-LS-Cont over its width β (SPEC §6), and CLCB-SC-LS,
-/// Greedy, LFU and LRU as points. Every point: realised cost, error rate, hit rate and average
+/// over its bound δ (SPEC §15), CLCB-SC-LS-Cont over its width β (SPEC §6), CLCB-SC-LS,
+/// Greedy, LFU and LRU as points, and last the threshold cache evicting by GDSF over the same τ. Every point: realised cost, error rate, hit rate and average
 /// regret with 95% intervals over seeds.
 pub(super) fn frontier(id: &str, base: Params) -> ExperimentSpec {
     let gptcache = Family {
@@ -256,7 +256,6 @@ pub(super) fn frontier(id: &str, base: Params) -> ExperimentSpec {
         measure: Measure::Frontier {
             families: vec![
                 Family::sweep(PolicyKind::Threshold, "threshold_tau", values(&taus)),
-                gdsf,
                 gptcache,
                 Family::sweep(
                     PolicyKind::VCache,
@@ -268,6 +267,8 @@ pub(super) fn frontier(id: &str, base: Params) -> ExperimentSpec {
                 Family::point(PolicyKind::Greedy),
                 Family::point(PolicyKind::Lfu),
                 Family::point(PolicyKind::Lru),
+                // Last, so that the points before keep their numbers.
+                gdsf,
             ],
         },
         sweep: None,
