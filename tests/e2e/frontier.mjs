@@ -94,7 +94,7 @@ try {
     await waitFor(page, () => /^Loaded nq-trivia \(5000 questions\).*gold answers/.test(document.getElementById('upload-msg').textContent), null, { timeout: 180000 });
     const status = await jobDone(page, 'frontier', 1800000);
     console.log(`     ${status}`);
-    assert(/^Done: 66 units/.test(status), status);
+    assert(/^Done: 87 units/.test(status), status);
   });
 
   await check('a point of the chart equals the CLI\'s value for the exported definition, bit for bit', async () => {

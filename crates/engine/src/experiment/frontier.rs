@@ -16,6 +16,7 @@
 
 pub use super::definitions::{frontier_title, SYNTHETIC_FRONTIER_K};
 pub use super::paired::{Difference, FrontierComparison, FrontierRow, Paired};
+pub use super::pchr::{auc, Pchr, PchrFamily, PchrPoint, PCHR_METHOD};
 use super::stats::Interval;
 use super::{ExperimentSpec, Family, Measure, Report, Stat};
 use crate::config::GPTCACHE_COSINE;
@@ -119,7 +120,7 @@ impl Report {
     }
 
     /// The value of `metric` on every seed of experiment point `point`, by seed.
-    fn per_seed(&self, point: usize, metric: &str) -> BTreeMap<u64, f64> {
+    pub(super) fn per_seed(&self, point: usize, metric: &str) -> BTreeMap<u64, f64> {
         self.units
             .iter()
             .filter(|u| u.unit.point == point)
@@ -280,6 +281,153 @@ impl Report {
             ));
         }
         notes
+    }
+
+    /// A frontier's P-CHR ([`super::pchr`]; arXiv 2606.19719): each family's hit precision
+    /// against its cache-hit ratio, point by point over seeds, and each swept family's AUC over
+    /// the common hit-ratio range; `None` for other experiments or without ground truth (no
+    /// error rate).
+    pub fn pchr(&self) -> Option<Pchr> {
+        let Measure::Frontier { families } = &self.experiment.measure else { return None };
+        let (hit, err) = (FRONTIER_METRICS[2].0, FRONTIER_METRICS[1].0);
+        // Per family: per point, its value, index and per-seed (hit ratio, precision).
+        let mut curves: Vec<Vec<(usize, f64, BTreeMap<u64, (f64, f64)>)>> = Vec::new();
+        let mut start = 0;
+        for f in families {
+            let mut pts = Vec::new();
+            for i in 0..f.points() {
+                let point = start + i;
+                let x = if f.param.is_some() { f.values[i].as_f64().unwrap_or(f64::NAN) } else { f64::NAN };
+                let (h, e) = (self.per_seed(point, hit), self.per_seed(point, err));
+                let seeds = h
+                    .iter()
+                    .filter(|(_, h)| **h > 0.0)
+                    .filter_map(|(s, h)| Some((*s, (*h, 1.0 - e.get(s)? / h))))
+                    .collect();
+                pts.push((point, x, seeds));
+            }
+            start += f.points();
+            curves.push(pts);
+        }
+        if curves.iter().flatten().all(|(_, _, s)| s.is_empty()) {
+            return None;
+        }
+        let unit = |v: Vec<f64>| {
+            let i = Interval::of(&v);
+            Interval::clipped(i.n, i.mean, i.half(), (0.0, 1.0))
+        };
+        // The common range: the intersection of the swept families' spans of mean hit ratio.
+        let mut range = (f64::NEG_INFINITY, f64::INFINITY);
+        let mut out = Vec::new();
+        for (f, pts) in families.iter().zip(&curves) {
+            let points: Vec<PchrPoint> = pts
+                .iter()
+                .map(|(point, x, s)| PchrPoint {
+                    point: *point,
+                    x: *x,
+                    hit_ratio: unit(s.values().map(|v| v.0).collect()),
+                    precision: unit(s.values().map(|v| v.1).collect()),
+                })
+                .collect();
+            if f.param.is_some() {
+                let xs = points.iter().map(|p| p.hit_ratio.mean).filter(|x| x.is_finite());
+                let (a, b) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| (a.min(x), b.max(x)));
+                range = (range.0.max(a), range.1.min(b));
+            }
+            out.push(PchrFamily {
+                key: f.key(),
+                name: f.name(),
+                param: f.param.clone(),
+                points,
+                auc: None,
+                note: None,
+            });
+        }
+        let range = (range.0.is_finite() && range.1.is_finite() && range.0 < range.1).then_some(range);
+        for ((f, pts), fam) in families.iter().zip(&curves).zip(&mut out) {
+            if f.param.is_none() {
+                continue;
+            }
+            let Some((lo, hi)) = range else {
+                fam.note = Some("the swept families share no range of hit ratios: no AUC".into());
+                continue;
+            };
+            let seeds: std::collections::BTreeSet<u64> =
+                pts.iter().flat_map(|p| p.2.keys().copied()).collect();
+            let mut areas = Vec::new();
+            let mut short = Vec::new();
+            for s in seeds {
+                let curve: Vec<(f64, f64)> = pts.iter().filter_map(|p| p.2.get(&s).copied()).collect();
+                match auc(&curve, lo, hi) {
+                    Some(a) => areas.push(a),
+                    None => {
+                        let (a, b) = curve
+                            .iter()
+                            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| (a.min(p.0), b.max(p.0)));
+                        short.push(format!("seed {s} spans [{a:.4}, {b:.4}]"));
+                    }
+                }
+            }
+            if short.is_empty() {
+                fam.auc = Some(Interval::of(&areas));
+            } else {
+                fam.note = Some(format!(
+                    "its points do not span the common hit-ratio range [{lo:.4}, {hi:.4}] on every seed ({}):                      no AUC (not extrapolated)",
+                    short.join("; ")
+                ));
+            }
+        }
+        Some(Pchr { range: range.map(|(a, b)| [a, b]), families: out, method: PCHR_METHOD.into() })
+    }
+
+    /// The P-CHR chart data (`<out>.pchr.csv`): a row per point, `family,algorithm_id,param,x,point,`
+    /// then `n,mean,lo,hi` of the hit ratio and of the hit precision, then the family's
+    /// `auc,auc_ci95,auc_lo,auc_hi` over the common range `range_lo,range_hi` (empty where there is
+    /// none) and its note; `None` for other experiments or without ground truth.
+    pub fn pchr_csv(&self) -> Option<String> {
+        let p = self.pchr()?;
+        let num = |v: f64| if v.is_finite() { v.to_string() } else { String::new() };
+        let mut s =
+            String::from("family,algorithm_id,param,x,point,hit_ratio_n,hit_ratio,hit_ratio_lo,hit_ratio_hi");
+        s.push_str(",precision_n,precision,precision_lo,precision_hi,auc_n,auc,auc_ci95,auc_lo,auc_hi,range_lo,range_hi,note\n");
+        let (rlo, rhi) = p.range.map_or((f64::NAN, f64::NAN), |[a, b]| (a, b));
+        let Measure::Frontier { families } = &self.experiment.measure else { return None };
+        for (f, fam) in families.iter().zip(&p.families) {
+            for pt in &fam.points {
+                let (h, q) = (&pt.hit_ratio, &pt.precision);
+                s.push_str(&format!(
+                    "{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                    fam.key,
+                    f.policy.info().id,
+                    fam.param.as_deref().unwrap_or(""),
+                    num(pt.x),
+                    pt.point,
+                    h.n,
+                    num(h.mean),
+                    num(h.lo),
+                    num(h.hi),
+                    q.n,
+                    num(q.mean),
+                    num(q.lo),
+                    num(q.hi)
+                ));
+                match &fam.auc {
+                    Some(a) => s.push_str(&format!(
+                        ",{},{},{},{},{}",
+                        a.n,
+                        num(a.mean),
+                        num(a.half()),
+                        num(a.lo),
+                        num(a.hi)
+                    )),
+                    None => s.push_str(",,,,,"),
+                }
+                let note = fam.note.as_deref().unwrap_or("").replace('"', "'");
+                let note = if note.is_empty() { note } else { format!("\"{note}\"") };
+                s.push_str(&format!(",{},{},{note}\n", num(rlo), num(rhi)));
+            }
+        }
+        Some(s)
     }
 
     /// The chart data of a frontier: `algorithm,algorithm_id,param,x,n,` then `mean,ci95,lo,hi`

@@ -53,6 +53,11 @@ pub struct Report {
     /// item 3; [`super::frontier`]); absent for other experiments.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub frontier: Option<super::paired::FrontierComparison>,
+    /// A frontier's hit precision against cache-hit ratio per family, with AUCs (issue 37,
+    /// item 1; arXiv 2606.19719; [`super::pchr`]); absent for other experiments and without
+    /// ground truth.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pchr: Option<super::pchr::Pchr>,
 }
 
 impl Report {
@@ -68,9 +73,11 @@ impl Report {
             units,
             headline: None,
             frontier: None,
+            pchr: None,
         };
         report.headline = headline(&report.experiment, &report.units);
         report.frontier = report.default_frontier_comparison();
+        report.pchr = report.pchr();
         report
     }
 
