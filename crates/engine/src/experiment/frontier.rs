@@ -90,6 +90,38 @@ impl ExperimentSpec {
     }
 }
 
+/// The smallest and largest of `xs` (non-empty).
+fn span(xs: &[f64]) -> (f64, f64) {
+    xs.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| (a.min(*x), b.max(*x)))
+}
+
+/// P-CHR's common hit-ratio range ([`super::pchr`]) from the swept families' spans (`None`: not
+/// swept, or no hit): the range `[lo, hi]`, `lo < hi`, that the most families span, the widest
+/// among those, then the lowest; its ends are among the spans' ends. `None` when no two ends of
+/// the spans make a range of positive width that any family spans.
+pub fn common_range(spans: &[Option<(f64, f64)>]) -> Option<(f64, f64)> {
+    let spans: Vec<(f64, f64)> = spans.iter().flatten().copied().collect();
+    let mut best: Option<(usize, f64, f64)> = None;
+    for &(lo, _) in &spans {
+        for &(_, hi) in &spans {
+            if lo >= hi {
+                continue;
+            }
+            let n = spans.iter().filter(|(a, b)| *a <= lo && *b >= hi).count();
+            let better = match best {
+                None => n > 0,
+                Some((bn, blo, bhi)) => {
+                    n > bn || (n == bn && (hi - lo > bhi - blo || (hi - lo == bhi - blo && lo < blo)))
+                }
+            };
+            if better {
+                best = Some((n, lo, hi));
+            }
+        }
+    }
+    best.map(|(_, lo, hi)| (lo, hi))
+}
+
 impl Report {
     /// The points of a frontier experiment, families in order and values ascending.
     pub fn frontier_points(&self) -> Vec<FrontierPoint<'_>> {
@@ -316,8 +348,8 @@ impl Report {
             let i = Interval::of(&v);
             Interval::clipped(i.n, i.mean, i.half(), (0.0, 1.0))
         };
-        // The common range: the intersection of the swept families' spans of mean hit ratio.
-        let mut range = (f64::NEG_INFINITY, f64::INFINITY);
+        // Each swept family's span of mean hit ratio, then the common range (`common_range`).
+        let mut spans: Vec<Option<(f64, f64)>> = Vec::new();
         let mut out = Vec::new();
         for (f, pts) in families.iter().zip(&curves) {
             let points: Vec<PchrPoint> = pts
@@ -329,11 +361,8 @@ impl Report {
                     precision: unit(s.values().map(|v| v.1).collect()),
                 })
                 .collect();
-            if f.param.is_some() {
-                let xs = points.iter().map(|p| p.hit_ratio.mean).filter(|x| x.is_finite());
-                let (a, b) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| (a.min(x), b.max(x)));
-                range = (range.0.max(a), range.1.min(b));
-            }
+            let xs: Vec<f64> = points.iter().map(|p| p.hit_ratio.mean).filter(|x| x.is_finite()).collect();
+            spans.push((f.param.is_some() && !xs.is_empty()).then(|| span(&xs)));
             out.push(PchrFamily {
                 key: f.key(),
                 name: f.name(),
@@ -343,8 +372,8 @@ impl Report {
                 note: None,
             });
         }
-        let range = (range.0.is_finite() && range.1.is_finite() && range.0 < range.1).then_some(range);
-        for ((f, pts), fam) in families.iter().zip(&curves).zip(&mut out) {
+        let range = common_range(&spans);
+        for (((f, pts), fam), sp) in families.iter().zip(&curves).zip(&mut out).zip(&spans) {
             if f.param.is_none() {
                 continue;
             }
@@ -352,6 +381,20 @@ impl Report {
                 fam.note = Some("the swept families share no range of hit ratios: no AUC".into());
                 continue;
             };
+            match sp {
+                Some((a, b)) if *a <= lo && *b >= hi => {}
+                Some((a, b)) => {
+                    fam.note = Some(format!(
+                        "its points span hit ratios [{a:.4}, {b:.4}], not the common range [{lo:.4}, {hi:.4}]: \
+                         no AUC (not extrapolated)"
+                    ));
+                    continue;
+                }
+                None => {
+                    fam.note = Some("no seed has a hit: no hit precision, no AUC".into());
+                    continue;
+                }
+            }
             let seeds: std::collections::BTreeSet<u64> =
                 pts.iter().flat_map(|p| p.2.keys().copied()).collect();
             let mut areas = Vec::new();
@@ -361,9 +404,7 @@ impl Report {
                 match auc(&curve, lo, hi) {
                     Some(a) => areas.push(a),
                     None => {
-                        let (a, b) = curve
-                            .iter()
-                            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| (a.min(p.0), b.max(p.0)));
+                        let (a, b) = span(&curve.iter().map(|p| p.0).collect::<Vec<_>>());
                         short.push(format!("seed {s} spans [{a:.4}, {b:.4}]"));
                     }
                 }
@@ -372,7 +413,8 @@ impl Report {
                 fam.auc = Some(Interval::of(&areas));
             } else {
                 fam.note = Some(format!(
-                    "its points do not span the common hit-ratio range [{lo:.4}, {hi:.4}] on every seed ({}):                      no AUC (not extrapolated)",
+                    "its points do not span the common hit-ratio range [{lo:.4}, {hi:.4}] on every seed ({}): \
+                     no AUC (not extrapolated)",
                     short.join("; ")
                 ));
             }
@@ -572,6 +614,20 @@ mod tests {
         // One seed: no interval.
         let one = Interval::clipped(1, 0.2, f64::NAN, FRONTIER_RANGES[1]);
         assert!(one.lo.is_nan() && one.hi.is_nan());
+    }
+
+    #[test]
+    fn the_common_range_is_the_one_most_families_span() {
+        // Threshold-like [0.046, 0.064] and [0.045, 0.058], vCache-like [0, 0.0023], a point.
+        let spans = [Some((0.046, 0.064)), Some((0.045, 0.058)), Some((0.0, 0.0023)), None];
+        assert_eq!(common_range(&spans), Some((0.046, 0.058)));
+        // Two families each: the wider range wins.
+        let spans = [Some((0.0, 0.1)), Some((0.05, 0.2)), Some((0.3, 0.5)), Some((0.35, 0.6))];
+        assert_eq!(common_range(&spans), Some((0.35, 0.5)));
+        // All nest: the innermost.
+        assert_eq!(common_range(&[Some((0.0, 1.0)), Some((0.2, 0.4))]), Some((0.2, 0.4)));
+        // Single points only: no range.
+        assert_eq!(common_range(&[Some((0.1, 0.1)), None]), None);
     }
 
     #[test]

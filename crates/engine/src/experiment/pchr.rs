@@ -8,8 +8,11 @@
 //! with no hit). Both are summarised over seeds as SPEC §10 summarises a sample: mean and 95%
 //! Student-t interval, clipped to [0, 1].
 //!
-//! The AUC of a family is taken over the *common* hit-ratio range `[lo, hi]`: the intersection
-//! of the swept families' spans of mean hit ratio. On each seed, the family's points (sorted by
+//! The AUC of a family is taken over the *common* hit-ratio range `[lo, hi]`: the range that the
+//! most swept families span in mean hit ratio, the widest of those
+//! ([`super::frontier::common_range`]); a family that does not span it gets no AUC and a note
+//! saying what it spans (on nq-trivia, vCache's hit ratios stay below the threshold caches'). On
+//! each seed, the family's points (sorted by
 //! hit ratio) are joined by straight lines and the area under them over `[lo, hi]` is [`auc`];
 //! the family's AUC is the mean of these areas with its 95% Student-t interval over seeds. A
 //! seed whose points do not span `[lo, hi]` is not extrapolated: the family then has no AUC, and
@@ -70,8 +73,8 @@ pub struct Pchr {
 pub const PCHR_METHOD: &str = "Hit precision (1 − wrong hits/hits) against cache-hit ratio, after \
     \"Closing the Calibration Gap in Semantic Caching\" (arXiv 2606.19719). Each point: mean over \
     seeds with its 95% Student-t interval, clipped to [0, 1]. AUC: on each seed, the area under the \
-    family's points joined by straight lines over the common hit-ratio range (the swept families' \
-    shared span), then its mean and 95% Student-t interval over seeds; a family whose points do not \
+    family's points joined by straight lines over the common hit-ratio range (the range that the most \
+    swept families span, the widest of those), then its mean and 95% Student-t interval over seeds; a family whose points do not \
     span the range on a seed gets no AUC (never extrapolated).";
 
 /// The area under the piecewise-linear curve through `points` (hit ratio, precision) over
