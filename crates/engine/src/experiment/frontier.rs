@@ -95,6 +95,19 @@ fn span(xs: &[f64]) -> (f64, f64) {
     xs.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| (a.min(*x), b.max(*x)))
 }
 
+/// The hit ratios a swept family's points span on every seed: `[max_s min, min_s max]` over the
+/// seeds' (hit ratio, precision) points; `None` when that is empty.
+fn every_seed_span(pts: &[(usize, f64, BTreeMap<u64, (f64, f64)>)]) -> Option<(f64, f64)> {
+    let seeds: std::collections::BTreeSet<u64> = pts.iter().flat_map(|p| p.2.keys().copied()).collect();
+    let (mut lo, mut hi) = (f64::NEG_INFINITY, f64::INFINITY);
+    for s in seeds {
+        let xs: Vec<f64> = pts.iter().filter_map(|p| p.2.get(&s).map(|v| v.0)).collect();
+        let (a, b) = span(&xs);
+        (lo, hi) = (lo.max(a), hi.min(b));
+    }
+    (lo.is_finite() && hi.is_finite() && lo <= hi).then_some((lo, hi))
+}
+
 /// P-CHR's common hit-ratio range ([`super::pchr`]) from the swept families' spans (`None`: not
 /// swept, or no hit): the range `[lo, hi]`, `lo < hi`, that the most families span, the widest
 /// among those, then the lowest; its ends are among the spans' ends. `None` when no two ends of
@@ -361,8 +374,7 @@ impl Report {
                     precision: unit(s.values().map(|v| v.1).collect()),
                 })
                 .collect();
-            let xs: Vec<f64> = points.iter().map(|p| p.hit_ratio.mean).filter(|x| x.is_finite()).collect();
-            spans.push((f.param.is_some() && !xs.is_empty()).then(|| span(&xs)));
+            spans.push(if f.param.is_some() { every_seed_span(pts) } else { None });
             out.push(PchrFamily {
                 key: f.key(),
                 name: f.name(),
@@ -385,13 +397,16 @@ impl Report {
                 Some((a, b)) if *a <= lo && *b >= hi => {}
                 Some((a, b)) => {
                     fam.note = Some(format!(
-                        "its points span hit ratios [{a:.4}, {b:.4}], not the common range [{lo:.4}, {hi:.4}]: \
-                         no AUC (not extrapolated)"
+                        "on every seed its points span hit ratios [{a:.4}, {b:.4}], not the common range \
+                         [{lo:.4}, {hi:.4}]: no AUC (not extrapolated)"
                     ));
                     continue;
                 }
                 None => {
-                    fam.note = Some("no seed has a hit: no hit precision, no AUC".into());
+                    fam.note = Some(
+                        "no range of hit ratios is spanned on every seed (or no seed has a hit): no AUC"
+                            .into(),
+                    );
                     continue;
                 }
             }

@@ -9,7 +9,8 @@
 //! Student-t interval, clipped to [0, 1].
 //!
 //! The AUC of a family is taken over the *common* hit-ratio range `[lo, hi]`: the range that the
-//! most swept families span in mean hit ratio, the widest of those
+//! most swept families span on every seed (a family spans `[max_s min_s, min_s max_s]` of its
+//! seeds' hit ratios), the widest of those
 //! ([`super::frontier::common_range`]); a family that does not span it gets no AUC and a note
 //! saying what it spans (on nq-trivia, vCache's hit ratios stay below the threshold caches'). On
 //! each seed, the family's points (sorted by
@@ -74,7 +75,7 @@ pub const PCHR_METHOD: &str = "Hit precision (1 − wrong hits/hits) against cac
     \"Closing the Calibration Gap in Semantic Caching\" (arXiv 2606.19719). Each point: mean over \
     seeds with its 95% Student-t interval, clipped to [0, 1]. AUC: on each seed, the area under the \
     family's points joined by straight lines over the common hit-ratio range (the range that the most \
-    swept families span, the widest of those), then its mean and 95% Student-t interval over seeds; a family whose points do not \
+    swept families span on every seed, the widest of those), then its mean and 95% Student-t interval over seeds; a family whose points do not \
     span the range on a seed gets no AUC (never extrapolated).";
 
 /// The area under the piecewise-linear curve through `points` (hit ratio, precision) over
