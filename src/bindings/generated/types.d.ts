@@ -1075,6 +1075,74 @@ export type Params = {
 };
 
 /**
+ * A frontier's P-CHR: every family, the common hit-ratio range and the notes.
+ */
+export type Pchr = {
+  /**
+   * The common hit-ratio range `[lo, hi]` of the AUCs (`null` when the families share none).
+   */
+  range: [number, number] | null,
+  families: Array<PchrFamily>,
+  /**
+   * How it is computed, in words.
+   */
+  method: string,
+};
+
+/**
+ * One family's P-CHR curve (or point) and its AUC.
+ */
+export type PchrFamily = {
+  /**
+   * The series' key (`Family::key`: `threshold`, `threshold:threshold-gdsf`).
+   */
+  key: string,
+  /**
+   * The series' name.
+   */
+  name: string,
+  /**
+   * Its swept parameter (`null`: a single policy, drawn as a point).
+   */
+  param: string | null,
+  /**
+   * Points in parameter order.
+   */
+  points: Array<PchrPoint>,
+  /**
+   * The area under its curve over the common range: mean over seeds and 95% interval
+   * (`null` for a single policy, or where a seed's points do not span the range).
+   */
+  auc: Interval | null,
+  /**
+   * Why there is no AUC, when a swept family has none.
+   */
+  note: string | null,
+};
+
+/**
+ * One point of a P-CHR chart.
+ */
+export type PchrPoint = {
+  /**
+   * The experiment point (as the frontier's rows).
+   */
+  point: number,
+  /**
+   * The family's parameter value (`null` for a single policy).
+   */
+  x: number | null,
+  /**
+   * Cache-hit ratio over seeds, clipped to [0, 1].
+   */
+  hit_ratio: Interval,
+  /**
+   * Hit precision over the seeds with at least one hit, clipped to [0, 1].
+   */
+  precision: Interval,
+};
+
+/**
  * A non-decreasing mismatch cost with values in `[0, 1]`.
  */
 export type Phi = { "kind": "clipped_linear", zeta: number, } | { "kind": "clipped_quadratic", zeta: number, };
@@ -1192,6 +1260,12 @@ export type Report = {
    * item 3; [`super::frontier`]); absent for other experiments.
    */
   frontier?: FrontierComparison | null,
+  /**
+   * A frontier's hit precision against cache-hit ratio per family, with AUCs (issue 37,
+   * item 1; arXiv 2606.19719; [`super::pchr`]); absent for other experiments and without
+   * ground truth.
+   */
+  pchr?: Pchr | null,
 };
 
 /**
