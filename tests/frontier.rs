@@ -164,6 +164,64 @@ fn a_small_frontier_runs_to_its_table_and_chart_data() {
     assert!(report.frontier_comparison(6).is_none(), "no point 6");
     // Not a frontier: no frontier CSV.
     assert!(builtin("fig-c").map(|s| Report::new(&s, Vec::new()).frontier_csv()).unwrap().is_none());
+
+    // P-CHR (issue 37, item 1), by hand from the units: each point's hit precision per seed is
+    // 1 − error rate/hit rate; each swept family's AUC over the common range is the mean over
+    // seeds of the trapezoids under its seed's points.
+    let pchr = report.pchr.as_ref().expect("a frontier with ground truth carries its P-CHR");
+    let json = |p: &csc::experiment::pchr::Pchr| serde_json::to_string(p).unwrap();
+    assert_eq!(json(pchr), json(&report.pchr().unwrap()));
+    assert_eq!(pchr.families.len(), 4);
+    let prec = |point: usize, seed: u64| {
+        let (h, e) = (value(point, seed, "final_hit_rate"), value(point, seed, "final_error_rate"));
+        (h > 0.0).then(|| (h, 1.0 - e / h))
+    };
+    for f in &pchr.families {
+        for p in &f.points {
+            let ys: Vec<f64> = (0..2).filter_map(|s| prec(p.point, s)).map(|v| v.1).collect();
+            assert_eq!(p.precision.n, ys.len(), "{}", f.name);
+            if !ys.is_empty() {
+                let mean = ys.iter().sum::<f64>() / ys.len() as f64;
+                assert!(
+                    (p.precision.mean - mean).abs() < 1e-15,
+                    "{}: {} vs {mean}",
+                    f.name,
+                    p.precision.mean
+                );
+            }
+        }
+        assert_eq!(f.param.is_none(), f.auc.is_none() && f.note.is_none(), "{}: {:?}", f.name, f.note);
+    }
+    if let Some([lo, hi]) = pchr.range {
+        for f in pchr.families.iter().filter(|f| f.auc.is_some()) {
+            let areas: Vec<f64> = (0..2)
+                .map(|s| {
+                    let mut c: Vec<(f64, f64)> = f.points.iter().filter_map(|p| prec(p.point, s)).collect();
+                    c.sort_by(|a, b| a.0.total_cmp(&b.0));
+                    let mut area = 0.0;
+                    for w in c.windows(2) {
+                        let (a, b) = (w[0].0.max(lo), w[1].0.min(hi));
+                        if b > a {
+                            let y = |x: f64| w[0].1 + (w[1].1 - w[0].1) * (x - w[0].0) / (w[1].0 - w[0].0);
+                            area += (b - a) * (y(a) + y(b)) / 2.0;
+                        }
+                    }
+                    area
+                })
+                .collect();
+            let auc = f.auc.unwrap();
+            assert!(
+                (auc.mean - (areas[0] + areas[1]) / 2.0).abs() < 1e-15,
+                "{}: {auc:?} vs {areas:?}",
+                f.name
+            );
+            assert!((auc.half() - 12.706 * (areas[0] - areas[1]).abs() / 2.0).abs() < 1e-12, "{}", f.name);
+        }
+    }
+    let pcsv = report.pchr_csv().unwrap();
+    assert!(pcsv.starts_with("family,algorithm_id,param,x,point,hit_ratio_n,hit_ratio,"), "{pcsv}");
+    assert_eq!(pcsv.lines().count(), 1 + 6, "{pcsv}");
+    assert!(builtin("fig-c").map(|s| Report::new(&s, Vec::new()).pchr()).unwrap().is_none());
 }
 
 #[test]

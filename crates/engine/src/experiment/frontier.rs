@@ -90,6 +90,11 @@ impl ExperimentSpec {
     }
 }
 
+/// One point of a P-CHR curve as [`Report::pchr`] gathers it: the experiment point, the
+/// parameter's value, each seed's (hit ratio, hit precision) where it had a hit, and every seed's
+/// hit ratio.
+type Curve = (usize, f64, BTreeMap<u64, (f64, f64)>, Vec<f64>);
+
 /// The smallest and largest of `xs` (non-empty).
 fn span(xs: &[f64]) -> (f64, f64) {
     xs.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| (a.min(*x), b.max(*x)))
@@ -97,7 +102,7 @@ fn span(xs: &[f64]) -> (f64, f64) {
 
 /// The hit ratios a swept family's points span on every seed: `[max_s min, min_s max]` over the
 /// seeds' (hit ratio, precision) points; `None` when that is empty.
-fn every_seed_span(pts: &[(usize, f64, BTreeMap<u64, (f64, f64)>)]) -> Option<(f64, f64)> {
+fn every_seed_span(pts: &[Curve]) -> Option<(f64, f64)> {
     let seeds: std::collections::BTreeSet<u64> = pts.iter().flat_map(|p| p.2.keys().copied()).collect();
     let (mut lo, mut hi) = (f64::NEG_INFINITY, f64::INFINITY);
     for s in seeds {
@@ -335,8 +340,9 @@ impl Report {
     pub fn pchr(&self) -> Option<Pchr> {
         let Measure::Frontier { families } = &self.experiment.measure else { return None };
         let (hit, err) = (FRONTIER_METRICS[2].0, FRONTIER_METRICS[1].0);
-        // Per family: per point, its value, index and per-seed (hit ratio, precision).
-        let mut curves: Vec<Vec<(usize, f64, BTreeMap<u64, (f64, f64)>)>> = Vec::new();
+        // Per family: per point, its index, value and per-seed (hit ratio, precision).
+        // (Every seed's hit ratio too: a seed without a hit has a hit ratio, 0, but no precision.)
+        let mut curves: Vec<Vec<Curve>> = Vec::new();
         let mut start = 0;
         for f in families {
             let mut pts = Vec::new();
@@ -349,12 +355,12 @@ impl Report {
                     .filter(|(_, h)| **h > 0.0)
                     .filter_map(|(s, h)| Some((*s, (*h, 1.0 - e.get(s)? / h))))
                     .collect();
-                pts.push((point, x, seeds));
+                pts.push((point, x, seeds, h.values().copied().collect::<Vec<f64>>()));
             }
             start += f.points();
             curves.push(pts);
         }
-        if curves.iter().flatten().all(|(_, _, s)| s.is_empty()) {
+        if curves.iter().flatten().all(|(_, _, s, _)| s.is_empty()) {
             return None;
         }
         let unit = |v: Vec<f64>| {
@@ -367,10 +373,10 @@ impl Report {
         for (f, pts) in families.iter().zip(&curves) {
             let points: Vec<PchrPoint> = pts
                 .iter()
-                .map(|(point, x, s)| PchrPoint {
+                .map(|(point, x, s, h)| PchrPoint {
                     point: *point,
                     x: *x,
-                    hit_ratio: unit(s.values().map(|v| v.0).collect()),
+                    hit_ratio: unit(h.clone()),
                     precision: unit(s.values().map(|v| v.1).collect()),
                 })
                 .collect();
