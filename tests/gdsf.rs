@@ -204,3 +204,23 @@ fn lru_is_the_default_an_unknown_rule_is_one_plain_message_and_gptcache_keeps_lr
         assert_eq!(e.lines().count(), 1, "{e}");
     }
 }
+
+/// The page's link and controls: `eviction=gdsf` round-trips, a bad rule is one plain message
+/// naming the choices, and the select under More parameters offers both rules.
+#[test]
+fn the_link_and_the_page_select_the_rule() {
+    use csc::bindings::url_state::{decode, encode, page_controls};
+    let s = decode("eviction=gdsf").unwrap();
+    assert_eq!(s.params.eviction, Eviction::Gdsf);
+    assert_eq!(decode(&encode(&s).unwrap()).unwrap(), s);
+    for bad in ["eviction=NaN", "eviction=lfu", "eviction=1"] {
+        let e = decode(bad).unwrap_err().to_string();
+        assert!(
+            e.contains("`eviction`") && e.contains("lru or gdsf") && e.lines().count() == 1,
+            "{bad}: {e}"
+        );
+    }
+    let c = page_controls().into_iter().find(|c| c.id == "eviction").expect("an eviction control");
+    assert_eq!((c.key.as_str(), c.section), ("params.eviction", "more"));
+    assert_eq!(c.choices.iter().map(|c| c.value).collect::<Vec<_>>(), ["lru", "gdsf"]);
+}
