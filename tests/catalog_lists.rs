@@ -40,6 +40,7 @@ fn sample(id: &str) -> Option<Value> {
         "burst_mean" => json!(50.0),
         "explore_rate" => json!(0.2),
         "threshold_cosine" => json!(0.6),
+        "eviction" => json!("gdsf"),
         "lipschitz" => json!(2.0),
         "c_p" => json!(0.2),
         _ => return None,

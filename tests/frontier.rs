@@ -2,7 +2,7 @@
 //! and a small run through the runner to the table and the chart data.
 #![cfg(not(target_arch = "wasm32"))]
 
-use csc::config::GPTCACHE_COSINE;
+use csc::config::{Eviction, GPTCACHE_COSINE};
 use csc::dataset::{plane, synthetic};
 use csc::experiment::frontier::{default_reference, frontier_title, Difference, SYNTHETIC_FRONTIER_K};
 use csc::experiment::runner::check_ground_truth;
@@ -19,7 +19,7 @@ fn the_builtin_frontier_lists_every_family_point_by_seed() {
     spec.validate().unwrap();
     let Measure::Frontier { families } = &spec.measure else { panic!("not a frontier") };
     let points: usize = families.iter().map(|f| f.points()).sum();
-    assert_eq!(points, 7 + 1 + 6 + 4 + 4);
+    assert_eq!(points, 7 + 1 + 6 + 4 + 4 + 7);
     assert_eq!(spec.points(), points);
     assert_eq!(spec.units().len(), points * spec.seeds);
     let units = spec.units();
@@ -32,7 +32,12 @@ fn the_builtin_frontier_lists_every_family_point_by_seed() {
     assert_eq!(spec.family_of(9).unwrap().0.policy, PolicyKind::VCache);
     assert_eq!(spec.unit_params(at(17)).unwrap().beta, 1.0);
     assert_eq!(spec.family_of(21).unwrap().0.policy, PolicyKind::Lru);
-    assert!(spec.family_of(22).is_none());
+    // 22–28: the threshold cache evicting by GDSF over the same τ (issue 37); GPTCache's keeps LRU.
+    let g = spec.unit_params(at(24)).unwrap();
+    assert_eq!((g.eviction, g.threshold_tau, g.threshold_cosine), (Eviction::Gdsf, 0.2, None));
+    assert_eq!(spec.family_of(24).unwrap().0.name(), "Threshold (GDSF)");
+    assert_eq!(p.eviction, Eviction::Lru);
+    assert!(spec.family_of(29).is_none());
     // The JSON form reads back to the same definition.
     let back = ExperimentSpec::from_json(&serde_json::to_string(&spec).unwrap()).unwrap();
     assert_eq!(back, spec);
@@ -159,6 +164,64 @@ fn a_small_frontier_runs_to_its_table_and_chart_data() {
     assert!(report.frontier_comparison(6).is_none(), "no point 6");
     // Not a frontier: no frontier CSV.
     assert!(builtin("fig-c").map(|s| Report::new(&s, Vec::new()).frontier_csv()).unwrap().is_none());
+
+    // P-CHR (issue 37, item 1), by hand from the units: each point's hit precision per seed is
+    // 1 − error rate/hit rate; each swept family's AUC over the common range is the mean over
+    // seeds of the trapezoids under its seed's points.
+    let pchr = report.pchr.as_ref().expect("a frontier with ground truth carries its P-CHR");
+    let json = |p: &csc::experiment::pchr::Pchr| serde_json::to_string(p).unwrap();
+    assert_eq!(json(pchr), json(&report.pchr().unwrap()));
+    assert_eq!(pchr.families.len(), 4);
+    let prec = |point: usize, seed: u64| {
+        let (h, e) = (value(point, seed, "final_hit_rate"), value(point, seed, "final_error_rate"));
+        (h > 0.0).then(|| (h, 1.0 - e / h))
+    };
+    for f in &pchr.families {
+        for p in &f.points {
+            let ys: Vec<f64> = (0..2).filter_map(|s| prec(p.point, s)).map(|v| v.1).collect();
+            assert_eq!(p.precision.n, ys.len(), "{}", f.name);
+            if !ys.is_empty() {
+                let mean = ys.iter().sum::<f64>() / ys.len() as f64;
+                assert!(
+                    (p.precision.mean - mean).abs() < 1e-15,
+                    "{}: {} vs {mean}",
+                    f.name,
+                    p.precision.mean
+                );
+            }
+        }
+        assert_eq!(f.param.is_none(), f.auc.is_none() && f.note.is_none(), "{}: {:?}", f.name, f.note);
+    }
+    if let Some([lo, hi]) = pchr.range {
+        for f in pchr.families.iter().filter(|f| f.auc.is_some()) {
+            let areas: Vec<f64> = (0..2)
+                .map(|s| {
+                    let mut c: Vec<(f64, f64)> = f.points.iter().filter_map(|p| prec(p.point, s)).collect();
+                    c.sort_by(|a, b| a.0.total_cmp(&b.0));
+                    let mut area = 0.0;
+                    for w in c.windows(2) {
+                        let (a, b) = (w[0].0.max(lo), w[1].0.min(hi));
+                        if b > a {
+                            let y = |x: f64| w[0].1 + (w[1].1 - w[0].1) * (x - w[0].0) / (w[1].0 - w[0].0);
+                            area += (b - a) * (y(a) + y(b)) / 2.0;
+                        }
+                    }
+                    area
+                })
+                .collect();
+            let auc = f.auc.unwrap();
+            assert!(
+                (auc.mean - (areas[0] + areas[1]) / 2.0).abs() < 1e-15,
+                "{}: {auc:?} vs {areas:?}",
+                f.name
+            );
+            assert!((auc.half() - 12.706 * (areas[0] - areas[1]).abs() / 2.0).abs() < 1e-12, "{}", f.name);
+        }
+    }
+    let pcsv = report.pchr_csv().unwrap();
+    assert!(pcsv.starts_with("family,algorithm_id,param,x,point,hit_ratio_n,hit_ratio,"), "{pcsv}");
+    assert_eq!(pcsv.lines().count(), 1 + 6, "{pcsv}");
+    assert!(builtin("fig-c").map(|s| Report::new(&s, Vec::new()).pchr()).unwrap().is_none());
 }
 
 #[test]
@@ -195,7 +258,7 @@ fn the_frontier_view_runs_the_engine_quick_definition_on_any_dataset() {
         assert!(SYNTHETIC_FRONTIER_K < universe, "k {SYNTHETIC_FRONTIER_K} vs {universe} queries");
         assert_eq!((q.params.horizon, q.params.n_eval, q.params.k, q.seeds), (1000, 1000, k, 3));
         assert_eq!(q.measure, full.measure);
-        assert_eq!(q.units().len(), 22 * 3);
+        assert_eq!(q.units().len(), 29 * 3);
         let name = if dataset == DatasetId::NqTrivia { "nq-trivia" } else { "synthetic" };
         assert_eq!(
             q.title,

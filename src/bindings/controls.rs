@@ -7,7 +7,7 @@
 //! the online policies of [`crate::algorithms`] and the paper presets.
 
 use crate::algorithms::PolicyKind;
-use crate::config::PARAMETERS;
+use crate::config::{param_info, Eviction, PARAMETERS};
 use crate::dataset::DATASETS;
 use crate::stream::ARRIVALS;
 use serde::{Deserialize, Serialize};
@@ -236,7 +236,7 @@ pub fn colour_control() -> PageControl {
 }
 
 /// The dataset, then every parameter the page shows (the seed first: it names the stream; then
-/// [`PARAMETERS`]' order), then the uploaded data's arrival model.
+/// [`PARAMETERS`]' order; then the eviction rule's select), then the uploaded data's arrival model.
 pub fn run_settings_controls() -> Vec<PageControl> {
     let mut out = vec![PageControl {
         kind: Kind::Select,
@@ -269,6 +269,7 @@ pub fn run_settings_controls() -> Vec<PageControl> {
             )
         });
     }
+    out.push(eviction_control());
     out.push(PageControl {
         kind: Kind::Select,
         reference: "SPEC-NOTES#arrival-models",
@@ -287,6 +288,27 @@ pub fn run_settings_controls() -> Vec<PageControl> {
         )
     });
     out
+}
+
+/// The select of the threshold cache's and vCache's eviction rule (`params.eviction`, under More
+/// parameters): its choices are [`Eviction::ALL`], its text the parameter's entry.
+pub fn eviction_control() -> PageControl {
+    let p = param_info("eviction").expect("eviction is a parameter");
+    PageControl {
+        kind: Kind::Select,
+        reference: p.reference,
+        section: "more",
+        choices: Eviction::ALL
+            .iter()
+            .map(|e| Choice { value: e.id(), label: e.label().into(), disabled: false })
+            .collect(),
+        ..number(
+            p.id,
+            format!("params.{}", p.id),
+            p.symbol.into(),
+            format!("{}. {}", sentence(p.name), p.doc),
+        )
+    }
 }
 
 /// The three inputs of the one `seeds` state: the regret view's, the offline view's, the sweep's.

@@ -14,6 +14,7 @@
 //     run reproduces the point's realised cost and error rate;
 //   - on `plane` the view shows "—" and the engine's reason and runs nothing, and an online
 //     report without ground truth draws its error-rate chart as "—" with the reason.
+//   - a point of the P-CHR chart (issue 37) against the CLI's <id>.pchr.csv, and the GDSF family;
 // Screenshots of the view at 1440, 768 and 390 px go to artifacts/ (the table fits each). Prints "N passed, M failed".
 //   CSC_DATA=/work/shared/data node tests/e2e/frontier.mjs
 import { readFile, readdir, writeFile, mkdir, mkdtemp } from 'node:fs/promises';
@@ -82,7 +83,7 @@ const chartData = (page, job, i = 0) => page.evaluate(([j, n]) => {
 /** The stats of a report without runtime (the one statistic that differs from run to run). */
 const statsBut = (r) => r.stats.filter((s) => s.metric !== 'runtime_ms').map((s) => JSON.stringify(s));
 
-let page, pageReport, chosen, cliCsv;
+let page, pageReport, chosen, cliCsv, cliOut;
 /** The default reference's point, from the CLI's CSV. */
 const at0 = (csv) => csv[1][csv[0].indexOf('reference_point')];
 try {
@@ -94,7 +95,7 @@ try {
     await waitFor(page, () => /^Loaded nq-trivia \(5000 questions\).*gold answers/.test(document.getElementById('upload-msg').textContent), null, { timeout: 180000 });
     const status = await jobDone(page, 'frontier', 1800000);
     console.log(`     ${status}`);
-    assert(/^Done: 66 units/.test(status), status);
+    assert(/^Done: 87 units/.test(status), status);
   });
 
   await check('a point of the chart equals the CLI\'s value for the exported definition, bit for bit', async () => {
@@ -128,11 +129,31 @@ try {
     assert(chosen.xlo === elo && chosen.xhi === ehi, `the error rate's 95% interval [${chosen.xlo}, ${chosen.xhi}] vs the CLI's [${elo}, ${ehi}]`);
     assert(clo === Math.max(0, c - cc) && elo === Math.max(0, e - ec) && ehi === Math.min(1, e + ec), `clipping: ${c} ± ${cc}, ${e} ± ${ec}`);
     cliCsv = csv;
+    cliOut = path.join(dir, 'out');
     // Every family is a line, its points in parameter order; the single policies are points.
     const keys = chart.series.map((s) => s.key);
     for (const k of ['threshold', 'threshold:threshold-gptcache', 'vcache', 'clcb-sc-ls-cont', 'clcb-sc-ls', 'greedy', 'lfu', 'lru']) assert(keys.includes(k), `no series ${k}: ${keys}`);
     const tau = chart.series.find((s) => s.key === 'threshold').points.map((p) => p.value);
     assert(JSON.stringify(tau) === JSON.stringify([0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6]), `τ order ${tau}`);
+  });
+
+  await check('a point of the P-CHR chart equals the CLI\'s .pchr.csv, and the GDSF family is drawn', async () => {
+    const chart = await chartData(page, 'frontier', 1);
+    assert(chart && /P-CHR/.test(chart.title), `no P-CHR chart: ${chart && chart.title}`);
+    const file = (await readdir(cliOut)).find((f) => /\.pchr\.csv$/.test(f));
+    assert(file, 'the CLI wrote no .pchr.csv');
+    const csv = (await readFile(path.join(cliOut, file), 'utf8')).trim().split('\n').map((l) => l.split(','));
+    const head = csv[0];
+    for (const [key, value] of [['threshold', 0.6], ['threshold:threshold-gdsf', 0.6]]) {
+      const point = chart.series.find((s) => s.key === key)?.points.find((p) => p.value === value);
+      const row = csv.find((r) => r[0] === key && r[3] === String(value));
+      assert(point && row, `${key} at ${value}: page ${JSON.stringify(point)}, CLI ${row}`);
+      const col = (name) => Number(row[head.indexOf(name)]);
+      assert(point.x === col('hit_ratio') && point.y === col('precision') && point.lo === col('precision_lo') && point.hi === col('precision_hi')
+        && point.xlo === col('hit_ratio_lo') && point.xhi === col('hit_ratio_hi'),
+        `${key}: page (${point.x}, ${point.y}) [${point.lo}, ${point.hi}] vs CLI (${col('hit_ratio')}, ${col('precision')}) [${col('precision_lo')}, ${col('precision_hi')}]`);
+      console.log(`     ${key} τ = ${value}: hit ratio ${point.x}, precision ${point.y}; CLI AUC ${row[head.indexOf('auc')] || '—'}`);
+    }
   });
 
   await check('the page shows the CLI\'s paired difference against GPTCache\'s preset, in the engine\'s words', async () => {

@@ -4,7 +4,8 @@
 //! Straight-line code: a linear scan for the nearest item (strict `<`, ties to the lowest
 //! index), the similarity `1 − (D·d)²/2` rounded to 3 decimals, Newton–Raphson written out for
 //! the 2×2 case, the separable table, the delta method, the 50-point ε grid and the LRU
-//! eviction by a scan. Shared with the engine on purpose, as definitions: the metric
+//! eviction by a scan, or GDSF's (Cherkasova 1998, HPL-98-69: evict the lowest
+//! `L + uses·cost`, ties to the oldest, then `L` = its priority) by a scan (`tests/gdsf.rs`). Shared with the engine on purpose, as definitions: the metric
 //! (`Metric::dist`), the normal quantile `Φ⁻¹` (`csc::portable::norm_quantile`, there is none
 //! in std) and the random stream (ChaCha8 seeded with the run's seed, stream 7 = the engine's
 //! `Purpose::Policy`). The logistic uses std's `f64::exp`, not the engine's `libm` wrapper.
@@ -29,6 +30,10 @@ pub struct PlainItem {
     /// (s, y) in order.
     pub obs: Vec<(f64, bool)>,
     pub last: usize,
+    /// GDSF: uses, the cost observed at admission, the priority.
+    pub uses: f64,
+    pub cost: f64,
+    pub h: f64,
 }
 
 pub struct PlainVCache {
@@ -40,6 +45,9 @@ pub struct PlainVCache {
     /// Rounds that fitted by the separable convention and by the delta method.
     pub separable_fits: usize,
     pub delta_fits: usize,
+    /// GDSF instead of LRU, and its clock `L`.
+    pub gdsf: bool,
+    pub clock: f64,
 }
 
 /// What one round did.
@@ -186,26 +194,67 @@ impl PlainVCache {
     pub fn new(k: usize, delta: f64, metric: Metric, seed: u64) -> Self {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         rng.set_stream(7);
-        PlainVCache { k, delta, metric, items: Vec::new(), rng, separable_fits: 0, delta_fits: 0 }
+        PlainVCache {
+            k,
+            delta,
+            metric,
+            items: Vec::new(),
+            rng,
+            separable_fits: 0,
+            delta_fits: 0,
+            gdsf: false,
+            clock: 0.0,
+        }
     }
 
-    fn admit(&mut self, t: usize, x: &[f32], label: i64) {
+    fn admit(&mut self, t: usize, x: &[f32], label: i64, cost: f64) {
         if self.items.len() >= self.k {
-            let mut lru = 0;
+            let mut out = 0;
             for j in 1..self.items.len() {
-                if self.items[j].last < self.items[lru].last {
-                    lru = j;
+                let older = if self.gdsf {
+                    self.items[j].h < self.items[out].h
+                } else {
+                    self.items[j].last < self.items[out].last
+                };
+                if older {
+                    out = j;
                 }
             }
-            self.items.remove(lru);
+            if self.gdsf {
+                self.clock = self.items[out].h;
+            }
+            self.items.remove(out);
         }
-        self.items.push(PlainItem { key: t, x: x.to_vec(), label, obs: Vec::new(), last: t });
+        let h = self.clock + cost;
+        self.items.push(PlainItem {
+            key: t,
+            x: x.to_vec(),
+            label,
+            obs: Vec::new(),
+            last: t,
+            uses: 1.0,
+            cost,
+            h,
+        });
+    }
+
+    /// A use of item `j` in round `t`.
+    fn touch(&mut self, j: usize, t: usize) {
+        let it = &mut self.items[j];
+        it.last = t;
+        it.uses += 1.0;
+        it.h = self.clock + it.uses * it.cost;
     }
 
     pub fn step(&mut self, t: usize, x: &[f32], label: i64) -> PlainStep {
+        self.step_at_cost(t, x, label, 0.0)
+    }
+
+    /// A round whose LLM call, if any, is observed to cost `cost`.
+    pub fn step_at_cost(&mut self, t: usize, x: &[f32], label: i64, cost: f64) -> PlainStep {
         // Step 1.
         if self.items.is_empty() {
-            self.admit(t, x, label);
+            self.admit(t, x, label, cost);
             return PlainStep { llm: true, nearest: None, cache: self.keys() };
         }
         // Step 2.
@@ -234,15 +283,15 @@ impl PlainVCache {
             explore = v <= tau;
         }
         if !explore {
-            self.items[u].last = t;
+            self.touch(u, t);
             return PlainStep { llm: false, nearest, cache: self.keys() };
         }
         // Step 5.
         let y = self.items[u].label == label;
         self.items[u].obs.push((s, y));
-        self.items[u].last = t;
+        self.touch(u, t);
         if !y {
-            self.admit(t, x, label);
+            self.admit(t, x, label, cost);
         }
         PlainStep { llm: true, nearest, cache: self.keys() }
     }

@@ -347,6 +347,36 @@ export function frontierMeta(fam, p, /** @type {FrontierRow | undefined} */ row,
 }
 
 /**
+ * The P-CHR chart (issue 37, item 1; arXiv 2606.19719, "Closing the Calibration Gap in Semantic
+ * Caching"): hit precision (y) against cache-hit ratio (x) per frontier family, as the engine
+ * computes it (`report.pchr`, csc::experiment::pchr): points in parameter order joined for a swept
+ * family, a single policy a point, 95% intervals both ways; the legend gives each family's AUC over
+ * the common hit-ratio range, or the engine's note where the family does not span it. `null`
+ * without a P-CHR (another experiment, or no ground truth).
+ */
+export function pchrChart(report) {
+  const p = report.pchr;
+  if (!p) return null;
+  const families = report.experiment.measure.families || [];
+  const num = (v) => (v == null ? undefined : v);
+  const series = p.families.map((fam, i) => {
+    const family = families[i] || {};
+    const auc = fam.auc ? `AUC ${fmtInterval(fam.auc)}` : fam.note ? 'no AUC' : '';
+    return {
+      key: fam.key, label: auc ? `${fam.name} (${auc})` : fam.name, ...styleFields(family.policy), ...(family.label ? { dash: [2, 3] } : {}),
+      points: fam.points.filter((q) => q.hit_ratio.mean != null && q.precision.mean != null).map((q) => ({
+        x: q.hit_ratio.mean, y: q.precision.mean, lo: num(q.precision.lo), hi: num(q.precision.hi), xlo: num(q.hit_ratio.lo), xhi: num(q.hit_ratio.hi),
+        n: q.precision.n, value: q.x, point: q.point,
+        meta: `${fam.name}${q.x == null ? '' : `, ${fam.param} = ${q.x}`}: hit ratio ${fmtInterval(q.hit_ratio)}, hit precision ${fmtInterval(q.precision)}${fam.note ? `; ${fam.note}` : ''}`,
+      })),
+    };
+  }).filter((s) => s.points.length);
+  const range = p.range ? `; AUC over hit ratios [${p.range.map((v) => v.toFixed(4)).join(', ')}]` : '; the families share no hit-ratio range (no AUC)';
+  return { kind: 'path', title: `P-CHR: hit precision vs cache-hit ratio (upper right is better)${range}`, xLabel: 'cache-hit ratio (hits / requests)',
+    zoomY: true, xRange: [0, 1], yRange: [0, 1], yLabel: 'hit precision (1 − wrong hits / hits)', series, empty: noTruthText(report) };
+}
+
+/**
  * The frontier chart (issue 24): error rate (x) against realised cost per round (y), one line per
  * family with its points joined in parameter order, 95% intervals both ways as the engine clips
  * them (`comparison`: the report's own, csc::experiment::frontier, or the one against the

@@ -34,6 +34,43 @@ pub enum PhiKind {
     ClippedQuadratic,
 }
 
+/// The eviction rule of the threshold cache and vCache (SPEC §9, §15), when they hold `k` entries
+/// and admit another ([`crate::online::eviction`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub enum Eviction {
+    /// Least recently used (ties: the oldest entry), the default.
+    #[default]
+    Lru,
+    /// Greedy-Dual-Size-Frequency (Cherkasova, "Improving WWW proxies performance with
+    /// Greedy-Dual-Size-Frequency caching policy", HP Labs report HPL-98-69, 1998): evict the
+    /// lowest priority `H = L + frequency·cost/size`, with size 1; the clock `L` becomes the
+    /// evicted entry's priority.
+    Gdsf,
+}
+
+impl Eviction {
+    /// Every rule, in the order lists show them.
+    pub const ALL: [Eviction; 2] = [Eviction::Lru, Eviction::Gdsf];
+
+    /// The id (the serde name: `lru`, `gdsf`).
+    pub const fn id(self) -> &'static str {
+        match self {
+            Eviction::Lru => "lru",
+            Eviction::Gdsf => "gdsf",
+        }
+    }
+
+    /// The name lists and menus show.
+    pub const fn label(self) -> &'static str {
+        match self {
+            Eviction::Lru => "LRU (least recently used)",
+            Eviction::Gdsf => "GDSF (Greedy-Dual-Size-Frequency, cost-aware)",
+        }
+    }
+}
+
 /// All parameters. Field docs give the symbol, the SPEC section and the default.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -89,6 +126,9 @@ pub struct Params {
     pub threshold_cosine: Option<f64>,
     /// vCache's error bound `δ` (SPEC §15; the reference code's default 0.01). Default 0.01.
     pub vcache_delta: f64,
+    /// The eviction rule of the threshold cache and vCache ([`Eviction`]): LRU, or GDSF
+    /// (Cherkasova 1998, HPL-98-69). GPTCache's preset keeps LRU. Default LRU.
+    pub eviction: Eviction,
     /// CLCB-Frozen-Cont Lipschitz constant `L_g` (appendix Alg. 6; radius `ρ_s = e_s/(2L_g)`). Default 1.
     pub lipschitz: f64,
     /// CLCB-Frozen-Cont constant `C_p` (appendix Alg. 8 line 10). Default 0.1.
@@ -123,6 +163,7 @@ impl Default for Params {
             threshold_tau: 0.15,
             threshold_cosine: None,
             vcache_delta: 0.01,
+            eviction: Eviction::Lru,
             lipschitz: 1.0,
             c_p: 0.1,
             seed: 0,
@@ -150,9 +191,11 @@ impl Params {
         }
     }
 
-    /// These parameters with the threshold cache set to GPTCache's defaults ([`GPTCACHE_COSINE`]).
+    /// These parameters with the threshold cache set to GPTCache's defaults ([`GPTCACHE_COSINE`])
+    /// and its eviction: LRU, GPTCache's default (`eviction="LRU"` in its data manager), whatever
+    /// `eviction` these parameters name.
     pub fn gptcache_preset(&self) -> Params {
-        Params { threshold_cosine: Some(GPTCACHE_COSINE), ..self.clone() }
+        Params { threshold_cosine: Some(GPTCACHE_COSINE), eviction: Eviction::Lru, ..self.clone() }
     }
 }
 

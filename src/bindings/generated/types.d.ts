@@ -348,6 +348,12 @@ export type Direction = "holds" | "fails" | "undecided";
 export type Embed = "page" | "figure";
 
 /**
+ * The eviction rule of the threshold cache and vCache (SPEC §9, §15), when they hold `k` entries
+ * and admit another ([`crate::online::eviction`]).
+ */
+export type Eviction = "lru" | "gdsf";
+
+/**
  * A complete experiment definition (also readable from JSON).
  */
 export type ExperimentSpec = {
@@ -1079,6 +1085,11 @@ export type Params = {
    */
   vcache_delta: number,
   /**
+   * The eviction rule of the threshold cache and vCache ([`Eviction`]): LRU, or GDSF
+   * (Cherkasova 1998, HPL-98-69). GPTCache's preset keeps LRU. Default LRU.
+   */
+  eviction: Eviction,
+  /**
    * CLCB-Frozen-Cont Lipschitz constant `L_g` (appendix Alg. 6; radius `ρ_s = e_s/(2L_g)`). Default 1.
    */
   lipschitz: number,
@@ -1090,6 +1101,74 @@ export type Params = {
    * Seed of every random draw of a run.
    */
   seed: number,
+};
+
+/**
+ * A frontier's P-CHR: every family, the common hit-ratio range and the notes.
+ */
+export type Pchr = {
+  /**
+   * The common hit-ratio range `[lo, hi]` of the AUCs (`null` when the families share none).
+   */
+  range: [number, number] | null,
+  families: Array<PchrFamily>,
+  /**
+   * How it is computed, in words.
+   */
+  method: string,
+};
+
+/**
+ * One family's P-CHR curve (or point) and its AUC.
+ */
+export type PchrFamily = {
+  /**
+   * The series' key (`Family::key`: `threshold`, `threshold:threshold-gdsf`).
+   */
+  key: string,
+  /**
+   * The series' name.
+   */
+  name: string,
+  /**
+   * Its swept parameter (`null`: a single policy, drawn as a point).
+   */
+  param: string | null,
+  /**
+   * Points in parameter order.
+   */
+  points: Array<PchrPoint>,
+  /**
+   * The area under its curve over the common range: mean over seeds and 95% interval
+   * (`null` for a single policy, or where a seed's points do not span the range).
+   */
+  auc: Interval | null,
+  /**
+   * Why there is no AUC, when a swept family has none.
+   */
+  note: string | null,
+};
+
+/**
+ * One point of a P-CHR chart.
+ */
+export type PchrPoint = {
+  /**
+   * The experiment point (as the frontier's rows).
+   */
+  point: number,
+  /**
+   * The family's parameter value (`null` for a single policy).
+   */
+  x: number | null,
+  /**
+   * Cache-hit ratio over seeds, clipped to [0, 1].
+   */
+  hit_ratio: Interval,
+  /**
+   * Hit precision over the seeds with at least one hit, clipped to [0, 1].
+   */
+  precision: Interval,
 };
 
 /**
@@ -1215,6 +1294,12 @@ export type Report = {
    * slopes over seeds with verdicts; absent for other measures.
    */
   theory?: TheoryReport | null,
+  /**
+   * A frontier's hit precision against cache-hit ratio per family, with AUCs (issue 37,
+   * item 1; arXiv 2606.19719; [`super::pchr`]); absent for other experiments and without
+   * ground truth.
+   */
+  pchr?: Pchr | null,
 };
 
 /**

@@ -13,7 +13,7 @@
 // engine's reason, and runs nothing.
 import { Dataset, frontierComparison, frontierDefinition } from '../../pkg/csc.js';
 import { JobPanel } from './job-panel.js';
-import { fmtInterval, fmtPaired, frontierChart, frontierConfig, frontierFamilies, frontierMeta, noGroundTruth } from '../report.js';
+import { fmtInterval, fmtPaired, frontierChart, frontierConfig, frontierFamilies, frontierMeta, noGroundTruth, pchrChart } from '../report.js';
 import { uploadedData } from '../upload.js';
 import { nqTriviaNow } from '../nq-trivia.js';
 /** @typedef {import('../state.js').App} App */
@@ -79,7 +79,9 @@ export function createFrontierView(app) {
         const p = chart.series.find((s) => s.key === key)?.points[i];
         if (p) open(report, p.point);
       }, comparison && shown === report ? comparison : report.frontier);
-      return [chart];
+      // The second chart: P-CHR (issue 37), when the report has one.
+      const pchr = pchrChart(report);
+      return pchr ? [chart, pchr] : [chart];
     },
     stem: () => `frontier-${uploadedData(app)?.dataset.name || app.state.dataset}`,
     onReport: (job) => table(job && job.report),

@@ -72,6 +72,10 @@ fn save(report: &Report, out: &Path, stem: &str) -> Res<()> {
         write(&out.join(format!("{stem}.summary.txt")), &report.summary())?;
         eprintln!("wrote {}/{stem}.frontier.csv (chart data) and .summary.txt (table)", out.display());
     }
+    if let Some(csv) = report.pchr_csv() {
+        write(&out.join(format!("{stem}.pchr.csv")), &csv)?;
+        eprintln!("wrote {}/{stem}.pchr.csv (hit precision against cache-hit ratio, AUCs)", out.display());
+    }
     Ok(())
 }
 

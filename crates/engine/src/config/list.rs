@@ -128,6 +128,9 @@ parameters! {
     "vcache_delta", "δ_v", "vCache error bound", "probability",
         "The share of wrong hits vCache allows (needs ground truth).",
         "vCache (arXiv 2502.03771); SPEC-NOTES#vcache-spec-15", more(0.001, 0.5, 0.005);
+    "eviction", "eviction", "eviction rule", "",
+        "lru: the Threshold cache and vCache evict the least recently used entry; gdsf: the lowest L + frequency·cost (Greedy-Dual-Size-Frequency, Cherkasova 1998, HP Labs HPL-98-69; size 1). GPTCache's preset keeps LRU.",
+        "SPEC-NOTES#online-spec-9", None;
     "lipschitz", "L_g", "Lipschitz constant", "",
         "CLCB-Frozen-Cont's Lipschitz constant of g_M(x) = min(c(x), φ(d(x, M))), which sets its pool radius.",
         "§3; appendix A.2, Alg. 6", None;

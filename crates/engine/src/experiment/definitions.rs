@@ -5,7 +5,7 @@
 
 use super::stats::num;
 use super::{DatasetId, ExperimentSpec, Family, Measure, Sweep};
-use crate::config::Params;
+use crate::config::{Eviction, Params};
 use crate::offline::OfflineKind;
 use crate::online::PolicyKind;
 use serde::Serialize;
@@ -248,17 +248,27 @@ pub(super) fn online_sensitivity(
 /// truth, SPEC §14) at quick settings (T = 2,000, n_eval = 2,000, 3 seeds) and k = 50 — at the
 /// default k = 5 every policy serves under 1% of nq-trivia's requests from its cache and the
 /// frontier collapses to one point (docs/REPRODUCTION.md, "frontier"): the threshold cache
-/// over a τ grid and at GPTCache's defaults (`threshold_cosine` = 0.6, docs/SPEC-NOTES.md), vCache
-/// over its bound δ (SPEC §15), CLCB-SC-LS-Cont over its width β (SPEC §6), and CLCB-SC-LS,
-/// Greedy, LFU and LRU as points. Every point: realised cost, error rate, hit rate and average
+/// over a τ grid (evicting LRU, and GDSF: issue 37, Cherkasova 1998, HPL-98-69) and at GPTCache's
+/// defaults (`threshold_cosine` = 0.6 and LRU eviction, docs/SPEC-NOTES.md), vCache
+/// over its bound δ (SPEC §15), CLCB-SC-LS-Cont over its width β (SPEC §6), CLCB-SC-LS,
+/// Greedy, LFU and LRU as points, and last the threshold cache evicting by GDSF over the same τ. Every point: realised cost, error rate, hit rate and average
 /// regret with 95% intervals over seeds.
 pub(super) fn frontier(id: &str, base: Params) -> ExperimentSpec {
     let gptcache = Family {
         label: Some("Threshold (GPTCache)".into()),
-        set: [("threshold_cosine".to_string(), serde_json::json!(crate::config::GPTCACHE_COSINE))]
-            .into_iter()
-            .collect(),
+        set: [
+            ("threshold_cosine".to_string(), serde_json::json!(crate::config::GPTCACHE_COSINE)),
+            ("eviction".to_string(), serde_json::json!(Eviction::Lru)),
+        ]
+        .into_iter()
+        .collect(),
         ..Family::point(PolicyKind::Threshold)
+    };
+    let taus = [0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6];
+    let gdsf = Family {
+        label: Some("Threshold (GDSF)".into()),
+        set: [("eviction".to_string(), serde_json::json!(Eviction::Gdsf))].into_iter().collect(),
+        ..Family::sweep(PolicyKind::Threshold, "threshold_tau", values(&taus))
     };
     let params = Params { k: 50, horizon: 2000, n_eval: 2000, ..base };
     ExperimentSpec {
@@ -268,11 +278,7 @@ pub(super) fn frontier(id: &str, base: Params) -> ExperimentSpec {
         dataset: DatasetId::NqTrivia,
         measure: Measure::Frontier {
             families: vec![
-                Family::sweep(
-                    PolicyKind::Threshold,
-                    "threshold_tau",
-                    values(&[0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6]),
-                ),
+                Family::sweep(PolicyKind::Threshold, "threshold_tau", values(&taus)),
                 gptcache,
                 Family::sweep(
                     PolicyKind::VCache,
@@ -284,6 +290,8 @@ pub(super) fn frontier(id: &str, base: Params) -> ExperimentSpec {
                 Family::point(PolicyKind::Greedy),
                 Family::point(PolicyKind::Lfu),
                 Family::point(PolicyKind::Lru),
+                // Last, so that the points before keep their numbers.
+                gdsf,
             ],
         },
         sweep: None,

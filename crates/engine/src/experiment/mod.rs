@@ -30,6 +30,7 @@ pub mod headline;
 pub mod metrics;
 pub mod observation;
 pub mod paired;
+pub mod pchr;
 pub mod presets;
 pub mod registry;
 pub mod report;

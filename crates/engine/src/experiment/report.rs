@@ -57,6 +57,11 @@ pub struct Report {
     /// slopes over seeds with verdicts; absent for other measures.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub theory: Option<super::theory_report::TheoryReport>,
+    /// A frontier's hit precision against cache-hit ratio per family, with AUCs (issue 37,
+    /// item 1; arXiv 2606.19719; [`super::pchr`]); absent for other experiments and without
+    /// ground truth.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pchr: Option<super::pchr::Pchr>,
 }
 
 impl Report {
@@ -73,10 +78,12 @@ impl Report {
             headline: None,
             frontier: None,
             theory: None,
+            pchr: None,
         };
         report.headline = headline(&report.experiment, &report.units);
         report.theory = super::theory_report::theory_report(&report.experiment, &report.units);
         report.frontier = report.default_frontier_comparison();
+        report.pchr = report.pchr();
         report
     }
 

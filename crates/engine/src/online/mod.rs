@@ -7,6 +7,7 @@
 
 pub mod baselines;
 pub mod diagnostics;
+pub mod eviction;
 pub mod explain;
 pub mod frozen;
 pub mod inspect;

@@ -11,8 +11,10 @@
 //! 4. `τ` = [`fit::exploration_probability`]; draw `v ~ U(0, 1)` from the policy's own seeded
 //!    stream (`Purpose::Policy`, as Epsilon-Greedy): explore iff `v ≤ τ`, else exploit (serve `u`);
 //! 5. explore: call the LLM, judge `y` = `u`'s label equivalent to `x`'s (SPEC §14), append
-//!    `(s, y)` to `u`'s observations; if `y = 0` admit `x`, evicting the least recently used item
-//!    when `k` are held. An exploit or a judged explore is a use of `u`.
+//!    `(s, y)` to `u`'s observations; if `y = 0` admit `x`, evicting when `k` are held by the rule
+//!    `eviction` names ([`super::eviction`]): the least recently used item (the default), or
+//!    GDSF's lowest `L + frequency·cost` (Cherkasova, HPL-98-69, 1998), with the cost observed by
+//!    the admitting round. An exploit or a judged explore is a use of `u`.
 //!
 //! Admission stores the response this round's LLM call just paid for: no switching cost, though
 //! it is a cache change (SPEC §9, as the threshold cache). Each item keeps the label of the
@@ -25,6 +27,7 @@
 pub mod fit;
 
 use super::diagnostics::{Diagnostics, VCacheDiagnostics};
+use super::eviction::{Evictor, Slot};
 use super::{CacheSet, Context, Inspect, Policy, PolicyKind, Round};
 use crate::answers::{equivalent, Label};
 use crate::stream::{rng, Purpose};
@@ -41,8 +44,9 @@ struct Item {
     label: Label,
     /// `(s_j, y_j)` of its judged explores, in order.
     obs: Vec<Observation>,
-    /// The last round it was admitted, exploited or judged.
-    last_use: usize,
+    /// Its eviction bookkeeping: the last round it was admitted, exploited or judged, its uses,
+    /// its admission's observed cost and GDSF priority.
+    slot: Slot,
 }
 
 /// What `decide` chose, for `observe`.
@@ -60,6 +64,7 @@ pub struct VCache {
     ctx: Context,
     items: Vec<Item>,
     cache: CacheSet,
+    evictor: Evictor,
     rng: ChaCha8Rng,
     plan: Plan,
     rounds: u64,
@@ -77,6 +82,7 @@ impl VCache {
             ctx: ctx.clone(),
             items: Vec::new(),
             cache: CacheSet::new(ctx.dim),
+            evictor: Evictor::new(ctx.params.eviction),
             rng: rng(ctx.params.seed, Purpose::Policy),
             plan: Plan::Exploit,
             rounds: 0,
@@ -92,19 +98,21 @@ impl VCache {
         self.cache.replace(&m);
     }
 
-    /// Admits round `r`'s arrival, first evicting the least recently used item (ties: the oldest
-    /// entry) when `k` are held (SPEC §15, step 5).
-    fn admit(&mut self, r: &Round, label: &Label) {
+    /// Admits round `r`'s arrival (whose LLM call cost `cost`), first evicting when `k` are held
+    /// (SPEC §15, step 5): the least recently used item (ties: the oldest entry), or GDSF's lowest
+    /// priority (ties: the oldest entry).
+    fn admit(&mut self, r: &Round, label: &Label, cost: f64) {
         if self.items.len() >= self.ctx.params.k {
-            let lru = (0..self.items.len()).min_by_key(|&j| (self.items[j].last_use, j)).expect("k ≥ 1");
-            self.items.remove(lru);
+            let slots: Vec<Slot> = self.items.iter().map(|i| i.slot).collect();
+            let victim = self.evictor.victim(&slots);
+            self.items.remove(victim);
         }
         self.items.push(Item {
             key: r.t as u64,
             x: r.x.to_vec(),
             label: label.clone(),
             obs: Vec::new(),
-            last_use: r.t,
+            slot: self.evictor.admitted(r.t, cost),
         });
         self.sync();
     }
@@ -155,7 +163,7 @@ impl Policy for VCache {
         };
         if let Plan::Exploit = self.plan {
             let Some((j, _)) = near else { unreachable!("exploit needs an item") };
-            self.items[j].last_use = r.t;
+            self.evictor.used(&mut self.items[j].slot, r.t);
             false
         } else {
             self.explored += 1;
@@ -163,17 +171,17 @@ impl Policy for VCache {
         }
     }
 
-    fn observe(&mut self, r: &Round, _cost: f64) {
+    fn observe(&mut self, r: &Round, cost: f64) {
         let Some(label) = r.label else { return };
         match self.plan {
-            Plan::Admit => self.admit(r, label),
+            Plan::Admit => self.admit(r, label, cost),
             Plan::Judge { j, s } => {
                 let correct = equivalent(&self.items[j].label, label);
                 let item = &mut self.items[j];
                 item.obs.push(Observation { s, correct });
-                item.last_use = r.t;
+                self.evictor.used(&mut item.slot, r.t);
                 if !correct {
-                    self.admit(r, label);
+                    self.admit(r, label, cost);
                 }
             }
             Plan::Exploit => {}

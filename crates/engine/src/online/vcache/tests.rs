@@ -67,7 +67,7 @@ fn first_fit_and_its_exploration_probability() {
         } else {
             exploited += 1;
             assert_eq!(obs[0].1.len(), 6);
-            assert_eq!(p.items[0].last_use, 7);
+            assert_eq!(p.items[0].slot.last_use, 7);
         }
         assert_eq!(&first[..6], &want);
         assert_eq!(p.cache().keys(), &[0, 2, 3, 6]);
