@@ -436,9 +436,12 @@ export function runHostile(g, bench) {
   }
 
   // ---- ExperimentRun --------------------------------------------------------------------------
-  cover('ExperimentRun', 'experimentDefinition');
+  cover('ExperimentRun', 'experimentDefinition', 'quickDefinition');
   fn('experimentDefinition', ['fig-c']);
   mustThrow('experimentDefinition fig-zz', () => g.experimentDefinition('fig-zz'));
+  fn('quickDefinition', ['thy-horizon']);
+  mustThrow('quickDefinition fig-zz', () => g.quickDefinition('fig-zz'));
+  mustThrow('quickDefinition of a built-in without quick settings', () => g.quickDefinition('sens-off-beta'));
   const spec = { id: 'mini', dataset: 'plane', measure: { kind: 'online', policies: ['greedy'] },
                  params: { horizon: 30, n_eval: 30 }, seeds: 1 };
   matrix('new ExperimentRun', [spec, plane, { k: 2 }, 1], (a) => new g.ExperimentRun(...a));
