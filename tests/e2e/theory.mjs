@@ -74,6 +74,11 @@ try {
       assert(drawn[i].title.includes(ref), `panel ${i}: ${drawn[i].title}`);
     }
     assert(drawn.every((d) => d.series > 0), JSON.stringify(drawn));
+    // On a phone (390 px) the checks table scrolls in its own region; the page never gets wider.
+    await p.setViewportSize({ width: 390, height: 900 });
+    const wide = await p.evaluate(() => document.documentElement.scrollWidth);
+    assert(wide <= 390, `the page is ${wide} px wide at 390 px`);
+    await p.setViewportSize({ width: 1280, height: 900 });
     // The engine's fitted lines and the verdicts in the titles of the panels with a check.
     for (const i of [0, 3]) assert(drawn[i].keys.some((k) => k && k.startsWith('fit-')), `panel ${i}: ${drawn[i].keys}`);
     for (const i of [0, 2, 3, 4]) assert(WORDS.some((w) => drawn[i].title.endsWith(w)), `panel ${i}: ${drawn[i].title}`);

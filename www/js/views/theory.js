@@ -21,6 +21,15 @@ import { quickDefinition } from '../../pkg/csc.js';
 const BREAK_SIGMA = 0.05;
 
 const el = (tag, attrs = {}, text = '') => Object.assign(document.createElement(tag), attrs, text ? { textContent: text } : {});
+/** `table` in a region that scrolls sideways on a narrow screen (focusable, so the keyboard can
+ *  scroll it too), as the frontier's table is: the page itself never gets wider than the screen. */
+function scrolling(table, label) {
+  const region = el('div', { className: 'table-scroll', tabIndex: 0 });
+  region.setAttribute('role', 'region');
+  region.setAttribute('aria-label', label);
+  region.append(table);
+  return region;
+}
 
 /** `count` points of `f` evenly spaced in ln t over [from, to]. */
 function curve(from, to, f, count = 40) {
@@ -111,6 +120,7 @@ export function theoryRows(report) {
 function fillTable(table, report) {
   const rows = report ? theoryRows(report) : [];
   table.hidden = !rows.length;
+  if (table.parentElement) table.parentElement.hidden = table.hidden; // its scrolling region
   table.innerHTML = '<caption>Theory checks: log-log slopes with 95% intervals (over seeds; one seed: the fit\'s), each against the paper\'s statement</caption>'
     + '<thead><tr><th scope="col">policy</th><th scope="col">T</th><th scope="col">quantity</th><th scope="col">measured</th><th scope="col">theorem</th><th scope="col">verdict</th><th scope="col">n</th></tr></thead>';
   const body = document.createElement('tbody');
@@ -134,7 +144,7 @@ export function createTheoryView(app) {
     stem: () => `theory-${uploadedData(app)?.dataset.name || app.state.dataset}`,
     onReport: (job) => fillTable(table, job && job.report),
   });
-  root.querySelector('.charts').after(table);
+  root.querySelector('.charts').after(scrolling(table, 'Theory checks of the run'));
   const hroot = /** @type {HTMLElement} */ (document.querySelector('[data-job=theory-horizon]'));
   const htable = el('table', { className: 'numbers theory-checks' });
   const horizons = new JobPanel(hroot, {
@@ -146,7 +156,7 @@ export function createTheoryView(app) {
     stem: () => 'thy-horizon-quick',
     onReport: (job) => fillTable(htable, job && job.report),
   });
-  hroot.querySelector('.charts').after(htable);
+  hroot.querySelector('.charts').after(scrolling(htable, 'Theory checks across horizons'));
   // "Where it breaks" (issue 36): synthetic arrivals too noisy to cluster (Assumption 1 fails);
   // the view reruns on the new settings, which the link then holds.
   document.getElementById('theory-break').addEventListener('click', () => app.set((s) => {
