@@ -274,14 +274,23 @@ pub(crate) fn mismatch(phi: Option<JsPhi>) -> JsResult<Mismatch> {
     let m = match phi.map(JsValue::from) {
         None => Mismatch::default(),
         Some(v) if v.is_undefined() || v.is_null() => Mismatch::default(),
-        Some(v) => serde_wasm_bindgen::from_value::<Mismatch>(v).map_err(|e| {
-            js_err(Error::param(
-                "phi",
-                format!(
-                    "{e} (expected {{ kind: \"clipped_linear\" | \"clipped_quadratic\", zeta: number }})"
-                ),
-            ))
-        })?,
+        Some(v) => {
+            let expected = "(expected { kind: \"clipped_linear\" | \"clipped_quadratic\", zeta: number })";
+            // JSON has no NaN or ±∞, which would read as `null` below: name them as they are
+            let zeta = js_sys::Reflect::get(&v, &JsValue::from_str("zeta")).ok().and_then(|z| z.as_f64());
+            if let Some(z) = zeta.filter(|z| !z.is_finite()) {
+                return Err(js_err(Error::param(
+                    "phi",
+                    format!("zeta must be a finite number, got {z} {expected}"),
+                )));
+            }
+            // read as JSON by the engine's one reader (`crate::json`), as every object the page
+            // passes, so `Mismatch` has one deserialiser in the module
+            let j: serde_json::Value = serde_wasm_bindgen::from_value(v)
+                .map_err(|e| js_err(Error::param("phi", format!("{e} {expected}"))))?;
+            crate::json::from_value::<Mismatch>(&j)
+                .map_err(|e| js_err(Error::param("phi", format!("{e} {expected}"))))?
+        }
     };
     m.validate().map_err(js_err)?;
     Ok(m)

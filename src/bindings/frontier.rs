@@ -3,7 +3,7 @@
 
 use super::convert::{js_err, to_js, JsResult};
 use crate::error::Error;
-use crate::experiment::Report;
+use crate::experiment::{Report, ReportRecord};
 use wasm_bindgen::prelude::*;
 
 /// Every point of frontier report `report` compared with its experiment point `reference`:
@@ -20,7 +20,7 @@ pub fn frontier_comparison_js(
         return Err(bad());
     }
     let j: serde_json::Value = serde_wasm_bindgen::from_value(report).map_err(|_| bad())?;
-    let report: Report = crate::json::from_value(&j).map_err(|_| bad())?;
+    let report: Report = crate::json::from_value::<ReportRecord>(&j).map_err(|_| bad())?.into_report();
     let points = report.experiment.points();
     let point = reference.as_f64().filter(|v| v.fract() == 0.0 && *v >= 0.0 && *v < points as f64);
     let Some(point) = point else {

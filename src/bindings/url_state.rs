@@ -795,8 +795,8 @@ pub fn decode_lossy(query: &str) -> (UrlState, Vec<String>) {
         }
     }
     // The grid last: it is checked against the base and parameters the other keys set.
-    kv.sort_by_key(|(k, _)| k == "grid");
-    for (k, v) in kv.iter().filter(|(k, _)| k != "dataset") {
+    let (grid, rest): (Vec<_>, Vec<_>) = kv.iter().partition(|(k, _)| k == "grid");
+    for (k, v) in rest.into_iter().chain(grid).filter(|(k, _)| k != "dataset") {
         let mut next = s.clone();
         match apply(&mut next, k, v).and_then(|_| next.validate()) {
             Ok(()) => s = next,

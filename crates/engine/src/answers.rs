@@ -18,12 +18,32 @@ mod word_chars;
 ///   empty answers dropped, sorted and de-duplicated — build it with [`Label::answers`].
 ///
 /// In JSON (traces, SPEC §12 + §14) a label is an integer, a string or a list of strings.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(untagged)]
 pub enum Label {
     Class(i64),
     Text(String),
     Answers(Vec<String>),
+}
+
+/// An integer (that fits `i64`), a string or a list of strings, as serde's `untagged` derive
+/// reads them, but read from a JSON value by hand: the derive buffers each label in its private
+/// `Content` type and compiles the variants a second time for it (docs/PERFORMANCE.md, "Where
+/// the page's wasm goes").
+impl<'de> Deserialize<'de> for Label {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        use serde_json::Value;
+        let v = Value::deserialize(d)?;
+        let answers =
+            |a: &[Value]| a.iter().map(|s| s.as_str().map(str::to_string)).collect::<Option<Vec<_>>>();
+        match &v {
+            Value::Number(n) if n.as_i64().is_some() => n.as_i64().map(Label::Class),
+            Value::String(s) => Some(Label::Text(s.clone())),
+            Value::Array(a) => answers(a).map(Label::Answers),
+            _ => None,
+        }
+        .ok_or_else(|| serde::de::Error::custom("data did not match any variant of untagged enum Label"))
+    }
 }
 
 impl Label {

@@ -341,10 +341,11 @@ impl SharedNet {
 /// The `k` cells with the highest `score` (ties to the lowest index), ascending: how Greedy, LFU
 /// and LRU rank cells, offline and online (SPEC §11.8).
 ///
-/// Each cell's score is computed once, then the cells are sorted by it in one non-generic
-/// function ([`top_k_by`]): the same cells as comparing `score` inside the sort (the order, score
-/// descending then index ascending, is total, so any sort gives it), with one sort compiled for
-/// every caller instead of one per closure (docs/PERFORMANCE.md, "Where the page's wasm goes").
+/// Each cell's score is computed once, then the cells are sorted by it through the engine's one
+/// ranking sort ([`top_k_by`], [`crate::order`]): the same cells as comparing `score` inside the
+/// sort (the order, score descending then index ascending, is total, so any sort gives it), with
+/// one sort compiled for every caller instead of one per closure (docs/PERFORMANCE.md, "Where the
+/// page's wasm goes").
 pub fn top_k_cells(m: usize, k: usize, score: impl Fn(usize) -> f64) -> Vec<usize> {
     let scores: Vec<f64> = (0..m).map(score).collect();
     top_k_by(&scores, k)
@@ -353,7 +354,7 @@ pub fn top_k_cells(m: usize, k: usize, score: impl Fn(usize) -> f64) -> Vec<usiz
 /// The `k` indices of `scores` with the highest score (ties to the lowest index), ascending.
 pub fn top_k_by(scores: &[f64], k: usize) -> Vec<usize> {
     let mut idx: Vec<usize> = (0..scores.len()).collect();
-    idx.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
+    crate::order::sort_indices_by(&mut idx, |i| -scores[i]);
     idx.truncate(k);
     idx.sort_unstable();
     idx

@@ -37,6 +37,7 @@ pub mod neighbours;
 pub mod offline;
 pub mod online;
 pub mod oracle;
+pub mod order;
 pub mod portable;
 pub mod projection;
 pub mod reverse_greedy;

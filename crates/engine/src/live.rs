@@ -332,7 +332,7 @@ impl LiveRun {
         let m = &self.environment().metric;
         let mut all: Vec<(usize, f64)> =
             self.dataset.points.iter().enumerate().map(|(i, y)| (i, m.dist(x, y))).collect();
-        all.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+        crate::order::sort_by_value_then_index(&mut all);
         all.truncate(k);
         all
     }

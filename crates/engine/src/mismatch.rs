@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 
 /// A non-decreasing mismatch cost with values in `[0, 1]`.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "Phi"))]
 pub enum Mismatch {
@@ -16,6 +16,20 @@ pub enum Mismatch {
     ClippedLinear { zeta: f64 },
     /// `φ(d) = min((ζ·d)², 1)`: forgiving for near matches, same cap.
     ClippedQuadratic { zeta: f64 },
+}
+
+/// `{"kind": "clipped_linear" | "clipped_quadratic", "zeta": ζ}`, read by [`crate::json::tagged`].
+impl<'de> Deserialize<'de> for Mismatch {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        struct Zeta {
+            zeta: f64,
+        }
+        const KINDS: &[&str] = &["clipped_linear", "clipped_quadratic"];
+        let (kind, rest) = crate::json::tagged(d, "kind", KINDS, "internally tagged enum Mismatch")?;
+        let Zeta { zeta } = crate::json::fields(&rest)?;
+        Ok(if kind == 0 { Mismatch::ClippedLinear { zeta } } else { Mismatch::ClippedQuadratic { zeta } })
+    }
 }
 
 impl Default for Mismatch {

@@ -63,7 +63,7 @@ impl BallIndex {
         // Members by distance to their pivot: a query scans only the annulus
         // `|d(x, p) − d(j, p)| ≤ bar` of each ball, found by binary search.
         for b in &mut balls {
-            b.sort_by(|a, c| a.1.total_cmp(&c.1).then(a.0.cmp(&c.0)));
+            crate::order::sort_by_value_then_index(b);
         }
         BallIndex { points, metric, pivots, balls, radius }
     }
@@ -107,7 +107,7 @@ impl BallIndex {
     fn order(&self, x: &[f32]) -> (Vec<f64>, Vec<usize>) {
         let dp: Vec<f64> = self.pivots.iter().map(|&p| self.metric.dist(x, self.points.row(p))).collect();
         let mut order: Vec<usize> = (0..self.pivots.len()).collect();
-        order.sort_by(|&a, &b| (dp[a] - self.radius[a]).total_cmp(&(dp[b] - self.radius[b])).then(a.cmp(&b)));
+        crate::order::sort_indices_by(&mut order, |a| dp[a] - self.radius[a]);
         (dp, order)
     }
 

@@ -228,9 +228,8 @@ impl OfflineProblem {
             OfflineKind::EpsilonGreedy => {
                 let mut r = rng(self.params.seed, Purpose::Policy);
                 let mut order: Vec<usize> = (0..self.m()).collect();
-                order.sort_by(|&a, &b| {
-                    (self.weights[b] * means[b]).total_cmp(&(self.weights[a] * means[a])).then(a.cmp(&b))
-                });
+                // descending by ŵ·μ, ties to the lower index (negated key: crate::order)
+                crate::order::sort_indices_by(&mut order, |u| -(self.weights[u] * means[u]));
                 let mut chosen = Vec::new();
                 while chosen.len() < self.params.k.min(self.m()) {
                     let rest: Vec<usize> = order.iter().copied().filter(|u| !chosen.contains(u)).collect();

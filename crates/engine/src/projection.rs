@@ -131,7 +131,7 @@ fn top_two(m: DMatrix<f64>) -> Result<Vec<(f64, DVector<f64>)>> {
     let eig = SymmetricEigen::try_new(m, f64::EPSILON, 100_000)
         .ok_or_else(|| Error::data("the covariance eigen-decomposition did not converge"))?;
     let mut order: Vec<usize> = (0..eig.eigenvalues.len()).collect();
-    order.sort_by(|&a, &b| eig.eigenvalues[b].total_cmp(&eig.eigenvalues[a]).then(a.cmp(&b)));
+    crate::order::sort_indices_by(&mut order, |a| -eig.eigenvalues[a]);
     Ok(order
         .into_iter()
         .take(2)

@@ -257,6 +257,12 @@ pub fn reverse_greedy_plain<D: Distances + ?Sized>(
 /// "Past the end of the list" for [`reverse_greedy`]'s per-point positions.
 const NONE: u32 = u32::MAX;
 
+/// Candidates by distance, ties to the lower index: one named comparator, so the sort is compiled
+/// once for every distance source `build` is generic over (crate::order).
+fn nearest_first(a: &(f64, u32), b: &(f64, u32)) -> std::cmp::Ordering {
+    a.0.total_cmp(&b.0).then(a.1.cmp(&b.1))
+}
+
 /// What each point sees (see [`reverse_greedy`]): its candidates within reach, sorted by distance
 /// then index, with their `g`, as compressed rows; and the reverse lists (which points see `q`).
 struct Neighbourhoods {
@@ -296,7 +302,7 @@ impl Neighbourhoods {
                 } else {
                     inst.dist.candidates_within(i, inst.mismatch.reach(f), &mut row);
                     row.retain(|&(d, _)| inst.mismatch.phi(d) < f);
-                    row.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+                    row.sort_by(nearest_first);
                 }
                 for &(d, j) in &row {
                     s.nbr.push(j);

@@ -130,3 +130,47 @@ proptest! {
         prop_assert_eq!(equivalent(&lx, &ly), equivalent(&ly, &lx));
     }
 }
+
+/// `Label` is read by hand (not by serde's `untagged` derive, whose `Content` buffer doubled its
+/// code in the page's wasm): the same labels and the same refusals as the derive.
+#[test]
+fn labels_read_as_the_untagged_derive_reads_them() {
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(untagged)]
+    enum Derived {
+        Class(i64),
+        Text(String),
+        Answers(Vec<String>),
+    }
+    let as_label = |d: Derived| match d {
+        Derived::Class(c) => Label::Class(c),
+        Derived::Text(t) => Label::Text(t),
+        Derived::Answers(a) => Label::Answers(a),
+    };
+    for text in [
+        "3",
+        "-3",
+        "0",
+        "9223372036854775807",
+        "-9223372036854775808",
+        "9223372036854775808",
+        "3.0",
+        "1e3",
+        r#""x""#,
+        r#""""#,
+        "[]",
+        r#"["a", "b"]"#,
+        r#"["a", 1]"#,
+        "[[]]",
+        "{}",
+        r#"{"a": 1}"#,
+        "null",
+        "true",
+    ] {
+        let derived = serde_json::from_str::<Derived>(text)
+            .map(as_label)
+            .map_err(|e| crate::json::message(&e).replace("Derived", "Label"));
+        let hand = serde_json::from_str::<Label>(text).map_err(|e| crate::json::message(&e));
+        assert_eq!(hand, derived, "{text}");
+    }
+}

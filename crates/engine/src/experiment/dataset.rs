@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 /// Which dataset an experiment uses: a built-in by name (`"synthetic"`, `"nq-trivia"`,
 /// `"plane"`) or a dataset object ([`DatasetSpec`]): the user's files, or a built-in with a
 /// chosen arrival model.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(try_from = "DatasetRepr", into = "DatasetRepr")]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(into = "DatasetRepr")]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(as = "DatasetRepr"))]
 pub enum DatasetId {
     Synthetic,
@@ -42,7 +42,7 @@ pub struct DatasetSpec {
     pub arrival: Option<ArrivalSpec>,
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Serialize)]
 #[serde(untagged)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "DatasetId"))]
 enum DatasetRepr {
@@ -206,14 +206,24 @@ impl From<DatasetId> for DatasetRepr {
     }
 }
 
-impl TryFrom<DatasetRepr> for DatasetId {
-    type Error = Error;
-    fn try_from(r: DatasetRepr) -> Result<Self> {
-        let d = match r {
-            DatasetRepr::Name(n) => DatasetId::parse(&n)?,
-            DatasetRepr::Spec(s) => DatasetId::Spec(Box::new(s)),
+/// A name or a dataset object, read by hand rather than as serde's untagged enum: through a JSON
+/// value and the engine's one text reader ([`crate::json`]), so that [`DatasetSpec`] (and its
+/// tagged [`ArrivalSpec`]) have one deserialiser in the page's wasm instead of a second one over
+/// serde's buffered `Content` (docs/PERFORMANCE.md, "Where the page's wasm goes"), and a bad
+/// object is told what is wrong with it (an unknown field, a wrong type) instead of that it
+/// "did not match any variant".
+impl<'de> Deserialize<'de> for DatasetId {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        let v = serde_json::Value::deserialize(d)?;
+        let id = match &v {
+            serde_json::Value::String(n) => DatasetId::parse(n),
+            serde_json::Value::Object(_) => crate::json::from_value::<DatasetSpec>(&v)
+                .map(|s| DatasetId::Spec(Box::new(s)))
+                .map_err(|e| Error::parse(format!("dataset object: {e}"))),
+            _ => Err(Error::parse(format!(
+                "a dataset is a built-in's name ({BUILTIN_DATASETS}) or a dataset object, not {v}"
+            ))),
         };
-        d.validate()?;
-        Ok(d)
+        id.and_then(|d| d.validate().map(|()| d)).map_err(serde::de::Error::custom)
     }
 }

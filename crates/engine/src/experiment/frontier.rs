@@ -171,14 +171,10 @@ impl Report {
 
     /// The value of `metric` on every seed of experiment point `point`, by seed.
     pub(super) fn per_seed(&self, point: usize, metric: &str) -> BTreeMap<u64, f64> {
-        self.units
-            .iter()
-            .filter(|u| u.unit.point == point)
-            .filter_map(|u| {
-                let o = u.observations.iter().find(|o| o.metric == metric)?;
-                o.value.is_finite().then_some((u.unit.seed, o.value))
-            })
-            .collect()
+        crate::order::map_of(self.units.iter().filter(|u| u.unit.point == point).filter_map(|u| {
+            let o = u.observations.iter().find(|o| o.metric == metric)?;
+            o.value.is_finite().then_some((u.unit.seed, o.value))
+        }))
     }
 
     /// Point `point`'s paired difference in `metric` against point `reference` over the seeds
@@ -350,11 +346,11 @@ impl Report {
                 let point = start + i;
                 let x = if f.param.is_some() { f.values[i].as_f64().unwrap_or(f64::NAN) } else { f64::NAN };
                 let (h, e) = (self.per_seed(point, hit), self.per_seed(point, err));
-                let seeds = h
-                    .iter()
-                    .filter(|(_, h)| **h > 0.0)
-                    .filter_map(|(s, h)| Some((*s, (*h, 1.0 - e.get(s)? / h))))
-                    .collect();
+                let seeds = crate::order::map_of(
+                    h.iter()
+                        .filter(|(_, h)| **h > 0.0)
+                        .filter_map(|(s, h)| Some((*s, (*h, 1.0 - e.get(s)? / h)))),
+                );
                 pts.push((point, x, seeds, h.values().copied().collect::<Vec<f64>>()));
             }
             start += f.points();

@@ -480,7 +480,7 @@ pub fn judge(claim: &Claim, units: &[UnitResult], params: &Params) -> Evaluation
                     }
                     e.pairs.push((name(o), diff));
                 }
-                means.sort_by(|p, q| p.1.total_cmp(&q.1));
+                crate::order::stable_sort_by_key(&mut means, |p| p.1);
                 if let Some((best, _)) = means.first() {
                     if !e.lowest.contains(&name(best)) {
                         e.lowest.push(name(best));
@@ -527,7 +527,7 @@ pub fn judge(claim: &Claim, units: &[UnitResult], params: &Params) -> Evaluation
         Comparison::Falls { ours } => {
             let v = values(units, ours.id(), claim.metric);
             let mut keys: Vec<u64> = v.keys().copied().collect();
-            keys.sort_by(|p, q| f64::from_bits(*p).total_cmp(&f64::from_bits(*q)));
+            crate::order::stable_sort_by_key(&mut keys, |p| f64::from_bits(*p));
             let (Some(first), Some(last)) = (keys.first(), keys.last()) else { return e };
             let pairs = paired(&v[first], &v[last]);
             let diff = Interval::of(&pairs.iter().map(|(f, l)| f - l).collect::<Vec<_>>());

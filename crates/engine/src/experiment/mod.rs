@@ -49,7 +49,7 @@ pub use headline::{Headline, HeadlineRow, Verdict};
 pub use observation::Observation;
 pub use presets::{describe, figure, frontier_quick, paper_presets, ChartKind, Preset};
 pub use registry::{builtin, frontier_definition, quick_spec, sweep_presets, BUILTIN_IDS};
-pub use report::{Report, ShardInfo, ENGINE};
+pub use report::{Report, ReportRecord, ShardInfo, ENGINE};
 pub use runner::{run_unit, UnitResult};
 pub use spec::{check_experiment_size, ExperimentSpec, Family, Measure, Unit, MAX_UNITS};
 pub use stats::{aggregate, format_interval, t_quantile, Stat, INTERVAL};

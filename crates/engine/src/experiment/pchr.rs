@@ -91,7 +91,7 @@ pub fn auc(points: &[(f64, f64)], lo: f64, hi: f64) -> Option<f64> {
         return None;
     }
     let mut p = points.to_vec();
-    p.sort_by(|a, b| a.0.total_cmp(&b.0));
+    crate::order::stable_sort_by_key(&mut p, |a| a.0);
     if p[0].0 > lo || p[p.len() - 1].0 < hi {
         return None;
     }

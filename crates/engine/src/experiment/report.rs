@@ -64,9 +64,58 @@ pub struct Report {
     pub pchr: Option<super::pchr::Pchr>,
 }
 
+/// What a report file is read back as: its definition, engine, shard and units, and its
+/// statistics as written (a JSON value, for [`super::reproduce::read_report`] to compare with
+/// what the units give). Everything else a [`Report`] holds (statistics, headline, frontier,
+/// theory, P-CHR) is derived from the units by [`Report::new`] (SPEC §10), so it is never read:
+/// reading it would compile a deserialiser for every derived type into the page's wasm for
+/// values that are recomputed anyway (docs/PERFORMANCE.md, "Where the page's wasm goes").
+#[derive(Clone, Debug, Deserialize)]
+pub struct ReportRecord {
+    pub experiment: ExperimentSpec,
+    pub engine: String,
+    #[serde(default)]
+    pub shard: Option<ShardInfo>,
+    /// The statistics as the file states them, with older reports' display names read as ids
+    /// ([`ReportRecord::stats_as_ids`]).
+    #[serde(default)]
+    pub stats: serde_json::Value,
+    pub units: Vec<UnitResult>,
+}
+
+impl ReportRecord {
+    /// The record of report text (a `csc run`/`csc merge` file or the page's JSON export).
+    pub fn parse(text: &str) -> serde_json::Result<ReportRecord> {
+        serde_json::from_str(text)
+    }
+
+    /// The file's statistics with the keys [`Stat`] reads them by: an older report's display
+    /// name in `algorithm` read as the id ([`crate::algorithms::key_from_legacy`]) and its
+    /// `algorithm_id`, now ignored, dropped, so they compare with what this engine writes.
+    pub fn stats_as_ids(&self) -> serde_json::Value {
+        let mut stats = self.stats.clone();
+        for s in stats.as_array_mut().into_iter().flatten() {
+            if let Some(o) = s.as_object_mut() {
+                o.remove("algorithm_id");
+                if let Some(serde_json::Value::String(a)) = o.get_mut("algorithm") {
+                    *a = crate::algorithms::key_from_legacy(std::mem::take(a));
+                }
+            }
+        }
+        stats
+    }
+
+    /// The report this engine makes of the record's units ([`Report::new`]), for its shard.
+    pub fn into_report(self) -> Report {
+        let mut r = Report::new(&self.experiment, self.units);
+        r.shard = self.shard;
+        r
+    }
+}
+
 impl Report {
     pub fn new(spec: &ExperimentSpec, mut units: Vec<UnitResult>) -> Report {
-        units.sort_by_key(|u| u.unit.index);
+        crate::order::stable_sort_by_key(&mut units, |u| u.unit.index as f64); // exact below 2⁵³
         let stats = aggregate(&units);
         let mut report = Report {
             experiment: spec.clone(),
@@ -421,7 +470,7 @@ impl Report {
                     .iter()
                     .map(|a| (*a, self.final_mean(a, "final_avg_regret").map_or(f64::INFINITY, |s| s.mean)))
                     .collect();
-                rows.sort_by(|a, b| a.1.total_cmp(&b.1));
+                crate::order::stable_sort_by_key(&mut rows, |r| r.1);
                 for (a, _) in rows {
                     let size = self.final_mean(a, "final_cache_size").map(|s| s.mean);
                     let name = self.label(a);

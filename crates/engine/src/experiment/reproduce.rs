@@ -2,7 +2,7 @@
 //! definition, and a report file read back (a CLI result drawn by the page, or a page export
 //! checked) with its statistics re-derived from its units.
 
-use super::{builtin, ExperimentSpec, Report};
+use super::{builtin, ExperimentSpec, Report, ReportRecord};
 use crate::error::{Error, Result};
 
 /// The `csc run` command that regenerates the report of `spec` (with the same engine and data):
@@ -73,7 +73,7 @@ fn shell_word(w: &str) -> String {
 /// and statistics that differ from what the units give (an edited file, or another engine's
 /// aggregation).
 pub fn read_report(text: &str) -> Result<Report> {
-    let r: Report = serde_json::from_str(text).map_err(|e| {
+    let r = ReportRecord::parse(text).map_err(|e| {
         Error::parse(format!("not a csc report ({e}); open a file written by `csc run`, `csc merge` or the page's “Report (JSON)” export"))
     })?;
     if let Some(s) = r.shard {
@@ -83,14 +83,13 @@ pub fn read_report(text: &str) -> Result<Report> {
         )));
     }
     r.experiment.validate()?;
-    let again = Report::new(&r.experiment, r.units.clone());
-    let stats = |r: &Report| serde_json::to_value(&r.stats).ok();
-    if stats(&again) != stats(&r) {
+    let stated = r.stats_as_ids();
+    let (count, engine) = (r.units.len(), r.engine.clone());
+    let again = r.into_report();
+    if serde_json::to_value(&again.stats).ok().as_ref() != Some(&stated) {
         return Err(Error::data(format!(
-            "the report's statistics differ from what its {} units give with this engine ({}; the file says {}): was it edited?",
-            r.units.len(),
+            "the report's statistics differ from what its {count} units give with this engine ({}; the file says {engine}): was it edited?",
             super::ENGINE,
-            r.engine
         )));
     }
     Ok(again)

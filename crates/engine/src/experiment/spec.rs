@@ -10,7 +10,7 @@ use crate::online::PolicyKind;
 use serde::{Deserialize, Serialize};
 
 /// What an experiment measures.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Measure {
@@ -27,6 +27,38 @@ pub enum Measure {
     /// NaN for a single point). The experiment's points are the families' points in order; a
     /// unit is one point × one seed. No `sweep` (each family carries its own).
     Frontier { families: Vec<Family> },
+}
+
+/// `{"kind": "offline" | "online" | "geometry" | "frontier", …}`, read by
+/// [`crate::json::tagged`] (the derive's `Content` path compiled every field twice).
+impl<'de> Deserialize<'de> for Measure {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        struct Offline {
+            algorithms: Vec<OfflineKind>,
+        }
+        #[derive(Deserialize)]
+        struct Online {
+            policies: Vec<PolicyKind>,
+        }
+        #[derive(Deserialize)]
+        struct Geometry {
+            stream: usize,
+        }
+        #[derive(Deserialize)]
+        struct Frontier {
+            families: Vec<Family>,
+        }
+        const KINDS: &[&str] = &["offline", "online", "geometry", "frontier"];
+        let (kind, rest) = crate::json::tagged(d, "kind", KINDS, "internally tagged enum Measure")?;
+        let f = &rest;
+        Ok(match kind {
+            0 => Measure::Offline { algorithms: crate::json::fields::<Offline, _>(f)?.algorithms },
+            1 => Measure::Online { policies: crate::json::fields::<Online, _>(f)?.policies },
+            2 => Measure::Geometry { stream: crate::json::fields::<Geometry, _>(f)?.stream },
+            _ => Measure::Frontier { families: crate::json::fields::<Frontier, _>(f)?.families },
+        })
+    }
 }
 
 /// One family of a [`Measure::Frontier`]: a policy with one parameter over values, or a point.

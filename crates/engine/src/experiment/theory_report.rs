@@ -115,7 +115,7 @@ pub fn theory_report(spec: &ExperimentSpec, units: &[UnitResult]) -> Option<Theo
     if sweeps_horizon(spec) {
         for (ai, by_seed) in finals {
             let mut points: Vec<Vec<(f64, f64)>> = by_seed.into_values().collect();
-            points.iter_mut().for_each(|s| s.sort_by(|a, b| a.0.total_cmp(&b.0)));
+            points.iter_mut().for_each(|s| crate::order::stable_sort_by_key(s, |a| a.0));
             let violated = violated_at_largest.get(&ai).copied().unwrap_or(false);
             let check = check_horizons(&points, violated);
             horizons.push(TheoryHorizon { policy: order[ai].clone(), check, points });

@@ -68,8 +68,8 @@ pub const ARRIVALS: &[ArrivalInfo] = &[
 /// experiment definition). Its numbers come from the parameters (`synthetic_sigma` for
 /// `uniform`, `burst_mean` for `bursty`, SPEC §7); the groups of `bursty` from the record field
 /// `group_by` of a user dataset (the built-in nq-trivia's groups are its two sources).
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(tag = "model", rename_all = "snake_case", deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(tag = "model", rename_all = "snake_case")]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum ArrivalSpec {
     /// Pick a query uniformly, jitter it by `N(0, σ_e² I)` and renormalise; `σ_e` calibrated to
@@ -94,6 +94,50 @@ pub enum ArrivalSpec {
     },
     /// The `plane` blob mixture (the plane dataset only).
     Plane,
+}
+
+/// `{"model": "uniform" | "bursty" | "popularity" | "replay" | "plane", …}` with no field but
+/// the model's own, read by [`crate::json::tagged`] (the derive's `Content` path compiled every
+/// field twice).
+impl<'de> serde::Deserialize<'de> for ArrivalSpec {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        use serde::Deserialize;
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct NoFields {}
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Bursty {
+            #[serde(default)]
+            group_by: Option<String>,
+        }
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Replay {
+            #[serde(default)]
+            index: Option<String>,
+            #[serde(default)]
+            index_checksum: Option<String>,
+        }
+        const MODELS: &[&str] = &["uniform", "bursty", "popularity", "replay", "plane"];
+        let (model, rest) = crate::json::tagged(d, "model", MODELS, "internally tagged enum ArrivalSpec")?;
+        let f = &rest;
+        Ok(match model {
+            1 => ArrivalSpec::Bursty { group_by: crate::json::fields::<Bursty, _>(f)?.group_by },
+            3 => {
+                let Replay { index, index_checksum } = crate::json::fields(f)?;
+                ArrivalSpec::Replay { index, index_checksum }
+            }
+            m => {
+                crate::json::fields::<NoFields, _>(f)?;
+                match m {
+                    0 => ArrivalSpec::Uniform,
+                    2 => ArrivalSpec::Popularity,
+                    _ => ArrivalSpec::Plane,
+                }
+            }
+        })
+    }
 }
 
 impl ArrivalSpec {
