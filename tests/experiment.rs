@@ -252,7 +252,9 @@ fn fig_a_fits_the_offline_gap_against_n() {
     let report = Report::new(&spec, units);
     let th = report.theory.as_ref().expect("an offline sweep of n has the gap's check");
     assert!(th.runs.is_empty() && th.horizons.is_empty());
-    assert_eq!(th.offline.len(), csc::algorithms::OfflineKind::ALL.len());
+    // Every algorithm but the Oracle, the reference itself (gap 0 by construction).
+    assert_eq!(th.offline.len(), csc::algorithms::OfflineKind::ALL.len() - 1);
+    assert!(th.offline.iter().all(|o| o.policy != "oracle"));
     for o in &th.offline {
         assert_eq!((o.check.quantity, o.check.reference.as_str()), (Quantity::Gap, "Theorem 4.1"));
         assert_eq!((o.check.from, o.check.to), (100.0, 400.0));
