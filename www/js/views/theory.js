@@ -151,7 +151,8 @@ export function gapCharts(report) {
   const gaps = series(report.stats, 'gap', (k) => off.some((o) => o.policy === k));
   return [{ title: `Gap against the stream length n, log-log (Theorem 4.1: O(n^(−1/2))) — ${labelOf(off[0].policy)}: ${first.words}`,
     logX: true, logY: true, xLabel: 'stream length n', yLabel: 'gap L(M̂) − L(M_orc)',
-    series: [...gaps, ...off.flatMap((o) => fitted(o.check, labelOf(o.policy))),
+    // Each algorithm's fitted line in its own colour (several lines share the chart).
+    series: [...gaps, ...off.flatMap((o) => fitted(o.check, labelOf(o.policy)).map((f) => ({ ...f, colour: gaps.find((g) => g.key === o.policy)?.colour || f.colour }))),
       ...shape('n^(−1/2) shape', gaps.find((s) => s.key === off[0].policy), first.from, first.to, (n) => 1 / Math.sqrt(n))],
     empty: 'No gap above 0 to draw on a log scale.' }];
 }
