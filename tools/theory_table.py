@@ -33,7 +33,7 @@ def table(report, name):
         c = h["check"]
         row(h["policy"], f"{c['from']:.0f} … {c['to']:.0f}", c)
     if report["theory"].get("offline"):
-        rows[0] = rows[0].replace("| T |", "| n |")
+        rows[0] = rows[0].replace("| T |", "| stream length |")
     return "\n".join(rows)
 
 
