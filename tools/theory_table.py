@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """The theory checks of `csc run` reports as Markdown tables (docs/REPRODUCTION.md, "Theory
-diagnostics"): every cell is the report's own `theory` section (the engine's fits, words and
-statement), nothing is computed here. Usage: python3 tools/theory_table.py REPORT.json [...]"""
+checks"): every cell is the report's own `theory` section (the engine's fits, words and
+statement; Theorem 5.1's four terms at T, up to constants; Theorem 4.1's offline gap against n),
+nothing is computed here but the formatting of a number. Usage:
+python3 tools/theory_table.py REPORT.json [...]"""
 import json
 import subprocess
 import sys
@@ -11,7 +13,8 @@ def names():
     """Algorithm id → display name, from the engine's list (`csc list --json`) when it runs."""
     try:
         out = subprocess.run(["csc", "list", "--json"], capture_output=True, text=True, check=True).stdout
-        return {a["id"]: a["name"] for a in json.loads(out).get("policies", [])}
+        listed = json.loads(out)
+        return {a["id"]: a["name"] for a in listed.get("policies", []) + listed.get("offline", [])}
     except (OSError, subprocess.CalledProcessError, ValueError):
         return {}
 
@@ -26,9 +29,27 @@ def table(report, name):
     for g in report["theory"]["runs"]:
         for c in g["checks"]:
             row(g["policy"], f"{g['x']:.0f}", c)
-    for h in report["theory"].get("horizons", []):
+    for h in report["theory"].get("horizons", []) + report["theory"].get("offline", []):
         c = h["check"]
         row(h["policy"], f"{c['from']:.0f} … {c['to']:.0f}", c)
+    if report["theory"].get("offline"):
+        rows[0] = rows[0].replace("| T |", "| stream length |")
+    return "\n".join(rows)
+
+
+def bounds(report, name):
+    """Theorem 5.1's four terms at T beside Reg(T) (`theory.runs[].bound`), or None without any."""
+    runs = [g for g in report["theory"]["runs"] if g.get("bound")]
+    if not runs:
+        return None
+    cell = lambda v: "–" if v is None else f"{v:,.1f}"
+    rows = ["| policy | T | Reg(T) | cost β_T√(Tγ_T) | arrival √(m_eff T ln T) | discretisation (1+2α)L_g√T "
+            "| switching k m_max ln ln T | largest | n |", "|---|---|---|---|---|---|---|---|---|"]
+    for g in runs:
+        b = g["bound"]
+        rows.append(f"| {name.get(g['policy'], g['policy'])} | {g['x']:.0f} | {cell(b['regret'])} | {cell(b['cost'])} "
+                    f"| {cell(b['arrival'])} | {cell(b['discretisation'])} | {cell(b['switching'])} | {b['largest']} "
+                    f"| {b['n']} seeds |")
     return "\n".join(rows)
 
 
@@ -40,3 +61,9 @@ if __name__ == "__main__":
         print(f"#### {r['experiment']['id']}: theory checks ({r['experiment']['seeds']} seeds)\n")
         print(table(r, n))
         print()
+        b = bounds(r, n)
+        if b:
+            print(f"#### {r['experiment']['id']}: Theorem 5.1's four terms at T, up to constants "
+                  "(every O(·) constant = 1)\n")
+            print(b)
+            print()

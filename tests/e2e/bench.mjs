@@ -12,13 +12,17 @@
 //   6. the frontier view (issue 24): the quick frontier on nq-trivia (66 units: k = 50, T = 1,000,
 //      3 seeds), loaded as a reader would (the six files, gold answers included), on the page's
 //      worker pool with 2 workers (the `workers` setting): first run and a second, warm one.
+//   7. the Theory view (issue 36): `thy-horizon` at its quick settings (CLCB-SC-LS-Cont, one run
+//      per T = 250 … 2,000, 3 seeds, 12 units) on synthetic, on the page's worker pool with 2
+//      workers, timed from the click on its Run to the report: a first run and a second, warm one.
 // With the native figures (online_profile's output, criterion's estimates, bench_memory's JSON) it
 // prints one table: workload | native ms | wasm ms | wasm/native.
 //
 //   node tests/e2e/bench.mjs [DATA_DIR] [--native FILE] [--native-memory FILE] [--criterion DIR] [--json OUT]
 //   env: BENCH_DATASETS (synthetic,plane,nq-trivia), BENCH_POLICIES (default: the engine's `compared` policies, the six of the paper's online figures),
 //        HORIZON (5000), BENCH_REPS (5: Reverse Greedy and KRR repetitions), BENCH_ONLY (any of
-//        online,primitives,frames,tti,memory,frontier), FRONTIER_WORKERS (2), FRAME_SECONDS (5), TTI_LOADS (5)
+//        online,primitives,frames,tti,memory,frontier,theory), FRONTIER_WORKERS (2: also the theory
+//        view's), FRAME_SECONDS (5), TTI_LOADS (5)
 import { writeFile, stat } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
@@ -43,7 +47,7 @@ const DATASETS = list(env.BENCH_DATASETS, ['synthetic', 'plane', 'nq-trivia']);
 const POLICIES = list(env.BENCH_POLICIES, undefined); // undefined: the worker's default (the engine's list)
 const HORIZON = Number(env.HORIZON || 5000);
 const REPS = Number(env.BENCH_REPS || 5);
-const ONLY = list(env.BENCH_ONLY, ['online', 'primitives', 'frames', 'tti', 'memory', 'frontier']);
+const ONLY = list(env.BENCH_ONLY, ['online', 'primitives', 'frames', 'tti', 'memory', 'frontier', 'theory']);
 const FRONTIER_WORKERS = Number(env.FRONTIER_WORKERS || 2);
 const FRAME_SECONDS = Number(env.FRAME_SECONDS || 5);
 const TTI_LOADS = Number(env.TTI_LOADS || 5);
@@ -90,7 +94,7 @@ const browser = await chromium.launch({
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
     '--disable-component-update', '--disable-sync'],
 });
-const out = { machine: { load: [] }, browser: browser.version(), online: [], primitives: {}, frames: [], tti: null, size: null, memory: null, frontier: null };
+const out = { machine: { load: [] }, browser: browser.version(), online: [], primitives: {}, frames: [], tti: null, size: null, memory: null, frontier: null, theory: null };
 const note = (what) => { const l = load(); out.machine.load.push({ what, load: l }); return l; };
 const errors = [];
 const foreign = [];
@@ -271,6 +275,33 @@ try {
     out.frontier = { workers: FRONTIER_WORKERS, cores, first, firstLoad: l1, secondMs: ms, second, load: l };
     console.log(`  frontier view, quick frontier on nq-trivia, ${FRONTIER_WORKERS} workers (${cores} cores reported): first run "${first}" (load ${l1}); second run ${(ms / 1000).toFixed(1)} s, "${second}" (load ${l})`);
   }
+
+  // 7. The Theory view's quick thy-horizon on synthetic, on the page's worker pool.
+  if (ONLY.includes('theory')) {
+    const page = await newPage();
+    // The view's own run (the regret view's) kept tiny, so that only thy-horizon is timed.
+    await page.goto(`${origin}/?view=theory&dataset=synthetic&seeds=1&horizon=300&n_eval=300&policies=greedy&workers=${FRONTIER_WORKERS}`);
+    const finished = (j) => ['done', 'error'].includes(document.querySelector(`[data-job=${j}]`).dataset.status);
+    const status = () => document.querySelector('[data-job=theory-horizon] .status').textContent;
+    await waitFor(page, finished, 'theory', 600000);
+    const runs = [];
+    for (const which of ['first', 'second']) {
+      const l0 = load();
+      const t0 = Date.now();
+      await page.click('[data-job=theory-horizon] .run');
+      await waitFor(page, () => document.querySelector('[data-job=theory-horizon]').dataset.status === 'running', null, 10000);
+      await waitFor(page, finished, 'theory-horizon', 3600000);
+      const ms = Date.now() - t0;
+      const said = await page.evaluate(status);
+      if (!/^Done/.test(said)) throw new Error(`thy-horizon: ${said}`);
+      runs.push({ which, ms, status: said, loadBefore: l0, load: load() });
+    }
+    const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+    await page.close();
+    out.theory = { workers: FRONTIER_WORKERS, cores, runs };
+    console.log(`  theory view, thy-horizon quick on synthetic, ${FRONTIER_WORKERS} workers (${cores} cores reported): ` +
+      runs.map((r) => `${r.which} run ${(r.ms / 1000).toFixed(1)} s, "${r.status}" (load ${r.loadBefore} → ${r.load})`).join('; '));
+  }
 } finally {
   await browser.close();
   server.close();
@@ -371,6 +402,11 @@ if (nativeMemoryFile && existsSync(nativeMemoryFile)) {
 if (out.frontier) {
   const f = out.frontier;
   console.log(`- frontier view, quick frontier on nq-trivia (66 units), ${f.workers} workers: first run ${f.first.replace(/^Done: /, '')} (load ${f.firstLoad}); second run ${(f.secondMs / 1000).toFixed(1)} s (load ${f.load})`);
+}
+if (out.theory) {
+  const t = out.theory;
+  console.log(`- theory view, thy-horizon quick on synthetic (12 units), ${t.workers} workers: ` +
+    t.runs.map((r) => `${r.which} run ${(r.ms / 1000).toFixed(1)} s (load ${r.load})`).join(', '));
 }
 if (errors.length) console.log(`console errors: ${errors.join(' | ')}`);
 if (foreign.length) console.log(`requests to another origin: ${foreign.join(' ')}`);

@@ -1,10 +1,15 @@
 // End-to-end test of the Theory view (issue 36) in headless Chromium:
 //   - on synthetic and on nq-trivia (its four files of the shared data, loaded with "Load your
-//     data…" as a reader would) the view runs the regret view's run, draws its five panels (each
+//     data…" as a reader would) the view runs the regret view's run, draws its six panels (each
 //     naming the paper's statement) and a table whose every verdict cell equals the engine's words
 //     of that check in the run's JSON export (`theory.runs[].checks[].words`), and is one of the
 //     three verdicts;
+//   - Theorem 5.1's four terms (up to constants) are drawn beside Reg(t), their values at T those
+//     of the engine's report (`theory.runs[].bound`);
 //   - no page script writes a verdict's words: they come from the engine only;
+//   - the offline view on fig. 2(a) draws the gap against n with the n^(−1/2) shape and the
+//     engine's fitted slopes, and its table equals the CLI's `theory.offline` for the command the
+//     page prints (Theorem 4.1);
 //   - `thy-horizon` at its quick settings, run on the page, gives the fit the CLI gives for
 //     `csc run thy-horizon --quick` (every statistic but runtime bit for bit, the theory section
 //     equal), and the time it took on this machine is printed (a benchmark, not a timed test).
@@ -12,7 +17,7 @@
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { assert, waitFor, grab, pageSuite, finish } from './harness.mjs';
-import { csc, scratch, stats } from './cli.mjs';
+import { csc, runCommand, scratch, stats } from './cli.mjs';
 
 const { root, origin, server, browser, errors, tally, openPage } = await pageSuite();
 const { check } = tally;
@@ -37,7 +42,7 @@ async function checkTable(page, job) {
   const [json] = await grab(page, `[data-job=${job}] .export-json`);
   const report = JSON.parse(json.body.toString());
   assert(report.theory, 'the report has a theory section');
-  const want = [...report.theory.runs.flatMap((r) => r.checks), ...(report.theory.horizons || []).map((h) => h.check)];
+  const want = [...report.theory.runs.flatMap((r) => r.checks), ...[...(report.theory.horizons || []), ...(report.theory.offline || [])].map((h) => h.check)];
   const rows = await tableOf(page, job);
   assert(rows.length === want.length && rows.length > 0, `${rows.length} rows, ${want.length} checks`);
   rows.forEach((r, i) => {
@@ -50,7 +55,25 @@ async function checkTable(page, job) {
 
 /** The panels drawn: their titles and whether each has data or says why it has none. */
 const panels = (page, job) => page.evaluate((j) => [...document.querySelectorAll(`[data-job=${j}] .charts > figure`)]
-  .filter((f) => !f.hidden && f.chartData).map((f) => ({ title: f.chartData.title, series: (f.chartData.series || []).length, keys: (f.chartData.series || []).map((x) => x.key) })), job);
+  .filter((f) => !f.hidden && f.chartData).map((f) => ({ title: f.chartData.title, series: (f.chartData.series || []).length, keys: (f.chartData.series || []).map((x) => x.key),
+    points: Object.fromEntries((f.chartData.series || []).map((x) => [x.key, x.points.map((q) => [q.x, q.y])])) })), job);
+
+const TERMS = ['cost', 'arrival', 'discretisation', 'switching'];
+const close = (a, b) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
+
+/** The bound-terms panel's last point of each term against the report's `bound` at T (the mean of
+ *  the seeds' last checkpoints, which the drawn curve's mean at T is). */
+function checkBoundPanel(drawn, report, policy) {
+  const run = report.theory.runs.find((r) => r.policy === policy);
+  assert(run && run.bound, `no bound terms for ${policy}`);
+  for (const t of TERMS) {
+    const pts = drawn.points[`bound-${t}`];
+    assert(pts && pts.length, `no ${t} curve: ${drawn.keys}`);
+    const [x, y] = pts[pts.length - 1];
+    assert(x === run.x && close(y, run.bound[t]), `${t} at T = ${x}: page ${y}, engine ${run.bound[t]}`);
+  }
+  return run.bound;
+}
 
 try {
   await check('no page script writes a verdict\'s words (the engine words every verdict)', async () => {
@@ -63,16 +86,21 @@ try {
     }
   });
 
-  await check('synthetic: five panels with their paper references, and every verdict the engine\'s', async () => {
+  await check('synthetic: six panels (the four bound terms beside Reg(t) among them) with their paper references, and every verdict the engine\'s', async () => {
     const p = await openPage(`?view=theory&dataset=synthetic&${small}`);
     await jobDone(p, 'theory', 600000);
     const { rows } = await checkTable(p, 'theory');
     assert(rows.length === 8, `${rows.length} rows: 4 checks × 2 policies`);
     const drawn = await panels(p, 'theory');
-    assert(drawn.length === 5, `${drawn.length} panels`);
-    for (const [i, ref] of ['Theorem 5.1', 'Lemma 5.2', 'Assumption 1', 'Assumption 1', 'Lemma 5.3'].entries()) {
+    assert(drawn.length === 6, `${drawn.length} panels`);
+    for (const [i, ref] of ['Theorem 5.1', 'Theorem 5.1', 'Lemma 5.2', 'Assumption 1', 'Assumption 1', 'Lemma 5.3'].entries()) {
       assert(drawn[i].title.includes(ref), `panel ${i}: ${drawn[i].title}`);
     }
+    // Theorem 5.1's four terms beside Reg(t), labelled up to constants, equal to the engine's at T.
+    const [exported] = await grab(p, '[data-job=theory] .export-json');
+    assert(/four terms/.test(drawn[1].title) && /up to constants/.test(drawn[1].title), drawn[1].title);
+    const b = checkBoundPanel(drawn[1], JSON.parse(exported.body.toString()), 'clcb-sc-ls-cont');
+    console.log(`     synthetic terms at T: Reg ${b.regret.toFixed(1)}, ${TERMS.map((t) => `${t} ${b[t].toFixed(1)}`).join(', ')} (largest ${b.largest})`);
     assert(drawn.every((d) => d.series > 0), JSON.stringify(drawn));
     // On a phone (390 px) the checks table scrolls in its own region; the page never gets wider.
     await p.setViewportSize({ width: 390, height: 900 });
@@ -80,8 +108,8 @@ try {
     assert(wide <= 390, `the page is ${wide} px wide at 390 px`);
     await p.setViewportSize({ width: 1280, height: 900 });
     // The engine's fitted lines and the verdicts in the titles of the panels with a check.
-    for (const i of [0, 3]) assert(drawn[i].keys.some((k) => k && k.startsWith('fit-')), `panel ${i}: ${drawn[i].keys}`);
-    for (const i of [0, 2, 3, 4]) assert(WORDS.some((w) => drawn[i].title.endsWith(w)), `panel ${i}: ${drawn[i].title}`);
+    for (const i of [0, 4]) assert(drawn[i].keys.some((k) => k && k.startsWith('fit-')), `panel ${i}: ${drawn[i].keys}`);
+    for (const i of [0, 3, 4, 5]) assert(WORDS.some((w) => drawn[i].title.endsWith(w)), `panel ${i}: ${drawn[i].title}`);
     // "Where it breaks": the arrivals no longer cluster and the engine says Assumption 1 fails.
     await p.click('#theory-break');
     await waitFor(p, () => /synthetic_sigma=0.05/.test(location.search), null, { timeout: 10000 });
@@ -124,7 +152,44 @@ try {
     assert(stats(cli) === stats(report), 'every statistic but runtime bit for bit');
     assert(JSON.stringify(cli.theory) === JSON.stringify(report.theory), 'the same fits and verdicts');
     const h = report.theory.horizons[0].check;
+    // The four terms at each T beside Reg(T): the CLI's (equal above) `bound` of every horizon.
+    const drawn = await panels(p, 'theory-horizon');
+    assert(drawn.length === 2 && /four terms/.test(drawn[1].title), drawn.map((d) => d.title).join(' | '));
+    for (const t of TERMS) {
+      const want = cli.theory.runs.map((r) => [r.x, r.bound[t]]);
+      assert(JSON.stringify(drawn[1].points[`bound-${t}`]) === JSON.stringify(want), `${t}: ${JSON.stringify(drawn[1].points[`bound-${t}`])} vs ${JSON.stringify(want)}`);
+    }
     console.log(`     thy-horizon quick in this browser: ${seconds.toFixed(1)} s; Reg(T) ${h.measured} → ${h.words} (n = ${h.n} ${h.over})`);
+    await p.close();
+  });
+
+  await check('offline view (fig-a): the gap against n with the n^(−1/2) shape and the engine\'s slopes, equal to the CLI\'s (Theorem 4.1)', async () => {
+    const p = await openPage('?view=offline&offline=fig-a&seeds=3');
+    await jobDone(p, 'offline', 600000);
+    const { report, rows } = await checkTable(p, 'offline');
+    assert(rows.length === report.theory.offline.length && rows.every((r) => r.quantity === 'gap'), JSON.stringify(rows));
+    const drawn = (await panels(p, 'offline')).find((d) => /Theorem 4\.1/.test(d.title));
+    assert(drawn, 'no Theorem 4.1 panel');
+    const paper = report.theory.offline[0];
+    assert(drawn.title.endsWith(paper.check.words) && WORDS.includes(paper.check.words), drawn.title);
+    assert(drawn.keys.some((k) => k === 'ref-n^(−1/2) shape'), `no n^(−1/2) shape: ${drawn.keys}`);
+    // One fitted line per algorithm the engine could fit (an algorithm with no gap above 0 has none).
+    const fits = report.theory.offline.filter((o) => o.check.intercept != null).length;
+    assert(fits > 0 && drawn.keys.filter((k) => k && k.startsWith('fit-')).length === fits, `${drawn.keys}`);
+    assert(!report.theory.offline.some((o) => o.policy === 'oracle'), 'the Oracle (gap 0 by construction) is not fitted');
+    // The fitted line through the engine's slope and intercept: its end points lie on exp(a)·n^b.
+    const fit = drawn.points[drawn.keys.find((k) => k.startsWith('fit-'))];
+    const [n1, y1] = fit[fit.length - 1];
+    assert(close(y1, Math.exp(paper.check.intercept) * n1 ** paper.check.slope.mean), `fit end ${n1}, ${y1}`);
+    // The command the page prints, run by the CLI: the same fits and verdicts.
+    const command = await p.textContent('[data-job=offline] .cli-command');
+    const cli = JSON.parse(await runCommand(command, await scratch('theory-offline'), 'fig-a'));
+    assert(stats(cli) === stats(report), `every statistic but runtime bit for bit (${command})`);
+    assert(JSON.stringify(cli.theory) === JSON.stringify(report.theory), 'the same offline fits and verdicts');
+    console.log(`     fig-a quick (${command}): ${rows.map((r) => `${r.cells[0]} ${r.cells[3]} → ${r.cells[5]}`).join('; ')}`);
+    await p.setViewportSize({ width: 390, height: 900 });
+    const wide = await p.evaluate(() => document.documentElement.scrollWidth);
+    assert(wide <= 390, `the offline view is ${wide} px wide at 390 px`);
     await p.close();
   });
 } finally {

@@ -63,6 +63,42 @@ export type ArrivalInfo = {
 export type ArrivalSpec = { "model": "uniform" } | { "model": "bursty", group_by?: string | null, } | { "model": "popularity" } | { "model": "replay", index?: string | null, index_checksum?: string | null, } | { "model": "plane" };
 
 /**
+ * Theorem 5.1's four terms at the run's end T, each with its `O(·)` constant set to 1 ("up to
+ * constants": their shapes in T, never a bound that holds as printed), averaged over the seeds
+ * that measured them ([`crate::online::theory::BoundTerms`]), beside the measured Reg(T).
+ */
+export type BoundAtT = {
+  /**
+   * Reg(T), mean over the seeds.
+   */
+  regret: number,
+  /**
+   * Cost `β_T·√(T·γ_T)`.
+   */
+  cost: number | null,
+  /**
+   * Arrival `√(m_eff·T·ln T)`.
+   */
+  arrival: number | null,
+  /**
+   * Discretisation `(1 + 2α)·L_g·√T` (α = 1).
+   */
+  discretisation: number | null,
+  /**
+   * Switching `k·m_max·ln ln T`.
+   */
+  switching: number | null,
+  /**
+   * The largest of the four: `"cost"`, `"arrival"`, `"discretisation"` or `"switching"`.
+   */
+  largest: string,
+  /**
+   * Seeds averaged.
+   */
+  n: number,
+};
+
+/**
  * Theorem 5.1's four terms at round t with every `O(·)` constant set to 1 ("up to
  * constants"): never a bound that holds as printed, only its shape in t.
  */
@@ -1552,14 +1588,19 @@ export type TheoryPoint = {
 /**
  * What is checked.
  */
-export type TheoryQuantity = "regret" | "eps_t" | "m_eff" | "switches" | "horizon";
+export type TheoryQuantity = "regret" | "eps_t" | "m_eff" | "switches" | "horizon" | "gap";
 
 /**
- * The theory checks of an online report.
+ * The theory checks of an online report, or of an offline sweep of the stream length.
  */
 export type TheoryReport = {
   runs: Array<TheoryRuns>,
   horizons?: Array<TheoryHorizon>,
+  /**
+   * An offline sweep of the stream length (fig. 2(a)): each algorithm's gap against n
+   * (Theorem 4.1), in the same shape (`points`: per seed, `(n, gap)`).
+   */
+  offline?: Array<TheoryHorizon>,
 };
 
 /**
@@ -1569,6 +1610,11 @@ export type TheoryRuns = {
   policy: string,
   x: number,
   checks: Array<TheoryCheck>,
+  /**
+   * Theorem 5.1's four terms at T beside Reg(T), for the learners that measure them (the
+   * CLCB family).
+   */
+  bound?: BoundAtT | null,
 };
 
 /**

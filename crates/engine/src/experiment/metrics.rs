@@ -100,6 +100,18 @@ metrics! {
     "sum_tau", "stages Σ τ_u",
         "The centers' stage indices summed: the quantity Lemma 5.3 bounds by O(m_max log log T).",
         "§5.3; SPEC-NOTES#theory-diagnostics";
+    "bound_cost", "cost term β_t√(tγ_t)",
+        "Theorem 5.1's cost term with its constant set to 1 (up to constants: a shape in t, not a bound that holds as printed).",
+        "§5.3; SPEC-NOTES#theory-diagnostics";
+    "bound_arrival", "arrival term √(m_eff t ln t)",
+        "Theorem 5.1's arrival term with its constant set to 1 (up to constants).",
+        "§5.3; SPEC-NOTES#theory-diagnostics";
+    "bound_discretisation", "discretisation term (1+2α)L_g√t",
+        "Theorem 5.1's discretisation term with α = 1, L_g the run's lipschitz and the constant set to 1 (up to constants).",
+        "§5.3; SPEC-NOTES#theory-diagnostics";
+    "bound_switching", "switching term k m_max ln ln t",
+        "Theorem 5.1's switching term with its constant set to 1 (up to constants; 0 below t = e).",
+        "§5.3; SPEC-NOTES#theory-diagnostics";
     "theory_slope_regret", "slope of Reg(t)",
         "One run's log-log slope of Reg(t) over its last decade; Theorem 5.1 means ≤ ½.",
         "§5.3; SPEC-NOTES#theory-diagnostics";

@@ -235,6 +235,10 @@ fn theory_curves(out: &mut Vec<Observation>, name: &str, c: &crate::online::sim:
         ("m_max", p.m_max.map(|m| m as f64)),
         ("eps_t", p.eps_t),
         ("sum_tau", p.sum_tau.map(|v| v as f64)),
+        ("bound_cost", p.bound.cost),
+        ("bound_arrival", p.bound.arrival),
+        ("bound_discretisation", Some(p.bound.discretisation)),
+        ("bound_switching", p.bound.switching),
     ];
     for (metric, v) in series {
         if let Some(v) = v {
@@ -249,6 +253,23 @@ fn theory_curves(out: &mut Vec<Observation>, name: &str, c: &crate::online::sim:
 /// too few points), from which a report's theory checks are made over seeds (issue 36).
 fn theory_slopes(out: &mut Vec<Observation>, name: &str, x: f64, cps: &[crate::online::sim::Checkpoint]) {
     use super::fit::{loglog_fit, series, Quantity};
+    // Theorem 5.1's four terms at the run's end, up to constants (`theory_bound_<term>`), for
+    // the learners [`theory_curves`] draws them for.
+    let last =
+        cps.last().and_then(|c| c.theory.as_ref()).filter(|p| p.gamma.is_some() || p.sum_tau.is_some());
+    if let Some(p) = last {
+        let b = &p.bound;
+        for (term, v) in [
+            ("cost", b.cost),
+            ("arrival", b.arrival),
+            ("discretisation", Some(b.discretisation)),
+            ("switching", b.switching),
+        ] {
+            if let Some(v) = v {
+                obs(out, name, &format!("theory_bound_{term}"), x, v);
+            }
+        }
+    }
     for q in Quantity::RUN {
         if let Some(f) = loglog_fit(&series(q, cps)) {
             obs(out, name, &format!("theory_slope_{}", q.id()), x, f.slope);

@@ -12,6 +12,9 @@
 //!   `ln(switches(t) / (m_max(t)·ln ln t))` over the last half (t ≥ 16), against 0.
 //! - **Reg(T) across horizons** (Thm. 5.1, one run per T as the lemma means it: the stage
 //!   thresholds depend on T): the slope of `ln Reg(T)` on `ln T` over the grid, against ½.
+//! - **offline gap against n** (Theorem 4.1: `SubOpt = O(n^(−1/2))` in the logged stream's
+//!   length n): the slope of `ln gap` on `ln n` over the sweep of `log_len` (fig. 2(a)), against
+//!   −½, per offline algorithm (the theorem is about CUCB-SC-Cont; the others are set beside it).
 //!
 //! **Intervals.** Over n ≥ 2 seeds, the Student-t interval of the per-seed slopes
 //! ([`Interval::of`], [`super::INTERVAL`]); for one run, the least-squares slope
@@ -72,7 +75,7 @@ pub fn judge(q: Quantity, slope: &Interval, assumption_violated: bool) -> Theory
         Quantity::Epsilon => slope.lo > -TOLERANCE,
         Quantity::Meff => slope.lo > TOLERANCE,
         Quantity::Regret | Quantity::Horizon => assumption_violated,
-        Quantity::Switches => false,
+        Quantity::Switches | Quantity::Gap => false,
     };
     if violated {
         TheoryVerdict::Violated
@@ -195,6 +198,12 @@ pub fn check_runs(runs: &[&[Checkpoint]]) -> Vec<TheoryCheck> {
 /// `assumption_violated` as for Reg(t).
 pub fn check_horizons(finals: &[Vec<(f64, f64)>], assumption_violated: bool) -> TheoryCheck {
     check_of(Quantity::Horizon, finals, assumption_violated)
+}
+
+/// A check of `q` from per-seed series `(x, y)` fitted whole (as [`check_horizons`]; the offline
+/// gap against n with [`Quantity::Gap`]).
+pub fn check_series(q: Quantity, runs: &[Vec<(f64, f64)>], assumption_violated: bool) -> TheoryCheck {
+    check_of(q, runs, assumption_violated)
 }
 
 #[cfg(test)]
@@ -329,6 +338,33 @@ mod tests {
         assert_eq!((checks[0].over.as_str(), checks[0].n), ("seeds", 2));
         assert!(checks[2].measured.ends_with("(still growing)"), "{}", checks[2].measured);
         assert_eq!(checks[0].words, "assumption violated here");
+    }
+
+    /// Theorem 4.1's check on constructed offline sweeps: a gap of exactly c·n^(−1/2) on every
+    /// seed (c = 1, 2, 3) has slope −½ with a zero-width interval over seeds and is consistent;
+    /// a gap that stays at 0.3 (a plateau) is not visible; one seed's n^(−0.3) and n^(−0.7) give
+    /// a mean of −½ with the interval of the two slopes (sd 0.2·√2, so t_{0.975,1}·0.2).
+    #[test]
+    fn the_offline_gap_against_n_on_a_known_power_law() {
+        let ns = [100.0, 200.0, 500.0, 1000.0, 2000.0, 5000.0];
+        let seed = |c: f64, a: f64| ns.iter().map(|&n: &f64| (n, c * n.powf(a))).collect::<Vec<_>>();
+        let c = check_series(Quantity::Gap, &[seed(1.0, -0.5), seed(2.0, -0.5), seed(3.0, -0.5)], false);
+        assert_eq!(
+            (c.quantity, c.verdict, c.n, c.over.as_str()),
+            (Quantity::Gap, TheoryVerdict::Consistent, 3, "seeds")
+        );
+        assert!((c.slope.mean + 0.5).abs() < 1e-12 && c.slope.half() < 1e-9, "{:?}", c.slope);
+        assert!((c.intercept - (2f64.ln() + 3f64.ln()) / 3.0).abs() < 1e-9, "mean of ln 1, ln 2, ln 3");
+        assert_eq!((c.from, c.to, c.reference.as_str()), (100.0, 5000.0, "Theorem 4.1"));
+        let flat = check_series(Quantity::Gap, &[seed(0.3, 0.0), seed(0.3, 0.0)], false);
+        assert_eq!(flat.verdict, TheoryVerdict::NotVisible);
+        let two = check_series(Quantity::Gap, &[seed(1.0, -0.3), seed(1.0, -0.7)], false);
+        assert!((two.slope.mean + 0.5).abs() < 1e-12);
+        assert!((two.slope.half() - 12.706 * 0.2).abs() < 1e-9, "{:?}", two.slope);
+        assert_eq!(two.verdict, TheoryVerdict::NotVisible, "the interval reaches above −0.4");
+        // One seed: its least-squares interval over the 6 points (exact: zero width).
+        let one = check_series(Quantity::Gap, &[seed(1.0, -0.5)], false);
+        assert_eq!((one.over.as_str(), one.n, one.verdict), ("checkpoints", 6, TheoryVerdict::Consistent));
     }
 
     #[test]

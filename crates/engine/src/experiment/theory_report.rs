@@ -15,7 +15,36 @@ pub struct TheoryRuns {
     pub policy: String,
     pub x: f64,
     pub checks: Vec<TheoryCheck>,
+    /// Theorem 5.1's four terms at T beside Reg(T), for the learners that measure them (the
+    /// CLCB family).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bound: Option<BoundAtT>,
 }
+
+/// Theorem 5.1's four terms at the run's end T, each with its `O(·)` constant set to 1 ("up to
+/// constants": their shapes in T, never a bound that holds as printed), averaged over the seeds
+/// that measured them ([`crate::online::theory::BoundTerms`]), beside the measured Reg(T).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct BoundAtT {
+    /// Reg(T), mean over the seeds.
+    pub regret: f64,
+    /// Cost `β_T·√(T·γ_T)`.
+    pub cost: Option<f64>,
+    /// Arrival `√(m_eff·T·ln T)`.
+    pub arrival: Option<f64>,
+    /// Discretisation `(1 + 2α)·L_g·√T` (α = 1).
+    pub discretisation: Option<f64>,
+    /// Switching `k·m_max·ln ln T`.
+    pub switching: Option<f64>,
+    /// The largest of the four: `"cost"`, `"arrival"`, `"discretisation"` or `"switching"`.
+    pub largest: String,
+    /// Seeds averaged.
+    pub n: usize,
+}
+
+/// The bound terms' names in [`BoundAtT`] order (metric `theory_bound_<name>`).
+pub const BOUND_TERMS: [&str; 4] = ["cost", "arrival", "discretisation", "switching"];
 
 /// One policy's final regret against the horizon T (a sweep over `horizon`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -27,13 +56,17 @@ pub struct TheoryHorizon {
     pub points: Vec<Vec<(f64, f64)>>,
 }
 
-/// The theory checks of an online report.
+/// The theory checks of an online report, or of an offline sweep of the stream length.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct TheoryReport {
     pub runs: Vec<TheoryRuns>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub horizons: Vec<TheoryHorizon>,
+    /// An offline sweep of the stream length (fig. 2(a)): each algorithm's gap against n
+    /// (Theorem 4.1), in the same shape (`points`: per seed, `(n, gap)`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub offline: Vec<TheoryHorizon>,
 }
 
 /// The metric name of a recorded per-run fit value.
@@ -41,14 +74,86 @@ fn metric(kind: &str, q: Quantity) -> String {
     format!("theory_{kind}_{}", q.id())
 }
 
+/// Whether the experiment sweeps `param` (alone, not in a grid).
+fn sweeps(spec: &ExperimentSpec, param: &str) -> bool {
+    spec.sweep.as_ref().is_some_and(|s| s.param == param && s.by.is_none())
+}
+
 /// Whether the experiment sweeps the horizon (alone, not in a grid).
 fn sweeps_horizon(spec: &ExperimentSpec) -> bool {
-    spec.sweep.as_ref().is_some_and(|s| s.param == "horizon" && s.by.is_none())
+    sweeps(spec, "horizon")
+}
+
+/// Theorem 4.1 on an offline sweep of the stream length: each algorithm's `gap` against n, one
+/// least-squares log-log fit per seed, then the check over seeds ([`check_horizons`]'s way, with
+/// [`Quantity::Gap`]); the Oracle (gap 0 by construction) left out. `None` without any gap.
+fn offline_report(units: &[UnitResult]) -> Option<TheoryReport> {
+    let mut order: Vec<String> = Vec::new();
+    let mut by: BTreeMap<usize, BTreeMap<u64, Vec<(f64, f64)>>> = BTreeMap::new();
+    for u in units {
+        // The Oracle is the reference M_orc itself: its gap is 0 by construction, nothing to fit.
+        let oracle = crate::algorithms::OfflineKind::Oracle.id();
+        for o in u.observations.iter().filter(|o| o.metric == "gap" && o.algorithm != oracle) {
+            let ai = order.iter().position(|a| *a == o.algorithm).unwrap_or_else(|| {
+                order.push(o.algorithm.clone());
+                order.len() - 1
+            });
+            by.entry(ai).or_default().entry(u.unit.seed).or_default().push((o.x, o.value));
+        }
+    }
+    let offline: Vec<TheoryHorizon> = by
+        .into_iter()
+        .map(|(ai, by_seed)| {
+            let mut points: Vec<Vec<(f64, f64)>> = by_seed.into_values().collect();
+            points.iter_mut().for_each(|s| s.sort_by(|a, b| a.0.total_cmp(&b.0)));
+            let check = super::theory::check_series(Quantity::Gap, &points, false);
+            TheoryHorizon { policy: order[ai].clone(), check, points }
+        })
+        .collect();
+    (!offline.is_empty()).then_some(TheoryReport { runs: Vec::new(), horizons: Vec::new(), offline })
+}
+
+/// Theorem 5.1's terms at T of one group of seeds (metric maps), `None` when no seed measured
+/// them.
+fn bound_at(seeds: &[BTreeMap<&str, f64>], horizon: f64) -> Option<BoundAtT> {
+    let mean = |name: &str| -> Option<f64> {
+        let key = format!("theory_bound_{name}");
+        let v: Vec<f64> = seeds.iter().filter_map(|m| m.get(key.as_str()).copied()).collect();
+        (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
+    };
+    let n = seeds.iter().filter(|m| m.contains_key("theory_bound_discretisation")).count();
+    if n == 0 {
+        return None;
+    }
+    let terms: Vec<Option<f64>> = BOUND_TERMS.iter().map(|t| mean(t)).collect();
+    let largest = BOUND_TERMS
+        .iter()
+        .zip(&terms)
+        .filter_map(|(name, v)| v.map(|v| (*name, v)))
+        .fold(None::<(&str, f64)>, |best, (name, v)| match best {
+            Some((_, b)) if b >= v => best,
+            _ => Some((name, v)),
+        })
+        .map_or(String::new(), |(name, _)| name.to_string());
+    let regret: Vec<f64> =
+        seeds.iter().filter_map(|m| m.get("final_avg_regret").map(|r| r * horizon)).collect();
+    Some(BoundAtT {
+        regret: if regret.is_empty() { f64::NAN } else { regret.iter().sum::<f64>() / regret.len() as f64 },
+        cost: terms[0],
+        arrival: terms[1],
+        discretisation: terms[2],
+        switching: terms[3],
+        largest,
+        n,
+    })
 }
 
 /// The theory checks of `units` (an online experiment's; `None` for other measures or when no
 /// unit recorded a slope).
 pub fn theory_report(spec: &ExperimentSpec, units: &[UnitResult]) -> Option<TheoryReport> {
+    if matches!(spec.measure, Measure::Offline { .. }) && sweeps(spec, "log_len") {
+        return offline_report(units);
+    }
     if !matches!(spec.measure, Measure::Online { .. }) || spec.is_grid() {
         return None;
     }
@@ -109,7 +214,13 @@ pub fn theory_report(spec: &ExperimentSpec, units: &[UnitResult]) -> Option<Theo
         violated_at_largest.insert(ai, violated); // x ascends within a policy: the last one stays
         let regret = check(Quantity::Regret, violated);
         let switches = check(Quantity::Switches, false);
-        runs.push(TheoryRuns { policy: order[ai].clone(), x, checks: vec![regret, eps, meff, switches] });
+        let bound = bound_at(seeds, horizon);
+        runs.push(TheoryRuns {
+            policy: order[ai].clone(),
+            x,
+            checks: vec![regret, eps, meff, switches],
+            bound,
+        });
     }
     let mut horizons = Vec::new();
     if sweeps_horizon(spec) {
@@ -121,7 +232,7 @@ pub fn theory_report(spec: &ExperimentSpec, units: &[UnitResult]) -> Option<Theo
             horizons.push(TheoryHorizon { policy: order[ai].clone(), check, points });
         }
     }
-    (!runs.is_empty()).then_some(TheoryReport { runs, horizons })
+    (!runs.is_empty()).then_some(TheoryReport { runs, horizons, offline: Vec::new() })
 }
 
 impl TheoryReport {
@@ -131,9 +242,11 @@ impl TheoryReport {
         let mut out = String::from(
             "\nTheory checks (log-log slopes, 95% intervals; docs/SPEC-NOTES.md \"Theory diagnostics\")\n",
         );
+        // The x column: the horizon T, or the largest stream length n of an offline sweep.
+        let x = if self.runs.is_empty() && !self.offline.is_empty() { "n" } else { "T" };
         out.push_str(&format!(
             "{:<24}{:>8}  {:<28}{:<36}{:<58}{:<30}{:>4}\n",
-            "algorithm", "T", "quantity", "measured", "theorem", "verdict", "n"
+            "algorithm", x, "quantity", "measured", "theorem", "verdict", "n"
         ));
         let row = |out: &mut String, policy: &str, x: f64, c: &TheoryCheck| {
             out.push_str(&format!(
@@ -155,6 +268,35 @@ impl TheoryReport {
         }
         for h in &self.horizons {
             row(&mut out, &h.policy, h.check.to, &h.check);
+        }
+        for h in &self.offline {
+            row(&mut out, &h.policy, h.check.to, &h.check);
+        }
+        let bounds: Vec<_> = self.runs.iter().filter_map(|r| r.bound.as_ref().map(|b| (r, b))).collect();
+        if !bounds.is_empty() {
+            out.push_str(
+                "\nTheorem 5.1's four terms at T, up to constants (every O(·) constant = 1: shapes, not a bound as printed)\n",
+            );
+            out.push_str(&format!(
+                "{:<24}{:>8}{:>14}{:>14}{:>14}{:>16}{:>14}  {:<16}{:>4}\n",
+                "algorithm", "T", "Reg(T)", "cost", "arrival", "discretisation", "switching", "largest", "n"
+            ));
+            let cell =
+                |v: Option<f64>| v.filter(|v| v.is_finite()).map_or("—".to_string(), |v| format!("{v:.1}"));
+            for (r, b) in bounds {
+                out.push_str(&format!(
+                    "{:<24}{:>8}{:>14}{:>14}{:>14}{:>16}{:>14}  {:<16}{:>4}\n",
+                    name(&r.policy),
+                    r.x,
+                    cell(Some(b.regret)),
+                    cell(b.cost),
+                    cell(b.arrival),
+                    cell(b.discretisation),
+                    cell(b.switching),
+                    b.largest,
+                    b.n
+                ));
+            }
         }
         out
     }

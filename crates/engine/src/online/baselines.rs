@@ -89,6 +89,10 @@ impl Policy for CellPolicy {
         }
     }
 
+    fn net_counts(&self) -> Option<&[u64]> {
+        Some(self.net.counts())
+    }
+
     fn decide(&mut self, r: &Round) -> bool {
         let a = super::net_insert(&mut self.net, r);
         self.center = a.center;

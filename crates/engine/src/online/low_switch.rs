@@ -230,6 +230,10 @@ impl<C: CostLearner> Policy for LowSwitch<C> {
         self.kind
     }
 
+    fn net_counts(&self) -> Option<&[u64]> {
+        Some(self.net.counts())
+    }
+
     fn decide(&mut self, r: &Round) -> bool {
         // Alg. 3 lines 5–11: grow the ε-net; a new center forces a switch.
         let a = super::net_insert(&mut self.net, r);

@@ -136,4 +136,10 @@ pub trait Policy {
     fn theory(&self) -> super::theory::LearnerTheory {
         super::theory::LearnerTheory::default()
     }
+    /// `N_t(u)`: the arrivals its ε-net assigned to each center so far (Alg. 3 lines 5–11), for
+    /// Assumption 1's `m_eff` and `m_max` (issue 36, [`super::theory::TheoryProbe::point`]);
+    /// read at checkpoints only. `None` for a policy without a net. Default: none.
+    fn net_counts(&self) -> Option<&[u64]> {
+        None
+    }
 }

@@ -385,7 +385,13 @@ impl Simulation {
         c.hit_rate = self.hits as f64 / n;
         c.loss = self.loss;
         c.wall_ms = self.elapsed;
-        c.theory = Some(self.theory.point(c.t, self.policy.theory(), self.k, self.lipschitz));
+        c.theory = Some(self.theory.point(
+            c.t,
+            self.policy.theory(),
+            self.policy.net_counts(),
+            self.k,
+            self.lipschitz,
+        ));
         if self.env.labels.is_some() {
             c.wrong_hits = Some(self.wrong_hits);
             c.error_rate = Some(self.wrong_hits as f64 / n);

@@ -101,11 +101,13 @@ pub fn effective_number(counts: &[u64]) -> Option<f64> {
     Some(crate::portable::exp(h))
 }
 
-/// What the simulator records each round for the theory view: the ε-net's per-center arrival
-/// counts `N_t(u)` and the running maximum of `d(x_s, S_s)` in the current window. O(1) per round.
+/// What the simulator records each round for the theory view: the running maximum of
+/// `d(x_s, S_s)` in the current window, and whether every round had the shared net's assignment.
+/// O(1) per round. The per-center counts `N_t(u)` are not kept here: they are the policy's own
+/// net's ([`super::Policy::net_counts`]), which receives the same assignments (exactly equal while
+/// every round is observed; the probe reports no net quantity once one is not).
 #[derive(Clone, Debug, Default)]
 pub struct TheoryProbe {
-    counts: Vec<u64>,
     /// `max d(x_s, S_s)` over the rounds of the current window, and how many rounds it has.
     window_max: f64,
     window_rounds: usize,
@@ -128,16 +130,6 @@ impl TheoryProbe {
             self.complete = false;
             return;
         };
-        if a.is_new {
-            debug_assert_eq!(a.center, self.counts.len());
-            self.counts.push(0);
-        }
-        if let Some(n) = self.counts.get_mut(a.center) {
-            *n += 1;
-        } else {
-            self.complete = false;
-            return;
-        }
         self.window_max = self.window_max.max(a.distance);
         self.window_rounds += 1;
     }
@@ -151,18 +143,27 @@ impl TheoryProbe {
         self.window_rounds = 0;
     }
 
-    /// The point at round `t` from the learner's state; `k` and `lipschitz` scale the
-    /// switching and discretisation terms.
-    pub fn point(&self, t: usize, learner: LearnerTheory, k: usize, lipschitz: f64) -> TheoryPoint {
-        let (m_eff, m_max, eps) = if self.complete {
-            let eps = if self.window_rounds > 0 {
-                Some((self.window_max, self.window_rounds))
-            } else {
-                self.last_max
-            };
-            (effective_number(&self.counts), Some(self.counts.len()), eps)
-        } else {
-            (None, None, None)
+    /// The point at round `t` from the learner's state and its net's per-center counts `N_t(u)`
+    /// ([`super::Policy::net_counts`]); `k` and `lipschitz` scale the switching and
+    /// discretisation terms.
+    pub fn point(
+        &self,
+        t: usize,
+        learner: LearnerTheory,
+        counts: Option<&[u64]>,
+        k: usize,
+        lipschitz: f64,
+    ) -> TheoryPoint {
+        let (m_eff, m_max, eps) = match counts.filter(|_| self.complete) {
+            Some(counts) => {
+                let eps = if self.window_rounds > 0 {
+                    Some((self.window_max, self.window_rounds))
+                } else {
+                    self.last_max
+                };
+                (effective_number(counts), Some(counts.len()), eps)
+            }
+            None => (None, None, None),
         };
         let tf = t as f64;
         let ll = loglog(t);
@@ -216,7 +217,8 @@ mod tests {
 
     /// Rounds: new center 0; 0.3 to center 0; new center 1; 0.1 to 1 (window closes);
     /// 0.05 to 0. ε over the first window is 0.3 (4 rounds); then 0.05 (1 round); an empty window
-    /// reports the last closed one. m_max = 2, counts (3, 2) → m_eff = exp(H(0.6, 0.4)).
+    /// reports the last closed one. The net's counts are then (3, 2): m_max = 2,
+    /// m_eff = exp(H(0.6, 0.4)).
     #[test]
     fn probe_by_hand() {
         let mut p = TheoryProbe::new(true);
@@ -224,13 +226,15 @@ mod tests {
             p.observe(Some(&s));
         }
         let learner = LearnerTheory { gamma: Some(2.0), beta_t: Some(3.0), sum_tau: Some(4), tau_f: Some(2) };
-        let q = p.point(4, learner, 5, 1.0);
+        // The policy's net's counts after these rounds: (2, 2).
+        let q = p.point(4, learner, Some(&[2, 2]), 5, 1.0);
         assert_eq!((q.eps_t, q.window, q.m_max), (Some(0.3), 4, Some(2)));
+        assert!((q.m_eff.unwrap() - 2.0).abs() < 1e-12);
         p.close_window();
-        let q = p.point(4, learner, 5, 1.0);
+        let q = p.point(4, learner, Some(&[2, 2]), 5, 1.0);
         assert_eq!((q.eps_t, q.window), (Some(0.3), 4), "an empty window reports the last one");
         p.observe(Some(&a(0, false, 0.05)));
-        let q = p.point(5, learner, 5, 1.0);
+        let q = p.point(5, learner, Some(&[3, 2]), 5, 1.0);
         assert_eq!((q.eps_t, q.window), (Some(0.05), 1));
         let h = -(0.6f64 * 0.6f64.ln() + 0.4 * 0.4f64.ln());
         assert!((q.m_eff.unwrap() - h.exp()).abs() < 1e-12);
@@ -249,12 +253,16 @@ mod tests {
         p.observe(Some(&a(0, true, 0.0)));
         p.observe(None);
         p.observe(Some(&a(0, false, 0.1)));
-        let q = p.point(3, LearnerTheory::default(), 5, 1.0);
+        let q = p.point(3, LearnerTheory::default(), Some(&[2]), 5, 1.0);
         assert_eq!((q.m_eff, q.m_max, q.eps_t), (None, None, None));
         assert_eq!(q.bound.cost, None);
         let mut none = TheoryProbe::new(false);
         none.observe(Some(&a(0, true, 0.0)));
-        assert_eq!(none.point(1, LearnerTheory::default(), 5, 1.0).m_max, None);
+        assert_eq!(none.point(1, LearnerTheory::default(), Some(&[1]), 5, 1.0).m_max, None);
+        // Without the policy's counts (a policy without a net) there are none either.
+        let mut all = TheoryProbe::new(true);
+        all.observe(Some(&a(0, true, 0.0)));
+        assert_eq!(all.point(1, LearnerTheory::default(), None, 5, 1.0).m_eff, None);
     }
 
     #[test]

@@ -59,7 +59,8 @@ fn gamma_equals_the_dense_reference_on_random_data() {
     }
 }
 
-/// On a run: `m_max` is the policy's net size, `ε_t ≤ ε`, `1 ≤ m_eff ≤ m_max`, the window is the
+/// On a run: `m_max` is the policy's net size and `m_eff` that of a plain ε-net's counts over the
+/// same arrivals (bit for bit), `ε_t ≤ ε`, `1 ≤ m_eff ≤ m_max`, the window is the
 /// checkpoint interval, `Σ τ_u ≥ m_max`, and β_t is Lemma 5.2's radius at γ_t; a baseline without
 /// a kernel has the net quantities but no γ; a policy without a net has none of them.
 #[test]
@@ -68,6 +69,15 @@ fn net_quantities_on_a_run() {
     let p = Params { horizon: 300, n_eval: 200, k: 3, epsilon: 0.3, seed: 4, ..Params::default() };
     let trace = generate_trace(d.clone(), ArrivalModel::Popularity, &p).unwrap();
     let env = Arc::new(Environment::from_trace(&trace, &p).unwrap());
+    // A plain ε-net of the same arrivals, scanned on its own: after each round t, its m_eff and
+    // size. The policies' nets (whose counts the probe reads) must give the same bits.
+    let mut plain =
+        crate::epsilon_net::EpsilonNet::new(trace.arrival(0).x.len(), p.epsilon, env.metric).unwrap();
+    let mut after: Vec<(Option<f64>, usize)> = vec![(None, 0)];
+    for t in 0..trace.horizon() {
+        plain.insert(trace.arrival(t).x).unwrap();
+        after.push((crate::online::theory::effective_number(plain.counts()), plain.len()));
+    }
     for kind in [PolicyKind::ClcbScLsCont, PolicyKind::Lfu, PolicyKind::Threshold] {
         let mut sim = Simulation::new(env.clone(), kind, &p, 30).unwrap();
         for t in 0..trace.horizon() {
@@ -86,6 +96,7 @@ fn net_quantities_on_a_run() {
             assert!((0.0..=p.epsilon).contains(&eps), "{eps}");
             assert_eq!(th.window, 30);
             assert!((1.0 - 1e-12..=m + 1e-9).contains(&th.m_eff.unwrap()));
+            assert_eq!((th.m_eff, th.m_max), (after[c.t].0, Some(after[c.t].1)), "t = {}", c.t);
             if kind == PolicyKind::ClcbScLsCont {
                 let g = th.gamma.unwrap();
                 let b = crate::krr::online_width_factor(g, p.b, p.noise_r, p.delta);
