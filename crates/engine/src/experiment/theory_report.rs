@@ -105,7 +105,7 @@ fn offline_report(units: &[UnitResult]) -> Option<TheoryReport> {
         .into_iter()
         .map(|(ai, by_seed)| {
             let mut points: Vec<Vec<(f64, f64)>> = by_seed.into_values().collect();
-            points.iter_mut().for_each(|s| s.sort_by(|a, b| a.0.total_cmp(&b.0)));
+            points.iter_mut().for_each(|s| crate::order::stable_sort_by_key(s, |a| a.0));
             let check = super::theory::check_series(Quantity::Gap, &points, false);
             TheoryHorizon { policy: order[ai].clone(), check, points }
         })
