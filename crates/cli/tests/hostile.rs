@@ -337,6 +337,17 @@ fn set_overrides_are_parsed_by_the_library() {
         let e = p.apply_set(bad).unwrap_err().to_string();
         assert!(!e.is_empty());
     }
+    // a named choice given a number or JSON is told the names it takes (not serde_json's
+    // "expected value" for a number where an enum is read)
+    for (bad, names) in [
+        ("eviction=1", "`lru` or `gdsf`"),
+        ("phi=2.5", "`clipped_linear` or `clipped_quadratic`"),
+        ("eviction=null", "`lru` or `gdsf`"),
+    ] {
+        let e = p.apply_set(bad).unwrap_err().to_string();
+        assert!(e.contains("unknown variant") && e.contains(names), "{bad}: {e}");
+    }
+    assert_eq!(p.apply_set("eviction=gdsf").unwrap().eviction, csc::config::Eviction::Gdsf);
 }
 
 // ---- KRR numerical robustness --------------------------------------------------------------------

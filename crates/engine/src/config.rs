@@ -261,8 +261,14 @@ impl Params {
         if key.is_empty() {
             return Err(Error::parse(format!("an override must be KEY=VALUE, got `{set}` (no key)")));
         }
-        let value: serde_json::Value =
-            serde_json::from_str(v).unwrap_or_else(|_| serde_json::Value::String(v.into()));
+        // A named choice (`phi`, `eviction`, …) takes the text as its name, so `eviction=1` is
+        // told the names it may take rather than serde_json's "expected value" for a number.
+        let named =
+            serde_json::to_value(self).ok().is_some_and(|p| p.get(key).is_some_and(|d| d.is_string()));
+        let value: serde_json::Value = match serde_json::from_str(v) {
+            Ok(value) if !named => value,
+            _ => serde_json::Value::String(v.into()),
+        };
         with_param(self, key, &value)
     }
 
