@@ -71,7 +71,7 @@ pub const TUNE_SEEDS: usize = 4;
 
 /// What the answer must meet.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "TuneTarget"))]
 #[serde(tag = "kind", content = "value", rename_all = "snake_case")]
 pub enum Target {
     /// Hit precision (correct hits over hits) at least this.
@@ -195,7 +195,7 @@ pub fn cp_upper(x: u64, n: u64, alpha: f64) -> f64 {
 
 /// A point's counts over some seeds: requests, hits and wrong hits (SPEC §14).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "TuneCounts"))]
 pub struct Counts {
     pub requests: u64,
     pub hits: u64,
@@ -248,7 +248,7 @@ pub fn select(candidates: &[Counts], target: Target) -> Option<usize> {
 
 /// What one point measured on one half of the seeds.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "TuneMeasured"))]
 pub struct Measured {
     pub counts: Counts,
     #[serde(with = "super::observation::nan_as_null")]
@@ -296,7 +296,7 @@ impl Measured {
 
 /// One family's chosen value (or, where none meets the target, its best) on both halves.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "TuneChoice"))]
 pub struct Choice {
     /// The family's key and name.
     pub key: String,
@@ -397,11 +397,17 @@ pub fn tune_definition(dataset: DatasetId) -> Result<ExperimentSpec> {
 pub fn check_tune_data(dataset: &Dataset) -> Result<()> {
     match dataset.ground_truth.absent_reason() {
         None => Ok(()),
-        Some(why) => Err(Error::unsupported(format!(
-            "cannot pick a threshold: {why}; hit precision and error rate need the answers' ground \
-             truth (SPEC §14): use nq-trivia, synthetic, or a file with `answers` or `label` on every record"
-        ))),
+        Some(why) => Err(no_ground_truth(why)),
     }
+}
+
+/// The one message refusing data without ground truth, `why` being the dataset's reason
+/// (`DatasetInfo::no_ground_truth`, SPEC §14).
+pub fn no_ground_truth(why: &str) -> Error {
+    Error::unsupported(format!(
+        "cannot pick a threshold: {why}; hit precision and error rate need the answers' ground \
+         truth (SPEC §14): use nq-trivia, synthetic, or a file with `answers` or `label` on every record"
+    ))
 }
 
 /// `1 − (D·τ)²/2`: the cosine similarity of unit rows at normalised distance `τ` (SPEC §15).
@@ -456,10 +462,8 @@ impl Report {
                 "it needs at least 2 seeds, one to choose τ on and one to report on (4 or more are better)",
             ));
         }
-        if let Some(why) = self.units.first().and_then(|u| u.dataset.no_ground_truth.clone()) {
-            return Err(Error::unsupported(format!(
-                "cannot pick a threshold: {why}; hit precision and error rate need the answers' ground truth (SPEC §14)"
-            )));
+        if let Some(why) = self.units.first().and_then(|u| u.dataset.no_ground_truth.as_deref()) {
+            return Err(no_ground_truth(why));
         }
         let (sel, rep) = seeds.split_at(seeds.len() / 2);
         let dist_scale = self.units.first().map_or(f64::NAN, |u| u.dataset.dist_scale);
