@@ -74,12 +74,7 @@ pub fn tune_threshold_js(
     #[wasm_bindgen(unchecked_param_type = "\"precision\" | \"error_rate\"")] kind: JsValue,
     #[wasm_bindgen(unchecked_param_type = "number")] value: JsValue,
 ) -> JsResult<JsValue> {
-    use crate::experiment::tune::Target;
-    let kind = super::convert::string("kind", &kind)?;
-    let value = value.as_f64().ok_or_else(|| {
-        js_err(Error::param(&kind, "must be a number: a hit precision in (0, 1] or an error rate in [0, 1)"))
-    })?;
-    let target = Target::new(&kind, value).map_err(js_err)?;
+    let target = target(kind, value)?;
     let bad =
         || js_err(Error::param("report", "must be the report of the threshold form's run (tuneDefinition)"));
     if !report.is_object() || js_sys::Array::is_array(&report) {
@@ -88,4 +83,24 @@ pub fn tune_threshold_js(
     let j: serde_json::Value = serde_wasm_bindgen::from_value(report).map_err(|_| bad())?;
     let report: Report = crate::json::from_value(&j).map_err(|_| bad())?;
     to_js(&report.tune_threshold(target).map_err(js_err)?)
+}
+
+/// The target of the "Pick a threshold" form, checked by the engine
+/// (`csc::experiment::tune::Target::new`): `{ kind, value }`, or one plain thrown message for a
+/// value outside its range (a precision outside (0, 1], an error rate outside [0, 1), NaN) or an
+/// unknown kind. The form checks its fields with it before it runs anything.
+#[wasm_bindgen(js_name = tuneTarget, unchecked_return_type = "TuneTarget")]
+pub fn tune_target_js(
+    #[wasm_bindgen(unchecked_param_type = "\"precision\" | \"error_rate\"")] kind: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] value: JsValue,
+) -> JsResult<JsValue> {
+    to_js(&target(kind, value)?)
+}
+
+fn target(kind: JsValue, value: JsValue) -> JsResult<crate::experiment::tune::Target> {
+    let kind = super::convert::string("kind", &kind)?;
+    let value = value.as_f64().ok_or_else(|| {
+        js_err(Error::param(&kind, "must be a number: a hit precision in (0, 1] or an error rate in [0, 1)"))
+    })?;
+    crate::experiment::tune::Target::new(&kind, value).map_err(js_err)
 }
