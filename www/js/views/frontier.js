@@ -219,7 +219,7 @@ export function createFrontierView(app) {
 function createTuneForm(app, after, open) {
   const section = Object.assign(document.createElement('section'), { className: 'tune' });
   section.setAttribute('aria-labelledby', 'tune-title');
-  const h = Object.assign(document.createElement('h3'), { id: 'tune-title', textContent: 'Pick a threshold' });
+  const h = Object.assign(document.createElement('h2'), { id: 'tune-title', className: 'panel-title', textContent: 'Pick a threshold' });
   const intro = Object.assign(document.createElement('p'), { className: 'text' });
   intro.textContent = 'The threshold cache\'s τ with the largest hit ratio whose one-sided 95% Clopper–Pearson bound meets your target, chosen on half the seeds and reported on the other half (csc tune-threshold gives the same answer).';
   const form = Object.assign(document.createElement('form'), { className: 'tune-form controls panel row' });
