@@ -642,10 +642,11 @@ impl TuneAnswer {
         }
         match &self.vcache {
             Some(v) => out.push(format!(
-                "vCache reaches the same target at δ = {} (the largest hit ratio by the same rule): \
-                 on the held-out seeds, {}.",
+                "vCache meets the same target on the selection seeds at δ = {} (the largest hit ratio \
+                 by the same rule): on the held-out seeds, {}; the target {} there.",
                 v.value,
-                held(&v.reporting)
+                held(&v.reporting),
+                if v.reporting.holds { "holds" } else { "does not hold" }
             )),
             None => out.push(match &self.vcache_best {
                 Some(b) => format!(
@@ -685,12 +686,17 @@ impl TuneAnswer {
                 };
                 let ci = if s.ci95.is_finite() { format!(" ± {}", n4(s.ci95)) } else { String::new() };
                 out.push(format!(
-                    "CLCB-SC-LS-Cont (the paper's policy) meets the target at β = {} (held-out hit \
-                     precision {}, hit ratio {}); {verdict} (paired over the {} held-out seeds: \
-                     {:+.4}{ci} in realised cost per request).",
+                    "CLCB-SC-LS-Cont (the paper's policy) meets the target on the selection seeds at \
+                     β = {} (held-out hit precision {}, hit ratio {}; the target {} there); {verdict} \
+                     (paired over the {} held-out seeds: {:+.4}{ci} in realised cost per request).",
                     p.value,
-                    n4(p.reporting.precision),
+                    if p.reporting.precision.is_finite() {
+                        n4(p.reporting.precision)
+                    } else {
+                        "— (no hit)".into()
+                    },
                     n4(p.reporting.hit_ratio),
+                    if p.reporting.holds { "holds" } else { "does not hold" },
                     s.n,
                     s.mean
                 ));
