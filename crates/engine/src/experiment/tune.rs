@@ -797,6 +797,111 @@ mod tests {
         assert_eq!(select(&[c(100, 40, 0), c(100, 40, 0)], Target::Precision(0.5)), Some(0));
     }
 
+    /// A report of the threshold cache over τ = 0.1, 0.2, 0.3 on 4 seeds of T = 100 requests, each
+    /// unit's (hits, wrong hits) given by `counts(point, seed)`; distance scale D = 1.5.
+    fn constructed(counts: impl Fn(usize, u64) -> (u64, u64)) -> Report {
+        use super::super::{Observation, UnitResult};
+        let spec = ExperimentSpec {
+            id: "t".into(),
+            title: "t".into(),
+            dataset: DatasetId::Synthetic,
+            measure: Measure::Frontier {
+                families: vec![Family::sweep(
+                    PolicyKind::Threshold,
+                    "threshold_tau",
+                    values(&[0.1, 0.2, 0.3]),
+                )],
+            },
+            sweep: None,
+            params: Params { horizon: 100, ..Params::default() },
+            seeds: 4,
+            first_seed: 0,
+        };
+        let info = crate::dataset::DatasetInfo {
+            name: "t".into(),
+            size: 50,
+            dim: 2,
+            dist_scale: 1.5,
+            checksum: "0".into(),
+            no_ground_truth: None,
+            notes: Vec::new(),
+        };
+        let units = spec
+            .units()
+            .into_iter()
+            .map(|u| {
+                let (h, w) = counts(u.point, u.seed);
+                let x = [0.1, 0.2, 0.3][u.point];
+                let o = |metric: &str, value: f64| Observation {
+                    algorithm: "threshold".into(),
+                    metric: metric.into(),
+                    x,
+                    y: f64::NAN,
+                    value,
+                };
+                UnitResult {
+                    experiment: "t".into(),
+                    params: spec.params.clone(),
+                    dataset: info.clone(),
+                    observations: vec![
+                        o("final_hit_rate", h as f64 / 100.0),
+                        o("final_error_rate", w as f64 / 100.0),
+                        o("final_avg_realised_cost", 0.5),
+                    ],
+                    detail: serde_json::Value::Null,
+                    unit: u,
+                }
+            })
+            .collect();
+        Report::new(&spec, units)
+    }
+
+    #[test]
+    fn tau_is_chosen_on_the_first_half_and_reported_on_the_other() {
+        // Selection seeds 0, 1 (200 requests per τ): τ = 0.1: 20 hits, none wrong (lower bound
+        // 0.05^(1/20) = 0.8609); τ = 0.2: 60 hits, 2 wrong (58/60); τ = 0.3: 100 hits, 20 wrong
+        // (0.8). Reporting seeds 2, 3: τ = 0.2 has 40 hits, none wrong.
+        let r = constructed(|point, seed| match (point, seed < 2) {
+            (0, _) => (10, 0),
+            (1, true) => (30, 1),
+            (1, false) => (20, 0),
+            _ => (50, 10),
+        });
+        let b = cp_lower(58, 60, ALPHA);
+        assert!(b > 0.85 && b < 0.95, "{b}");
+        assert!(cp_lower(80, 100, ALPHA) < 0.85);
+        let a = r.tune_threshold(Target::Precision(0.85)).unwrap();
+        assert_eq!((a.selection_seeds.clone(), a.reporting_seeds.clone()), (vec![0, 1], vec![2, 3]));
+        assert_eq!(a.tau, Some(0.2));
+        // cosine = 1 − (1.5 · 0.2)²/2 = 1 − 0.045.
+        assert!((a.cosine.unwrap() - 0.955).abs() < 1e-15);
+        let c = a.threshold.as_ref().unwrap();
+        assert_eq!(c.selection.counts, Counts { requests: 200, hits: 60, wrong_hits: 2 });
+        assert_eq!(c.selection.bound, b);
+        assert_eq!(c.reporting.counts, Counts { requests: 200, hits: 40, wrong_hits: 0 });
+        assert_eq!(c.reporting.precision, 1.0);
+        assert!((c.reporting.bound - libm::pow(0.05, 1.0 / 40.0)).abs() < 1e-12);
+        assert!(c.reporting.holds && a.best.is_none());
+        assert_eq!(a.rows.iter().map(|r| r.meets).collect::<Vec<_>>(), [true, true, false]);
+        assert!(
+            a.sentences[0].starts_with("τ = 0.2 (cosine similarity 0.9550): the largest hit ratio (0.3000)"),
+            "{}",
+            a.sentences[0]
+        );
+        assert!(a.sentences[1].ends_with("the target holds there."), "{}", a.sentences[1]);
+        // Precision ≥ 0.95: no τ meets it; the closest bound is τ = 0.2's.
+        let a = r.tune_threshold(Target::Precision(0.95)).unwrap();
+        assert_eq!((a.tau, a.best.as_ref().map(|c| c.value)), (None, Some(0.2)));
+        assert!(
+            a.sentences[0].starts_with("No τ of the grid (0.02 to 0.6) meets hit precision ≥ 0.95 at 95%")
+        );
+        // One seed: refused with one message.
+        let mut one = r.clone();
+        one.units.retain(|u| u.unit.seed == 0);
+        let e = one.tune_threshold(Target::Precision(0.9)).unwrap_err().to_string();
+        assert!(e.contains("it needs at least 2 seeds"), "{e}");
+    }
+
     #[test]
     fn the_cosine_of_tau_inverts_the_configs_resolution() {
         let d = 1.13;
