@@ -43,6 +43,9 @@ fn the_answer_follows_the_selection_rule() {
         (serde_json::json!([0]), serde_json::json!([1]))
     );
     assert!(a["bound"].as_str().unwrap().starts_with("Clopper–Pearson"));
+    // The title names the run's dataset and settings (stderr, before the units run).
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("Pick a threshold on synthetic (k = 10, T = 300, n_eval = 200, 2 seeds)"), "{err}");
     let rows = a["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 30);
     let meeting: Vec<&serde_json::Value> = rows.iter().filter(|r| r["meets"] == true).collect();

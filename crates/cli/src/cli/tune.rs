@@ -5,7 +5,7 @@
 
 use super::{apply_sets, err, load_dataset, override_dataset, rename_for, DataArgs, Res};
 use clap::Args;
-use csc_engine::experiment::tune::{check_tune_data, tune_definition, Target};
+use csc_engine::experiment::tune::{check_tune_data, tune_definition, tune_title, Target};
 use csc_engine::experiment::{run_unit, DatasetId, Report};
 use rayon::prelude::*;
 use std::path::PathBuf;
@@ -82,6 +82,8 @@ pub fn tune(a: &TuneArgs) -> Res<()> {
         spec.first_seed = s;
     }
     spec.params = apply_sets(spec.params.clone(), &a.set)?;
+    // The title states the run's dataset and final settings.
+    spec.title = tune_title(&dataset.name, &spec.params, spec.seeds);
     rename_for(&mut spec, &dataset);
     spec.validate().map_err(err)?;
     csc_engine::experiment::check_experiment_size(&spec).map_err(err)?;

@@ -371,11 +371,7 @@ pub fn tune_definition(dataset: DatasetId) -> Result<ExperimentSpec> {
     let name = super::presets::dataset_name(&dataset);
     let spec = ExperimentSpec {
         id: "tune-threshold".into(),
-        title: format!(
-            "Pick a threshold on {name} (k = {k}, T = {}, n_eval = {}, {TUNE_SEEDS} seeds)",
-            super::stats::num(params.horizon as f64),
-            super::stats::num(params.n_eval as f64)
-        ),
+        title: tune_title(&name, &params, TUNE_SEEDS),
         dataset,
         measure: Measure::Frontier {
             families: vec![
@@ -391,6 +387,18 @@ pub fn tune_definition(dataset: DatasetId) -> Result<ExperimentSpec> {
     };
     spec.validate()?;
     Ok(spec)
+}
+
+/// The title of a tune run from its settings: `Pick a threshold on nq-trivia (k = 50, T = 1,000,
+/// n_eval = 1,000, 4 seeds)`.
+pub fn tune_title(dataset: &str, p: &Params, seeds: usize) -> String {
+    format!(
+        "Pick a threshold on {dataset} (k = {}, T = {}, n_eval = {}, {seeds} seed{})",
+        p.k,
+        super::stats::num(p.horizon as f64),
+        super::stats::num(p.n_eval as f64),
+        if seeds == 1 { "" } else { "s" }
+    )
 }
 
 /// Refuses data without ground truth with one plain message (before anything runs).
