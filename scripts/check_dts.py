@@ -65,6 +65,8 @@ SIGNATURES = [
     "export function datasets(): DatasetEntry[];",
     "export function pageControls(): PageControls;",
     "export function quickDefinition(id: string): ExperimentSpec;",
+    "export function tuneTarget(kind: \"precision\" | \"error_rate\", value: number): TuneTarget;",
+    "export function tuneThreshold(report: Report | null, kind: \"precision\" | \"error_rate\", value: number): TuneAnswer;",
 ]
 
 

@@ -80,6 +80,9 @@ const FUNCTIONS = {
   readReport: () => [smallReport()],
   frontierDefinition: () => ['synthetic'],
   frontierComparison: () => [frontierReport(), 1],
+  tuneDefinition: () => ['synthetic'],
+  tuneTarget: () => ['precision', 0.9],
+  tuneThreshold: () => [tuneReport(), 'precision', 0.5],
   formatInterval: () => [48.66667, 16.54154],
   intervalWords: () => [],
 };
@@ -96,6 +99,19 @@ function frontierReport() {
     d.free();
   }
   return frontierRep;
+}
+/** A finished report of the threshold cache over two τ on synthetic (two seeds), for tuneThreshold. */
+let tuneRep = null;
+function tuneReport() {
+  if (!tuneRep) {
+    const d = csc.Dataset.synthetic(), r = new csc.ExperimentRun({ id: 'hostile-tune', dataset: 'synthetic', seeds: 2,
+      params: { horizon: 20, n_eval: 50, k: 3 }, measure: { kind: 'frontier', families: [{ policy: 'threshold', param: 'threshold_tau', values: [0.1, 0.3] }] } }, d);
+    while (r.runNext());
+    tuneRep = r.report();
+    r.free();
+    d.free();
+  }
+  return tuneRep;
 }
 /** A finished report's JSON (one unit of a 20-round run on the plane data), for readReport. */
 let reportText = null;

@@ -128,6 +128,21 @@ while (exp.runNext());
 shape("Report", exp.report());
 shape("LoadedReport", csc.readReport(exp.reportJson()));
 exp.free();
+// "Pick a threshold" (issue 37): the form's definition, a target and the answer of a small run.
+shape("ExperimentSpec", csc.tuneDefinition("synthetic"));
+shape("TuneTarget", csc.tuneTarget("error_rate", 0.01));
+{
+  const syn = csc.Dataset.synthetic();
+  const tr = new csc.ExperimentRun(
+    { id: "smoke-tune", dataset: "synthetic", seeds: 2, params: { horizon: 30, n_eval: 50, k: 3 },
+      measure: { kind: "frontier", families: [{ policy: "threshold", param: "threshold_tau", values: [0.1, 0.3] }] } },
+    syn,
+  );
+  while (tr.runNext());
+  shape("TuneAnswer", csc.tuneThreshold(tr.report(), "precision", 0.5));
+  tr.free();
+  syn.free();
+}
 plane.free();
 console.log(`${dir}: ${shapes.length} returned objects match their declarations in csc.d.ts`);
 

@@ -126,6 +126,8 @@ step "reproduce e2e" node tests/e2e/reproduce.mjs
 # The sweep view: a 3 × 3 grid equal, cell for cell, to the CLI's --grid run of its command.
 step "sweep e2e" node tests/e2e/sweep.mjs
 step "frontier e2e (nq-trivia, against the CLI)" node tests/e2e/frontier.mjs
+# "Pick a threshold" (issue 37): the form's answer on nq-trivia equals `csc tune-threshold`, bit for bit.
+step "tune-threshold e2e (nq-trivia, against the CLI)" node tests/e2e/tune.mjs
 # Every Paper-view preset at quick settings: no excluded number reads "reproduced", identical pairs
 # read "identical", a zero-hit win is flagged (fig-e on the shared nq-trivia files).
 step "verdicts e2e" node tests/e2e/verdicts.mjs

@@ -529,6 +529,27 @@ export function runHostile(g, bench) {
     mustThrow('frontierComparison an online report', () => g.frontierComparison(JSON.parse(text), 0));
     mustThrow('frontierComparison a point it does not have', () => g.frontierComparison(frep, 2));
     mustThrow('frontierComparison a fractional point', () => g.frontierComparison(frep, 0.5));
+    // "Pick a threshold" (issue 37): the form's definition, its target and the answer of a small
+    // report (the threshold cache over two τ, two seeds: one to choose on, one to report on).
+    cover('tuneDefinition', 'tuneTarget', 'tuneThreshold');
+    fn('tuneDefinition', ['synthetic']);
+    mustThrow('tuneDefinition plane (no ground truth)', () => g.tuneDefinition('plane'));
+    mustThrow('tuneDefinition data whose reason is given', () => g.tuneDefinition('synthetic', 'no labels'));
+    fn('tuneTarget', ['precision', 0.9]);
+    for (const [k, v] of [['precision', 1.5], ['precision', 0], ['precision', NaN], ['error_rate', 1], ['error_rate', -0.1], ['error_rate', NaN], ['recall', 0.5]]) {
+      mustThrow(`tuneTarget ${k} ${v}`, () => g.tuneTarget(k, v));
+    }
+    const syn2 = g.Dataset.synthetic();
+    const tr = new g.ExperimentRun({ id: 'hostile-tune', dataset: 'synthetic', seeds: 2, params: { horizon: 20, n_eval: 50, k: 3 },
+      measure: { kind: 'frontier', families: [{ policy: 'threshold', param: 'threshold_tau', values: [0.1, 0.3] }] } }, syn2);
+    while (tr.runNext());
+    const trep = tr.report();
+    tr.free();
+    syn2.free();
+    fn('tuneThreshold', [trep, 'precision', 0.5]);
+    mustThrow('tuneThreshold an online report', () => g.tuneThreshold(JSON.parse(text), 'precision', 0.5));
+    mustThrow('tuneThreshold precision NaN', () => g.tuneThreshold(trep, 'precision', NaN));
+    mustThrow('tuneThreshold error rate 1', () => g.tuneThreshold(trep, 'error_rate', 1));
   }
   probe('plane.free()', 'ok', () => plane.free());
 

@@ -77,7 +77,13 @@ pub fn frontier_definition_js(
     )]
     dataset: JsValue,
 ) -> JsResult<JsValue> {
-    let dataset = match optional(dataset) {
+    to_js(&frontier_definition(dataset_arg(dataset)?).map_err(js_err)?)
+}
+
+/// The dataset argument of [`frontier_definition_js`] and `tuneDefinition`: a built-in's name, a
+/// dataset object, or nothing for nq-trivia.
+pub(crate) fn dataset_arg(dataset: JsValue) -> JsResult<DatasetId> {
+    Ok(match optional(dataset) {
         None => DatasetId::NqTrivia,
         Some(v) if v.is_string() => DatasetId::parse(&v.as_string().unwrap_or_default()).map_err(js_err)?,
         Some(v) if v.is_object() && !js_sys::Array::is_array(&v) => {
@@ -91,8 +97,7 @@ pub fn frontier_definition_js(
                 "must be a built-in's name (synthetic, nq-trivia, plane) or a dataset object",
             )))
         }
-    };
-    to_js(&frontier_definition(dataset).map_err(js_err)?)
+    })
 }
 
 /// Every parameter with its symbol, unit, documentation, reference, page control and SPEC

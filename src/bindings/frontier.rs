@@ -31,3 +31,76 @@ pub fn frontier_comparison_js(
     };
     to_js(&report.frontier_comparison(point as usize).ok_or_else(bad)?)
 }
+
+/// The experiment of the Frontier view's "Pick a threshold" form (issue 37, item 3;
+/// `csc::experiment::tune::tune_definition`): the threshold cache over τ, vCache over δ and
+/// CLCB-SC-LS-Cont over β on `dataset` (a built-in's name, a dataset object naming the reader's
+/// file, or nothing for nq-trivia), 4 seeds. `csc tune-threshold` runs the same definition. Throws
+/// the engine's one message for data without ground truth: `plane`, or a dataset whose
+/// `noGroundTruth` reason (its `DatasetInfo.no_ground_truth`) is given.
+#[wasm_bindgen(js_name = tuneDefinition, unchecked_return_type = "ExperimentSpec")]
+pub fn tune_definition_js(
+    #[wasm_bindgen(
+        unchecked_optional_param_type = "\"synthetic\" | \"nq-trivia\" | \"plane\" | DatasetSpec | null"
+    )]
+    dataset: JsValue,
+    #[wasm_bindgen(js_name = noGroundTruth, unchecked_optional_param_type = "string | null")]
+    no_ground_truth: JsValue,
+) -> JsResult<JsValue> {
+    use crate::experiment::tune;
+    use crate::experiment::DatasetId;
+    if let Some(v) = super::convert::optional(no_ground_truth) {
+        let why = super::convert::string("noGroundTruth", &v)?;
+        return Err(js_err(tune::no_ground_truth(&why)));
+    }
+    let dataset = super::catalog::dataset_arg(dataset)?;
+    if matches!(dataset.builtin(), Ok(Some(DatasetId::Plane))) {
+        let plane = crate::dataset::plane::universe().map_err(js_err)?;
+        tune::check_tune_data(&plane).map_err(js_err)?;
+    }
+    to_js(&tune::tune_definition(dataset).map_err(js_err)?)
+}
+
+/// "Pick a threshold, defensibly" (issue 37, item 3; `csc::experiment::tune`) on a finished
+/// report of [`tune_definition_js`]'s experiment: the threshold cache's τ with the largest hit
+/// ratio whose one-sided 95% Clopper–Pearson bound meets the target on the first half of the seeds,
+/// reported on the other half, with τ as a cosine, vCache's δ and the paper's saving, and the
+/// engine's sentences. `kind` is `"precision"` (hit precision ≥ `value`, in (0, 1]) or
+/// `"error_rate"` (error rate ≤ `value`, in [0, 1)). The target is checked first: a bad one throws
+/// its one message whatever the report; then a value that is not such a report throws one.
+#[wasm_bindgen(js_name = tuneThreshold, unchecked_return_type = "TuneAnswer")]
+pub fn tune_threshold_js(
+    #[wasm_bindgen(unchecked_param_type = "Report | null")] report: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "\"precision\" | \"error_rate\"")] kind: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] value: JsValue,
+) -> JsResult<JsValue> {
+    let target = target(kind, value)?;
+    let bad =
+        || js_err(Error::param("report", "must be the report of the threshold form's run (tuneDefinition)"));
+    if !report.is_object() || js_sys::Array::is_array(&report) {
+        return Err(bad());
+    }
+    let j: serde_json::Value = serde_wasm_bindgen::from_value(report).map_err(|_| bad())?;
+    let report: Report = crate::json::from_value(&j).map_err(|_| bad())?;
+    to_js(&report.tune_threshold(target).map_err(js_err)?)
+}
+
+/// The target of the "Pick a threshold" form, checked by the engine
+/// (`csc::experiment::tune::Target::new`): `{ kind, value }`, or one plain thrown message for a
+/// value outside its range (a precision outside (0, 1], an error rate outside [0, 1), NaN) or an
+/// unknown kind. The form checks its fields with it before it runs anything.
+#[wasm_bindgen(js_name = tuneTarget, unchecked_return_type = "TuneTarget")]
+pub fn tune_target_js(
+    #[wasm_bindgen(unchecked_param_type = "\"precision\" | \"error_rate\"")] kind: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] value: JsValue,
+) -> JsResult<JsValue> {
+    to_js(&target(kind, value)?)
+}
+
+fn target(kind: JsValue, value: JsValue) -> JsResult<crate::experiment::tune::Target> {
+    let kind = super::convert::string("kind", &kind)?;
+    let value = value.as_f64().ok_or_else(|| {
+        js_err(Error::param(&kind, "must be a number: a hit precision in (0, 1] or an error rate in [0, 1)"))
+    })?;
+    crate::experiment::tune::Target::new(&kind, value).map_err(js_err)
+}

@@ -53,6 +53,7 @@ fn roots(v: &mut Collect) {
     v.visit::<crate::online::sim::Checkpoint>();
     v.visit::<crate::online::sim::RunResult>();
     v.visit::<crate::live::FrameEvent>();
+    v.visit::<crate::experiment::tune::TuneAnswer>();
 }
 
 /// Collects the declaration of every type reached, by TypeScript name.

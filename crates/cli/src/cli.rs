@@ -3,6 +3,7 @@
 mod replay;
 mod run;
 mod shard;
+mod tune;
 mod units;
 
 use clap::{Args, Parser, Subcommand};
@@ -14,6 +15,7 @@ use replay::ReplayArgs;
 use run::RunArgs;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use tune::TuneArgs;
 
 #[derive(Parser)]
 #[command(
@@ -150,6 +152,10 @@ enum Cmd {
     /// Replay online policies on a trace (SPEC §12), and the offline algorithms on its offline
     /// log, and print their metrics.
     Replay(ReplayArgs),
+    /// Pick the threshold cache's τ defensibly (issue 37): the largest hit ratio whose one-sided
+    /// 95% Clopper–Pearson bound meets --precision P or --error-rate E on half the seeds, reported
+    /// on the other half, with τ as a cosine, vCache's δ at the same target and the paper's saving.
+    TuneThreshold(TuneArgs),
 }
 
 type Res<T> = Result<T, String>;
@@ -302,5 +308,6 @@ pub fn main() -> Res<()> {
             Ok(())
         }
         Cmd::Replay(a) => replay::replay(&a),
+        Cmd::TuneThreshold(a) => tune::tune(&a),
     }
 }

@@ -1623,6 +1623,154 @@ export type TheoryRuns = {
 export type TheoryVerdict = "consistent" | "not_visible" | "violated";
 
 /**
+ * The answer of `csc tune-threshold` and of the page's form.
+ */
+export type TuneAnswer = {
+  target: TuneTarget,
+  /**
+   * [`TUNE_BOUND`].
+   */
+  bound: string,
+  /**
+   * [`TUNE_METHOD`].
+   */
+  method: string,
+  selection_seeds: Array<number>,
+  reporting_seeds: Array<number>,
+  /**
+   * The dataset's distance scale `D` (SPEC §1).
+   */
+  dist_scale: number,
+  /**
+   * The chosen τ (`null` when no τ meets the target).
+   */
+  tau: number | null,
+  /**
+   * τ as a cosine similarity.
+   */
+  cosine: number | null,
+  /**
+   * The threshold cache at τ.
+   */
+  threshold: TuneChoice | null,
+  /**
+   * Where no τ meets the target: the τ whose bound comes closest, on both halves.
+   */
+  best: TuneChoice | null,
+  /**
+   * vCache's δ chosen by the same rule.
+   */
+  vcache: TuneChoice | null,
+  /**
+   * Where no δ meets the target: the δ whose bound comes closest.
+   */
+  vcache_best: TuneChoice | null,
+  /**
+   * CLCB-SC-LS-Cont's β chosen by the same rule.
+   */
+  paper: TuneChoice | null,
+  /**
+   * The paper's policy's realised cost minus the threshold cache's, paired over the reporting
+   * seeds (negative: the paper's policy saves).
+   */
+  saving: Paired | null,
+  /**
+   * Every τ of the grid on the selection seeds.
+   */
+  rows: Array<TuneRow>,
+  /**
+   * The answer in words.
+   */
+  sentences: Array<string>,
+};
+
+/**
+ * One family's chosen value (or, where none meets the target, its best) on both halves.
+ */
+export type TuneChoice = {
+  /**
+   * The family's key and name.
+   */
+  key: string,
+  name: string,
+  /**
+   * The swept parameter (`threshold_tau`, `vcache_delta`, `beta`) and the chosen value.
+   */
+  param: string,
+  value: number,
+  /**
+   * Its experiment point (a frontier point: the page opens it in the regret view).
+   */
+  point: number,
+  selection: TuneMeasured,
+  reporting: TuneMeasured,
+};
+
+/**
+ * A point's counts over some seeds: requests, hits and wrong hits (SPEC §14).
+ */
+export type TuneCounts = {
+  requests: number,
+  hits: number,
+  wrong_hits: number,
+};
+
+/**
+ * What one point measured on one half of the seeds.
+ */
+export type TuneMeasured = {
+  counts: TuneCounts,
+  hit_ratio: number | null,
+  /**
+   * Correct hits over hits (`null` without a hit).
+   */
+  precision: number | null,
+  /**
+   * Its two-sided 95% Clopper–Pearson interval.
+   */
+  precision_ci: [number, number],
+  /**
+   * Wrong hits over requests.
+   */
+  error_rate: number | null,
+  /**
+   * Its two-sided 95% Clopper–Pearson interval.
+   */
+  error_ci: [number, number],
+  /**
+   * The one-sided 95% bound on the target's quantity.
+   */
+  bound: number,
+  /**
+   * Whether the target holds at 95% here.
+   */
+  holds: boolean,
+  /**
+   * Realised cost per request, mean over the seeds.
+   */
+  realised_cost: number | null,
+};
+
+/**
+ * One τ of the grid on the selection seeds.
+ */
+export type TuneRow = {
+  tau: number,
+  /**
+   * Its cosine similarity (`1 − (D·τ)²/2`).
+   */
+  cosine: number,
+  hit_ratio: number | null,
+  bound: number,
+  meets: boolean,
+};
+
+/**
+ * What the answer must meet.
+ */
+export type TuneTarget = { "kind": "precision", "value": number } | { "kind": "error_rate", "value": number };
+
+/**
  * One independent piece of work.
  */
 export type Unit = {

@@ -11,7 +11,14 @@
 // differences; a click on it (or Enter on its row's Open button) opens that configuration in the
 // regret view. On data without ground truth there is no error rate: the view shows "—" and the
 // engine's reason, and runs nothing.
-import { Dataset, frontierComparison, frontierDefinition } from '../../pkg/csc.js';
+//
+// Below it, "Pick a threshold" (issue 37, item 3): a target (hit precision ≥ p or error rate ≤ e)
+// checked by the engine (tuneTarget), the engine's tune experiment (tuneDefinition: the threshold
+// cache over τ, vCache over δ, CLCB-SC-LS-Cont over β, 4 seeds) run on the worker pool, and the
+// engine's answer (tuneThreshold: τ chosen on half the seeds by a one-sided 95% Clopper–Pearson
+// bound, reported on the other half, in the engine's sentences); its button opens τ in the
+// regret view. `csc tune-threshold` gives the same answer.
+import { Dataset, frontierComparison, frontierDefinition, tuneDefinition, tuneTarget, tuneThreshold } from '../../pkg/csc.js';
 import { JobPanel } from './job-panel.js';
 import { fmtInterval, fmtPaired, frontierChart, frontierConfig, frontierFamilies, frontierMeta, noGroundTruth, pchrChart } from '../report.js';
 import { uploadedData } from '../upload.js';
@@ -42,6 +49,29 @@ export function frontierRequest(app) {
   // checks the uploaded data's dataset object, arrival model included.
   const data = up ? /** @type {import('../../pkg/csc.js').DatasetSpec} */ (up.upload) : /** @type {'synthetic' | 'nq-trivia'} */ (s.dataset);
   const experiment = frontierDefinition(data);
+  const request = { type: 'run', experiment, dataset: up ? up.dataset : { kind: s.dataset, ...(files || {}) } };
+  return { key: JSON.stringify({ experiment, files: files?.id }), request };
+}
+
+/** The "Pick a threshold" run of the page's dataset (the engine's tuneDefinition), or `{ message }`
+ * when it cannot run: the engine's one message for data without ground truth.
+ * @param {App} app */
+export function tuneRequest(app) {
+  const s = app.state, up = uploadedData(app);
+  if (s.dataset === 'upload' && !up) return { message: 'Load your data first (“Load your data…” in the settings).' };
+  let experiment;
+  try {
+    const data = up ? /** @type {import('../../pkg/csc.js').DatasetSpec} */ (up.upload) : /** @type {'synthetic' | 'nq-trivia' | 'plane'} */ (s.dataset);
+    experiment = tuneDefinition(data, up ? app.upload.noGroundTruth ?? null : null);
+  } catch (e) {
+    return { message: e.message };
+  }
+  let files = null;
+  if (s.dataset === 'nq-trivia') {
+    const nq = nqTriviaNow(app);
+    if (!nq.files) return { message: nq.message, progress: nq.progress };
+    files = nq.files;
+  }
   const request = { type: 'run', experiment, dataset: up ? up.dataset : { kind: s.dataset, ...(files || {}) } };
   return { key: JSON.stringify({ experiment, files: files?.id }), request };
 }
@@ -172,5 +202,97 @@ export function createFrontierView(app) {
       }
     }
   }
-  return { activate() { panel.activate(); }, deactivate() { panel.deactivate(); } };
+  const tune = createTuneForm(app, root, open);
+  return {
+    activate() { panel.activate(); tune.activate(); },
+    deactivate() { panel.deactivate(); tune.deactivate(); },
+  };
+}
+
+/**
+ * "Pick a threshold" below the frontier: the form, its run (a JobPanel of its own, run on submit,
+ * never on its own) and the engine's answer, with a button opening τ in the regret view.
+ * @param {App} app
+ * @param {Element} after the frontier's panel
+ * @param {(report: any, point: number) => void} open
+ */
+function createTuneForm(app, after, open) {
+  const section = Object.assign(document.createElement('section'), { className: 'tune' });
+  section.setAttribute('aria-labelledby', 'tune-title');
+  const h = Object.assign(document.createElement('h2'), { id: 'tune-title', className: 'panel-title', textContent: 'Pick a threshold' });
+  const intro = Object.assign(document.createElement('p'), { className: 'text' });
+  intro.textContent = 'The threshold cache\'s τ with the largest hit ratio whose one-sided 95% Clopper–Pearson bound meets your target, chosen on half the seeds and reported on the other half (csc tune-threshold gives the same answer).';
+  const form = Object.assign(document.createElement('form'), { className: 'tune-form controls panel row' });
+  const kind = Object.assign(document.createElement('select'), { name: 'kind', className: 'tune-kind' });
+  kind.append(new Option('hit precision ≥', 'precision'), new Option('error rate ≤', 'error_rate'));
+  kind.setAttribute('aria-label', 'Target');
+  const value = Object.assign(document.createElement('input'), { name: 'value', className: 'tune-value', type: 'text', inputMode: 'decimal', value: '0.9', size: 6 });
+  value.setAttribute('aria-label', 'Target value');
+  const go = Object.assign(document.createElement('button'), { type: 'submit', className: 'primary tune-go', textContent: 'Pick τ' });
+  form.append(kind, value, go);
+  const error = Object.assign(document.createElement('p'), { className: 'tune-error msg error', hidden: true });
+  error.setAttribute('role', 'alert');
+  const job = Object.assign(document.createElement('div'), { className: 'job' });
+  job.dataset.job = 'tune';
+  const answerEl = Object.assign(document.createElement('div'), { className: 'tune-answer', hidden: true });
+  answerEl.setAttribute('aria-live', 'polite');
+  const sentences = Object.assign(document.createElement('ul'), { className: 'tune-sentences' });
+  const method = Object.assign(document.createElement('p'), { className: 'tune-method muted' });
+  const openBtn = Object.assign(document.createElement('button'), { type: 'button', className: 'tune-open' });
+  answerEl.append(sentences, openBtn, method);
+  section.append(h, intro, form, error, answerEl, job);
+  after.after(section);
+
+  /** @type {{ kind: string, value: number } | null} */
+  let target = null;
+  let shown = null; // the report the answer is of
+  const say = (msg) => { error.textContent = msg; error.hidden = !msg; };
+  const panel = new JobPanel(job, {
+    request: () => tuneRequest(app),
+    charts: (report) => { const p = pchrChart(report); return p ? [p] : []; },
+    stem: () => `tune-${uploadedData(app)?.dataset.name || app.state.dataset}`,
+    onReport: (j) => answer(j && j.status === 'done' ? j.report : null),
+  });
+  /** The engine's answer for the report and the target, or nothing. */
+  function answer(report) {
+    if (!report || !target) { answerEl.hidden = true; shown = null; return; }
+    let a;
+    try {
+      a = tuneThreshold(report, /** @type {'precision' | 'error_rate'} */ (target.kind), target.value);
+    } catch (e) {
+      say(e.message);
+      answerEl.hidden = true;
+      return;
+    }
+    shown = report;
+    /** @type {any} */ (answerEl).answer = a; // the engine's answer as it came (the e2e test reads it)
+    sentences.replaceChildren(...a.sentences.map((t) => Object.assign(document.createElement('li'), { textContent: t })));
+    method.textContent = a.method;
+    const choice = a.threshold ?? a.best;
+    openBtn.hidden = !choice;
+    if (choice) {
+      openBtn.textContent = `Open τ = ${choice.value} in the regret view`;
+      openBtn.onclick = () => open(shown, choice.point);
+    }
+    answerEl.hidden = false;
+  }
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const text = value.value.trim();
+    const v = text === '' ? NaN : Number(text);
+    try {
+      tuneTarget(/** @type {'precision' | 'error_rate'} */ (kind.value), v);
+    } catch (err) {
+      target = null;
+      say(err.message);
+      answerEl.hidden = true;
+      return;
+    }
+    say('');
+    target = { kind: kind.value, value: v };
+    const j = panel.job();
+    if (j && j.status === 'done' && j.report) answer(j.report);
+    else panel.run();
+  });
+  return { activate() { panel.activate(false); }, deactivate() { panel.deactivate(); } };
 }

@@ -40,6 +40,7 @@ pub mod spec;
 pub mod stats;
 pub mod theory;
 pub mod theory_report;
+pub mod tune;
 
 pub use crate::config::with_param;
 pub use dataset::{DatasetId, DatasetSpec};
