@@ -81,7 +81,7 @@ pub fn tune_threshold_js(
         return Err(bad());
     }
     let j: serde_json::Value = serde_wasm_bindgen::from_value(report).map_err(|_| bad())?;
-    let report: Report = crate::json::from_value(&j).map_err(|_| bad())?;
+    let report: Report = crate::json::from_value::<ReportRecord>(&j).map_err(|_| bad())?.into_report();
     to_js(&report.tune_threshold(target).map_err(js_err)?)
 }
 
