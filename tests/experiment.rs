@@ -157,6 +157,33 @@ fn online_units_record_the_oracle_and_no_cache_losses() {
     assert_eq!(csc::experiment::runner::no_cache_loss(&[]), 0.0);
 }
 
+/// `spec` at tiny settings (2 seeds, n_eval = 200) run unit by unit on synthetic, and its report.
+fn tiny_synthetic(spec: &mut csc::experiment::ExperimentSpec) -> Report {
+    spec.seeds = 2;
+    spec.params.n_eval = 200;
+    let d = Arc::new(csc::dataset::synthetic::universe(spec.params.c_floor).unwrap());
+    let units: Vec<_> = spec.units().iter().map(|u| run_unit(spec, u, &d, &mut |_| true).unwrap()).collect();
+    Report::new(spec, units)
+}
+
+/// Seed `seed`'s points `(x, y)` of the observations `keep` picks (one per sweep value, 3),
+/// fitted on log-log.
+fn seed_fit(
+    report: &Report,
+    seed: u64,
+    keep: impl Fn(&csc::experiment::Observation) -> Option<(f64, f64)>,
+) -> Option<csc::experiment::fit::LogLogFit> {
+    let pts: Vec<(f64, f64)> = report
+        .units
+        .iter()
+        .filter(|u| u.unit.seed == seed)
+        .flat_map(|u| u.observations.iter())
+        .filter_map(keep)
+        .collect();
+    assert_eq!(pts.len(), 3);
+    csc::experiment::theory::loglog_fit(&pts)
+}
+
 /// Issue 36: `thy-horizon` at tiny settings (T = 100, 200, 400; 2 seeds): every run's checks over
 /// the 2 seeds, and Reg(T) = T·R(T)/T fitted against T per seed, the interval over the seeds — the
 /// slope recomputed here from the units' own final average regrets.
@@ -165,11 +192,7 @@ fn thy_horizon_fits_final_regret_against_the_horizon() {
     let mut spec = csc::experiment::quick_spec("thy-horizon").unwrap();
     assert_eq!(spec.seeds, 3);
     spec.sweep = Some(csc::experiment::Sweep::new("horizon", vec![100.into(), 200.into(), 400.into()]));
-    spec.seeds = 2;
-    spec.params.n_eval = 200;
-    let d = Arc::new(csc::dataset::synthetic::universe(spec.params.c_floor).unwrap());
-    let units: Vec<_> = spec.units().iter().map(|u| run_unit(&spec, u, &d, &mut |_| true).unwrap()).collect();
-    let report = Report::new(&spec, units);
+    let report = tiny_synthetic(&mut spec);
     let th = report.theory.as_ref().expect("an online report has its theory checks");
     assert_eq!(th.runs.len(), 3, "one group per horizon");
     for r in &th.runs {
@@ -214,16 +237,9 @@ fn thy_horizon_fits_final_regret_against_the_horizon() {
     let per_seed: Vec<f64> = [0u64, 1]
         .iter()
         .map(|&seed| {
-            let pts: Vec<(f64, f64)> = report
-                .units
-                .iter()
-                .filter(|u| u.unit.seed == seed)
-                .flat_map(|u| u.observations.iter())
-                .filter(|o| o.metric == "final_avg_regret")
-                .map(|o| (o.x, o.x * o.value))
-                .collect();
-            assert_eq!(pts.len(), 3);
-            csc::experiment::theory::loglog_fit(&pts).unwrap().slope
+            seed_fit(&report, seed, |o| (o.metric == "final_avg_regret").then_some((o.x, o.x * o.value)))
+                .unwrap()
+                .slope
         })
         .collect();
     let mean = (per_seed[0] + per_seed[1]) / 2.0;
@@ -242,14 +258,10 @@ fn thy_horizon_fits_final_regret_against_the_horizon() {
 /// [`judge`]: csc::experiment::theory::judge
 #[test]
 fn fig_a_fits_the_offline_gap_against_n() {
-    use csc::experiment::theory::{judge, loglog_fit, Quantity};
+    use csc::experiment::theory::{judge, Quantity};
     let mut spec = csc::experiment::quick_spec("fig-a").unwrap();
     spec.sweep = Some(csc::experiment::Sweep::new("log_len", vec![100.into(), 200.into(), 400.into()]));
-    spec.seeds = 2;
-    spec.params.n_eval = 200;
-    let d = Arc::new(csc::dataset::synthetic::universe(spec.params.c_floor).unwrap());
-    let units: Vec<_> = spec.units().iter().map(|u| run_unit(&spec, u, &d, &mut |_| true).unwrap()).collect();
-    let report = Report::new(&spec, units);
+    let report = tiny_synthetic(&mut spec);
     let th = report.theory.as_ref().expect("an offline sweep of n has the gap's check");
     assert!(th.runs.is_empty() && th.horizons.is_empty());
     // Every algorithm but the Oracle, the reference itself (gap 0 by construction).
@@ -261,16 +273,10 @@ fn fig_a_fits_the_offline_gap_against_n() {
         let slopes: Vec<Option<f64>> = [0u64, 1]
             .iter()
             .map(|&seed| {
-                let pts: Vec<(f64, f64)> = report
-                    .units
-                    .iter()
-                    .filter(|u| u.unit.seed == seed)
-                    .flat_map(|u| u.observations.iter())
-                    .filter(|o2| o2.metric == "gap" && o2.algorithm == o.policy)
-                    .map(|o2| (o2.x, o2.value))
-                    .collect();
-                assert_eq!(pts.len(), 3);
-                loglog_fit(&pts).map(|f| f.slope)
+                let gap = |o2: &csc::experiment::Observation| {
+                    (o2.metric == "gap" && o2.algorithm == o.policy).then_some((o2.x, o2.value))
+                };
+                seed_fit(&report, seed, gap).map(|f| f.slope)
             })
             .collect();
         if let [Some(a), Some(b)] = slopes[..] {

@@ -10,6 +10,13 @@ import { fileURLToPath } from 'node:url';
 import { serveStatic } from './static_server.mjs';
 import { spawn } from 'node:child_process';
 
+/** The shared real data (`../shared/data`, or `$CSC_DATA`) and nq-trivia's six files in it: the
+ *  questions and embeddings of both sources and their gold answers. A test that needs them fails
+ *  when they are missing; it never skips. */
+export const SHARED_DATA = process.env.CSC_DATA
+  || path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/data');
+export const NQ_FILES = ['nq.jsonl', 'nq.emb.f32', 'triviaqa.jsonl', 'triviaqa.emb.f32', 'nq.answers.jsonl', 'triviaqa.answers.jsonl'];
+
 /** `check(name, fn)` runs one named check and prints ok/FAIL; `done()` prints the tally and exits
  *  non-zero when a check failed. */
 export function checks() {

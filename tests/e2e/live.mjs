@@ -18,14 +18,14 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { serveStatic } from './static_server.mjs';
-import { checks, assert, waitFor } from './harness.mjs';
+import { checks, assert, waitFor, NQ_FILES, SHARED_DATA } from './harness.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const www = path.join(root, 'www');
 const artifacts = path.join(root, 'artifacts');
-const data = process.env.CSC_DATA || path.join(root, '../shared/data');
+const data = SHARED_DATA;
 if (!existsSync(path.join(www, 'pkg', 'csc.js'))) { console.error('www/pkg is missing: build it first (bash scripts/wasm.sh)'); process.exit(1); }
-const NQ = ['nq.jsonl', 'nq.emb.f32', 'triviaqa.jsonl', 'triviaqa.emb.f32', 'nq.answers.jsonl', 'triviaqa.answers.jsonl'];
+const NQ = NQ_FILES;
 for (const f of NQ) if (!existsSync(path.join(data, f))) { console.error(`${data}/${f} is missing: set CSC_DATA to the shared data`); process.exit(1); }
 mkdirSync(artifacts, { recursive: true });
 

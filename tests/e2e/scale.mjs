@@ -24,7 +24,7 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchChromium, requirePkg } from './harness.mjs';
+import { launchChromium, requirePkg, NQ_FILES } from './harness.mjs';
 import { serveStatic } from './static_server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -36,7 +36,7 @@ const dataDir = path.resolve(args[0] || process.env.CSC_DATA || path.join(root, 
 const list = (v) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : null);
 const HORIZONS = (list(process.env.HORIZONS) || ['1000', '2000', '5000', '10000', '20000', '50000']).map(Number);
 const RUN_TIMEOUT = Number(process.env.RUN_TIMEOUT || 1800) * 1000;
-const FILES = ['nq.jsonl', 'nq.emb.f32', 'triviaqa.jsonl', 'triviaqa.emb.f32', 'nq.answers.jsonl', 'triviaqa.answers.jsonl'];
+const FILES = NQ_FILES;
 const MiB = 2 ** 20;
 
 requirePkg(www);

@@ -17,12 +17,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { serveStatic } from './static_server.mjs';
-import { checks, assert, waitFor, requirePkg } from './harness.mjs';
+import { checks, assert, waitFor, requirePkg, NQ_FILES, SHARED_DATA } from './harness.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const www = path.join(root, 'www');
-const data = process.env.CSC_DATA || path.join(root, '../shared/data');
-const FILES = ['nq.jsonl', 'nq.emb.f32', 'triviaqa.jsonl', 'triviaqa.emb.f32', 'nq.answers.jsonl', 'triviaqa.answers.jsonl'];
+const data = SHARED_DATA;
+const FILES = NQ_FILES;
 
 requirePkg(www);
 const { check, done } = checks();

@@ -196,6 +196,23 @@ fn load_dataset(id: &mut DatasetId, base: &Path, data: Option<&Path>, c_floor: f
     Ok(Arc::new(d))
 }
 
+/// The command line's data flags applied to `spec` ([`override_dataset`]); whether they changed
+/// its dataset. The flags that describe a file need `--dataset FILE` or `--arrival`.
+fn dataset_flags(spec: &mut ExperimentSpec, flags: &DataArgs) -> Res<bool> {
+    if flags.dataset.is_some() || flags.arrival.is_some() {
+        override_dataset(spec, flags)?;
+        Ok(true)
+    } else if flags.embeddings.is_some()
+        || flags.dim.is_some()
+        || flags.group_by.is_some()
+        || flags.replay_index.is_some()
+    {
+        Err("--embeddings, --dim, --group-by and --replay-index go with --dataset FILE / --arrival".into())
+    } else {
+        Ok(false)
+    }
+}
+
 /// The experiment's dataset replaced by (or given the arrival model of) the command line's.
 fn override_dataset(spec: &mut ExperimentSpec, flags: &DataArgs) -> Res<()> {
     let Some(mut id) = flags.dataset_id()? else { return Ok(()) };

@@ -3,7 +3,7 @@
 
 use super::shard::{self, Shard};
 use super::units::{Found, UnitStore};
-use super::{apply_sets, err, load_dataset, override_dataset, rename_for, DataArgs, Res};
+use super::{apply_sets, dataset_flags, err, load_dataset, rename_for, DataArgs, Res};
 use clap::Args;
 use csc_engine::experiment::{builtin, run_unit, ExperimentSpec, Report, ShardInfo};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -99,17 +99,7 @@ fn definition(a: &RunArgs) -> Res<(ExperimentSpec, std::sync::Arc<csc_engine::da
     if a.quick && Path::new(experiment).is_file() {
         return Err("--quick goes with a built-in experiment id, not a definition file".into());
     }
-    if flags.dataset.is_some() || flags.arrival.is_some() {
-        override_dataset(&mut spec, flags)?;
-    } else if flags.embeddings.is_some()
-        || flags.dim.is_some()
-        || flags.group_by.is_some()
-        || flags.replay_index.is_some()
-    {
-        return Err(
-            "--embeddings, --dim, --group-by and --replay-index go with --dataset FILE / --arrival".into()
-        );
-    }
+    dataset_flags(&mut spec, flags)?;
     let base = if flags.dataset.is_some() { PathBuf::new() } else { base };
     let dataset = load_dataset(&mut spec.dataset, &base, flags.data.as_deref(), spec.params.c_floor)?;
     if let Some(s) = a.seeds {

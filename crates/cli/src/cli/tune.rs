@@ -3,7 +3,7 @@
 //! ratio whose one-sided 95% Clopper–Pearson bound meets the target on the selection seeds,
 //! reported on the other seeds. Every word printed is the engine's.
 
-use super::{apply_sets, err, load_dataset, override_dataset, rename_for, DataArgs, Res};
+use super::{apply_sets, dataset_flags, err, load_dataset, rename_for, DataArgs, Res};
 use clap::Args;
 use csc_engine::experiment::tune::{check_tune_data, tune_definition, tune_title, Target};
 use csc_engine::experiment::{run_unit, DatasetId, Report};
@@ -53,18 +53,9 @@ pub fn tune(a: &TuneArgs) -> Res<()> {
     };
     let flags = &a.data;
     let mut spec = tune_definition(DatasetId::NqTrivia).map_err(err)?;
-    if flags.dataset.is_some() || flags.arrival.is_some() {
-        override_dataset(&mut spec, flags)?;
+    if dataset_flags(&mut spec, flags)? {
         // synthetic's own k (the definition's rule for its dataset)
         spec.params.k = tune_definition(spec.dataset.clone()).map_err(err)?.params.k;
-    } else if flags.embeddings.is_some()
-        || flags.dim.is_some()
-        || flags.group_by.is_some()
-        || flags.replay_index.is_some()
-    {
-        return Err(
-            "--embeddings, --dim, --group-by and --replay-index go with --dataset FILE / --arrival".into()
-        );
     }
     let dataset =
         load_dataset(&mut spec.dataset, &PathBuf::new(), flags.data.as_deref(), spec.params.c_floor)?;
