@@ -172,8 +172,8 @@ impl Report {
     /// The value of `metric` on every seed of experiment point `point`, by seed.
     pub(super) fn per_seed(&self, point: usize, metric: &str) -> BTreeMap<u64, f64> {
         crate::order::map_of(self.units.iter().filter(|u| u.unit.point == point).filter_map(|u| {
-            let o = u.observations.iter().find(|o| o.metric == metric)?;
-            o.value.is_finite().then_some((u.unit.seed, o.value))
+            let v = u.value(metric)?;
+            v.is_finite().then_some((u.unit.seed, v))
         }))
     }
 
@@ -198,28 +198,20 @@ impl Report {
 
     /// The experiment point of every frontier point, in [`Report::frontier_points`]' order.
     fn point_index(&self, p: &FrontierPoint<'_>) -> Option<usize> {
-        let Measure::Frontier { families } = &self.experiment.measure else { return None };
-        let mut start = 0;
-        for f in families {
-            if std::ptr::eq(f, p.family) {
-                let i = match &f.param {
-                    None => 0,
-                    Some(_) => {
-                        f.values.iter().position(|v| v.as_f64().is_some_and(|v| v.total_cmp(&p.x).is_eq()))?
-                    }
-                };
-                return Some(start + i);
-            }
-            start += f.points();
-        }
-        None
+        let families = self.experiment.frontier_families();
+        let (start, f) = families.into_iter().find(|(_, f)| std::ptr::eq(*f, p.family))?;
+        let i = match &f.param {
+            None => 0,
+            Some(_) => f.values.iter().position(|v| v.as_f64().is_some_and(|v| v.total_cmp(&p.x).is_eq()))?,
+        };
+        Some(start + i)
     }
 
     /// Every point compared with point `reference` (an experiment point of this frontier;
     /// `None` for another experiment or a point it does not have).
     pub fn frontier_comparison(&self, reference: usize) -> Option<FrontierComparison> {
         let (rf, ri) = self.experiment.family_of(reference)?;
-        let rx = rf.param.as_ref().and_then(|_| rf.values.get(ri)?.as_f64()).unwrap_or(f64::NAN);
+        let rx = rf.x(ri);
         let mut rows = Vec::new();
         for p in self.frontier_points() {
             let Some(point) = self.point_index(&p) else { continue };
@@ -339,12 +331,11 @@ impl Report {
         // Per family: per point, its index, value and per-seed (hit ratio, precision).
         // (Every seed's hit ratio too: a seed without a hit has a hit ratio, 0, but no precision.)
         let mut curves: Vec<Vec<Curve>> = Vec::new();
-        let mut start = 0;
-        for f in families {
+        for (start, f) in self.experiment.frontier_families() {
             let mut pts = Vec::new();
             for i in 0..f.points() {
                 let point = start + i;
-                let x = if f.param.is_some() { f.values[i].as_f64().unwrap_or(f64::NAN) } else { f64::NAN };
+                let x = f.x(i);
                 let (h, e) = (self.per_seed(point, hit), self.per_seed(point, err));
                 let seeds = crate::order::map_of(
                     h.iter()
@@ -353,7 +344,6 @@ impl Report {
                 );
                 pts.push((point, x, seeds, h.values().copied().collect::<Vec<f64>>()));
             }
-            start += f.points();
             curves.push(pts);
         }
         if curves.iter().flatten().all(|(_, _, s, _)| s.is_empty()) {

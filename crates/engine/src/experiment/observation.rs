@@ -71,6 +71,15 @@ pub(super) fn legacy_key<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Strin
     Ok(crate::algorithms::key_from_legacy(String::deserialize(d)?))
 }
 
+/// The position of algorithm `name` in `order`, appended when first seen: reports list the
+/// algorithms in the order their observations first name them.
+pub(super) fn first_seen(order: &mut Vec<String>, name: &str) -> usize {
+    order.iter().position(|a| a == name).unwrap_or_else(|| {
+        order.push(name.to_string());
+        order.len() - 1
+    })
+}
+
 /// Appends one observation to `out`.
 pub(super) fn obs(out: &mut Vec<Observation>, algorithm: &str, metric: &str, x: f64, value: f64) {
     out.push(Observation { algorithm: algorithm.into(), metric: metric.into(), x, y: f64::NAN, value });

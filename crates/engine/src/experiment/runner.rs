@@ -27,6 +27,13 @@ pub struct UnitResult {
     pub detail: serde_json::Value,
 }
 
+impl UnitResult {
+    /// The first observation of `metric` (a frontier unit records each once).
+    pub fn value(&self, metric: &str) -> Option<f64> {
+        self.observations.iter().find(|o| o.metric == metric).map(|o| o.value)
+    }
+}
+
 /// Runs one unit. `on_round` is called with the number of rounds done (online) so a caller can
 /// show progress; return `false` from it to cancel (the unit then returns an error).
 pub fn run_unit(

@@ -118,6 +118,12 @@ impl Family {
             1
         }
     }
+    /// The x of point `i` as the frontier records it: the swept parameter's value, NaN for a
+    /// single point.
+    pub fn x(&self, i: usize) -> f64 {
+        self.param.as_ref().and_then(|_| self.values.get(i)?.as_f64()).unwrap_or(f64::NAN)
+    }
+
     /// `base` with this family's settings and its point `i`'s value.
     pub fn params(&self, base: &Params, i: usize) -> Result<Params> {
         let mut p = base.clone();
@@ -248,15 +254,25 @@ impl ExperimentSpec {
 
     /// A frontier's family and the index within it of experiment point `point`.
     pub fn family_of(&self, point: usize) -> Option<(&Family, usize)> {
-        let Measure::Frontier { families } = &self.measure else { return None };
-        let mut rest = point;
-        for f in families {
-            if rest < f.points() {
-                return Some((f, rest));
-            }
-            rest -= f.points();
-        }
-        None
+        let (start, f) = self
+            .frontier_families()
+            .into_iter()
+            .find(|(start, f)| (*start..start + f.points()).contains(&point))?;
+        Some((f, point - start))
+    }
+
+    /// A frontier's families, each with its first experiment point (the families' points are
+    /// numbered in order); empty for other measures.
+    pub fn frontier_families(&self) -> Vec<(usize, &Family)> {
+        let Measure::Frontier { families } = &self.measure else { return Vec::new() };
+        let mut start = 0;
+        families
+            .iter()
+            .map(|f| {
+                start += f.points();
+                (start - f.points(), f)
+            })
+            .collect()
     }
 
     /// All units in a fixed order: sweep point major, seed minor.

@@ -2,7 +2,7 @@
 //! every (algorithm, metric, x) point.
 
 pub use super::fit::t_quantile;
-use super::observation::{is_no_y, legacy_key, nan_as_null, no_y, same_bits};
+use super::observation::{first_seen, is_no_y, legacy_key, nan_as_null, no_y, same_bits};
 use super::UnitResult;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -131,10 +131,7 @@ pub fn aggregate(results: &[UnitResult]) -> Vec<Stat> {
     let mut groups: BTreeMap<(usize, String, u64, u64), Vec<f64>> = BTreeMap::new();
     for r in results {
         for o in &r.observations {
-            let ai = order.iter().position(|a| *a == o.algorithm).unwrap_or_else(|| {
-                order.push(o.algorithm.clone());
-                order.len() - 1
-            });
+            let ai = first_seen(&mut order, &o.algorithm);
             groups.entry((ai, o.metric.clone(), o.x.to_bits(), o.y.to_bits())).or_default().push(o.value);
         }
     }

@@ -3,6 +3,7 @@
 //! `theory_points_<id>`, `theory_intercept_<id>`, written by the unit runner), and, for a sweep over the horizon
 //! (`thy-horizon`), Reg(T) fitted against T — one run per T, as the switching lemma means it.
 
+use super::observation::first_seen;
 use super::theory::{check_horizons, check_of_fits, LogLogFit, Quantity, TheoryCheck, TheoryVerdict};
 use super::{ExperimentSpec, Measure, UnitResult};
 use serde::{Deserialize, Serialize};
@@ -94,10 +95,7 @@ fn offline_report(units: &[UnitResult]) -> Option<TheoryReport> {
         // The Oracle is the reference M_orc itself: its gap is 0 by construction, nothing to fit.
         let oracle = crate::algorithms::OfflineKind::Oracle.id();
         for o in u.observations.iter().filter(|o| o.metric == "gap" && o.algorithm != oracle) {
-            let ai = order.iter().position(|a| *a == o.algorithm).unwrap_or_else(|| {
-                order.push(o.algorithm.clone());
-                order.len() - 1
-            });
+            let ai = first_seen(&mut order, &o.algorithm);
             by.entry(ai).or_default().entry(u.unit.seed).or_default().push((o.x, o.value));
         }
     }
@@ -164,10 +162,7 @@ pub fn theory_report(spec: &ExperimentSpec, units: &[UnitResult]) -> Option<Theo
     for u in units {
         let mut per: BTreeMap<(usize, u64), BTreeMap<&str, f64>> = BTreeMap::new();
         for o in &u.observations {
-            let ai = order.iter().position(|a| *a == o.algorithm).unwrap_or_else(|| {
-                order.push(o.algorithm.clone());
-                order.len() - 1
-            });
+            let ai = first_seen(&mut order, &o.algorithm);
             if o.metric.starts_with("theory_") || o.metric == "final_avg_regret" {
                 per.entry((ai, o.x.to_bits())).or_default().insert(o.metric.as_str(), o.value);
             }

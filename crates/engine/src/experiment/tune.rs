@@ -444,12 +444,11 @@ impl Report {
         let mut cost = 0.0;
         for s in seeds {
             let u = self.units.iter().find(|u| u.unit.point == point && u.unit.seed == *s)?;
-            let get = |m: &str| u.observations.iter().find(|o| o.metric == m).map(|o| o.value);
             let t = u.params.horizon as f64;
             c.requests += u.params.horizon as u64;
-            c.hits += (get("final_hit_rate")? * t).round() as u64;
-            c.wrong_hits += (get("final_error_rate")? * t).round() as u64;
-            cost += get("final_avg_realised_cost")?;
+            c.hits += (u.value("final_hit_rate")? * t).round() as u64;
+            c.wrong_hits += (u.value("final_error_rate")? * t).round() as u64;
+            cost += u.value("final_avg_realised_cost")?;
         }
         Some((c, cost / seeds.len() as f64))
     }
@@ -459,9 +458,9 @@ impl Report {
     /// Refused with one plain message otherwise, or without ground truth.
     pub fn tune_threshold(&self, target: Target) -> Result<TuneAnswer> {
         let bad = |why: &str| Error::unsupported(format!("cannot pick a threshold from this report: {why}"));
-        let Measure::Frontier { families } = &self.experiment.measure else {
+        if !matches!(self.experiment.measure, Measure::Frontier { .. }) {
             return Err(bad("it is not a frontier of the threshold cache (run `csc tune-threshold`)"));
-        };
+        }
         let mut seeds: Vec<u64> = self.units.iter().map(|u| u.unit.seed).collect();
         seeds.sort_unstable();
         seeds.dedup();
@@ -478,24 +477,21 @@ impl Report {
         // Each swept family of `policy`: its points' (value, point, selection, reporting).
         type Pts = Vec<(f64, usize, (Counts, f64), (Counts, f64))>;
         let family = |policy: PolicyKind| -> Result<Option<(&Family, Pts)>> {
-            let mut start = 0;
-            for f in families {
-                if f.policy == policy && f.param.is_some() {
-                    let mut pts = Vec::new();
-                    for (i, v) in f.values.iter().enumerate() {
-                        let point = start + i;
-                        let x = v.as_f64().unwrap_or(f64::NAN);
-                        let (Some(a), Some(b)) = (self.tune_counts(point, sel), self.tune_counts(point, rep))
-                        else {
-                            return Err(bad("a unit is missing or has no error rate (ground truth)"));
-                        };
-                        pts.push((x, point, a, b));
-                    }
-                    return Ok(Some((f, pts)));
-                }
-                start += f.points();
+            let families = self.experiment.frontier_families();
+            let Some((start, f)) =
+                families.into_iter().find(|(_, f)| f.policy == policy && f.param.is_some())
+            else {
+                return Ok(None);
+            };
+            let mut pts = Vec::new();
+            for i in 0..f.points() {
+                let point = start + i;
+                let (Some(a), Some(b)) = (self.tune_counts(point, sel), self.tune_counts(point, rep)) else {
+                    return Err(bad("a unit is missing or has no error rate (ground truth)"));
+                };
+                pts.push((f.x(i), point, a, b));
             }
-            Ok(None)
+            Ok(Some((f, pts)))
         };
         let Some((tf, taus)) =
             family(PolicyKind::Threshold)?.filter(|(f, _)| f.param.as_deref() == Some("threshold_tau"))
