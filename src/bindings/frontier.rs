@@ -6,6 +6,16 @@ use crate::error::Error;
 use crate::experiment::{Report, ReportRecord};
 use wasm_bindgen::prelude::*;
 
+/// A report the page passes back (a run's `report()`), rebuilt from its record by this engine
+/// ([`ReportRecord::into_report`]); `None` for anything else (each caller names what it wants).
+fn report_arg(v: JsValue) -> Option<Report> {
+    if !v.is_object() || js_sys::Array::is_array(&v) {
+        return None;
+    }
+    let j: serde_json::Value = serde_wasm_bindgen::from_value(v).ok()?;
+    Some(crate::json::from_value::<ReportRecord>(&j).ok()?.into_report())
+}
+
 /// Every point of frontier report `report` compared with its experiment point `reference`:
 /// clipped intervals, paired differences in realised cost and error rate with their words, the
 /// sentence when nothing is distinguishable and the notes on flat regret. Throws one plain
@@ -16,11 +26,7 @@ pub fn frontier_comparison_js(
     #[wasm_bindgen(unchecked_param_type = "number")] reference: JsValue,
 ) -> JsResult<JsValue> {
     let bad = || js_err(Error::param("report", "must be a frontier report (the frontier view's result)"));
-    if !report.is_object() || js_sys::Array::is_array(&report) {
-        return Err(bad());
-    }
-    let j: serde_json::Value = serde_wasm_bindgen::from_value(report).map_err(|_| bad())?;
-    let report: Report = crate::json::from_value::<ReportRecord>(&j).map_err(|_| bad())?.into_report();
+    let report = report_arg(report).ok_or_else(bad)?;
     let points = report.experiment.points();
     let point = reference.as_f64().filter(|v| v.fract() == 0.0 && *v >= 0.0 && *v < points as f64);
     let Some(point) = point else {
@@ -77,11 +83,7 @@ pub fn tune_threshold_js(
     let target = target(kind, value)?;
     let bad =
         || js_err(Error::param("report", "must be the report of the threshold form's run (tuneDefinition)"));
-    if !report.is_object() || js_sys::Array::is_array(&report) {
-        return Err(bad());
-    }
-    let j: serde_json::Value = serde_wasm_bindgen::from_value(report).map_err(|_| bad())?;
-    let report: Report = crate::json::from_value::<ReportRecord>(&j).map_err(|_| bad())?.into_report();
+    let report = report_arg(report).ok_or_else(bad)?;
     to_js(&report.tune_threshold(target).map_err(js_err)?)
 }
 

@@ -161,6 +161,9 @@ export function arrivalChoice(app) {
   return { model };
 }
 
+/** What a view says when it would run on uploaded data before any is loaded. */
+export const LOAD_FIRST = 'Load your data first (“Load your data…” in the settings).';
+
 /**
  * The uploaded data for an experiment request or the live view, or null: `dataset` is what the
  * workers build the engine's dataset from (the bytes, with the group field of `bursty` and the

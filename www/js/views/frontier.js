@@ -21,7 +21,7 @@
 import { Dataset, frontierComparison, frontierDefinition, tuneDefinition, tuneTarget, tuneThreshold } from '../../pkg/csc.js';
 import { JobPanel } from './job-panel.js';
 import { fmtInterval, fmtPaired, frontierChart, frontierConfig, frontierFamilies, frontierMeta, noGroundTruth, pchrChart } from '../report.js';
-import { uploadedData } from '../upload.js';
+import { LOAD_FIRST, uploadedData } from '../upload.js';
 import { nqTriviaNow } from '../nq-trivia.js';
 /** @typedef {import('../state.js').App} App */
 
@@ -36,20 +36,26 @@ const noFrontier = (why) => `Error rate: — (${why}). The frontier plots realis
  * @param {App} app */
 export function frontierRequest(app) {
   const s = app.state, up = uploadedData(app);
-  if (s.dataset === 'upload' && !up) return { message: 'Load your data first (“Load your data…” in the settings).' };
+  if (s.dataset === 'upload' && !up) return { message: LOAD_FIRST };
   if (s.dataset === 'plane') return { message: noFrontier(planeWhy()) };
   if (up && app.upload.noGroundTruth) return { message: noFrontier(app.upload.noGroundTruth) };
+  // The dataset is a built-in here (upload without data and plane returned above); the engine
+  // checks the uploaded data's dataset object, arrival model included.
+  const data = up ? /** @type {import('../../pkg/csc.js').DatasetSpec} */ (up.upload) : /** @type {'synthetic' | 'nq-trivia'} */ (s.dataset);
+  return runRequest(app, up, frontierDefinition(data));
+}
+
+/** The worker request running `experiment` on the page's dataset (the uploaded data `up`, or a
+ * built-in: nq-trivia with its files), or `{ message, progress }` while nq-trivia's files load.
+ * @param {App} app @param {ReturnType<typeof uploadedData>} up @param {any} experiment */
+function runRequest(app, up, experiment) {
   let files = null;
-  if (s.dataset === 'nq-trivia') {
+  if (app.state.dataset === 'nq-trivia') {
     const nq = nqTriviaNow(app);
     if (!nq.files) return { message: nq.message, progress: nq.progress };
     files = nq.files;
   }
-  // The dataset is a built-in here (upload without data and plane returned above); the engine
-  // checks the uploaded data's dataset object, arrival model included.
-  const data = up ? /** @type {import('../../pkg/csc.js').DatasetSpec} */ (up.upload) : /** @type {'synthetic' | 'nq-trivia'} */ (s.dataset);
-  const experiment = frontierDefinition(data);
-  const request = { type: 'run', experiment, dataset: up ? up.dataset : { kind: s.dataset, ...(files || {}) } };
+  const request = { type: 'run', experiment, dataset: up ? up.dataset : { kind: app.state.dataset, ...(files || {}) } };
   return { key: JSON.stringify({ experiment, files: files?.id }), request };
 }
 
@@ -58,7 +64,7 @@ export function frontierRequest(app) {
  * @param {App} app */
 export function tuneRequest(app) {
   const s = app.state, up = uploadedData(app);
-  if (s.dataset === 'upload' && !up) return { message: 'Load your data first (“Load your data…” in the settings).' };
+  if (s.dataset === 'upload' && !up) return { message: LOAD_FIRST };
   let experiment;
   try {
     const data = up ? /** @type {import('../../pkg/csc.js').DatasetSpec} */ (up.upload) : /** @type {'synthetic' | 'nq-trivia' | 'plane'} */ (s.dataset);
@@ -66,14 +72,7 @@ export function tuneRequest(app) {
   } catch (e) {
     return { message: e.message };
   }
-  let files = null;
-  if (s.dataset === 'nq-trivia') {
-    const nq = nqTriviaNow(app);
-    if (!nq.files) return { message: nq.message, progress: nq.progress };
-    files = nq.files;
-  }
-  const request = { type: 'run', experiment, dataset: up ? up.dataset : { kind: s.dataset, ...(files || {}) } };
-  return { key: JSON.stringify({ experiment, files: files?.id }), request };
+  return runRequest(app, up, experiment);
 }
 
 /**

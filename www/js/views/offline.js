@@ -5,7 +5,7 @@
 // engine's fitted slopes with their 95% intervals and verdicts (views/theory.js gapCharts).
 import { JobPanel } from './job-panel.js';
 import { offlineCharts } from '../report.js';
-import { uploadedData } from '../upload.js';
+import { LOAD_FIRST, uploadedData } from '../upload.js';
 import { presetsOf, quickFields } from '../presets.js';
 import { gapCharts, fillTable, scrolling } from './theory.js';
 /** @typedef {import('../state.js').App} App */
@@ -34,7 +34,7 @@ export function createOfflineView(app) {
   clear.addEventListener('click', () => { app.fromSweep = null; panel.activate(); });
   const panel = new JobPanel(root, {
     request: () => {
-      if (app.state.dataset === 'upload' && !app.upload) return { message: 'Load your data first (“Load your data…” in the settings).' };
+      if (app.state.dataset === 'upload' && !app.upload) return { message: LOAD_FIRST };
       const set = app.fromSweep;
       from.hidden = !set;
       text.textContent = set ? `From the sweep view: ${Object.entries(set).map(([k, v]) => `${k} = ${v}`).join(', ')}.` : '';

@@ -5,7 +5,7 @@ import { POLICIES } from '../state.js';
 import { policies } from '../../pkg/csc.js';
 import { JobPanel } from './job-panel.js';
 import { onlineCharts } from '../report.js';
-import { uploadedData } from '../upload.js';
+import { LOAD_FIRST, uploadedData } from '../upload.js';
 import { nqTriviaNow } from '../nq-trivia.js';
 /** @typedef {import('../state.js').App} App */
 /** @typedef {import('../../pkg/csc.js').PolicyId} PolicyId */
@@ -17,7 +17,7 @@ import { nqTriviaNow } from '../nq-trivia.js';
  */
 export function onlineRequest(app) {
   const s = app.state, up = uploadedData(app);
-  if (s.dataset === 'upload' && !up) return { message: 'Load your data first (“Load your data…” in the settings).' };
+  if (s.dataset === 'upload' && !up) return { message: LOAD_FIRST };
   let files = null;
   if (s.dataset === 'nq-trivia') {
     const nq = nqTriviaNow(app);
