@@ -688,11 +688,13 @@ impl TuneAnswer {
                         c.value
                     ),
                 };
-                let ci = if s.ci95.is_finite() { format!(" ± {}", n4(s.ci95)) } else { String::new() };
+                // The one statement of "±" (SPEC §10: the half-width to 2 significant digits)
+                let diff = super::stats::format_interval(s.mean, s.ci95);
+                let diff = if s.mean > 0.0 { format!("+{diff}") } else { diff };
                 out.push(format!(
                     "CLCB-SC-LS-Cont (the paper's policy) meets the target on the selection seeds at \
                      β = {} (held-out hit precision {}, hit ratio {}; the target {} there); {verdict} \
-                     (paired over the {} held-out seeds: {:+.4}{ci} in realised cost per request).",
+                     (paired over the {} held-out seeds: {diff} in realised cost per request).",
                     p.value,
                     if p.reporting.precision.is_finite() {
                         n4(p.reporting.precision)
@@ -702,7 +704,6 @@ impl TuneAnswer {
                     n4(p.reporting.hit_ratio),
                     if p.reporting.holds { "holds" } else { "does not hold" },
                     s.n,
-                    s.mean
                 ));
             }
             (None, _, _) => out.push(format!(
