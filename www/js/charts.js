@@ -332,6 +332,11 @@ export function drawChart(host, spec, opts = {}) {
   const height = opts.height || Math.round(Math.min(300, Math.max(200, width * 0.62)));
   const readout = htmlEl('p', { className: 'chart-readout' });
   readout.setAttribute('aria-live', 'polite');
+  // A redraw (a resize, new units of a running job) keeps the keyboard where the reader left it: a
+  // focused plot is focused again after it, on the same point or cell.
+  const before = /** @type {HTMLElement | null} */ (host.querySelector('.chart-plot'));
+  const refocus = before && before === document.activeElement ? Number(before.dataset.cursor ?? -1) : null;
+  let showAt = null;
   const hasData = heat ? (spec.cells || []).some((c) => finite(c.value)) : series.some((s) => drawnPoints(spec, s).length);
   let fig = null;
   if (!hasData || !Plot) {
@@ -345,7 +350,7 @@ export function drawChart(host, spec, opts = {}) {
     fig.setAttribute('aria-label', summarise(spec));
     if (built.ramp) parts.push(stripStyles(built.ramp));
     parts.push(fig);
-    crosshair(fig, spec, built, readout);
+    showAt = crosshair(fig, spec, built, readout);
     readout.textContent = heat ? 'Point at a cell, or focus the chart and use the arrow keys.' : 'Point at the chart, or focus it and use ← →, for every series\' value.';
   }
   parts.push(readout);
@@ -354,6 +359,10 @@ export function drawChart(host, spec, opts = {}) {
   parts.push(cap);
   host.replaceChildren(...parts);
   if (opts.tools) host.querySelector('.chart-head').append(opts.tools);
+  if (refocus !== null && fig) {
+    fig.focus();
+    if (refocus >= 0 && showAt) showAt(refocus);
+  }
 }
 
 /** The legend: one toggle button per series (aria-pressed: shown). */
@@ -457,7 +466,8 @@ function heatmap(Plot, spec, width, height) {
  * The crosshair and readout. Line and scatter: a vertical rule at the nearest x with every shown
  * series' value there (← → Home End step through the x values). Path: the nearest point with its
  * meta (← → step through the points in order). Heatmap: the cell under the pointer (arrows move).
- * Enter (or a click) on a point or cell calls spec.onPoint.
+ * Enter (or a click) on a point or cell calls spec.onPoint. Returns `show(i)`, which puts the
+ * cursor on item i (clamped), or null when there is nothing to point at.
  */
 function crosshair(svg, spec, built, readout) {
   const x = svg.scale('x'), y = svg.scale('y');
@@ -469,7 +479,7 @@ function crosshair(svg, spec, built, readout) {
   let cur = -1;
   const heat = spec.kind === 'heatmap', path = spec.kind === 'path';
   const items = heat ? built.cells : path ? built.points : built.xs;
-  if (!items.length) return;
+  if (!items.length) return null;
   const pos = (q) => (heat ? [x.apply(q.x) + x.bandwidth / 2, y.apply(q.y) + y.bandwidth / 2] : [x.apply(q.p.x), y.apply(q.p.y)]);
   const show = (i) => {
     cur = Math.max(0, Math.min(items.length - 1, i));
@@ -522,6 +532,7 @@ function crosshair(svg, spec, built, readout) {
     if (step !== undefined) { show(cur < 0 ? 0 : cur + step); ev.preventDefault(); } else if (ev.key === 'Home') { show(0); ev.preventDefault(); } else if (ev.key === 'End') { show(items.length - 1); ev.preventDefault(); } else if (ev.key === 'Enter' || ev.key === ' ') { if (cur < 0) show(0); pick(); ev.preventDefault(); }
   });
   if (spec.onPoint) svg.classList.add('pickable');
+  return show;
 }
 
 // ---------------------------------------------------------------------------------------------
