@@ -89,7 +89,8 @@ pub(crate) fn dataset_arg(dataset: JsValue) -> JsResult<DatasetId> {
         Some(v) if v.is_object() && !js_sys::Array::is_array(&v) => {
             let j: serde_json::Value = serde_wasm_bindgen::from_value(v)
                 .map_err(|e| js_err(Error::parse(format!("dataset: {e}"))))?;
-            crate::json::from_value(&j).map_err(|e| js_err(Error::parse(format!("dataset: {e}"))))?
+            <DatasetId as crate::json::FromJson>::from_json_value(&j)
+                .map_err(|e| js_err(Error::parse(format!("dataset: {e}"))))?
         }
         Some(_) => {
             return Err(js_err(Error::param(

@@ -288,7 +288,7 @@ pub(crate) fn mismatch(phi: Option<JsPhi>) -> JsResult<Mismatch> {
             // passes, so `Mismatch` has one deserialiser in the module
             let j: serde_json::Value = serde_wasm_bindgen::from_value(v)
                 .map_err(|e| js_err(Error::param("phi", format!("{e} {expected}"))))?;
-            crate::json::from_value::<Mismatch>(&j)
+            <Mismatch as crate::json::FromJson>::from_json_value(&j)
                 .map_err(|e| js_err(Error::param("phi", format!("{e} {expected}"))))?
         }
     };

@@ -232,8 +232,8 @@ impl JsExperimentRun {
         #[wasm_bindgen(unchecked_param_type = "string")] json: JsValue,
     ) -> JsResult<()> {
         let json = super::convert::string("json", &json)?;
-        let r: UnitResult =
-            serde_json::from_str(&json).map_err(|e| js_err(Error::parse(format!("unit result: {e}"))))?;
+        let r = <UnitResult as crate::json::FromJson>::from_json_str(&json)
+            .map_err(|e| js_err(Error::parse(format!("unit result: {e}"))))?;
         if r.experiment != self.spec.id || self.units.get(r.unit.index) != Some(&r.unit) {
             return Err(js_err(Error::data(format!(
                 "unit {} of `{}` is not a unit of this run of `{}`",

@@ -4,6 +4,7 @@
 use super::convert::{js_err, to_js, JsResult};
 use crate::error::Error;
 use crate::experiment::{Report, ReportRecord};
+use crate::json::FromJson;
 use wasm_bindgen::prelude::*;
 
 /// A report the page passes back (a run's `report()`), rebuilt from its record by this engine
@@ -13,7 +14,7 @@ fn report_arg(v: JsValue) -> Option<Report> {
         return None;
     }
     let j: serde_json::Value = serde_wasm_bindgen::from_value(v).ok()?;
-    Some(crate::json::from_value::<ReportRecord>(&j).ok()?.into_report())
+    Some(ReportRecord::from_json_value(&j).ok()?.into_report())
 }
 
 /// Every point of frontier report `report` compared with its experiment point `reference`:

@@ -32,7 +32,7 @@ fn arrival_from_js(v: JsValue) -> JsResult<Option<ArrivalSpec>> {
         return Err(bad(&"got neither a string nor an object"));
     }
     let j: serde_json::Value = serde_wasm_bindgen::from_value(v).map_err(|e| bad(&e))?;
-    crate::json::from_value(&j).map(Some).map_err(|e| bad(&e))
+    <ArrivalSpec as crate::json::FromJson>::from_json_value(&j).map(Some).map_err(|e| bad(&e))
 }
 
 /// One seeded stream, its evaluation sample and oracle, and policies playing it side by side:

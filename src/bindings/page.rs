@@ -16,14 +16,20 @@ extern "C" {
     pub type JsParams;
 }
 
-/// A JS value through JSON, so that `deny_unknown_fields` applies (serde-wasm-bindgen reads
-/// only the keys a struct declares and would ignore a misspelt one).
+/// A JS value of this crate's types through JSON, so that `deny_unknown_fields` applies
+/// (serde-wasm-bindgen reads only the keys a struct declares and would ignore a misspelt one). The
+/// engine's types are read by their own reader ([`crate::json::FromJson`]), compiled once.
 fn from_js_json<T: serde::de::DeserializeOwned>(what: &str, v: JsValue) -> JsResult<T> {
-    let text = js_sys::JSON::stringify(&v)
+    let text = json_text(what, v)?;
+    serde_json::from_str(&text).map_err(|e| js_err(Error::parse(format!("{what}: {e}"))))
+}
+
+/// A JS value as JSON text (`JSON.stringify`), for the readers above.
+fn json_text(what: &str, v: JsValue) -> JsResult<String> {
+    js_sys::JSON::stringify(&v)
         .ok()
         .and_then(|s| s.as_string())
-        .ok_or_else(|| js_err(Error::parse(format!("{what}: expected an object"))))?;
-    serde_json::from_str(&text).map_err(|e| js_err(Error::parse(format!("{what}: {e}"))))
+        .ok_or_else(|| js_err(Error::parse(format!("{what}: expected an object"))))
 }
 
 /// Reads a query string (`location.search`, with or without `?`) leniently: every usable key is
@@ -86,7 +92,9 @@ pub fn config_fingerprint_js(
 /// `configFingerprint` with typed arguments, for Rust callers (the export checks each JS argument's type,
 /// then calls this).
 pub fn config_fingerprint(dataset: &str, params: JsParams) -> JsResult<String> {
-    let p: Params = from_js_json("parameters", params.into())?;
+    let text = json_text("parameters", params.into())?;
+    let p = <Params as crate::json::FromJson>::from_json_str(&text)
+        .map_err(|e| js_err(Error::parse(format!("parameters: {e}"))))?;
     p.validate().map_err(js_err)?;
     Ok(url_state::fingerprint(dataset, &p))
 }

@@ -106,7 +106,9 @@ pub const MAX_SEED: u64 = (1 << 53) - 1;
 pub struct UrlState {
     pub view: View,
     pub dataset: PageDataset,
-    /// Every parameter of the run, the seed included (defaults: [`page_params`]).
+    /// Every parameter of the run, the seed included (defaults: [`page_params`]). Read by the
+    /// engine's reader ([`engine_json`]), so `Params` has one deserialiser in the module.
+    #[serde(deserialize_with = "engine_json")]
     pub params: Params,
     /// The live view's left and right policies.
     pub p1: PolicyKind,
@@ -166,6 +168,16 @@ pub struct UrlState {
     #[cfg(feature = "fixture-key")]
     #[serde(default)]
     pub fixture: u32,
+}
+
+/// A field of an engine type read as a JSON value, then by the engine's own reader
+/// ([`crate::json::FromJson`]): the derive would compile the type's deserialiser once more in this
+/// crate (docs/PERFORMANCE.md, "Where the page's wasm goes"). serde_json adds the position.
+fn engine_json<'de, D: serde::Deserializer<'de>, T: crate::json::FromJson>(
+    d: D,
+) -> std::result::Result<T, D::Error> {
+    let v = serde_json::Value::deserialize(d)?;
+    T::from_json_value(&v).map_err(serde::de::Error::custom)
 }
 
 fn online() -> String {
@@ -651,7 +663,7 @@ fn param_allowed(key: &str, default: &serde_json::Value) -> String {
         _ => {
             let mut probe = serde_json::to_value(Params::default()).expect("Params serialises");
             probe[key] = serde_json::Value::String(String::new());
-            let e = crate::json::from_value::<Params>(&probe).err().unwrap_or_default();
+            let e = <Params as crate::json::FromJson>::from_json_value(&probe).err().unwrap_or_default();
             match e.split_once("expected ") {
                 Some((_, list)) => list.replace('`', ""),
                 None => "another value".to_string(),
@@ -667,9 +679,9 @@ fn param_allowed(key: &str, default: &serde_json::Value) -> String {
 fn read_param(s: &mut UrlState, key: &str, v: &str) -> Result<()> {
     let mut obj = serde_json::to_value(&s.params).expect("Params serialises");
     let default = obj.get(key).cloned().unwrap_or_default();
-    let value = serde_json::from_str(v).unwrap_or_else(|_| serde_json::Value::String(v.into()));
+    let value = crate::json::parse(v).unwrap_or_else(|_| serde_json::Value::String(v.into()));
     obj[key] = value;
-    let p: Params = crate::json::from_value(&obj).map_err(|_| {
+    let p = <Params as crate::json::FromJson>::from_json_value(&obj).map_err(|_| {
         Error::param(key, format!("`{v}` is not allowed; allowed: {}", param_allowed(key, &default)))
     })?;
     p.validate()?;

@@ -16,6 +16,54 @@ pub fn from_value<T: DeserializeOwned>(v: &Value) -> Result<T, String> {
     serde_json::from_str(&v.to_string()).map_err(|e| message(&e))
 }
 
+/// An engine type read from JSON by code compiled once, in the engine.
+///
+/// A generic call such as `serde_json::from_str::<ReportRecord>` or [`from_value`] compiles the
+/// type's whole deserialiser (and every type inside it) in the crate that makes the call; Rust
+/// shares no generic instance between crates in a release build. The web layer calling them
+/// compiled a second copy of the deserialisers of `Params`, `ExperimentSpec`, `UnitResult` and
+/// the report record beside the engine's, ≈ 68 KB of the page's wasm (docs/PERFORMANCE.md, "Where
+/// the page's wasm goes"). The web layer reads the engine's types through this trait instead: its
+/// methods are concrete functions of this crate, never inlined elsewhere. Same reader, same
+/// values, same messages.
+pub trait FromJson: Sized {
+    /// `Self` from JSON text (serde_json's error, with its position).
+    fn from_json_str(text: &str) -> serde_json::Result<Self>;
+    /// `Self` from a JSON value, as [`from_value`] reads it (the message without a position).
+    fn from_json_value(v: &Value) -> Result<Self, String>;
+}
+
+/// [`FromJson`] for each type, its two readers compiled here once.
+macro_rules! from_json {
+    ($($t:ty),* $(,)?) => {$(
+        impl FromJson for $t {
+            #[inline(never)]
+            fn from_json_str(text: &str) -> serde_json::Result<Self> {
+                serde_json::from_str(text)
+            }
+            #[inline(never)]
+            fn from_json_value(v: &Value) -> Result<Self, String> {
+                Self::from_json_str(&v.to_string()).map_err(|e| message(&e))
+            }
+        }
+    )*};
+}
+from_json!(
+    crate::config::Params,
+    crate::mismatch::Mismatch,
+    crate::stream::ArrivalSpec,
+    crate::experiment::DatasetId,
+    crate::experiment::ReportRecord,
+    crate::experiment::UnitResult,
+    crate::algorithms::PolicyKind,
+);
+
+/// JSON text as a value, by the engine's reader (compiled once, here: [`FromJson`]).
+#[inline(never)]
+pub fn parse(text: &str) -> serde_json::Result<Value> {
+    serde_json::from_str(text)
+}
+
 /// An internally tagged enum (`{"kind": "…", …fields}`) read by hand: the object is read as a
 /// JSON value, its tag `tag` taken out and looked up in `variants` (the variant's position is
 /// returned), and the rest is left for the variant's own fields ([`fields`]). serde's
