@@ -67,6 +67,7 @@ SIGNATURES = [
     "export function quickDefinition(id: string): ExperimentSpec;",
     "export function tuneTarget(kind: \"precision\" | \"error_rate\", value: number): TuneTarget;",
     "export function tuneThreshold(report: Report | null, kind: \"precision\" | \"error_rate\", value: number): TuneAnswer;",
+    "export function tuneCommand(experiment: ExperimentSpec | string, kind: \"precision\" | \"error_rate\", value: number, definition_file: string): string;",
 ]
 
 

@@ -83,6 +83,7 @@ const FUNCTIONS = {
   tuneDefinition: () => ['synthetic'],
   tuneTarget: () => ['precision', 0.9],
   tuneThreshold: () => [tuneReport(), 'precision', 0.5],
+  tuneCommand: () => [csc.tuneDefinition('synthetic'), 'precision', 0.9, 't.json'],
   formatInterval: () => [48.66667, 16.54154],
   intervalWords: () => [],
 };

@@ -531,7 +531,7 @@ export function runHostile(g, bench) {
     mustThrow('frontierComparison a fractional point', () => g.frontierComparison(frep, 0.5));
     // "Pick a threshold" (issue 37): the form's definition, its target and the answer of a small
     // report (the threshold cache over two τ, two seeds: one to choose on, one to report on).
-    cover('tuneDefinition', 'tuneTarget', 'tuneThreshold');
+    cover('tuneDefinition', 'tuneTarget', 'tuneThreshold', 'tuneCommand');
     fn('tuneDefinition', ['synthetic']);
     mustThrow('tuneDefinition plane (no ground truth)', () => g.tuneDefinition('plane'));
     mustThrow('tuneDefinition data whose reason is given', () => g.tuneDefinition('synthetic', 'no labels'));
@@ -550,6 +550,13 @@ export function runHostile(g, bench) {
     mustThrow('tuneThreshold an online report', () => g.tuneThreshold(JSON.parse(text), 'precision', 0.5));
     mustThrow('tuneThreshold precision NaN', () => g.tuneThreshold(trep, 'precision', NaN));
     mustThrow('tuneThreshold error rate 1', () => g.tuneThreshold(trep, 'error_rate', 1));
+    // The command under an answer: flags for the engine's tune run, a definition file otherwise.
+    const tdef = g.tuneDefinition('synthetic');
+    fn('tuneCommand', [tdef, 'precision', 0.9, 't.json']);
+    if (g.tuneCommand(tdef, 'precision', 0.9, 't.json') !== 'csc tune-threshold --precision 0.9 --dataset synthetic') throw new Error('tuneCommand: ' + g.tuneCommand(tdef, 'precision', 0.9, 't.json'));
+    if (g.tuneCommand(trep.experiment, 'error_rate', 0.01, 't.json') !== 'csc tune-threshold t.json --error-rate 0.01') throw new Error('tuneCommand of a definition: ' + g.tuneCommand(trep.experiment, 'error_rate', 0.01, 't.json'));
+    mustThrow('tuneCommand precision 2', () => g.tuneCommand(tdef, 'precision', 2, 't.json'));
+    mustThrow('tuneCommand no definition', () => g.tuneCommand('synthetic', 'precision', 0.9, 't.json'));
   }
   probe('plane.free()', 'ok', () => plane.free());
 

@@ -100,7 +100,7 @@ pub fn tune_target_js(
     to_js(&target(kind, value)?)
 }
 
-fn target(kind: JsValue, value: JsValue) -> JsResult<crate::experiment::tune::Target> {
+pub(crate) fn target(kind: JsValue, value: JsValue) -> JsResult<crate::experiment::tune::Target> {
     let kind = super::convert::string("kind", &kind)?;
     let value = value.as_f64().ok_or_else(|| {
         js_err(Error::param(&kind, "must be a number: a hit precision in (0, 1] or an error rate in [0, 1)"))

@@ -1,5 +1,5 @@
 //! Reproduce from the page (issue 25, item 4): the `csc` command that regenerates a result
-//! (`cliCommand`), and a CLI result file read back to be drawn by the page's charts
+//! (`cliCommand`; `tuneCommand` for the "Pick a threshold" answer), and a CLI result file read back to be drawn by the page's charts
 //! (`readReport`). Both are the engine's (`crate::experiment::reproduce`).
 
 use super::convert::{js_err, string, to_js, JsResult};
@@ -30,6 +30,24 @@ pub fn cli_command_js(
     let spec = spec_of(experiment.into())?;
     let file = string("definitionFile", &definition_file)?;
     Ok(cli_command(&spec, &file))
+}
+
+/// The `csc tune-threshold` command that gives the "Pick a threshold" answer for target `kind`
+/// (`"precision"` or `"error_rate"`) `value` on the run of `experiment` (a tune run's resolved
+/// definition): flags for the engine's tune experiment on a built-in dataset changed at most in
+/// parameters and seeds, else `csc tune-threshold <definitionFile> --precision P`, the file holding
+/// the definition as JSON. A bad target throws its one message, as `tuneTarget` does.
+#[wasm_bindgen(js_name = tuneCommand)]
+pub fn tune_command_js(
+    experiment: JsExperiment,
+    #[wasm_bindgen(unchecked_param_type = "\"precision\" | \"error_rate\"")] kind: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] value: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] definition_file: JsValue,
+) -> JsResult<String> {
+    let target = super::frontier::target(kind, value)?;
+    let spec = spec_of(experiment.into())?;
+    let file = string("definitionFile", &definition_file)?;
+    Ok(crate::experiment::tune::tune_command(&spec, target, &file))
 }
 
 /// Reads a report file (`csc run`'s or `csc merge`'s `<id>.json`, or the page's JSON export) and

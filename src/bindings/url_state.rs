@@ -106,8 +106,8 @@ pub const MAX_SEED: u64 = (1 << 53) - 1;
 pub struct UrlState {
     pub view: View,
     pub dataset: PageDataset,
-    /// Every parameter of the run, the seed included (defaults: [`page_params`]). Read by the
-    /// engine's reader ([`engine_json`]), so `Params` has one deserialiser in the module.
+    /// Every parameter of the run, the seed included (defaults: [`page_params`]).
+    // read by the engine's reader (`engine_json`), so `Params` has one deserialiser in the module
     #[serde(deserialize_with = "engine_json")]
     pub params: Params,
     /// The live view's left and right policies.

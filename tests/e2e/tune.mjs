@@ -3,7 +3,8 @@
 // reader would, submits the Frontier view's form (hit precision ≥ 0.9), runs the engine's tune
 // experiment on the worker pool (4 seeds: τ chosen on seeds 0, 1, reported on 2, 3), and checks
 //   - the page's answer equals `csc tune-threshold --precision 0.9 --json` on the same files,
-//     bit for bit (τ, its cosine, every count, bound and interval, and the engine's sentences);
+//     bit for bit (τ, its cosine, every count, bound and interval, and the engine's sentences),
+//     and the command under it is that command; another target changes it without a run;
 //   - bad targets (precision 1.5, NaN, an error rate of 1) show the engine's one message, run
 //     nothing and trap nothing; the JS API throws the same messages;
 //   - the answer's button opens τ in the regret view (the link names the threshold cache and τ);
@@ -88,6 +89,10 @@ try {
     const shown = await page.$$eval('.tune-answer .tune-sentences li', (li) => li.map((l) => l.textContent));
     assert(JSON.stringify(shown) === JSON.stringify(cli.sentences), `the page shows ${JSON.stringify(shown)}`);
     assert(/Clopper–Pearson/.test(await page.textContent('.tune-answer .tune-method')), 'the method is not said');
+    // Under the run, the command that gives this answer: the one the first check ran (with the
+    // test's --data and --json).
+    const command = await page.textContent('[data-job=tune] .cli-command');
+    assert(command === 'csc tune-threshold --precision 0.9', `the command under the answer: ${command}`);
   });
 
   await check('bad targets show the engine\'s one message, run nothing and trap nothing', async () => {
@@ -119,6 +124,10 @@ try {
     assert(/NaN is not a hit precision/.test(api[0]) && /1 is not an error rate/.test(api[1]), JSON.stringify(api));
     assert(/must be the report of the threshold form's run/.test(api[2]), api[2]);
     assert(api[3].kind === 'error_rate' && api[3].value === 0.01, JSON.stringify(api[3]));
+    // Another target: its answer and its command, without running.
+    await submit(page, 'error_rate', '0.02');
+    await waitFor(page, () => document.querySelector('[data-job=tune] .cli-command').textContent === 'csc tune-threshold --error-rate 0.02', null, { timeout: 10000 });
+    assert(!(await page.isHidden('.tune-answer')), 'no answer for error rate ≤ 0.02');
     // A good target again shows the answer from the finished run, without running.
     await submit(page, 'precision', '0.9');
     await waitFor(page, () => !document.querySelector('.tune-answer').hidden, null, { timeout: 10000 });

@@ -13,10 +13,16 @@ const el = (tag, attrs = {}, text = '') => Object.assign(document.createElement(
 /** The file the command names when a definition must be saved beside it. */
 export const definitionFile = (spec) => `${spec.id}.definition.json`;
 
-/** The command and, when it names the definition file, that file's text (`null` otherwise). */
-export function reproduction(spec) {
+/**
+ * The command and, when it names the definition file, that file's text (`null` otherwise).
+ * `commandOf(spec, file)` makes the command: the engine's cliCommand (`csc run`) unless a view
+ * gives its own (the "Pick a threshold" answer: the engine's tuneCommand).
+ * @param {any} spec
+ * @param {(spec: any, file: string) => string} [commandOf]
+ */
+export function reproduction(spec, commandOf = cliCommand) {
   const file = definitionFile(spec);
-  const command = cliCommand(spec, file);
+  const command = commandOf(spec, file);
   return { command, file, definition: command.endsWith(file) ? JSON.stringify(spec, null, 2) : null };
 }
 
@@ -33,9 +39,11 @@ async function copy(button, text, label) {
 
 /**
  * The "Reproduce with the CLI" block of a result: `el` to place under it, `update(spec)` to show
- * the command of a finished run's resolved definition (`null`: hidden).
+ * the command of a finished run's resolved definition (`null`: hidden). `commandOf` as in
+ * `reproduction`.
+ * @param {(spec: any, file: string) => string} [commandOf]
  */
-export function reproduceBlock() {
+export function reproduceBlock(commandOf = cliCommand) {
   const box = el('div', { className: 'reproduce text' });
   const code = el('code', { className: 'cli-command' });
   const copyBtn = el('button', { type: 'button', className: 'copy-command' }, 'Copy command');
@@ -59,7 +67,7 @@ export function reproduceBlock() {
       box.hidden = !spec;
       if (!spec) return;
       try {
-        current = reproduction(spec);
+        current = reproduction(spec, commandOf);
       } catch (e) {
         current = null;
         code.textContent = `(no command: ${e.message})`;

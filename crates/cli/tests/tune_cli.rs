@@ -136,3 +136,53 @@ fn data_without_ground_truth_is_refused_with_one_message() {
     assert_eq!(err.trim().lines().count(), 1, "{err}");
     assert!(!err.contains("panicked"), "{err}");
 }
+
+/// The words of a command the engine writes (none of these is quoted), without `csc`, with the
+/// test's `--threads 1 --json`.
+fn words(command: &str) -> Vec<String> {
+    let mut w: Vec<String> = command.split_whitespace().map(str::to_string).collect();
+    assert_eq!(w.remove(0), "csc", "{command}");
+    w.extend(["--threads", "1", "--json"].map(String::from));
+    w
+}
+
+#[test]
+fn the_command_under_an_answer_gives_that_answer() {
+    use csc::experiment::tune::{tune_command, tune_definition, Target};
+    use csc::experiment::DatasetId;
+    use csc::json::FromJson;
+    let d = scratch("tune", "command");
+    let run = |w: &[String]| {
+        let out = csc(&w.iter().map(String::as_str).collect::<Vec<_>>(), &d);
+        assert!(out.status.success(), "{w:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    // The small run as the page would hold it: flags, and the flags give SMALL's answer.
+    let mut spec = tune_definition(DatasetId::Synthetic).unwrap();
+    spec.seeds = 2;
+    spec.params.horizon = 300;
+    spec.params.n_eval = 200;
+    let command = tune_command(&spec, Target::Precision(0.8), "t.json");
+    assert_eq!(
+        command,
+        "csc tune-threshold --precision 0.8 --dataset synthetic --seeds 2 --set horizon=300 --set n_eval=200"
+    );
+    let small_answer = String::from_utf8(small(&["--precision", "0.8"], "command-small").stdout).unwrap();
+    assert_eq!(run(&words(&command)), small_answer);
+    // With an arrival model: the definition file, saved beside the command; its answer is the
+    // one the same settings give as flags, bit for bit.
+    spec.dataset = DatasetId::from_json_value(
+        &serde_json::json!({ "builtin": "synthetic", "arrival": { "model": "popularity" } }),
+    )
+    .unwrap();
+    let command = tune_command(&spec, Target::ErrorRate(0.05), "t.json");
+    assert_eq!(command, "csc tune-threshold t.json --error-rate 0.05");
+    std::fs::write(d.join("t.json"), serde_json::to_string_pretty(&spec).unwrap()).unwrap();
+    let by_file = run(&words(&command));
+    let by_flags = run(&words(
+        "csc tune-threshold --error-rate 0.05 --dataset synthetic --arrival popularity --seeds 2 --set horizon=300 --set n_eval=200",
+    ));
+    assert_eq!(by_file, by_flags);
+    let a: serde_json::Value = serde_json::from_str(&by_file).unwrap();
+    assert_eq!(a["target"], serde_json::json!({ "kind": "error_rate", "value": 0.05 }));
+}

@@ -18,7 +18,7 @@
 // engine's answer (tuneThreshold: τ chosen on half the seeds by a one-sided 95% Clopper–Pearson
 // bound, reported on the other half, in the engine's sentences); its button opens τ in the
 // regret view. `csc tune-threshold` gives the same answer.
-import { Dataset, frontierComparison, frontierDefinition, tuneDefinition, tuneTarget, tuneThreshold } from '../../pkg/csc.js';
+import { Dataset, cliCommand, frontierComparison, frontierDefinition, tuneCommand, tuneDefinition, tuneTarget, tuneThreshold } from '../../pkg/csc.js';
 import { JobPanel } from './job-panel.js';
 import { fmtInterval, fmtPaired, frontierChart, frontierConfig, frontierFamilies, frontierMeta, noGroundTruth, pchrChart } from '../report.js';
 import { LOAD_FIRST, uploadedData } from '../upload.js';
@@ -251,6 +251,9 @@ function createTuneForm(app, after, open) {
     charts: (report) => { const p = pchrChart(report); return p ? [p] : []; },
     stem: () => `tune-${uploadedData(app)?.dataset.name || app.state.dataset}`,
     onReport: (j) => answer(j && j.status === 'done' ? j.report : null),
+    // Under the answer, the command that gives it (csc tune-threshold with the target), not only
+    // the run's report (csc run).
+    command: (spec, file) => (target ? tuneCommand(spec, /** @type {'precision' | 'error_rate'} */ (target.kind), target.value, file) : cliCommand(spec, file)),
   });
   /** The engine's answer for the report and the target, or nothing. */
   function answer(report) {
@@ -290,7 +293,7 @@ function createTuneForm(app, after, open) {
     say('');
     target = { kind: kind.value, value: v };
     const j = panel.job();
-    if (j && j.status === 'done' && j.report) answer(j.report);
+    if (j && j.status === 'done' && j.report) panel.render(); // the answer and its command for the new target
     else panel.run();
   });
   return { activate() { panel.activate(false); }, deactivate() { panel.deactivate(); } };

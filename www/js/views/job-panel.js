@@ -15,7 +15,8 @@ const el = (tag, attrs = {}, text = '') => Object.assign(document.createElement(
 export class JobPanel {
   /**
    * root: the `.job` element; opts.request() → { key, request, stem } or { message } when it
-   * cannot run; opts.charts(report) → chart specs for charts.js drawChart; opts.onReport(job) (optional).
+   * cannot run; opts.charts(report) → chart specs for charts.js drawChart; opts.onReport(job) (optional);
+   * opts.command(spec, file) (optional): the reproducing command, when not the engine's `csc run`.
    */
   constructor(root, opts) {
     this.root = root;
@@ -40,7 +41,7 @@ export class JobPanel {
     this.openInput = el('input', { type: 'file', accept: '.json,application/json' });
     open.append(this.openInput, el('span', {}, 'Open a result…'));
     ex.append(el('span', { className: 'muted' }, 'Export:'), this.csvBtn, this.jsonBtn, this.pngBtn, open);
-    this.repro = reproduceBlock();
+    this.repro = reproduceBlock(opts.command);
     root.append(bar, this.chartsEl, ex, this.repro.el, this.summary);
     this.openInput.addEventListener('change', async () => {
       const f = this.openInput.files[0];

@@ -6,12 +6,16 @@
 use super::{apply_sets, dataset_flags, err, load_dataset, rename_for, DataArgs, Res};
 use clap::Args;
 use csc_engine::experiment::tune::{check_tune_data, tune_definition, tune_title, Target};
-use csc_engine::experiment::{run_unit, DatasetId, Report};
+use csc_engine::experiment::{run_unit, DatasetId, ExperimentSpec, Report};
 use rayon::prelude::*;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[derive(Args)]
 pub struct TuneArgs {
+    /// A tune run's definition (JSON, as the page saves it beside its command); default: the
+    /// engine's tune experiment on nq-trivia. The flags below change either.
+    #[arg(value_name = "DEFINITION")]
+    definition: Option<PathBuf>,
     /// The target: hit precision (correct hits over hits) at least P, P in (0, 1].
     #[arg(long, value_name = "P", allow_negative_numbers = true, conflicts_with = "error_rate")]
     precision: Option<f64>,
@@ -52,13 +56,21 @@ pub fn tune(a: &TuneArgs) -> Res<()> {
         }
     };
     let flags = &a.data;
-    let mut spec = tune_definition(DatasetId::NqTrivia).map_err(err)?;
-    if dataset_flags(&mut spec, flags)? {
+    let (mut spec, base) = match &a.definition {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let spec = ExperimentSpec::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+            (spec, path.parent().map(Path::to_path_buf).unwrap_or_default())
+        }
+        None => (tune_definition(DatasetId::NqTrivia).map_err(err)?, PathBuf::new()),
+    };
+    if dataset_flags(&mut spec, flags)? && a.definition.is_none() {
         // synthetic's own k (the definition's rule for its dataset)
         spec.params.k = tune_definition(spec.dataset.clone()).map_err(err)?.params.k;
     }
-    let dataset =
-        load_dataset(&mut spec.dataset, &PathBuf::new(), flags.data.as_deref(), spec.params.c_floor)?;
+    // a definition's files are read from its folder, unless --dataset names others
+    let base = if flags.dataset.is_some() { PathBuf::new() } else { base };
+    let dataset = load_dataset(&mut spec.dataset, &base, flags.data.as_deref(), spec.params.c_floor)?;
     check_tune_data(&dataset).map_err(err)?;
     if let Some(s) = a.seeds {
         if s < 2 {

@@ -47,18 +47,25 @@ fn builtin_args(spec: &ExperimentSpec) -> Option<Vec<String>> {
     if spec.first_seed != base.first_seed {
         args.push(format!("--first-seed {}", spec.first_seed));
     }
-    let (want, have) = (serde_json::to_value(&spec.params).ok()?, serde_json::to_value(&base.params).ok()?);
-    let (want, have) = (want.as_object()?, have.as_object()?);
-    for (k, v) in want {
-        if have.get(k) != Some(v) {
-            args.push(format!("--set {}", shell_word(&format!("{k}={v}"))));
-        }
-    }
+    args.extend(param_sets(&spec.params, &base.params)?);
     Some(args)
 }
 
+/// One `--set key=value` per parameter of `want` that differs from `have` (values as JSON, which
+/// round-trips every `f64`), in `Params`' order.
+pub(crate) fn param_sets(want: &crate::config::Params, have: &crate::config::Params) -> Option<Vec<String>> {
+    let (want, have) = (serde_json::to_value(want).ok()?, serde_json::to_value(have).ok()?);
+    let (want, have) = (want.as_object()?, have.as_object()?);
+    Some(
+        want.iter()
+            .filter(|(k, v)| have.get(*k) != Some(*v))
+            .map(|(k, v)| format!("--set {}", shell_word(&format!("{k}={v}"))))
+            .collect(),
+    )
+}
+
 /// `w` quoted for a POSIX shell when it holds anything but plain characters.
-fn shell_word(w: &str) -> String {
+pub(crate) fn shell_word(w: &str) -> String {
     if !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || "-_.,/=:+@".contains(c)) {
         w.to_string()
     } else {

@@ -389,6 +389,59 @@ pub fn tune_definition(dataset: DatasetId) -> Result<ExperimentSpec> {
     Ok(spec)
 }
 
+/// The `csc tune-threshold` command that gives `target`'s answer on the run of `spec` (the same
+/// engine on the same data gives the same answer, bit for bit):
+///
+/// - `spec` is [`tune_definition`] of a built-in dataset changed at most in its parameters, seeds
+///   and first seed: flags, `--dataset` (but for nq-trivia, the command's default), `--seeds`,
+///   `--first-seed` and one `--set key=value` per parameter that differs;
+/// - anything else (an arrival model, the user's data, an edited definition):
+///   `csc tune-threshold <definition_file>`, where the file holds `spec` as JSON.
+///
+/// The target is `--precision P` or `--error-rate E` (`f64`'s shortest text, which round-trips).
+pub fn tune_command(spec: &ExperimentSpec, target: Target, definition_file: &str) -> String {
+    let flag = match target {
+        Target::Precision(p) => format!("--precision {p}"),
+        Target::ErrorRate(e) => format!("--error-rate {e}"),
+    };
+    let builtin = match spec.dataset {
+        DatasetId::Synthetic | DatasetId::NqTrivia | DatasetId::Plane => {
+            tune_definition(spec.dataset.clone()).ok()
+        }
+        DatasetId::Spec(_) => None,
+    };
+    let flags = builtin.and_then(|base| {
+        let same_otherwise = ExperimentSpec {
+            title: base.title.clone(),
+            params: base.params.clone(),
+            seeds: base.seeds,
+            first_seed: base.first_seed,
+            ..spec.clone()
+        } == base;
+        if !same_otherwise {
+            return None;
+        }
+        let mut args = Vec::new();
+        if spec.dataset != DatasetId::NqTrivia {
+            args.push(format!("--dataset {}", super::presets::dataset_name(&spec.dataset)));
+        }
+        if spec.seeds != base.seeds {
+            args.push(format!("--seeds {}", spec.seeds));
+        }
+        if spec.first_seed != base.first_seed {
+            args.push(format!("--first-seed {}", spec.first_seed));
+        }
+        args.extend(super::reproduce::param_sets(&spec.params, &base.params)?);
+        Some(args)
+    });
+    match flags {
+        Some(args) => {
+            std::iter::once(format!("csc tune-threshold {flag}")).chain(args).collect::<Vec<_>>().join(" ")
+        }
+        None => format!("csc tune-threshold {} {flag}", super::reproduce::shell_word(definition_file)),
+    }
+}
+
 /// The title of a tune run from its settings: `Pick a threshold on nq-trivia (k = 50, T = 1,000,
 /// n_eval = 1,000, 4 seeds)`.
 pub fn tune_title(dataset: &str, p: &Params, seeds: usize) -> String {
@@ -721,6 +774,47 @@ impl TuneAnswer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_command_of_an_answer() {
+        let file = "tune-threshold.definition.json";
+        let nq = tune_definition(DatasetId::NqTrivia).unwrap();
+        assert_eq!(tune_command(&nq, Target::Precision(0.9), file), "csc tune-threshold --precision 0.9");
+        // The title is the CLI's to make; a changed one is no change.
+        let retitled = ExperimentSpec { title: "x".into(), ..nq.clone() };
+        assert_eq!(
+            tune_command(&retitled, Target::ErrorRate(0.01), file),
+            "csc tune-threshold --error-rate 0.01"
+        );
+        // Another built-in, its seeds and parameters: flags, in Params' order; f64 round-trips.
+        let mut syn = tune_definition(DatasetId::Synthetic).unwrap();
+        syn.seeds = 6;
+        syn.first_seed = 3;
+        syn.params.horizon = 300;
+        syn.params.beta = 0.1 + 0.2;
+        assert_eq!(
+            tune_command(&syn, Target::Precision(0.95), file),
+            "csc tune-threshold --precision 0.95 --dataset synthetic --seeds 6 --first-seed 3 --set beta=0.30000000000000004 --set horizon=300"
+        );
+        // An arrival model, the user's data or another measure: the definition file.
+        let mut arrival = nq.clone();
+        arrival.dataset = <DatasetId as crate::json::FromJson>::from_json_value(
+            &serde_json::json!({ "builtin": "nq-trivia", "arrival": { "model": "popularity" } }),
+        )
+        .unwrap();
+        assert_eq!(
+            tune_command(&arrival, Target::Precision(0.9), file),
+            "csc tune-threshold tune-threshold.definition.json --precision 0.9"
+        );
+        let mut fewer = nq.clone();
+        if let Measure::Frontier { families } = &mut fewer.measure {
+            families.pop();
+        }
+        assert_eq!(
+            tune_command(&fewer, Target::Precision(0.9), "my tune.json"),
+            "csc tune-threshold 'my tune.json' --precision 0.9"
+        );
+    }
 
     #[test]
     fn clopper_pearson_by_hand() {
