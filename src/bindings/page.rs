@@ -20,8 +20,9 @@ extern "C" {
 /// (serde-wasm-bindgen reads only the keys a struct declares and would ignore a misspelt one). The
 /// engine's types are read by their own reader ([`crate::json::FromJson`]), compiled once.
 fn from_js_json<T: serde::de::DeserializeOwned>(what: &str, v: JsValue) -> JsResult<T> {
-    let text = json_text(what, v)?;
-    serde_json::from_str(&text).map_err(|e| js_err(Error::parse(format!("{what}: {e}"))))
+    let bad = |e: serde_json::Error| js_err(Error::parse(format!("{what}: {e}")));
+    let value = crate::json::parse(&json_text(what, v)?).map_err(bad)?;
+    T::deserialize(&value).map_err(bad)
 }
 
 /// A JS value as JSON text (`JSON.stringify`), for the readers above.
@@ -69,8 +70,7 @@ pub fn url_state_defaults_js(
 /// `urlStateDefaults` with typed arguments, for Rust callers (the export checks each JS argument's type,
 /// then calls this).
 pub fn url_state_defaults(dataset: &str) -> JsResult<JsValue> {
-    let d: PageDataset =
-        crate::json::from_value(&serde_json::Value::String(dataset.into())).map_err(|_| {
+    let d: PageDataset = url_state::by_id(dataset).map_err(|_| {
             js_err(Error::param(
                 "dataset",
                 format!("unknown `{dataset}`; known: {}", url_state::dataset_ids()),

@@ -329,8 +329,9 @@ fn id_of<T: Serialize>(v: &T) -> String {
     serde_json::to_value(v).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
 }
 /// A unit enum from its serde id; `Err("")` for another text.
-fn by_id<T: for<'de> Deserialize<'de>>(v: &str) -> std::result::Result<T, String> {
-    crate::json::from_value(&serde_json::Value::String(v.to_string())).map_err(|_| String::new())
+pub(crate) fn by_id<T: for<'de> Deserialize<'de>>(v: &str) -> std::result::Result<T, String> {
+    use serde::de::IntoDeserializer;
+    T::deserialize(IntoDeserializer::<serde::de::value::Error>::into_deserializer(v)).map_err(|_| String::new())
 }
 fn whole<T: std::str::FromStr>(v: &str) -> std::result::Result<T, String> {
     v.parse().map_err(|_| String::new())

@@ -27,18 +27,21 @@ pub fn cli_command(spec: &ExperimentSpec, definition_file: &str) -> String {
 /// sweep are all that differ.
 fn builtin_args(spec: &ExperimentSpec) -> Option<Vec<String>> {
     let base = builtin(&spec.id).ok()?;
-    let same_otherwise = ExperimentSpec {
-        seeds: base.seeds,
-        first_seed: base.first_seed,
-        params: base.params.clone(),
-        sweep: base.sweep.clone(),
-        ..spec.clone()
-    } == base;
+    let same_otherwise = same_definition(
+        &ExperimentSpec {
+            seeds: base.seeds,
+            first_seed: base.first_seed,
+            params: base.params.clone(),
+            sweep: base.sweep.clone(),
+            ..spec.clone()
+        },
+        &base,
+    );
     if !same_otherwise {
         return None;
     }
     let mut args = Vec::new();
-    if spec.sweep != base.sweep {
+    if !same_definition(&ExperimentSpec { sweep: spec.sweep.clone(), ..base.clone() }, &base) {
         args.push(format!("--grid {}", shell_word(&spec.sweep.as_ref()?.to_arg()?)));
     }
     if spec.seeds != base.seeds {
@@ -49,6 +52,34 @@ fn builtin_args(spec: &ExperimentSpec) -> Option<Vec<String>> {
     }
     args.extend(param_sets(&spec.params, &base.params)?);
     Some(args)
+}
+
+/// Whether two definitions are the same experiment, with the JSON numbers they hold (a frontier
+/// family's values and settings, a sweep's values) compared by value: a definition that went
+/// through JavaScript holds a family's `1.0` as the integer `1` (JSON has one number type), which
+/// `serde_json::Value`'s `==` tells apart.
+pub(crate) fn same_definition(a: &ExperimentSpec, b: &ExperimentSpec) -> bool {
+    use serde_json::Value;
+    /// The spec without its JSON numbers, and those numbers in order.
+    fn split(s: &ExperimentSpec) -> (ExperimentSpec, Vec<Value>) {
+        let (mut s, mut held) = (s.clone(), Vec::new());
+        if let super::Measure::Frontier { families } = &mut s.measure {
+            for f in families {
+                held.append(&mut f.values);
+                held.extend(f.set.values_mut().map(std::mem::take));
+            }
+        }
+        if let Some(w) = &mut s.sweep {
+            held.append(&mut w.values);
+            if let Some(by) = &mut w.by {
+                held.append(&mut by.values);
+            }
+        }
+        (s, held)
+    }
+    let same = |x: &Value, y: &Value| x == y || (x.is_number() && x.as_f64() == y.as_f64());
+    let ((a, x), (b, y)) = (split(a), split(b));
+    a == b && x.len() == y.len() && x.iter().zip(&y).all(|(x, y)| same(x, y))
 }
 
 /// One `--set key=value` per parameter of `want` that differs from `have` (values as JSON, which
@@ -111,6 +142,30 @@ mod tests {
     fn an_unchanged_builtin_is_its_id() {
         for id in BUILTIN_IDS {
             assert_eq!(cli_command(&builtin(id).unwrap(), "x.json"), format!("csc run {id}"));
+        }
+    }
+
+    /// Every built-in as JavaScript gives it back (through JSON, every whole number an integer:
+    /// JSON has one number type) is still its id.
+    #[test]
+    fn a_builtin_through_javascript_is_still_its_id() {
+        fn integers(v: &mut serde_json::Value) {
+            match v {
+                serde_json::Value::Number(n) => {
+                    if let Some(x) = n.as_f64().filter(|x| x.fract() == 0.0 && *x >= 0.0 && *x < 1e15) {
+                        *v = serde_json::json!(x as u64);
+                    }
+                }
+                serde_json::Value::Array(a) => a.iter_mut().for_each(integers),
+                serde_json::Value::Object(o) => o.values_mut().for_each(integers),
+                _ => {}
+            }
+        }
+        for id in BUILTIN_IDS {
+            let mut js = serde_json::to_value(builtin(id).unwrap()).unwrap();
+            integers(&mut js);
+            let back = ExperimentSpec::from_json(&js.to_string()).unwrap();
+            assert_eq!(cli_command(&back, "x.json"), format!("csc run {id}"));
         }
     }
 

@@ -411,13 +411,16 @@ pub fn tune_command(spec: &ExperimentSpec, target: Target, definition_file: &str
         DatasetId::Spec(_) => None,
     };
     let flags = builtin.and_then(|base| {
-        let same_otherwise = ExperimentSpec {
-            title: base.title.clone(),
-            params: base.params.clone(),
-            seeds: base.seeds,
-            first_seed: base.first_seed,
-            ..spec.clone()
-        } == base;
+        let same_otherwise = super::reproduce::same_definition(
+            &ExperimentSpec {
+                title: base.title.clone(),
+                params: base.params.clone(),
+                seeds: base.seeds,
+                first_seed: base.first_seed,
+                ..spec.clone()
+            },
+            &base,
+        );
         if !same_otherwise {
             return None;
         }
@@ -780,6 +783,24 @@ mod tests {
         let file = "tune-threshold.definition.json";
         let nq = tune_definition(DatasetId::NqTrivia).unwrap();
         assert_eq!(tune_command(&nq, Target::Precision(0.9), file), "csc tune-threshold --precision 0.9");
+        // As the page passes it back: through JSON.
+        let back = ExperimentSpec::from_json(&serde_json::to_string(&nq).unwrap()).unwrap();
+        assert_eq!(tune_command(&back, Target::Precision(0.9), file), "csc tune-threshold --precision 0.9");
+        // As JavaScript gives it back: a family's 1.0 as the integer 1 (one number type).
+        let mut js = serde_json::to_value(&nq).unwrap();
+        for f in js["measure"]["families"].as_array_mut().unwrap() {
+            for v in f["values"].as_array_mut().unwrap() {
+                if v.as_f64().is_some_and(|x| x.fract() == 0.0) {
+                    *v = serde_json::json!(v.as_f64().unwrap() as u64);
+                }
+            }
+        }
+        let from_js = ExperimentSpec::from_json(&js.to_string()).unwrap();
+        assert_ne!(from_js, nq, "the integers are there");
+        assert_eq!(
+            tune_command(&from_js, Target::Precision(0.9), file),
+            "csc tune-threshold --precision 0.9"
+        );
         // The title is the CLI's to make; a changed one is no change.
         let retitled = ExperimentSpec { title: "x".into(), ..nq.clone() };
         assert_eq!(
