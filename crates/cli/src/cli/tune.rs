@@ -7,6 +7,7 @@ use super::{apply_sets, dataset_flags, err, load_dataset, rename_for, DataArgs, 
 use clap::Args;
 use csc_engine::experiment::tune::{check_tune_data, tune_definition, tune_title, Target};
 use csc_engine::experiment::{run_unit, DatasetId, ExperimentSpec, Report};
+use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
@@ -39,6 +40,9 @@ pub struct TuneArgs {
     /// Print the answer as JSON (csc_engine::experiment::tune::TuneAnswer).
     #[arg(long)]
     json: bool,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
     /// Also write the run's report (the frontier of the τ, δ and β sweeps) to this file.
     #[arg(long, value_name = "FILE")]
     report: Option<PathBuf>,
@@ -102,10 +106,23 @@ pub fn tune(a: &TuneArgs) -> Res<()> {
         dataset.len(),
         dataset.checksum
     );
+    // Progress by units (each is one point of one family on one seed), on stderr.
+    let bar = if a.quiet { ProgressBar::hidden() } else { ProgressBar::new(units.len() as u64) };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} units ({eta} left)",
+        )
+        .map_err(err)?,
+    );
     let results = units
         .par_iter()
-        .map(|u| run_unit(&spec, u, &dataset, &mut |_| true).map_err(err))
+        .map(|u| {
+            let r = run_unit(&spec, u, &dataset, &mut |_| true).map_err(err);
+            bar.inc(1);
+            r
+        })
         .collect::<Res<Vec<_>>>()?;
+    bar.finish_and_clear();
     let report = Report::new(&spec, results);
     if let Some(p) = &a.report {
         super::run::write(p, &serde_json::to_string_pretty(&report).map_err(err)?)?;
