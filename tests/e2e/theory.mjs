@@ -23,7 +23,7 @@ const { root, origin, server, browser, errors, tally, openPage } = await pageSui
 const { check } = tally;
 const data = process.env.CSC_DATA || path.join(root, '../shared/data');
 const NQ = ['nq.jsonl', 'nq.emb.f32', 'triviaqa.jsonl', 'triviaqa.emb.f32'];
-const WORDS = ['consistent with the theorem', 'not visible at this horizon', 'assumption violated here'];
+const WORDS = ['consistent with the theorem', 'not visible at this horizon', 'not visible at these sample sizes', 'assumption violated here'];
 const small = 'seeds=2&horizon=600&n_eval=300&policies=clcb-sc-ls-cont,greedy';
 
 async function jobDone(page, job, timeout) {

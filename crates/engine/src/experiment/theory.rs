@@ -59,6 +59,16 @@ impl TheoryVerdict {
             TheoryVerdict::Violated => "assumption violated here",
         }
     }
+
+    /// The verdict in words for a check of `q`: [`TheoryVerdict::words`], but for the offline gap,
+    /// fitted against the number of samples n rather than a horizon, where *not visible* is said
+    /// "not visible at these sample sizes".
+    pub const fn words_for(&self, q: Quantity) -> &'static str {
+        match (self, q) {
+            (TheoryVerdict::NotVisible, Quantity::Gap) => "not visible at these sample sizes",
+            _ => self.words(),
+        }
+    }
 }
 
 /// The verdict on a slope interval of `q` (module docs). `assumption_violated`: whether an
@@ -172,7 +182,7 @@ pub fn check_of_fits(
         theorem: q.theorem().into(),
         reference: q.reference().into(),
         verdict,
-        words: verdict.words().into(),
+        words: verdict.words_for(q).into(),
         slope,
         intercept,
         from: if from.is_finite() { from } else { 0.0 },
@@ -284,6 +294,10 @@ mod tests {
         assert_eq!(Consistent.words(), "consistent with the theorem");
         assert_eq!(NotVisible.words(), "not visible at this horizon");
         assert_eq!(Violated.words(), "assumption violated here");
+        // The offline gap is fitted against n, not a horizon.
+        assert_eq!(NotVisible.words_for(Quantity::Gap), "not visible at these sample sizes");
+        assert_eq!(NotVisible.words_for(Quantity::Regret), "not visible at this horizon");
+        assert_eq!(Consistent.words_for(Quantity::Gap), "consistent with the theorem");
     }
 
     fn run(t_max: usize, f: impl Fn(f64) -> (f64, f64, f64, u64, usize)) -> Vec<Checkpoint> {
