@@ -1,9 +1,9 @@
-//! The playground's URL-state decoder (`csc::bindings::url_state`): any query string a link can carry must
+//! The playground's URL-state decoder (the web layer's `csc::bindings::url_state`): any query string a link can carry must
 //! decode to a valid state or a readable error, `decode_lossy` must never fail, and an accepted
 //! state must round-trip through `encode` exactly.
 #![no_main]
 
-use csc::bindings::url_state::{decode, decode_lossy, encode};
+use csc_web::bindings::url_state::{decode, decode_lossy, encode};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
