@@ -71,11 +71,8 @@ pub fn url_state_defaults_js(
 /// then calls this).
 pub fn url_state_defaults(dataset: &str) -> JsResult<JsValue> {
     let d: PageDataset = url_state::by_id(dataset).map_err(|_| {
-            js_err(Error::param(
-                "dataset",
-                format!("unknown `{dataset}`; known: {}", url_state::dataset_ids()),
-            ))
-        })?;
+        js_err(Error::param("dataset", format!("unknown `{dataset}`; known: {}", url_state::dataset_ids())))
+    })?;
     to_js(&UrlState::defaults(d))
 }
 

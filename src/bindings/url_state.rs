@@ -172,7 +172,7 @@ pub struct UrlState {
 
 /// A field of an engine type read as a JSON value, then by the engine's own reader
 /// ([`crate::json::FromJson`]): the derive would compile the type's deserialiser once more in this
-/// crate (docs/PERFORMANCE.md, "Where the page's wasm goes"). serde_json adds the position.
+/// crate (docs/PERFORMANCE.md, "Where the page's wasm goes").
 fn engine_json<'de, D: serde::Deserializer<'de>, T: crate::json::FromJson>(
     d: D,
 ) -> std::result::Result<T, D::Error> {
@@ -331,7 +331,8 @@ fn id_of<T: Serialize>(v: &T) -> String {
 /// A unit enum from its serde id; `Err("")` for another text.
 pub(crate) fn by_id<T: for<'de> Deserialize<'de>>(v: &str) -> std::result::Result<T, String> {
     use serde::de::IntoDeserializer;
-    T::deserialize(IntoDeserializer::<serde::de::value::Error>::into_deserializer(v)).map_err(|_| String::new())
+    T::deserialize(IntoDeserializer::<serde::de::value::Error>::into_deserializer(v))
+        .map_err(|_| String::new())
 }
 fn whole<T: std::str::FromStr>(v: &str) -> std::result::Result<T, String> {
     v.parse().map_err(|_| String::new())
