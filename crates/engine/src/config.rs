@@ -180,6 +180,9 @@ impl Default for Params {
 /// L2-normalised embeddings is `cos(x, y) = 1 − ‖x − y‖²/2 ≥ 0.6`.
 pub const GPTCACHE_COSINE: f64 = 0.6;
 
+// read by the web layer through this crate's one reader (`crate::json::FromJson`)
+crate::json::from_json!(Params);
+
 impl Params {
     /// The threshold cache's radius `τ` on a dataset of distance scale `D` (SPEC §9):
     /// `threshold_tau`, or `√(2(1 − s))/D` when `threshold_cosine = s` is set (the cosine of two

@@ -33,30 +33,23 @@ pub trait FromJson: Sized {
     fn from_json_value(v: &Value) -> Result<Self, String>;
 }
 
-/// [`FromJson`] for each type, its two readers compiled here once.
+/// [`FromJson`] for each type, its two readers compiled once, in the engine: each type's module
+/// invokes it (`crate::json::from_json!(Params);`), so this module imports none of them.
 macro_rules! from_json {
     ($($t:ty),* $(,)?) => {$(
-        impl FromJson for $t {
+        impl $crate::json::FromJson for $t {
             #[inline(never)]
             fn from_json_str(text: &str) -> serde_json::Result<Self> {
                 serde_json::from_str(text)
             }
             #[inline(never)]
-            fn from_json_value(v: &Value) -> Result<Self, String> {
-                Self::from_json_str(&v.to_string()).map_err(|e| message(&e))
+            fn from_json_value(v: &serde_json::Value) -> std::result::Result<Self, String> {
+                Self::from_json_str(&v.to_string()).map_err(|e| $crate::json::message(&e))
             }
         }
     )*};
 }
-from_json!(
-    crate::config::Params,
-    crate::mismatch::Mismatch,
-    crate::stream::ArrivalSpec,
-    crate::experiment::DatasetId,
-    crate::experiment::ReportRecord,
-    crate::experiment::UnitResult,
-    crate::algorithms::PolicyKind,
-);
+pub(crate) use from_json;
 
 /// JSON text as a value, by the engine's reader (compiled once, here: [`FromJson`]).
 #[inline(never)]

@@ -38,6 +38,9 @@ impl Default for Mismatch {
     }
 }
 
+// read by the web layer through this crate's one reader (`crate::json::FromJson`)
+crate::json::from_json!(Mismatch);
+
 impl Mismatch {
     /// Validates the parameters (ζ > 0 and finite).
     pub fn validate(&self) -> Result<()> {

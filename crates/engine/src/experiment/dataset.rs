@@ -52,6 +52,9 @@ enum DatasetRepr {
 
 const BUILTIN_DATASETS: &str = "synthetic, nq-trivia, plane";
 
+// read by the web layer through this crate's one reader (`crate::json::FromJson`)
+crate::json::from_json!(DatasetId);
+
 impl DatasetId {
     /// A built-in by name.
     pub fn parse(name: &str) -> Result<DatasetId> {

@@ -83,6 +83,9 @@ pub struct ReportRecord {
     pub units: Vec<UnitResult>,
 }
 
+// read by the web layer through this crate's one reader (`crate::json::FromJson`)
+crate::json::from_json!(ReportRecord);
+
 impl ReportRecord {
     /// The record of report text (a `csc run`/`csc merge` file or the page's JSON export).
     pub fn parse(text: &str) -> serde_json::Result<ReportRecord> {

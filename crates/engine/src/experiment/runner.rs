@@ -27,6 +27,9 @@ pub struct UnitResult {
     pub detail: serde_json::Value,
 }
 
+// read by the web layer through this crate's one reader (`crate::json::FromJson`)
+crate::json::from_json!(UnitResult);
+
 impl UnitResult {
     /// The first observation of `metric` (a frontier unit records each once).
     pub fn value(&self, metric: &str) -> Option<f64> {

@@ -140,6 +140,9 @@ impl<'de> serde::Deserialize<'de> for ArrivalSpec {
     }
 }
 
+// read by the web layer through this crate's one reader (`crate::json::FromJson`)
+crate::json::from_json!(ArrivalSpec);
+
 impl ArrivalSpec {
     /// Parses a CLI name (an id of [`ARRIVALS`]).
     pub fn parse(name: &str, group_by: Option<&str>) -> Result<ArrivalSpec> {
