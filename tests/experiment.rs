@@ -285,7 +285,7 @@ fn fig_a_fits_the_offline_gap_against_n() {
             assert!(o.check.slope.mean.is_nan(), "a seed without a fit leaves it undecided");
         }
         assert_eq!(o.check.verdict, judge(Quantity::Gap, &o.check.slope, false));
-        assert_eq!(o.check.words, o.check.verdict.words());
+        assert_eq!(o.check.words, o.check.verdict.words_for(Quantity::Gap));
     }
     assert!(report.summary().contains("offline gap against n"), "{}", report.summary());
     let back: Report = serde_json::from_str(&serde_json::to_string(&report).unwrap()).unwrap();
