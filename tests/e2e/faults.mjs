@@ -80,10 +80,13 @@ try {
     await p.selectOption('#sweep-p2', 'k');
     assert(await field('#sweep-v2') === '3, 5, 10', `k's values: ${await field('#sweep-v2')}`);
     await p.selectOption('#sweep-p2', '');
-    // A built-in sweep (β_off): the command names it with --grid, and follows the form.
+    // A built-in sweep (β_off) at its own grid: the built-in itself (no --grid; the definition
+    // came back through JS with its whole numbers as integers and is still the built-in's);
+    // changed, the command names the grid with --grid and follows the form.
     await p.selectOption('#sweep-base', 'sens-off-beta');
     const own = (await field('#sweep-v1')).replace(/\s+/g, '');
-    assert(await command() === `This grid with the CLI: csc run sens-off-beta --grid beta_off=${own} --seeds 2`, `its own grid (${own}): ${await command()}`);
+    assert(own === '0,0.01,0.03,0.1,0.3,1', `its own grid: ${own}`);
+    assert(await command() === 'This grid with the CLI: csc run sens-off-beta --seeds 2', `its own grid (${own}): ${await command()}`);
     await p.selectOption('#sweep-p1', 'epsilon');
     assert(await field('#sweep-v1') === '0.2, 0.4, 0.8', `ε's values: ${await field('#sweep-v1')}`);
     assert(await command() === 'This grid with the CLI: csc run sens-off-beta --grid epsilon=0.2,0.4,0.8 --seeds 2', `command: ${await command()}`);
