@@ -198,6 +198,15 @@ fn load_dataset(id: &mut DatasetId, base: &Path, data: Option<&Path>, c_floor: f
 
 /// The command line's data flags applied to `spec` ([`override_dataset`]); whether they changed
 /// its dataset. The flags that describe a file need `--dataset FILE` or `--arrival`.
+/// A definition file (`csc run FILE`, `csc tune-threshold FILE`), validated, and the folder its
+/// relative paths are read from.
+fn read_definition(path: &Path) -> Res<(ExperimentSpec, PathBuf)> {
+    let at = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    let text = std::fs::read_to_string(path).map_err(|e| at(&e))?;
+    let spec = ExperimentSpec::from_json(&text).map_err(|e| at(&e))?;
+    Ok((spec, path.parent().map(Path::to_path_buf).unwrap_or_default()))
+}
+
 fn dataset_flags(spec: &mut ExperimentSpec, flags: &DataArgs) -> Res<bool> {
     if flags.dataset.is_some() || flags.arrival.is_some() {
         override_dataset(spec, flags)?;

@@ -44,7 +44,7 @@ macro_rules! from_json {
             }
             #[inline(never)]
             fn from_json_value(v: &serde_json::Value) -> std::result::Result<Self, String> {
-                Self::from_json_str(&v.to_string()).map_err(|e| $crate::json::message(&e))
+                $crate::json::from_value(v)
             }
         }
     )*};

@@ -3,7 +3,7 @@
 
 use super::shard::{self, Shard};
 use super::units::{Found, UnitStore};
-use super::{apply_sets, dataset_flags, err, load_dataset, rename_for, DataArgs, Res};
+use super::{apply_sets, dataset_flags, err, load_dataset, read_definition, rename_for, DataArgs, Res};
 use clap::Args;
 use csc_engine::experiment::{builtin, run_unit, ExperimentSpec, Report, ShardInfo};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -83,9 +83,7 @@ fn save(report: &Report, out: &Path, stem: &str) -> Res<()> {
 fn definition(a: &RunArgs) -> Res<(ExperimentSpec, std::sync::Arc<csc_engine::dataset::Dataset>)> {
     let (flags, experiment) = (&a.data, a.experiment.as_str());
     let (mut spec, base) = if Path::new(experiment).is_file() {
-        let text = std::fs::read_to_string(experiment).map_err(|e| format!("{experiment}: {e}"))?;
-        let spec = ExperimentSpec::from_json(&text).map_err(|e| format!("{experiment}: {e}"))?;
-        (spec, Path::new(experiment).parent().map(Path::to_path_buf).unwrap_or_default())
+        read_definition(Path::new(experiment))?
     } else if a.quick {
         if !csc_engine::experiment::registry::has_quick(experiment) {
             return Err(format!(

@@ -3,13 +3,13 @@
 //! ratio whose one-sided 95% Clopper–Pearson bound meets the target on the selection seeds,
 //! reported on the other seeds. Every word printed is the engine's.
 
-use super::{apply_sets, dataset_flags, err, load_dataset, rename_for, DataArgs, Res};
+use super::{apply_sets, dataset_flags, err, load_dataset, read_definition, rename_for, DataArgs, Res};
 use clap::Args;
 use csc_engine::experiment::tune::{check_tune_data, tune_definition, tune_title, Target};
-use csc_engine::experiment::{run_unit, DatasetId, ExperimentSpec, Report};
+use csc_engine::experiment::{run_unit, DatasetId, Report};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 #[derive(Args)]
 pub struct TuneArgs {
@@ -61,11 +61,7 @@ pub fn tune(a: &TuneArgs) -> Res<()> {
     };
     let flags = &a.data;
     let (mut spec, base) = match &a.definition {
-        Some(path) => {
-            let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            let spec = ExperimentSpec::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-            (spec, path.parent().map(Path::to_path_buf).unwrap_or_default())
-        }
+        Some(path) => read_definition(path)?,
         None => (tune_definition(DatasetId::NqTrivia).map_err(err)?, PathBuf::new()),
     };
     if dataset_flags(&mut spec, flags)? && a.definition.is_none() {

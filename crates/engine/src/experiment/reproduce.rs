@@ -44,13 +44,29 @@ fn builtin_args(spec: &ExperimentSpec) -> Option<Vec<String>> {
     if !same_definition(&ExperimentSpec { sweep: spec.sweep.clone(), ..base.clone() }, &base) {
         args.push(format!("--grid {}", shell_word(&spec.sweep.as_ref()?.to_arg()?)));
     }
+    args.extend(run_flags(spec, &base)?);
+    Some(args)
+}
+
+/// The flags that change `base`'s seeds, first seed and parameters into `spec`'s: `--seeds`,
+/// `--first-seed` and one `--set key=value` per parameter that differs (values as JSON, which
+/// round-trips every `f64`), in `Params`' order. `csc run` and `csc tune-threshold` read them
+/// alike.
+pub(crate) fn run_flags(spec: &ExperimentSpec, base: &ExperimentSpec) -> Option<Vec<String>> {
+    let mut args = Vec::new();
     if spec.seeds != base.seeds {
         args.push(format!("--seeds {}", spec.seeds));
     }
     if spec.first_seed != base.first_seed {
         args.push(format!("--first-seed {}", spec.first_seed));
     }
-    args.extend(param_sets(&spec.params, &base.params)?);
+    let (want, have) = (serde_json::to_value(&spec.params).ok()?, serde_json::to_value(&base.params).ok()?);
+    let (want, have) = (want.as_object()?, have.as_object()?);
+    args.extend(
+        want.iter()
+            .filter(|(k, v)| have.get(*k) != Some(*v))
+            .map(|(k, v)| format!("--set {}", shell_word(&format!("{k}={v}")))),
+    );
     Some(args)
 }
 
@@ -80,19 +96,6 @@ pub(crate) fn same_definition(a: &ExperimentSpec, b: &ExperimentSpec) -> bool {
     let same = |x: &Value, y: &Value| x == y || (x.is_number() && x.as_f64() == y.as_f64());
     let ((a, x), (b, y)) = (split(a), split(b));
     a == b && x.len() == y.len() && x.iter().zip(&y).all(|(x, y)| same(x, y))
-}
-
-/// One `--set key=value` per parameter of `want` that differs from `have` (values as JSON, which
-/// round-trips every `f64`), in `Params`' order.
-pub(crate) fn param_sets(want: &crate::config::Params, have: &crate::config::Params) -> Option<Vec<String>> {
-    let (want, have) = (serde_json::to_value(want).ok()?, serde_json::to_value(have).ok()?);
-    let (want, have) = (want.as_object()?, have.as_object()?);
-    Some(
-        want.iter()
-            .filter(|(k, v)| have.get(*k) != Some(*v))
-            .map(|(k, v)| format!("--set {}", shell_word(&format!("{k}={v}"))))
-            .collect(),
-    )
 }
 
 /// `w` quoted for a POSIX shell when it holds anything but plain characters.

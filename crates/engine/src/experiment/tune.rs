@@ -428,13 +428,7 @@ pub fn tune_command(spec: &ExperimentSpec, target: Target, definition_file: &str
         if spec.dataset != DatasetId::NqTrivia {
             args.push(format!("--dataset {}", super::presets::dataset_name(&spec.dataset)));
         }
-        if spec.seeds != base.seeds {
-            args.push(format!("--seeds {}", spec.seeds));
-        }
-        if spec.first_seed != base.first_seed {
-            args.push(format!("--first-seed {}", spec.first_seed));
-        }
-        args.extend(super::reproduce::param_sets(&spec.params, &base.params)?);
+        args.extend(super::reproduce::run_flags(spec, &base)?);
         Some(args)
     });
     match flags {
