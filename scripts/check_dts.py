@@ -19,6 +19,7 @@ U32 = "Uint32Array | number[]"
 SIGNATURES = [
     "export class Dataset {",
     "static synthetic(cFloor?: number | null): Dataset;",
+    "export function provideSynthetic(bytes: Uint8Array | number[]): void;",
     "static plane(): Dataset;",
     "static fromJsonl(name: string, bytes: Uint8Array | number[], embeddings?: Uint8Array | number[] | null,"
     " dim?: number | null, cFloor?: number | null, options?: LoadOptions | null): Dataset;",

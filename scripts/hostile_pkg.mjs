@@ -24,6 +24,9 @@ const EMBED = existsSync(`${dir}/csc_embed.js`);
 const engineDir = EMBED ? resolve(dir, '../pkg') : dir;
 const csc = await import(pathToFileURL(`${engineDir}/csc.js`).href);
 csc.initSync({ module: readFileSync(`${engineDir}/csc_bg.wasm`) });
+// The synthetic universe's embeddings, the file beside the .wasm (src/bindings/dataset.rs).
+const syntheticBytes = new Uint8Array(readFileSync(`${engineDir}/synthetic.emb.f32`));
+csc.provideSynthetic(syntheticBytes);
 const t0 = performance.now();
 
 // ---- Valid arguments of every export (the baseline each hostile value is swapped into). ----
@@ -85,6 +88,7 @@ const FUNCTIONS = {
   tuneThreshold: () => [tuneReport(), 'precision', 0.5],
   tuneCommand: () => [csc.tuneDefinition('synthetic'), 'precision', 0.9, 't.json'],
   formatInterval: () => [48.66667, 16.54154],
+  provideSynthetic: () => [syntheticBytes],
   intervalWords: () => [],
 };
 /** A finished two-point frontier report on synthetic (one seed each), for frontierComparison. */

@@ -108,4 +108,11 @@ wasm_package() {
     python3 scripts/check_wasm.py "$out/${name}_bg.wasm" ||
         { echo "wasm_package: $out/${name}_bg.wasm is not intact" >&2; return 1; }
     echo "$out/${name}_bg.wasm: $(wasm_size "$out/${name}_bg.wasm")"
+    # The engine's wasm32 build leaves the synthetic universe's embeddings out (data, fetched once
+    # by the page: www/js/engine.js); the package carries the file beside its .wasm, for
+    # `provideSynthetic` (crates/engine/src/dataset/synthetic.rs checks it by SHA-256).
+    if [ "$name" = csc ]; then
+        cp data/synthetic/prompts.emb.f32 "$out/synthetic.emb.f32"
+        echo "$out/synthetic.emb.f32: $(wasm_size "$out/synthetic.emb.f32")"
+    fi
 }

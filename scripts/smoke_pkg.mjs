@@ -31,6 +31,17 @@ const throws = (f, text) => {
 const benchExports = Object.keys(csc).filter((name) => /^Bench/.test(name));
 check(benchExports.length === 0, `the page's package exports ${benchExports.join(", ")} (benchmark only)`);
 
+// The .wasm leaves the synthetic universe's embeddings out: the file beside it, given once per
+// instance (src/bindings/dataset.rs provideSynthetic, checked by size and SHA-256).
+check(throws(() => csc.Dataset.synthetic(), "have not been loaded: give them to provideSynthetic first"), "Dataset.synthetic() before provideSynthetic");
+const synthetic = new Uint8Array(readFileSync(`${dir}/synthetic.emb.f32`));
+const changed = synthetic.slice();
+changed[1234] ^= 1;
+check(throws(() => csc.provideSynthetic(changed), "are not the built-in file data/synthetic/prompts.emb.f32"), "provideSynthetic(a byte changed)");
+check(throws(() => csc.provideSynthetic(synthetic.subarray(4)), "must be 76800 bytes (50 rows of 384 f32), got 76796"), "provideSynthetic(short)");
+check(throws(() => csc.Dataset.synthetic(), "have not been loaded"), "Dataset.synthetic() after refused bytes");
+csc.provideSynthetic(synthetic);
+csc.provideSynthetic(synthetic); // again: harmless
 const data = csc.Dataset.synthetic();
 check(data.size === 50 && data.dim === 384 && data.points().length === 50 * 384, "Dataset.synthetic()");
 check(data.projection().length === 100, "Dataset.projection()");

@@ -20,6 +20,20 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 // ---- helpers ------------------------------------------------------------------------------------
 
+/// The synthetic universe's embeddings, which the wasm32 build leaves out (the page fetches the
+/// package's `synthetic.emb.f32`): given as the page gives them, before a test needs `synthetic`
+/// (again is harmless).
+fn provide_synthetic() {
+    let file = js_sys::Uint8Array::from(&include_bytes!("../data/synthetic/prompts.emb.f32")[..]);
+    csc::bindings::dataset::provide_synthetic(file.into()).expect("the built-in embeddings are accepted");
+}
+
+/// `Dataset.synthetic(cFloor)`, its embeddings given first.
+fn synthetic(c_floor: Option<f64>) -> Result<JsDataset, JsError> {
+    provide_synthetic();
+    JsDataset::synthetic(c_floor)
+}
+
 fn field(v: &JsValue, key: &str) -> JsValue {
     Reflect::get(v, &JsValue::from_str(key)).expect("an object")
 }
@@ -82,7 +96,7 @@ fn params(v: JsValue) -> Option<JsPartialParams> {
 
 #[wasm_bindgen_test]
 fn synthetic_dataset_getters_round_trip() {
-    let d = JsDataset::synthetic(None).unwrap();
+    let d = synthetic(None).unwrap();
     assert_eq!((d.name().as_str(), d.size(), d.dim()), ("synthetic", 50, 384));
     assert!(d.dist_scale() > 0.0 && d.dist_scale() <= 2.0);
     assert_eq!(d.checksum().len(), 16);
@@ -122,10 +136,10 @@ fn synthetic_dataset_getters_round_trip() {
     assert_msg(d.project(&[f32::NAN; 384]), &["non-finite"]);
 
     // the cost floor
-    let d2 = JsDataset::synthetic(Some(0.2)).unwrap();
+    let d2 = synthetic(Some(0.2)).unwrap();
     assert!(d2.costs().iter().all(|&c| c >= 0.2));
-    assert_msg(JsDataset::synthetic(Some(0.0)), &["c_floor", "(0, 1]"]);
-    assert_msg(JsDataset::synthetic(Some(f64::NAN)), &["c_floor"]);
+    assert_msg(synthetic(Some(0.0)), &["c_floor", "(0, 1]"]);
+    assert_msg(synthetic(Some(f64::NAN)), &["c_floor"]);
 }
 
 #[wasm_bindgen_test]
@@ -399,6 +413,7 @@ fn params_defaults_and_validation() {
 #[wasm_bindgen_test]
 fn bit_identical_to_native() {
     assert!(!version().is_empty());
+    provide_synthetic();
     let here = determinism_report(None).unwrap();
     let native = native_determinism_report().unwrap();
     let stages = |r: &JsValue| -> Vec<(String, String)> {
@@ -567,7 +582,7 @@ fn online_run_errors() {
 /// count min-max normalised over the dataset (SPEC §2), clamped; `roundText` names the rounds.
 #[wasm_bindgen_test]
 fn online_run_ask() {
-    let d = JsDataset::synthetic(None).unwrap();
+    let d = synthetic(None).unwrap();
     let p = params(obj(&[("horizon", 50.into()), ("n_eval", 50.into()), ("seed", 3.into())]));
     let mut run =
         JsOnlineRun::new(&d, p, policies(&["clcb-sc-ls-cont", "greedy"]), JsValue::UNDEFINED).unwrap();
@@ -643,7 +658,7 @@ fn experiment_run_in_chunks_with_progress_and_cancel() {
     assert_msg(run.run_next(Some(stop.as_ref().clone().unchecked_into())), &["cancelled"]);
     assert_eq!(run.done_units(), 0);
     // wrong dataset and unknown ids
-    let s = JsDataset::synthetic(None).unwrap();
+    let s = synthetic(None).unwrap();
     assert_msg(
         JsExperimentRun::new(JsValue::from_str("fig-a").unchecked_into(), &d, None, None),
         &["synthetic", "plane"],

@@ -64,7 +64,7 @@ function release(v) {
 }
 
 // Runs the whole hostile matrix (`bench`: built with cargo feature `bench`); returns [{label, expect, outcome, message, healthy, health}].
-export function runHostile(g, bench) {
+export function runHostile(g, bench, synthetic) {
   const out = [];
   let lastExport = '';
   const probe = (label, expect, fn) => {
@@ -228,6 +228,12 @@ export function runHostile(g, bench) {
   // serde's derive reads `Params` from an array by position, so `[]` is the defaults here
   // (reported in docs/RELIABILITY.md; `Params::from_json` and `validateParams` refuse it).
   probe('configFingerprint([])', 'any', () => g.configFingerprint('plane', []));
+
+  // ---- the synthetic universe's embeddings (given once per instance; refused unless exact) ----
+  cover('provideSynthetic');
+  fn('provideSynthetic', [synthetic]);
+  mustThrow('provideSynthetic(a byte changed)', () => { const b = synthetic.slice(); b[7] ^= 1; g.provideSynthetic(b); });
+  mustThrow('provideSynthetic(short)', () => g.provideSynthetic(synthetic.subarray(1)));
 
   // ---- Dataset --------------------------------------------------------------------------------
   cover('Dataset');
@@ -578,7 +584,7 @@ extern "C" {
     #[wasm_bindgen(js_name = loadGlue)]
     fn load_glue() -> js_sys::Promise;
     #[wasm_bindgen(js_name = runHostile)]
-    fn run_hostile(glue: &JsValue, bench: bool) -> js_sys::Array;
+    fn run_hostile(glue: &JsValue, bench: bool, synthetic: &js_sys::Uint8Array) -> js_sys::Array;
 }
 
 /// A settled promise's value (or rejection) and the waker of the task waiting for it.
@@ -639,7 +645,11 @@ fn text(v: &JsValue, key: &str) -> String {
 #[wasm_bindgen_test]
 async fn every_export_survives_hostile_values() {
     let glue = Await::new(load_glue()).await.expect("the test's own JS glue can be imported");
-    let report = run_hostile(&glue, cfg!(feature = "bench"));
+    // The synthetic universe's embeddings: the wasm32 build leaves them out (the page fetches the
+    // package's synthetic.emb.f32); the test gives the same file.
+    let synthetic = js_sys::Uint8Array::from(&include_bytes!("../data/synthetic/prompts.emb.f32")[..]);
+    csc::bindings::dataset::provide_synthetic(synthetic.clone().into()).expect("the built-in embeddings");
+    let report = run_hostile(&glue, cfg!(feature = "bench"), &synthetic);
     let (mut failures, mut errors, mut oks, mut must) = (Vec::new(), 0, 0, 0);
     for r in report.iter() {
         let (label, expect, outcome, message) =

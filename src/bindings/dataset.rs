@@ -206,10 +206,28 @@ fn resolve_c_floor(v: Option<f64>) -> JsResult<f64> {
     }
 }
 
+/// Gives the engine the `synthetic` universe's embeddings (SPEC §7): the bytes of
+/// `synthetic.emb.f32`, the file beside the package's `.wasm` (`data/synthetic/prompts.emb.f32`,
+/// 50 × 384 little-endian `f32`). The `.wasm` leaves them out, as data the page fetches once; every
+/// instance of the module needs them before `Dataset.synthetic()` or a run on `synthetic`. Throws
+/// unless they are exactly the built-in file (size and SHA-256); giving them again is harmless.
+///
+/// ```js
+/// const res = await fetch(new URL('synthetic.emb.f32', pkgUrl));
+/// provideSynthetic(new Uint8Array(await res.arrayBuffer()));
+/// ```
+#[wasm_bindgen(js_name = provideSynthetic)]
+pub fn provide_synthetic(
+    #[wasm_bindgen(unchecked_param_type = "Uint8Array | number[]")] bytes: JsValue,
+) -> JsResult<()> {
+    synthetic::provide_embeddings(&self::bytes("bytes", &bytes)?).map_err(js_err)
+}
+
 #[wasm_bindgen(js_class = Dataset)]
 impl JsDataset {
     /// The built-in `synthetic` universe (SPEC §7): 50 prompts, 384-dimensional embeddings,
-    /// costs from their token counts with floor `cFloor` (default 0.01).
+    /// costs from their token counts with floor `cFloor` (default 0.01). In a browser its
+    /// embeddings must have been given to `provideSynthetic` first.
     pub fn synthetic(#[wasm_bindgen(js_name = cFloor)] c_floor: Option<f64>) -> JsResult<JsDataset> {
         Ok(JsDataset::wrap(synthetic::universe(resolve_c_floor(c_floor)?).map_err(js_err)?))
     }

@@ -3,7 +3,9 @@
 // the compiled module (rpc.js). A page that steps the live view (its worker), then runs the regret
 // view's experiment (a pool of workers and their collector, jobs.js) fetches the .wasm exactly
 // once, counted by the server (which sends `Cache-Control: no-cache` without validators, so no
-// fetch is answered from the browser's cache unseen), and every worker's results arrive.
+// fetch is answered from the browser's cache unseen), and every worker's results arrive. The
+// synthetic universe's embeddings, which the .wasm leaves out (pkg/synthetic.emb.f32), are
+// fetched once too, and posted to each worker with the module.
 // Prints "N passed, M failed" and exits non-zero on failure.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +17,12 @@ const www = path.join(root, 'www');
 requirePkg(www);
 const { server, origin } = await serveStatic(www);
 const fetched = [];
-server.on('request', (req) => { if (new URL(req.url, origin).pathname.endsWith('.wasm')) fetched.push(req.url); });
+const embeddings = [];
+server.on('request', (req) => {
+  const p = new URL(req.url, origin).pathname;
+  if (p.endsWith('.wasm')) fetched.push(req.url);
+  if (p.endsWith('/pkg/synthetic.emb.f32')) embeddings.push(req.url);
+});
 const { check, done } = checks();
 const browser = await launchChromium();
 const errors = [];
@@ -26,6 +33,7 @@ const page = await openPage('?horizon=300&seeds=2');
 
 await check('the main thread fetched the engine once to start', async () => {
   assert(fetched.length === 1 && fetched[0].endsWith('/pkg/csc_bg.wasm'), `fetched ${JSON.stringify(fetched)}`);
+  assert(embeddings.length === 1, `the synthetic embeddings fetched ${embeddings.length} times`);
 });
 
 await check('the live view\'s worker runs on the posted module: a step plays, nothing is fetched again', async () => {
@@ -44,6 +52,7 @@ await check('an experiment\'s pool of workers and its collector run on it too: t
   const series = await page.evaluate(() => document.querySelector('[data-job=regret] figure.chart')?.chartData?.series.length ?? 0);
   assert(series > 0, 'no chart drawn from the report');
   assert(fetched.length === 1, `fetched ${fetched.length} times: ${JSON.stringify(fetched)}`);
+  assert(embeddings.length === 1, `the synthetic embeddings fetched ${embeddings.length} times`);
 });
 
 await check('no console errors', async () => {

@@ -19,7 +19,7 @@ import { checks, assert, waitFor as poll } from './harness.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dist = path.join(root, 'dist');
 const SUB = '/lab/csc/';
-for (const f of ['index.html', 'pkg/csc_bg.wasm', 'data/manifest.json', 'data/nq.emb.f32', 'DATA-LICENSES', 'docs/REPRODUCTION.html']) {
+for (const f of ['index.html', 'pkg/csc_bg.wasm', 'pkg/synthetic.emb.f32', 'data/manifest.json', 'data/nq.emb.f32', 'DATA-LICENSES', 'docs/REPRODUCTION.html']) {
   if (!existsSync(path.join(dist, f))) { console.error(`dist/${f} is missing: build the bundle first (bash scripts/dist.sh)`); process.exit(1); }
 }
 

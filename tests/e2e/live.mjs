@@ -48,6 +48,7 @@ extra['/data/manifest.json'] = path.join(tmp, 'manifest.json');
 // The same package in node: the engine's own account of a run the page plays.
 const csc = await import(pathToFileURL(path.join(www, 'pkg', 'csc.js')).href);
 csc.initSync({ module: readFileSync(path.join(www, 'pkg', 'csc_bg.wasm')) });
+csc.provideSynthetic(new Uint8Array(readFileSync(path.join(www, 'pkg', 'synthetic.emb.f32'))));
 /** What the page's line must name for the engine's typed events `evs` of a round that called
  *  the LLM or not (in the order the paper's algorithms run a round). */
 function expectedParts(evs, llm) {

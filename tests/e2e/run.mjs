@@ -108,7 +108,8 @@ async function failureCases() {
     return { page, workers };
   }
   const text = (page, sel) => page.evaluate((s) => document.querySelector(s).textContent, sel);
-  for (const [what, extra] of [['pkg/ missing', { '/pkg/csc.js': path.join(tmp, 'absent.js') }], ['a corrupt wasm', { '/pkg/csc_bg.wasm': corrupt }]]) {
+  for (const [what, extra] of [['pkg/ missing', { '/pkg/csc.js': path.join(tmp, 'absent.js') }], ['a corrupt wasm', { '/pkg/csc_bg.wasm': corrupt }],
+    ['the synthetic embeddings missing', { '/pkg/synthetic.emb.f32': path.join(tmp, 'absent.f32') }]]) {
     await check(`${what}: the page says the engine could not be loaded (not "Loading…")`, async () => {
       const { page } = await failPage(extra);
       await waitFor(page, () => document.body.dataset.ready === 'error', null, { timeout: 30000 });

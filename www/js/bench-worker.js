@@ -5,7 +5,8 @@
 // (rpc.js). Benchmark-only: the playground never loads it. The classes BenchOnline,
 // BenchReverseGreedy and BenchKrr are src/bindings/bench.rs, in the benchmark's own package
 // www/pkg-bench (cargo feature `bench`, built by scripts/bench.sh); the page's www/pkg lacks them.
-import init, { Dataset, BenchOnline, BenchReverseGreedy, BenchKrr, policies as catalog } from '../pkg-bench/csc.js';
+import init, { Dataset, BenchOnline, BenchReverseGreedy, BenchKrr, policies as catalog, provideSynthetic } from '../pkg-bench/csc.js';
+import { fetchSynthetic } from './synthetic.js';
 import { serve } from './rpc.js';
 
 let memory = null;
@@ -107,7 +108,8 @@ serve({
   async run(tasks, onProgress) {
     progress = onProgress;
     const t0 = performance.now();
-    const wasm = await init();
+    const [wasm, synthetic] = await Promise.all([init(), fetchSynthetic(new URL('../pkg-bench/synthetic.emb.f32', import.meta.url))]);
+    provideSynthetic(new Uint8Array(synthetic));
     memory = wasm.memory;
     post({ type: 'init', ms: performance.now() - t0 });
     for (const task of tasks) {

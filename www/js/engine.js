@@ -3,8 +3,10 @@
 // main thread instantiates it (main.js: the URL state, checksums, the catalogs the controls are
 // built from), and every worker that runs the engine (worker.js, exp-worker.js, upload-worker.js)
 // is posted the compiled `WebAssembly.Module` by its Rpc (rpc.js, option `wasm`) and
-// instantiates that, instead of fetching and compiling the .wasm again.
-import init from '../pkg/csc.js';
+// instantiates that, instead of fetching and compiling the .wasm again. The synthetic universe's
+// embeddings (synthetic.js), fetched once beside it, go with it: every instance is given them.
+import init, { provideSynthetic } from '../pkg/csc.js';
+import { fetchSynthetic } from './synthetic.js';
 
 const url = new URL('../pkg/csc_bg.wasm', import.meta.url);
 
@@ -16,8 +18,19 @@ async function compile() {
   return WebAssembly.compile(await res.arrayBuffer());
 }
 
-/** The compiled engine, for the workers. */
+/** The compiled engine. */
 export const engineModule = compile();
 
+/** The synthetic universe's embeddings. */
+const syntheticBytes = fetchSynthetic();
+
+/** What a worker is posted (an Rpc's `wasm`): the compiled engine and the embeddings.
+ * @type {Promise<{ module: WebAssembly.Module, synthetic: ArrayBuffer }>} */
+export const enginePackage = Promise.all([engineModule, syntheticBytes]).then(([module, synthetic]) => ({ module, synthetic }));
+
 /** The main thread's instance of it (resolves when the engine is ready on the main thread). */
-export const engineReady = engineModule.then((module) => init({ module_or_path: module }));
+export const engineReady = enginePackage.then(async ({ module, synthetic }) => {
+  const wasm = await init({ module_or_path: module });
+  provideSynthetic(new Uint8Array(synthetic));
+  return wasm;
+});

@@ -8,12 +8,12 @@
 // engine's determinism report on request. Every failure is the request's failed reply (the engine
 // failing to start included); a trapped instance says so, and this worker then closes: the page
 // starts fresh workers for the next job.
-import init, { Dataset, ExperimentRun, determinismReport, experimentDefinition, nativeDeterminismReport } from '../pkg/csc.js';
+import init, { Dataset, ExperimentRun, determinismReport, experimentDefinition, nativeDeterminismReport, provideSynthetic } from '../pkg/csc.js';
 import { answersOption } from './nq-trivia.js';
-import { pageModule, serve } from './rpc.js';
+import { startPageEngine, serve } from './rpc.js';
 
 // the page's compiled engine (engine.js), else fetched here
-const ready = pageModule().then((m) => init(m ? { module_or_path: m } : undefined));
+const ready = startPageEngine(init, provideSynthetic);
 ready.catch(() => {}); // reported, as the failed reply, to each request below
 
 function dataset(d) {

@@ -12,7 +12,7 @@
 // worker silent for too long — ends the job with its message. Each job spawns fresh workers, so
 // a trapped instance never runs another job.
 import { Rpc } from './rpc.js';
-import { engineModule } from './engine.js';
+import { enginePackage } from './engine.js';
 
 const jobs = new Map(); // key → { key, request, status, done, total, frac, report, json, csv, summary, error, workers }
 const listeners = new Set();
@@ -41,7 +41,7 @@ export function workerCount(units = Infinity) {
  *  taken for hung only after this long in silence. */
 const IDLE_MS = 15 * 60 * 1000;
 const spawn = () => new Rpc(new URL('./exp-worker.js', import.meta.url), {
-  name: 'the engine\'s worker', idleMs: IDLE_MS, wasm: engineModule, startHint: 'the worker could not be started (is pkg/ built and served?)',
+  name: 'the engine\'s worker', idleMs: IDLE_MS, wasm: enginePackage, startHint: 'the worker could not be started (is pkg/ built and served?)',
 });
 
 function stop(run) {

@@ -12,8 +12,9 @@
 // or `{ id, ok: false, message, trapped }`.
 //
 // A worker that runs the page's engine gets it compiled: its Rpc's `wasm` (engine.js's
-// `engineModule`) is posted as `{ wasmModule }` before the first request, and the worker
-// instantiates that (`pageModule`), so the .wasm is fetched and compiled once per page.
+// `enginePackage`) is posted as `{ wasmModule, synthetic }` before the first request, and the
+// worker instantiates that and gives it the synthetic embeddings (`startPageEngine`), so the .wasm
+// and the embeddings are fetched, and the .wasm compiled, once per page.
 //
 // One crash and timeout path: a worker that cannot start or throws outside a handler
 // (`onerror`), whose message cannot be read (`onmessageerror`), whose wasm instance trapped (a
@@ -21,6 +22,7 @@
 // progress or note — for `idleMs` while a request waits, is terminated, and every waiting
 // request is rejected with one plain message naming the worker. The next request starts a
 // fresh worker.
+import { fetchSynthetic } from './synthetic.js';
 
 /** A handler's result with buffers to transfer (not copy) to the page. */
 export function reply(result, transfer = []) {
@@ -30,24 +32,32 @@ const REPLY = Symbol('reply');
 
 const message = (e) => String(e && e.message ? e.message : e);
 
-/** @type {(module: WebAssembly.Module | undefined) => void} */
+/** @typedef {{ module: WebAssembly.Module, synthetic: ArrayBuffer }} EnginePackage */
+/** @type {(engine: EnginePackage | undefined) => void} */
 let moduleArrived = () => {};
-/** @type {Promise<WebAssembly.Module | undefined>} */
+/** @type {Promise<EnginePackage | undefined>} */
 const arrivedModule = new Promise((resolve) => { moduleArrived = resolve; });
 
 /**
- * The worker side: the engine's compiled module as the page posts it before the first request
- * (an Rpc's `wasm`), or `undefined` if a request comes first (the worker then fetches and
- * compiles the .wasm itself). `init(m ? { module_or_path: m } : undefined)` instantiates it.
+ * The worker side: starts the page's engine — the compiled module the page posts before the first
+ * request (an Rpc's `wasm`), instantiated by the package's `init`, then given the synthetic
+ * embeddings posted with it (`provideSynthetic`). If a request comes first, the worker fetches and
+ * compiles the .wasm and fetches the embeddings itself. Resolves when the engine is ready.
+ * @param {(opts?: { module_or_path: WebAssembly.Module }) => Promise<unknown>} init
+ * @param {(bytes: Uint8Array) => void} provideSynthetic
  */
-export const pageModule = () => arrivedModule;
+export async function startPageEngine(init, provideSynthetic) {
+  const posted = await arrivedModule;
+  await init(posted ? { module_or_path: posted.module } : undefined);
+  provideSynthetic(new Uint8Array(posted ? posted.synthetic : await fetchSynthetic()));
+}
 
 /** The worker side: answers every request with its handler (`handlers[type](payload, progress)`).
  *  `trappedSays(message)`: what a trapped instance's reply says (what the page can do next). */
 export function serve(handlers, { trappedSays = (m) => `the engine stopped (${m})` } = {}) {
   const scope = workerScope();
   scope.onmessage = async ({ data: m }) => {
-    if (m && 'wasmModule' in m) { moduleArrived(m.wasmModule); return; }
+    if (m && 'wasmModule' in m) { moduleArrived({ module: m.wasmModule, synthetic: m.synthetic }); return; }
     moduleArrived(undefined); // a request first: no module is coming
     const { id, type, payload } = m || {};
     const progress = (data, transfer = []) => scope.postMessage({ id, progress: data }, transfer);
@@ -85,9 +95,10 @@ export class Rpc {
    * `idleMs`: the longest silence a waiting request accepts; `onNote(data)`: news of no request;
    * `onFail(message)`: called once per failure of the worker (after the requests are rejected);
    * `startHint`: why a worker may not start (e.g. "is pkg/ built and served?"); `wasm`: the
-   * compiled engine, posted to each worker started before its first request (engine.js).
+   * compiled engine and the synthetic embeddings (engine.js's `enginePackage`), posted to each
+   * worker started before its first request.
    * @param {string | URL} url
-   * @param {{ name?: string, idleMs?: number, onNote?: (data: any) => void, onFail?: (message: string) => void, startHint?: string, wasm?: Promise<WebAssembly.Module> | null }} [options]
+   * @param {{ name?: string, idleMs?: number, onNote?: (data: any) => void, onFail?: (message: string) => void, startHint?: string, wasm?: Promise<EnginePackage> | null }} [options]
    */
   constructor(url, { name = 'the worker', idleMs = 120000, onNote = () => {}, onFail = () => {}, startHint = 'it could not be started', wasm = null } = {}) {
     this.url = url;
@@ -116,7 +127,7 @@ export class Rpc {
     this.worker = w;
     if (this.wasm) {
       this.started = this.wasm.then(
-        (wasmModule) => { if (this.worker === w) w.postMessage({ wasmModule }); },
+        ({ module, synthetic }) => { if (this.worker === w) w.postMessage({ wasmModule: module, synthetic }); },
         (e) => { if (this.worker === w) this.fail(`${this.name} could not be given the engine: ${message(e)}`); },
       );
     }

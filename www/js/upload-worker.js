@@ -4,12 +4,12 @@
 // its embedding file, and the index file of arrivals of `replay`), or the four nq-trivia files.
 // One request, `check` (rpc.js): progress `[rowsDone, rows]` as the distances are measured, then
 // `{ size, dim, checksum, arrivals, noGroundTruth, notes }`, or the engine's message as the failed reply.
-import init, { Dataset } from '../pkg/csc.js';
-import { pageModule, serve } from './rpc.js';
+import init, { Dataset, provideSynthetic } from '../pkg/csc.js';
+import { startPageEngine, serve } from './rpc.js';
 import { answersOption } from './nq-trivia.js';
 
 // the page's compiled engine (engine.js), else fetched here
-const ready = pageModule().then((m) => init(m ? { module_or_path: m } : undefined));
+const ready = startPageEngine(init, provideSynthetic);
 ready.catch(() => {}); // reported as the failed reply below
 
 serve({

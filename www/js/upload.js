@@ -8,7 +8,7 @@
 import { looksLikeReport } from './reproduce.js';
 
 import { Rpc } from './rpc.js';
-import { engineModule } from './engine.js';
+import { enginePackage } from './engine.js';
 /** @typedef {import('./state.js').App} App */
 
 const MAX_BYTES = 256 * 1024 * 1024;
@@ -71,7 +71,7 @@ async function readAll(files) {
  */
 async function check(u, file) {
   progress(`Checking ${file}…`, 0, 1);
-  const w = new Rpc(new URL('./upload-worker.js', import.meta.url), { name: 'the checking worker', wasm: engineModule });
+  const w = new Rpc(new URL('./upload-worker.js', import.meta.url), { name: 'the checking worker', wasm: enginePackage });
   const onProgress = ([done, total]) => progress(`Checking ${file}: distances measured for ${done.toLocaleString('en')} / ${total.toLocaleString('en')} rows`, done, total);
   try { return await w.request('check', u, { onProgress }); } finally { w.terminate(); }
 }

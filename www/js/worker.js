@@ -6,12 +6,12 @@
 // call per step request, so one per animation frame while the page plays; `text` the questions
 // and gold answers of played rounds, `results` and `trace` the exports. A trapped instance answers with what to do and this worker closes: the
 // page starts a fresh one on Reset.
-import init, { Dataset, OnlineRun, policies, validateParams } from '../pkg/csc.js';
+import init, { Dataset, OnlineRun, policies, validateParams, provideSynthetic } from '../pkg/csc.js';
 import { answersOption } from './nq-trivia.js';
-import { pageModule, serve } from './rpc.js';
+import { startPageEngine, serve } from './rpc.js';
 
 // the page's compiled engine (engine.js), else fetched here
-const ready = pageModule().then((m) => init(m ? { module_or_path: m } : undefined));
+const ready = startPageEngine(init, provideSynthetic);
 ready.catch(() => {}); // reported, as the failed reply, to each request below
 let run = null;
 let dataset = null;

@@ -13,7 +13,7 @@ import { nqTriviaFiles } from '../nq-trivia.js';
 import { curvesCsv, downloadText, downloadCanvas } from '../export.js';
 import { uploadedData } from '../upload.js';
 import { Rpc } from '../rpc.js';
-import { engineModule } from '../engine.js';
+import { enginePackage } from '../engine.js';
 /** @typedef {import('../state.js').App} App */
 
 const $ = (id) => document.getElementById(id);
@@ -31,7 +31,7 @@ export const panelPolicies = (s) => KEYS.map((k) => s[k]).filter(Boolean);
 /** @param {App} app */
 export function createLiveView(app) {
   const engine = new Rpc(new URL('../worker.js', import.meta.url), {
-    name: 'the engine\'s worker', startHint: 'it could not be started (is pkg/ built and served?)', wasm: engineModule,
+    name: 'the engine\'s worker', startHint: 'it could not be started (is pkg/ built and served?)', wasm: enginePackage,
     onFail: (message) => failed(message),
   });
   const info = new Map(); // round → { text, answers } of a played round (null: none), for hovering
