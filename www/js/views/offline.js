@@ -2,12 +2,12 @@
 // The offline view: suboptimality gap against stream length, ε or k (figs. a, b and the k
 // ablation) at quick settings for a browser tab; the paper view runs the full ones. Against the
 // stream length it also draws the gap on log-log with the n^(−1/2) shape of Theorem 4.1 and the
-// engine's fitted slopes with their 95% intervals and verdicts (views/theory.js gapCharts).
+// engine's fitted slopes with their 95% intervals and verdicts (theory-checks.js gapCharts).
 import { JobPanel } from './job-panel.js';
 import { offlineCharts } from '../report.js';
 import { LOAD_FIRST, uploadedData } from '../upload.js';
 import { presetsOf, quickFields } from '../presets.js';
-import { gapCharts, fillTable, scrolling } from './theory.js';
+import { checksTable, gapCharts, fillTable, scrolling } from '../theory-checks.js';
 /** @typedef {import('../state.js').App} App */
 
 /**
@@ -25,7 +25,7 @@ export function createOfflineView(app) {
   // A cell of the sweep view opened here (`app.fromSweep`: its parameters, set on top of the
   // figure's quick settings) is named above the run, with a button that drops it.
   const root = document.querySelector('[data-job=offline]');
-  const table = Object.assign(document.createElement('table'), { className: 'numbers theory-checks', hidden: true });
+  const table = checksTable();
   const from = Object.assign(document.createElement('p'), { className: 'hint from-sweep', hidden: true });
   const text = document.createElement('span');
   const clear = Object.assign(document.createElement('button'), { type: 'button', className: 'link', textContent: 'use the figure\'s own settings' });
@@ -48,7 +48,6 @@ export function createOfflineView(app) {
     onReport: (job) => fillTable(table, job && job.report),
   });
   const region = scrolling(table, 'Theorem 4.1: the gap\'s slope in n');
-  region.hidden = table.hidden;
   root.querySelector('.charts').after(region);
   return { activate() { panel.activate(); }, deactivate() { panel.deactivate(); } };
 }
