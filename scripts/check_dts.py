@@ -20,6 +20,8 @@ SIGNATURES = [
     "export class Dataset {",
     "static synthetic(cFloor?: number | null): Dataset;",
     "export function provideSynthetic(bytes: Uint8Array | number[]): void;",
+    "export function formatDifference(mean: number | null, half: number | null | undefined): string;",
+    "export function formatBounds(mean: number | null, lo: number | null | undefined, hi: number | null | undefined): string;",
     "static plane(): Dataset;",
     "static fromJsonl(name: string, bytes: Uint8Array | number[], embeddings?: Uint8Array | number[] | null,"
     " dim?: number | null, cFloor?: number | null, options?: LoadOptions | null): Dataset;",

@@ -88,6 +88,8 @@ const FUNCTIONS = {
   tuneThreshold: () => [tuneReport(), 'precision', 0.5],
   tuneCommand: () => [csc.tuneDefinition('synthetic'), 'precision', 0.9, 't.json'],
   formatInterval: () => [48.66667, 16.54154],
+  formatDifference: () => [-0.0031, 0.0012],
+  formatBounds: () => [0.012, 0, 0.0424],
   provideSynthetic: () => [syntheticBytes],
   intervalWords: () => [],
 };

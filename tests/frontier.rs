@@ -104,6 +104,23 @@ fn a_small_frontier_runs_to_its_table_and_chart_data() {
     let table = report.summary();
     assert!(table.contains("Threshold (GPTCache)") && table.contains("vcache_delta=0.05"), "{table}");
     assert!(table.contains("Reference: Threshold (GPTCache).") && table.contains("paired"), "{table}");
+    // The table's columns: as wide as their widest cell, so every row has the header's length
+    // and each column starts where the header's does (no cell runs into the next).
+    let table_rows: Vec<&str> =
+        table.lines().skip_while(|l| !l.starts_with("algorithm")).take_while(|l| !l.is_empty()).collect();
+    assert_eq!(table_rows.len(), 1 + report.frontier_points().len(), "{table}");
+    let width = table_rows[0].chars().count();
+    assert!(table_rows.iter().all(|l| l.chars().count() == width), "{table}");
+    // every cell is the engine's words: clipped intervals (Interval::words), signed differences
+    let cmp_row =
+        |point: usize| report.frontier.as_ref().unwrap().rows.iter().find(|r| r.point == point).cloned();
+    let vc = cmp_row(3).unwrap();
+    let d = vc.cost.as_ref().unwrap();
+    let said = format!("{} {}", csc::experiment::format_difference(d.mean, d.ci95), d.words);
+    assert!(
+        table_rows.iter().any(|l| l.contains("vcache_delta=0.05") && l.contains(&said)),
+        "{said}\n{table}"
+    );
 
     // Paired differences against the default reference, GPTCache's preset (point 2), by hand from
     // the units: vCache at δ = 0.05 is point 3, on seeds 0 and 1.

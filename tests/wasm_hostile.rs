@@ -113,7 +113,8 @@ export function runHostile(g, bench, synthetic) {
   cover('epsilonNet', 'reverseGreedy', 'exactOptimum', 'discretisedLoss', 'expectedLoss', 'krrPosterior',
         'defaultParams', 'validateParams', 'determinismReport', 'nativeDeterminismReport', 'version', 'commit',
         'policies', 'offlineAlgorithms', 'paperPresets', 'metrics', 'parameters', 'arrivalModels', 'datasets',
-        'pageControls', 'paperValues', 'frontierDefinition', 'formatInterval', 'intervalWords');
+        'pageControls', 'paperValues', 'frontierDefinition', 'formatInterval', 'formatDifference', 'formatBounds',
+        'intervalWords');
   fn('epsilonNet', [pts, 2, 0.4, D]);
   fn('reverseGreedy', [pts, 2, D, w, c, 2, phi, new Uint32Array([0])]);
   fn('exactOptimum', [pts, 2, D, w, c, 2, phi]);
@@ -135,6 +136,8 @@ export function runHostile(g, bench, synthetic) {
   fn('pageControls', []);
   fn('paperValues', ['fig-c']);
   fn('formatInterval', [48.66667, 16.54154]);
+  fn('formatDifference', [-0.0031, 0.0012]);
+  fn('formatBounds', [0.012, 0, 0.0424]);
   fn('intervalWords', []);
   fn('frontierDefinition', ['synthetic']);
   mustThrow('frontierDefinition an unknown dataset', () => g.frontierDefinition('nope'));

@@ -47,6 +47,12 @@ pub fn paper_values_js(
     to_js(&crate::experiment::presets::paper_values(&preset))
 }
 
+/// A number argument of the formatters, NaN for anything else (`null`, one seed's missing
+/// half-width), which they write as the mean alone or "–".
+fn num(v: &JsValue) -> f64 {
+    v.as_f64().unwrap_or(f64::NAN)
+}
+
 /// `mean ± half` at the precision the half-width supports (`csc::experiment::format_interval`,
 /// issue 33 item 4): every table of the page formats its intervals with this. A half-width that
 /// is not a number (`null`, one seed) prints the mean alone; a mean that is not a number, "–".
@@ -55,8 +61,31 @@ pub fn format_interval(
     #[wasm_bindgen(unchecked_param_type = "number | null")] mean: JsValue,
     #[wasm_bindgen(unchecked_param_type = "number | null | undefined")] half: JsValue,
 ) -> String {
-    let num = |v: &JsValue| v.as_f64().unwrap_or(f64::NAN);
     crate::experiment::format_interval(num(&mean), num(&half))
+}
+
+/// A paired difference `point − reference` in words (`csc::experiment::format_difference`): the
+/// mean with its sign (`+`, or `−`, U+2212) `± half` at the half-width's precision, no sign where
+/// the mean rounds to zero. The frontier's table and hover write their differences with this.
+#[wasm_bindgen(js_name = formatDifference)]
+pub fn format_difference(
+    #[wasm_bindgen(unchecked_param_type = "number | null")] mean: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number | null | undefined")] half: JsValue,
+) -> String {
+    crate::experiment::format_difference(num(&mean), num(&half))
+}
+
+/// An interval given by its bounds in words (`csc::experiment::Interval::words`): `mean ± half`
+/// when symmetric, else the mean and `[lo, hi]` at the half-width's precision (an interval clipped
+/// to a quantity's range, a ratio's), the mean alone without bounds (`null`, one seed). The
+/// frontier's and P-CHR's tables and hovers write the engine's `Interval`s with this.
+#[wasm_bindgen(js_name = formatBounds)]
+pub fn format_bounds(
+    #[wasm_bindgen(unchecked_param_type = "number | null")] mean: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number | null | undefined")] lo: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number | null | undefined")] hi: JsValue,
+) -> String {
+    crate::experiment::Interval { mean: num(&mean), lo: num(&lo), hi: num(&hi), n: 0 }.words("")
 }
 
 /// What "±" means in every interval the engine reports (`csc::experiment::INTERVAL`): the

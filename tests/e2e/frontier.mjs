@@ -22,18 +22,22 @@ import os from 'node:os';
 import { promisify } from 'node:util';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { serveStatic } from './static_server.mjs';
 import { checks, assert, waitFor, requirePkg, NQ_FILES, SHARED_DATA } from './harness.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const www = path.join(root, 'www');
+requirePkg(www);
+// The same package in node, for the engine's own formatting of the CLI's numbers.
+const csc = await import(pathToFileURL(path.join(www, 'pkg', 'csc.js')).href);
+csc.initSync({ module: readFileSync(path.join(www, 'pkg', 'csc_bg.wasm')) });
 const artifacts = path.join(root, 'artifacts');
 const data = SHARED_DATA;
 const FILES = NQ_FILES;
 
-requirePkg(www);
 const { check, done } = checks();
 const run = promisify(execFile);
 const { server, origin } = await serveStatic(www);
@@ -165,12 +169,12 @@ try {
     assert(await page.inputValue('[data-job=frontier] select.frontier-reference') === at(cliRow, 'reference_point'), 'the picker does not show the default reference');
     const cells = await page.$$eval(`[data-job=frontier] tr[data-series=vcache][data-point="${chosen.point}"] td.paired`, (tds) => tds.map((td) => td.textContent));
     for (const [i, q] of [[0, 'cost'], [1, 'error']]) {
-      const m = /^([−+]?)(\d+\.\d+)\u00a0±\u00a0(\d+\.\d+): (.+)$/.exec(cells[i]) || /^()(0\.0000)(): (.+)$/.exec(cells[i]);
+      const m = /^([−+]?)(\d+(?:\.\d+)?)(?:\u00a0±\u00a0(\d+(?:\.\d+)?))?: (.+)$/.exec(cells[i]);
       assert(m, `page cell "${cells[i]}"`);
-      const mean = Number(at(cliRow, `${q}_vs_reference`)), ci = Number(at(cliRow, `${q}_vs_reference_ci95`));
-      const shown = (m[1] === '−' ? -1 : 1) * Number(m[2]);
-      assert(Math.abs(shown - mean) <= 0.00005 + 1e-12 && (m[3] === '' || Math.abs(Number(m[3]) - ci) <= 0.00005 + 1e-12), `${q}: page "${cells[i]}" vs CLI ${mean} ± ${ci}`);
-      assert(m[4] === at(cliRow, `${q}_verdict`), `${q}: page says "${m[4]}", the CLI "${at(cliRow, `${q}_verdict`)}"`);
+      // The CLI's difference, written by the engine's one formatter (the CLI's table uses it too).
+      const mean = Number(at(cliRow, `${q}_vs_reference`)), ci = at(cliRow, `${q}_vs_reference_ci95`) === '' ? NaN : Number(at(cliRow, `${q}_vs_reference_ci95`));
+      const want = csc.formatDifference(mean, ci).replace(' ± ', '\u00a0±\u00a0');
+      assert(cells[i] === `${want}: ${at(cliRow, `${q}_verdict`)}`, `${q}: page "${cells[i]}" vs the CLI's ${mean} ± ${ci} ("${want}: ${at(cliRow, `${q}_verdict`)}")`);
       assert(['cheaper', 'dearer', 'fewer wrong answers', 'more wrong answers', 'not distinguishable', 'identical on every seed'].includes(m[4]), m[4]);
     }
     // The sentence above the chart: shown exactly when the CLI decides nothing.

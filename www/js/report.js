@@ -6,7 +6,7 @@
 // `offlineAlgorithms()`) and are only drawn. Series that are not algorithms (geometry) keep their
 // series names and take charts.js's fallback style by position. Reference marks: the numbers the
 // paper prints (`paperValues`, csc::experiment::claims) on its figures, and the oracle.
-import { policies, offlineAlgorithms, paperValues, experimentDefinition, formatInterval, intervalWords } from '../pkg/csc.js';
+import { policies, offlineAlgorithms, paperValues, experimentDefinition, formatBounds, formatDifference, formatInterval, intervalWords } from '../pkg/csc.js';
 
 /** @typedef {import('../pkg/csc.js').Report} Report */
 /** @typedef {import('../pkg/csc.js').Stat} Stat */
@@ -322,18 +322,22 @@ export const frontierConfig = (fam, p) => `${fam.label}${fam.param ? `, ${fam.pa
 /** @typedef {import('../pkg/csc.js').Interval} Interval */
 /** @typedef {import('../pkg/csc.js').Paired} Paired */
 
-/** An interval of the engine (csc::experiment::frontier::Interval, clipped to its quantity's
- *  range) as `mean [lo, hi]` with `d` decimals, the mean alone for one seed, "—" when not measured. */
-export const fmtInterval = (/** @type {Interval | null | undefined} */ i, d = 4) => (i && i.mean != null
-  ? `${i.mean.toFixed(d)}${i.lo != null && i.hi != null ? ` [${i.lo.toFixed(d)},\u00a0${i.hi.toFixed(d)}]` : ''}` : '—');
+/** An interval of the engine (csc::experiment::Interval, e.g. clipped to its quantity's range)
+ *  in the engine's words (`formatBounds`: `mean ± half`, or the mean and `[lo, hi]` when
+ *  asymmetric, at the half-width's precision; the mean alone for one seed), "—" when not measured. */
+export const fmtInterval = (/** @type {Interval | null | undefined} */ i) => (i && i.mean != null
+  ? nbsp(formatBounds(i.mean, i.lo, i.hi)) : '—');
 
-/** A paired difference (csc::experiment::frontier::Paired) as `−0.0012 ± 0.0004: cheaper`, the
- *  engine's words alone for the reference, "—" when not measured. */
-export function fmtPaired(/** @type {Paired | null | undefined} */ d, digits = 4) {
+/** Keeps a number and its interval on one line in a table cell. */
+const nbsp = (text) => text.replaceAll(' ± ', '\u00a0±\u00a0').replaceAll(', ', ',\u00a0');
+
+/** A paired difference (csc::experiment::paired::Paired) as `−0.0012 ± 0.0004: cheaper` (the
+ *  engine's `formatDifference` and words), the words alone for the reference, "—" when not
+ *  measured. */
+export function fmtPaired(/** @type {Paired | null | undefined} */ d) {
   if (!d || d.mean == null) return '—';
   if (d.difference === 'reference') return d.words;
-  const sign = d.mean > 0 ? '+' : d.mean < 0 ? '−' : '';
-  return `${sign}${Math.abs(d.mean).toFixed(digits)}${d.ci95 != null ? `\u00a0±\u00a0${d.ci95.toFixed(digits)}` : ''}: ${d.words}`;
+  return `${nbsp(formatDifference(d.mean, d.ci95))}: ${d.words}`;
 }
 
 /** A frontier point's configuration and metrics, in words (the chart's hover, the table's row):

@@ -88,7 +88,7 @@ export function configurationOf(report, point) {
 }
 
 /** The table's columns: heading and, for a metric, its index in the engine's intervals. */
-const COLUMNS = [['realised cost', 0, 4], ['error rate', 1, 4], ['hit rate', 2, 3], ['avg regret', 3, 4]];
+const COLUMNS = [['realised cost', 0], ['error rate', 1], ['hit rate', 2], ['avg regret', 3]];
 
 /** @param {App} app */
 export function createFrontierView(app) {
@@ -172,7 +172,7 @@ export function createFrontierView(app) {
     method.textContent = comparison?.method ?? '';
     const rows = new Map((comparison?.rows ?? []).map((r) => [r.point, r]));
     const why = noGroundTruth(report);
-    tableEl.createCaption().textContent = `Every point: mean [95% interval] over seeds, and its paired difference against ${comparison?.reference_config ?? 'the reference'}${why ? `; error rate — (${why})` : ''}`;
+    tableEl.createCaption().textContent = `Every point: mean ± 95% half-width over seeds (mean [bounds] where the interval is clipped to the quantity's range), and its paired difference against ${comparison?.reference_config ?? 'the reference'}${why ? `; error rate — (${why})` : ''}`;
     const heads = ['configuration', ...COLUMNS.map(([h]) => h), 'cost − reference', 'error rate − reference', 'regret view'];
     const head = tableEl.createTHead().insertRow();
     for (const h of heads) head.append(Object.assign(document.createElement('th'), { scope: 'col', textContent: h }));
@@ -187,7 +187,7 @@ export function createFrontierView(app) {
         const config = frontierConfig(fam, p);
         tr.append(Object.assign(document.createElement('th'), { scope: 'row', textContent: config }));
         const cell = (label, text, extra = {}) => Object.assign(tr.insertCell(), { textContent: text, ...extra }).setAttribute('data-label', label);
-        for (const [h, i, d] of /** @type {[string, number, number][]} */ (COLUMNS)) cell(h, fmtInterval(row?.intervals[i], d));
+        for (const [h, i] of /** @type {[string, number][]} */ (COLUMNS)) cell(h, fmtInterval(row?.intervals[i]));
         for (const [h, key] of /** @type {[string, 'cost' | 'error'][]} */ ([[heads[5], 'cost'], [heads[6], 'error']])) {
           const d = row?.[key];
           cell(h, fmtPaired(d), { className: `paired ${d?.difference ?? ''}` });

@@ -17,7 +17,7 @@
 pub use super::definitions::{frontier_title, SYNTHETIC_FRONTIER_K};
 pub use super::paired::{Difference, FrontierComparison, FrontierRow, Paired};
 pub use super::pchr::{auc, Pchr, PchrFamily, PchrPoint, PCHR_METHOD};
-use super::stats::Interval;
+use super::stats::{format_difference, Interval};
 use super::{ExperimentSpec, Family, Measure, Report, Stat};
 use crate::config::GPTCACHE_COSINE;
 use crate::online::PolicyKind;
@@ -526,43 +526,55 @@ impl Report {
         Some(s)
     }
 
-    /// The frontier's table: a row per point, mean ± 95% CI of each metric and the paired
-    /// differences against the default reference, then the method, the undecided sentence and
-    /// the notes.
+    /// The frontier's table: a row per point, each metric's 95% interval clipped to its range (as
+    /// in the page's table) and the paired differences against the default reference, both in
+    /// the engine's words ([`Interval::words`], [`super::stats::format_difference`]); then the
+    /// method, the undecided sentence and the notes.
     pub(super) fn frontier_table(&self) -> String {
         let cmp = self.default_frontier_comparison();
-        let mut out = format!("\n{:<26}{:>22}", "algorithm", "parameter");
-        for (_, h) in FRONTIER_METRICS {
-            out.push_str(&format!("{h:>24}"));
-        }
-        out.push_str(&format!("{:>44}{:>50}\n", "cost − reference", "error rate − reference"));
+        let mut rows: Vec<Vec<String>> = vec![["algorithm", "parameter"]
+            .into_iter()
+            .chain(FRONTIER_METRICS.iter().map(|(_, h)| *h))
+            .chain(["cost − reference", "error rate − reference"])
+            .map(String::from)
+            .collect()];
         for p in self.frontier_points() {
             let param = match (&p.family.param, p.x.is_finite()) {
                 (Some(name), true) => format!("{name}={}", p.x),
                 _ => "–".into(),
             };
-            out.push_str(&format!("{:<26}{param:>22}", p.family.name()));
-            for st in &p.stats {
-                let cell = match st {
-                    Some(s) if s.mean.is_finite() && s.ci95.is_finite() => {
-                        format!("{:.4} ± {:.4}", s.mean, s.ci95)
-                    }
-                    Some(s) if s.mean.is_finite() => format!("{:.4}", s.mean),
+            let mut cells = vec![p.family.name(), param];
+            // the page's cells: each interval clipped to its quantity's range, in its words
+            for (st, range) in p.stats.iter().zip(FRONTIER_RANGES) {
+                cells.push(match st {
+                    Some(s) if s.mean.is_finite() => Interval::clipped(s.n, s.mean, s.ci95, range).words(""),
                     _ => "—".into(),
-                };
-                out.push_str(&format!("{cell:>24}"));
+                });
             }
             let row = self.point_index(&p).and_then(|i| cmp.as_ref()?.rows.iter().find(|r| r.point == i));
-            for (d, w) in [(row.and_then(|r| r.cost.as_ref()), 44), (row.and_then(|r| r.error.as_ref()), 50)]
-            {
-                let cell = match d {
+            for d in [row.and_then(|r| r.cost.as_ref()), row.and_then(|r| r.error.as_ref())] {
+                cells.push(match d {
                     Some(d) if d.difference == Difference::Reference => d.words.clone(),
-                    Some(d) if d.ci95.is_finite() => format!("{:+.4} ± {:.4} {}", d.mean, d.ci95, d.words),
-                    Some(d) => format!("{:+.4} {}", d.mean, d.words),
+                    Some(d) => format!("{} {}", format_difference(d.mean, d.ci95), d.words),
                     None => "—".into(),
-                };
-                out.push_str(&format!("{cell:>w$}"));
+                });
             }
+            rows.push(cells);
+        }
+        // Each column as wide as its widest cell, two spaces between columns (the first left
+        // aligned, the others right), so that no cell runs into the next whatever its length.
+        let widths: Vec<usize> = (0..rows[0].len())
+            .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+            .collect();
+        let mut out = String::from("\n");
+        for r in &rows {
+            let line: Vec<String> = r
+                .iter()
+                .zip(&widths)
+                .enumerate()
+                .map(|(c, (cell, &w))| if c == 0 { format!("{cell:<w$}") } else { format!("{cell:>w$}") })
+                .collect();
+            out.push_str(line.join("  ").trim_end());
             out.push('\n');
         }
         if let Some(c) = &cmp {

@@ -541,17 +541,9 @@ pub fn judge(claim: &Claim, units: &[UnitResult], params: &Params) -> Evaluation
     e
 }
 
-/// An interval in words: `mean ± half` at the half-width's precision ([`format_interval`]), or,
-/// for an asymmetric one (a ratio), the mean and its bounds at that precision.
+/// An interval in words with its unit ([`Interval::words`]).
 fn interval_words(i: &Interval, unit: Unit) -> String {
-    let symmetric = ((i.hi - i.mean) - (i.mean - i.lo)).abs() <= 1e-9 * i.half().abs().max(1e-300);
-    if symmetric || !i.is_finite() {
-        let half = if i.is_finite() { i.half() } else { f64::NAN };
-        format!("{}{}", format_interval(i.mean, half), unit.suffix())
-    } else {
-        let d = decimals_for((i.hi - i.lo) / 2.0);
-        format!("{}{} [{}, {}]", fixed(i.mean, d), unit.suffix(), fixed(i.lo, d), fixed(i.hi, d))
-    }
+    i.words(unit.suffix())
 }
 
 /// Bounds `[lo, hi]` at the precision of their half-width.

@@ -53,4 +53,4 @@ pub use registry::{builtin, frontier_definition, quick_spec, sweep_presets, BUIL
 pub use report::{Report, ReportRecord, ShardInfo, ENGINE};
 pub use runner::{run_unit, UnitResult};
 pub use spec::{check_experiment_size, ExperimentSpec, Family, Measure, Unit, MAX_UNITS};
-pub use stats::{aggregate, format_interval, t_quantile, Stat, INTERVAL};
+pub use stats::{aggregate, format_difference, format_interval, t_quantile, Interval, Stat, INTERVAL};

@@ -77,6 +77,21 @@ pub fn format_interval(mean: f64, half: f64) -> String {
     format!("{} ± {}", fixed(mean, decimals), fixed(half.abs(), decimals))
 }
 
+/// A paired difference (`point − reference`, csc::experiment::paired) as [`format_interval`]
+/// with its sign: `+0.012 ± 0.004`, `−0.0031 ± 0.0012` (a minus sign, U+2212). A mean that rounds
+/// to zero at the half-width's precision has no sign (`0.0000 ± 0.0021`). The frontier's tables,
+/// in the CLI and the page, write their differences with this.
+pub fn format_difference(mean: f64, half: f64) -> String {
+    let body = format_interval(mean.abs(), half);
+    let shown = body.split(' ').next().unwrap_or("");
+    let zero = shown.chars().all(|c| c == '0' || c == '.');
+    match mean {
+        m if !m.is_finite() || zero => body,
+        m if m > 0.0 => format!("+{body}"),
+        _ => format!("−{body}"),
+    }
+}
+
 /// The decimal places at which a half-width shows two significant digits (none left of the
 /// point; one fewer where rounding carries it to a new digit, 9.96 → 10).
 pub fn decimals_for(half: f64) -> usize {
@@ -190,6 +205,31 @@ mod format_tests {
     }
 
     #[test]
+    fn differences_carry_their_sign() {
+        assert_eq!(format_difference(0.01234, 0.00412), "+0.0123 ± 0.0041");
+        assert_eq!(format_difference(-0.0031, 0.0012), "−0.0031 ± 0.0012");
+        // rounds to zero at the half-width's precision: no sign
+        assert_eq!(format_difference(-0.00004, 0.0021), "0.0000 ± 0.0021");
+        assert_eq!(format_difference(0.00004, 0.0021), "0.0000 ± 0.0021");
+        assert_eq!(format_difference(0.0, 0.0), "0 ± 0");
+        // identical on every seed: a zero half-width; one seed: no half-width
+        assert_eq!(format_difference(-0.25, 0.0), "−0.2500 ± 0");
+        assert_eq!(format_difference(0.123456, f64::NAN), "+0.1235");
+        assert_eq!(format_difference(f64::NAN, 1.0), "–");
+    }
+
+    #[test]
+    fn intervals_in_words_symmetric_asymmetric_and_without_bounds() {
+        assert_eq!(Interval::symmetric(53.894, 5.3212, 5).words(" %"), "53.9 ± 5.3 %");
+        // clipped to [0, 1]: asymmetric, the bounds at the half-width's precision
+        let c = Interval::clipped(3, 0.012, 0.0304, (0.0, 1.0));
+        assert_eq!(c.words(""), "0.012 [0.000, 0.042]");
+        let one = Interval::clipped(1, 0.4321, f64::NAN, (0.0, 1.0));
+        assert_eq!(one.words(""), "0.4321");
+        assert_eq!(Interval::of(&[]).words(""), "–");
+    }
+
+    #[test]
     fn no_spread_and_no_interval() {
         assert_eq!(format_interval(0.0, 0.0), "0 ± 0");
         assert_eq!(format_interval(0.123456, 0.0), "0.1235 ± 0");
@@ -245,5 +285,22 @@ impl Interval {
 
     pub(crate) fn is_finite(&self) -> bool {
         self.lo.is_finite() && self.hi.is_finite()
+    }
+
+    /// The interval in words, `suffix` (a unit: `" %"`, `"×"`) after the mean: `mean ± half` at
+    /// the half-width's precision ([`format_interval`]), or, for an asymmetric one (a ratio, or an
+    /// interval clipped to a quantity's range), the mean and its bounds at that precision,
+    /// `0.42 [0.31, 0.50]`. Without bounds (one seed), the mean alone. Every table of the CLI and
+    /// the page writes an [`Interval`] with this.
+    pub fn words(&self, suffix: &str) -> String {
+        let symmetric =
+            ((self.hi - self.mean) - (self.mean - self.lo)).abs() <= 1e-9 * self.half().abs().max(1e-300);
+        if symmetric || !self.is_finite() {
+            let half = if self.is_finite() { self.half() } else { f64::NAN };
+            format!("{}{suffix}", format_interval(self.mean, half))
+        } else {
+            let d = decimals_for((self.hi - self.lo) / 2.0);
+            format!("{}{suffix} [{}, {}]", fixed(self.mean, d), fixed(self.lo, d), fixed(self.hi, d))
+        }
     }
 }
