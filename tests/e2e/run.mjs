@@ -252,6 +252,18 @@ try {
     await page.focus('#panel-1 canvas');
     await page.keyboard.press('ArrowRight');
     assert(/center #0/.test(await page.textContent('#panel-1 .tip')), 'ArrowRight did not show center #0');
+    // A center the policy does not cache says how this policy chooses its cache, in the engine's
+    // words (its catalog entry's cache_rule): Greedy's own rule, not Reverse Greedy's.
+    const rule = await page.evaluate(async (name) => (await import('/pkg/csc.js')).policies().find((p) => p.name === name || p.id === name)?.cache_rule,
+      await page.textContent('#panel-1 h2.panel-name'));
+    assert(rule && !/Reverse Greedy/.test(rule), `panel 1's cache rule: ${rule}`);
+    let left = null;
+    for (let i = 0; i < 80 && !left; i++) {
+      const tip = await page.textContent('#panel-1 .tip');
+      if (/cached: no/.test(tip)) left = tip;
+      else await page.keyboard.press('ArrowRight');
+    }
+    assert(left && left.includes(`cached: no — ${rule}`), `a center not cached: ${left}`);
     await page.keyboard.press('Escape');
     assert(await page.isHidden('#panel-1 .tip'), 'Escape did not hide the details');
   });

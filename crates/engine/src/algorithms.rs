@@ -268,8 +268,15 @@ pub struct PolicyInfo {
     pub compared: bool,
     /// Where each step its rounds explain is defined.
     pub steps: StepRefs,
+    /// How it chooses its cache among its ε-net's centers, in words with the paper's reference
+    /// (or SPEC-NOTES' for our conventions): why a center it does not cache is left out, as the
+    /// live view's center details say. Empty for a policy without ε-net centers.
+    pub cache_rule: &'static str,
 }
 
+/// The low-switching learners' cache: Reverse Greedy at each stage end, on the acting costs.
+const REVERSE_GREEDY_AT_STAGE_ENDS: &str =
+    "Continuous Reverse Greedy (Alg. 1), run on the acting costs at the last stage end (Alg. 4 l. 17–18), kept k others";
 /// The ε-net and stages of Alg. 3 (its lines 5–11 grow the net, 12–18 advance stages).
 const NET: &str = "Alg. 3 l. 5–11";
 /// SPEC-NOTES' definitions of the baselines (their rule and their cache).
@@ -297,16 +304,16 @@ impl PolicyKind {
         use Family::{Baseline, Clcb, Reference};
         let info = self.info();
         match self {
-            PolicyKind::ClcbScLsCont => PolicyInfo { info, family: Clcb, slow: false, needs_labels: false, keeps_net: true, compared: true, steps: LOW_SWITCH },
-            PolicyKind::ClcbFrozenCont => PolicyInfo { info, family: Clcb, slow: true, needs_labels: false, keeps_net: false, compared: true, steps: FROZEN_STEPS },
-            PolicyKind::ClcbScLs => PolicyInfo { info, family: Clcb, slow: false, needs_labels: false, keeps_net: true, compared: true, steps: LOW_SWITCH_DISCRETE },
-            PolicyKind::Greedy => PolicyInfo { info, family: Baseline, slow: false, needs_labels: false, keeps_net: true, compared: true, steps: CELL_BASELINE },
-            PolicyKind::EpsilonGreedy => PolicyInfo { info, family: Baseline, slow: false, needs_labels: false, keeps_net: true, compared: true, steps: CELL_BASELINE },
-            PolicyKind::Lfu => PolicyInfo { info, family: Baseline, slow: false, needs_labels: false, keeps_net: true, compared: true, steps: CELL_BASELINE },
-            PolicyKind::Lru => PolicyInfo { info, family: Baseline, slow: false, needs_labels: false, keeps_net: true, compared: false, steps: CELL_BASELINE },
-            PolicyKind::Threshold => PolicyInfo { info, family: Baseline, slow: false, needs_labels: false, keeps_net: false, compared: false, steps: OWN_RULE },
-            PolicyKind::VCache => PolicyInfo { info, family: Baseline, slow: false, needs_labels: true, keeps_net: false, compared: false, steps: OWN_RULE },
-            PolicyKind::Oracle => PolicyInfo { info, family: Reference, slow: false, needs_labels: false, keeps_net: false, compared: false, steps: StepRefs { rule: "Alg. 1", ..NO_STEPS } },
+            PolicyKind::ClcbScLsCont => PolicyInfo { info, family: Clcb, slow: false, needs_labels: false, keeps_net: true, compared: true, steps: LOW_SWITCH, cache_rule: REVERSE_GREEDY_AT_STAGE_ENDS },
+            PolicyKind::ClcbFrozenCont => PolicyInfo { info, family: Clcb, slow: true, needs_labels: false, keeps_net: false, compared: true, steps: FROZEN_STEPS, cache_rule: "Continuous Reverse Greedy (Alg. 1), run at its last switch (Alg. 6 l. 8–13), kept k others" },
+            PolicyKind::ClcbScLs => PolicyInfo { info, family: Clcb, slow: false, needs_labels: false, keeps_net: true, compared: true, steps: LOW_SWITCH_DISCRETE, cache_rule: REVERSE_GREEDY_AT_STAGE_ENDS },
+            PolicyKind::Greedy => PolicyInfo { info, family: Baseline, slow: false, needs_labels: false, keeps_net: true, compared: true, steps: CELL_BASELINE, cache_rule: "Greedy keeps the k cells with the largest count × mean cost (our convention, docs/SPEC-NOTES.html#online-spec-9)" },
+            PolicyKind::EpsilonGreedy => PolicyInfo { info, family: Baseline, slow: false, needs_labels: false, keeps_net: true, compared: true, steps: CELL_BASELINE, cache_rule: "Epsilon-Greedy keeps Greedy's k cells (largest count × mean cost), or k random cells with probability ε (our convention, docs/SPEC-NOTES.html#online-spec-9)" },
+            PolicyKind::Lfu => PolicyInfo { info, family: Baseline, slow: false, needs_labels: false, keeps_net: true, compared: true, steps: CELL_BASELINE, cache_rule: "LFU keeps the k most requested cells (our convention, docs/SPEC-NOTES.html#online-spec-9)" },
+            PolicyKind::Lru => PolicyInfo { info, family: Baseline, slow: false, needs_labels: false, keeps_net: true, compared: false, steps: CELL_BASELINE, cache_rule: "LRU keeps the k cells requested most recently (our convention, docs/SPEC-NOTES.html#online-spec-9)" },
+            PolicyKind::Threshold => PolicyInfo { info, family: Baseline, slow: false, needs_labels: false, keeps_net: false, compared: false, steps: OWN_RULE, cache_rule: "" },
+            PolicyKind::VCache => PolicyInfo { info, family: Baseline, slow: false, needs_labels: true, keeps_net: false, compared: false, steps: OWN_RULE, cache_rule: "" },
+            PolicyKind::Oracle => PolicyInfo { info, family: Reference, slow: false, needs_labels: false, keeps_net: false, compared: false, steps: StepRefs { rule: "Alg. 1", ..NO_STEPS }, cache_rule: "Continuous Reverse Greedy (Alg. 1) on the true costs kept k others" },
         }
     }
 
@@ -384,6 +391,26 @@ fn parse_named<T: Copy>(all: &[T], info: fn(&T) -> AlgorithmInfo, s: &str, what:
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every policy with ε-net centers to inspect says how it chooses its cache; the learners and
+    /// the oracle by Reverse Greedy (Alg. 1), the baselines by their own score, never by Reverse
+    /// Greedy (the live view's center details showed Reverse Greedy for every policy).
+    #[test]
+    fn every_policy_with_centers_says_how_it_chooses_its_cache() {
+        for k in PolicyKind::ALL {
+            let i = k.policy_info();
+            let has_centers = i.keeps_net || matches!(k, PolicyKind::ClcbFrozenCont | PolicyKind::Oracle);
+            assert_eq!(!i.cache_rule.is_empty(), has_centers, "{k:?}: {:?}", i.cache_rule);
+            let by_reverse_greedy = matches!(i.family, Family::Clcb | Family::Reference);
+            assert_eq!(
+                i.cache_rule.contains("Reverse Greedy (Alg. 1)"),
+                by_reverse_greedy && has_centers,
+                "{k:?}"
+            );
+        }
+        assert!(PolicyKind::Lfu.policy_info().cache_rule.contains("most requested"));
+        assert!(PolicyKind::Greedy.policy_info().cache_rule.contains("count × mean cost"));
+    }
 
     #[test]
     fn every_algorithm_has_a_style_shared_only_with_its_counterpart() {

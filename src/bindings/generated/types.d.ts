@@ -1259,6 +1259,12 @@ export type PolicyInfo = {
    */
   steps: StepRefs,
   /**
+   * How it chooses its cache among its ε-net's centers, in words with the paper's reference
+   * (or SPEC-NOTES' for our conventions): why a center it does not cache is left out, as the
+   * live view's center details say. Empty for a policy without ε-net centers.
+   */
+  cache_rule: string,
+  /**
    * The id: `"clcb-sc-ls-cont"`, … (the serde name of the enum variant).
    */
   id: string,

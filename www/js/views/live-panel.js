@@ -48,6 +48,7 @@ export class LivePanel {
     this.why = root.querySelector('.why');
     this.chart = new RunningChart(root.querySelector('canvas.running-chart'));
     this.selected = -1;
+    this.cacheRule = '';
     this.reset();
     this.canvas.addEventListener('mousemove', (e) => this.hover(e));
     this.canvas.addEventListener('pointerdown', (e) => this.hover(e)); // a tap on touch screens
@@ -76,9 +77,12 @@ export class LivePanel {
     this.why.dataset.parts = parts.join(' ');
   }
 
-  setup({ name, universe, plane }) {
+  /** `cacheRule`: how the policy chooses its cache (the engine's catalog, `PolicyInfo.cache_rule`),
+   *  which a center's details say of a center it does not cache. */
+  setup({ name, universe, plane, cacheRule = '' }) {
     this.reset();
     this.title.textContent = name;
+    this.cacheRule = cacheRule;
     this.universe = universe;
     this.plane = plane;
     if (plane) { this.bounds = { x0: 0, x1: 1, y0: 0, y1: 1 }; return; }
@@ -447,7 +451,7 @@ export class LivePanel {
     const sd = c.sd[j];
     const why = c.cached[j]
       ? `cached: yes — without it L̂ rises by ${f(c.contribution[j])}`
-      : 'cached: no — Reverse Greedy (Alg. 1) keeps k others that lower L̂ more';
+      : `cached: no${this.cacheRule ? ` — ${this.cacheRule}` : ''}`;
     const [x, y] = this.toScreen(c.xy[2 * j], c.xy[2 * j + 1]);
     this.place(x, y, [
       `center #${j} (from round ${c.keys[j]})`,

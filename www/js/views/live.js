@@ -158,7 +158,7 @@ export function createLiveView(app) {
     session.curves = m.policies.map(() => Object.fromEntries(CURVE_COLUMNS.map((k) => [k, []])));
     info.clear();
     const plane = m.dim === 2;
-    panels.forEach((p, i) => { if (i < m.policies.length) p.setup({ name: m.policies[i], universe: m.universe, plane }); });
+    panels.forEach((p, i) => { if (i < m.policies.length) p.setup({ name: m.policies[i], universe: m.universe, plane, cacheRule: m.entries[i].cache_rule }); });
     showProjectionNote();
     $('oracle-loss').textContent = `Live stream: oracle loss L(M_orc) = ${m.oracleLoss.toFixed(4)} on n_eval = ${app.state.params.n_eval} (the run's evaluation sample); no cache L(∅) = ${m.noCacheLoss.toFixed(4)}. `
       + (m.noGroundTruth ? `Error rate: — (${m.noGroundTruth}).` : 'Error rate: wrong cache hits against the gold answers (our convention, docs/SPEC-NOTES.html#ground-truth-spec-14; the paper prices a hit by φ alone).');
