@@ -196,8 +196,6 @@ fn load_dataset(id: &mut DatasetId, base: &Path, data: Option<&Path>, c_floor: f
     Ok(Arc::new(d))
 }
 
-/// The command line's data flags applied to `spec` ([`override_dataset`]); whether they changed
-/// its dataset. The flags that describe a file need `--dataset FILE` or `--arrival`.
 /// A definition file (`csc run FILE`, `csc tune-threshold FILE`), validated, and the folder its
 /// relative paths are read from.
 fn read_definition(path: &Path) -> Res<(ExperimentSpec, PathBuf)> {
@@ -207,6 +205,8 @@ fn read_definition(path: &Path) -> Res<(ExperimentSpec, PathBuf)> {
     Ok((spec, path.parent().map(Path::to_path_buf).unwrap_or_default()))
 }
 
+/// The command line's data flags applied to `spec` ([`override_dataset`]); whether they changed
+/// its dataset. The flags that describe a file need `--dataset FILE` or `--arrival`.
 fn dataset_flags(spec: &mut ExperimentSpec, flags: &DataArgs) -> Res<bool> {
     if flags.dataset.is_some() || flags.arrival.is_some() {
         override_dataset(spec, flags)?;

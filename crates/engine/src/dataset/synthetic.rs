@@ -36,11 +36,6 @@ pub fn provide_embeddings(bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
-/// Whether [`universe`] can be built: the embeddings are compiled in or were provided.
-pub fn has_embeddings() -> bool {
-    BUILT_IN.is_some() || PROVIDED.get().is_some()
-}
-
 fn check_embeddings(bytes: &[u8]) -> Result<()> {
     use sha2::{Digest, Sha256};
     let what = "the synthetic dataset's embeddings (synthetic.emb.f32)";
@@ -114,7 +109,7 @@ mod tests {
         assert_eq!(file.len(), super::EMBEDDINGS_BYTES);
         super::check_embeddings(file).unwrap();
         super::provide_embeddings(file).unwrap();
-        assert!(super::has_embeddings());
+        assert_eq!(super::embeddings().unwrap(), &file[..]);
         let mut changed = file.to_vec();
         changed[1234] ^= 1;
         let e = super::provide_embeddings(&changed).unwrap_err().to_string();

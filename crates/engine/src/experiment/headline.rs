@@ -541,11 +541,6 @@ pub fn judge(claim: &Claim, units: &[UnitResult], params: &Params) -> Evaluation
     e
 }
 
-/// An interval in words with its unit ([`Interval::words`]).
-fn interval_words(i: &Interval, unit: Unit) -> String {
-    i.words(unit.suffix())
-}
-
 /// Bounds `[lo, hi]` at the precision of their half-width.
 fn bounds(i: &Interval) -> String {
     if !i.is_finite() {
@@ -561,7 +556,7 @@ pub const NEVER_HITS: &str = "wins by never serving from the cache (hit rate 0: 
 /// Wording: the verdict of an evaluation in words — both parts, the paper's number against the
 /// measured interval where they differ, the reason for an identity, the zero-hit flag.
 pub fn words(e: &Evaluation, paper: Option<&str>) -> String {
-    let measured = e.measured.map(|m| interval_words(&m, e.unit)).unwrap_or_default();
+    let measured = e.measured.map(|m| m.words(e.unit.suffix())).unwrap_or_default();
     let printed = paper.map(|p| format!("{p}{}", e.unit.suffix())).unwrap_or_default();
     let size = |m: Magnitude| match m {
         Magnitude::Matches => format!("size matches the paper's {printed}"),
@@ -688,7 +683,7 @@ impl Claim {
         } else if !e.lowest.is_empty() {
             format!("lowest mean: {}", e.lowest.join(", "))
         } else {
-            e.measured.map_or("–".into(), |m| interval_words(&m, e.unit))
+            e.measured.map_or("–".into(), |m| m.words(e.unit.suffix()))
         };
         HeadlineRow {
             what: self.what.to_string(),
@@ -805,7 +800,7 @@ fn lead(claims: &[Claim], units: &[UnitResult]) -> Option<Lead> {
     };
     let (hit_rate, realised_cost) = (at_final("final_hit_rate"), at_final("final_avg_realised_cost"));
     let never = never_hits(units, &algorithm);
-    let w = |i: &Interval| interval_words(i, Unit::Plain);
+    let w = |i: &Interval| i.words(Unit::Plain.suffix());
     let what = super::metrics::metric(c.metric).map_or(c.metric, |m| m.name);
     let mut text = format!("Lowest {what}: {} ({})", name(&algorithm), w(&value));
     match (&hit_rate, &realised_cost) {
