@@ -26,7 +26,7 @@
 /// The interval a verdict reads (one type with the frontier's; defined in `stats`).
 pub use super::stats::Interval;
 pub use super::stats::INTERVAL;
-use super::stats::{decimals_for, fixed, format_interval};
+use super::stats::{decimals_for, decimals_keeping_sign, fixed, format_interval};
 use super::{ExperimentSpec, UnitResult};
 use crate::algorithms::name_of;
 use crate::config::Params;
@@ -541,12 +541,13 @@ pub fn judge(claim: &Claim, units: &[UnitResult], params: &Params) -> Evaluation
     e
 }
 
-/// Bounds `[lo, hi]` at the precision of their half-width.
+/// Bounds `[lo, hi]` at the precision of their half-width, more where an end would otherwise
+/// show as zero ([`decimals_keeping_sign`]: the verdicts beside them read whether they exclude it).
 fn bounds(i: &Interval) -> String {
     if !i.is_finite() {
         return "none (n < 2)".into();
     }
-    let d = decimals_for((i.hi - i.lo) / 2.0);
+    let d = decimals_keeping_sign(decimals_for((i.hi - i.lo) / 2.0), &[(i.lo, 0.0), (i.hi, 0.0)]);
     format!("[{}, {}]", fixed(i.lo, d), fixed(i.hi, d))
 }
 

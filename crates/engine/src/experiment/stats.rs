@@ -79,10 +79,18 @@ pub fn format_interval(mean: f64, half: f64) -> String {
 
 /// A paired difference (`point − reference`, csc::experiment::paired) as [`format_interval`]
 /// with its sign: `+0.012 ± 0.004`, `−0.0031 ± 0.0012` (a minus sign, U+2212). A mean that rounds
-/// to zero at the half-width's precision has no sign (`0.0000 ± 0.0021`). The frontier's tables,
-/// in the CLI and the page, write their differences with this.
+/// to zero at the half-width's precision has no sign (`0.0000 ± 0.0021`). Its verdict hangs on
+/// whether the interval excludes zero, so the shown numbers keep that ([`decimals_keeping_sign`]):
+/// `0.03023 ± 0.02968` gives `+0.0302 ± 0.0297`, not `+0.030 ± 0.030`, which would read as
+/// touching zero (and `0.0296 ± 0.0302`, which includes it, is not shown as touching it either). The frontier's tables, in the CLI and the page, write their differences with this.
 pub fn format_difference(mean: f64, half: f64) -> String {
-    let body = format_interval(mean.abs(), half);
+    let m = mean.abs();
+    let body = if m.is_finite() && half.is_finite() && half != 0.0 {
+        let d = decimals_keeping_sign(decimals_for(half), &[(m, -half.abs())]);
+        format!("{} ± {}", fixed(m, d), fixed(half.abs(), d))
+    } else {
+        format_interval(m, half)
+    };
     let shown = body.split(' ').next().unwrap_or("");
     let zero = shown.chars().all(|c| c == '0' || c == '.');
     match mean {
@@ -90,6 +98,25 @@ pub fn format_difference(mean: f64, half: f64) -> String {
         m if m > 0.0 => format!("+{body}"),
         _ => format!("−{body}"),
     }
+}
+
+/// At least `d` decimal places, more (up to 12) until each sum `a + b` of `terms` shown as its
+/// rounded parts, `fixed(a, d) + fixed(b, d)`, has the sign of the true sum: an interval's end
+/// that is not zero never shows as zero or on the other side of it. A verdict that an interval
+/// excludes zero must be readable from the numbers beside it.
+pub fn decimals_keeping_sign(d: usize, terms: &[(f64, f64)]) -> usize {
+    let shown = |v: f64, d: usize| fixed(v, d).parse::<f64>().unwrap_or(v);
+    let sign = |v: f64| {
+        if v > 0.0 {
+            1
+        } else if v < 0.0 {
+            -1
+        } else {
+            0
+        }
+    };
+    let keeps = |d: usize| terms.iter().all(|&(a, b)| sign(shown(a, d) + shown(b, d)) == sign(a + b));
+    (d..12).find(|&d| keeps(d)).unwrap_or(12.max(d))
 }
 
 /// The decimal places at which a half-width shows two significant digits (none left of the
@@ -216,6 +243,22 @@ mod format_tests {
         assert_eq!(format_difference(-0.25, 0.0), "−0.2500 ± 0");
         assert_eq!(format_difference(0.123456, f64::NAN), "+0.1235");
         assert_eq!(format_difference(f64::NAN, 1.0), "–");
+    }
+
+    #[test]
+    fn a_difference_that_excludes_zero_never_reads_as_touching_it() {
+        // 0.03023 − 0.02968 > 0: two significant digits of the half-width would show 0.030 ± 0.030
+        assert_eq!(format_difference(0.03023, 0.02968), "+0.0302 ± 0.0297");
+        assert_eq!(format_difference(-0.03023, 0.02968), "−0.0302 ± 0.0297");
+        // nor does one that includes zero read as only touching it; an exact tie stays as it is
+        assert_eq!(format_difference(0.0296, 0.0302), "+0.0296 ± 0.0302");
+        assert_eq!(format_difference(0.030, 0.030), "+0.030 ± 0.030");
+        // far from zero: the half-width's two significant digits, as before
+        assert_eq!(format_difference(0.0559, 0.0071), "+0.0559 ± 0.0071");
+        // bounds: a lower end of 0.0004 is not shown as 0.000
+        assert_eq!(decimals_keeping_sign(3, &[(0.0004, 0.0)]), 4);
+        assert_eq!(decimals_keeping_sign(3, &[(0.0, 0.0)]), 3);
+        assert_eq!(decimals_keeping_sign(2, &[(-0.004, 0.0), (0.6, 0.0)]), 3);
     }
 
     #[test]
