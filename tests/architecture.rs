@@ -430,7 +430,7 @@ fn the_engine_files_import_one_way() {
     let files = crate_files("crates/engine/src");
     // the graph is real: it has the engine's files and their known edges
     assert!(files["online/low_switch.rs"].iter().any(|f| f.starts_with("krr")), "{files:?}");
-    assert!(files["experiment/runner.rs"].iter().any(|f| f.starts_with("online/")), "{files:?}");
+    assert!(files["experiment/run/runner.rs"].iter().any(|f| f.starts_with("online/")), "{files:?}");
     assert_acyclic("engine", &files);
 }
 
@@ -443,4 +443,148 @@ fn the_web_layer_files_import_one_way() {
         assert!(!files["bindings/simulation.rs"].contains(class), "{files:?}");
     }
     assert_acyclic("web layer", &files);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The declared module graph.
+
+/// The group labels at the left of docs/ARCHITECTURE.md's graph (words, not modules).
+const GROUPS: [&str; 6] = ["leaves", "geometry", "data", "evaluation", "learning", "experiments"];
+
+/// The engine's module graph as a document declares it: the first code block after the heading
+/// "## The engine's module graph". A line `a, b ───→ c, d` says modules a and b may use c and d
+/// (lines without an arrow that follow continue the list); the `leaves` line names modules that
+/// use no other. A group label at the left of a line is no module.
+fn declared_graph(doc: &str) -> Graph {
+    let after = doc.split_once("## The engine's module graph").expect("the module graph's heading").1;
+    let block = after.split("```").nth(1).expect("the module graph's code block");
+    let names = |s: &str| -> Vec<String> {
+        s.split(|c: char| c == ',' || c.is_whitespace())
+            .map(|w| w.trim_matches('─'))
+            .filter(|w| !w.is_empty() && !GROUPS.contains(w))
+            .map(String::from)
+            .collect()
+    };
+    let mut g = Graph::new();
+    let mut current: Vec<String> = Vec::new();
+    for line in block.lines().skip(1) {
+        if let Some((left, right)) = line.split_once('→') {
+            current = names(left);
+            for m in &current {
+                g.entry(m.clone()).or_default().extend(names(right));
+            }
+        } else if line.trim_start().starts_with("leaves") {
+            for m in names(line) {
+                g.entry(m).or_default();
+            }
+            current.clear();
+        } else {
+            for m in &current {
+                g.entry(m.clone()).or_default().extend(names(line));
+            }
+        }
+    }
+    g
+}
+
+/// The module of a file of a crate's `src/`: its first path segment (`krr/cholesky.rs` → `krr`);
+/// `None` for the crate root.
+fn module_of(file: &str) -> Option<String> {
+    let first = file.split('/').next()?.trim_end_matches(".rs");
+    (first != "lib" && first != "main").then(|| first.to_string())
+}
+
+/// Where the modules' imports and the declared graph disagree, one sentence each: an import the
+/// graph does not allow, an arrow no file uses, a module missing from the graph or declared but
+/// absent. Test files (`tests.rs`, `*_tests.rs`) may use more.
+fn graph_faults(declared: &Graph, files: &Graph) -> Vec<String> {
+    let mut used = Graph::new();
+    for (f, targets) in files {
+        let Some(m) = module_of(f) else { continue };
+        if f.ends_with("/tests.rs") || f.ends_with("_tests.rs") {
+            continue;
+        }
+        let deps = used.entry(m.clone()).or_default();
+        for t in targets {
+            if let Some(n) = module_of(t).filter(|n| *n != m) {
+                deps.insert(n);
+            }
+        }
+    }
+    let mut faults = Vec::new();
+    for (m, deps) in &used {
+        let Some(allowed) = declared.get(m) else {
+            faults.push(format!("module `{m}` is not in the declared graph"));
+            continue;
+        };
+        for d in deps.difference(allowed) {
+            let by: Vec<&str> = files
+                .iter()
+                .filter(|(f, t)| module_of(f).as_ref() == Some(m) && t.iter().any(|t| module_of(t).as_ref() == Some(d)))
+                .map(|(f, _)| f.as_str())
+                .collect();
+            faults.push(format!("`{m}` uses `{d}` ({}), which its arrow does not allow", by.join(", ")));
+        }
+        for d in allowed.difference(deps) {
+            faults.push(format!("`{m}` is declared to use `{d}`, which none of its files uses"));
+        }
+    }
+    for m in declared.keys().filter(|m| !used.contains_key(*m)) {
+        faults.push(format!("module `{m}` is declared but has no file"));
+    }
+    faults
+}
+
+#[test]
+fn the_declared_graph_is_read_from_its_block() {
+    let doc = "# A\n\n## The engine's module graph\n\ntext\n\n```\n leaves   error   space\n geometry loss ──→ error,\n                   space\n          a, b ──→ loss\n```\n";
+    let g = declared_graph(doc);
+    let want = graph(&[("loss", "error"), ("loss", "space"), ("a", "loss"), ("b", "loss")]);
+    let mut want = want;
+    want.entry("error".into()).or_default();
+    want.entry("space".into()).or_default();
+    assert_eq!(g, want);
+}
+
+#[test]
+fn an_import_the_declared_graph_does_not_allow_fails() {
+    let declared = graph(&[("loss", "space")]);
+    let mut declared = declared;
+    declared.entry("space".into()).or_default();
+    let files = file_graph(&tree(&[
+        ("lib.rs", "pub mod loss; pub mod space;"),
+        ("space.rs", "pub struct P;"),
+        ("loss.rs", "use crate::space::P;\npub fn f(_: P) {}"),
+    ]));
+    assert_eq!(graph_faults(&declared, &files), Vec::<String>::new());
+    // space starts using loss: an arrow the document does not draw
+    let files = file_graph(&tree(&[
+        ("lib.rs", "pub mod loss; pub mod space;"),
+        ("space.rs", "pub struct P;\npub fn g() { crate::loss::f(P) }"),
+        ("loss/mod.rs", "use crate::space::P;\npub fn f(_: P) {}"),
+    ]));
+    let faults = graph_faults(&declared, &files);
+    assert_eq!(faults, vec!["`space` uses `loss` (space.rs), which its arrow does not allow".to_string()]);
+    // an arrow nothing uses is stale
+    let mut stale = declared.clone();
+    stale.get_mut("loss").unwrap().insert("error".into());
+    stale.entry("error".into()).or_default();
+    let files = file_graph(&tree(&[
+        ("lib.rs", "pub mod loss; pub mod space;"),
+        ("space.rs", "pub struct P;"),
+        ("loss.rs", "use crate::space::P;\npub fn f(_: P) {}"),
+    ]));
+    let faults = graph_faults(&stale, &files);
+    assert!(faults.iter().any(|f| f.contains("`loss` is declared to use `error`")), "{faults:?}");
+    assert!(faults.iter().any(|f| f.contains("`error` is declared but has no file")), "{faults:?}");
+}
+
+#[test]
+fn the_engine_imports_only_what_its_declared_graph_allows() {
+    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/ARCHITECTURE.md"))
+        .expect("docs/ARCHITECTURE.md");
+    let declared = declared_graph(&doc);
+    assert!(declared.len() > 20 && declared["online"].contains("krr"), "{declared:?}");
+    let faults = graph_faults(&declared, &crate_files("crates/engine/src"));
+    assert!(faults.is_empty(), "docs/ARCHITECTURE.md's engine graph and the imports disagree:\n{}", faults.join("\n"));
 }

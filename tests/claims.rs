@@ -100,14 +100,14 @@ fn offline_theoretical_width_saturates_and_cucb_variants_coincide() {
     assert_eq!(gaps[0], gaps[1]);
 }
 
-/// Every claim of every figure's record (crates/engine/src/experiment/claims.rs) names its
+/// Every claim of every figure's record (crates/engine/src/experiment/headline/claims.rs) names its
 /// algorithms by the enums of the engine's list, and each of them runs in the figure's full
 /// definition (an online claim on a policy of the online measure, an offline claim on an
 /// algorithm of the offline one), so a claim can never name an algorithm its figure does not run.
 #[test]
 fn every_claim_names_algorithms_its_figure_runs() {
     use csc::experiment::headline::Series;
-    use csc::experiment::{builtin, claims::Widths, paper_presets};
+    use csc::experiment::{builtin, headline::claims::Widths, paper_presets};
     for p in paper_presets() {
         let spec = builtin(p.id).unwrap();
         let widths = if p.tuned.is_some() {

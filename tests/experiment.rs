@@ -153,8 +153,8 @@ fn online_units_record_the_oracle_and_no_cache_losses() {
             "L(M_orc) {orc}, no cache {none}"
         );
     }
-    assert_eq!(csc::experiment::runner::no_cache_loss(&[1.0, 2.0, 6.0]), 3.0);
-    assert_eq!(csc::experiment::runner::no_cache_loss(&[]), 0.0);
+    assert_eq!(csc::experiment::run::runner::no_cache_loss(&[1.0, 2.0, 6.0]), 3.0);
+    assert_eq!(csc::experiment::run::runner::no_cache_loss(&[]), 0.0);
 }
 
 /// `spec` at tiny settings (2 seeds, n_eval = 200) run unit by unit on synthetic, and its report.
@@ -172,7 +172,7 @@ fn seed_fit(
     report: &Report,
     seed: u64,
     keep: impl Fn(&csc::experiment::Observation) -> Option<(f64, f64)>,
-) -> Option<csc::experiment::fit::LogLogFit> {
+) -> Option<csc::experiment::theory::fit::LogLogFit> {
     let pts: Vec<(f64, f64)> = report
         .units
         .iter()
@@ -209,7 +209,7 @@ fn thy_horizon_fits_final_regret_against_the_horizon() {
         assert!((d - 3.0 * spec.params.lipschitz * r.x.sqrt()).abs() < 1e-9 * d, "{b:?}");
         assert!(b.cost.unwrap() > 0.0 && b.arrival.unwrap() > 0.0 && b.switching.unwrap() > 0.0, "{b:?}");
         let terms = [b.cost, b.arrival, b.discretisation, b.switching].map(Option::unwrap);
-        let top = csc::experiment::theory_report::BOUND_TERMS
+        let top = csc::experiment::theory::report::BOUND_TERMS
             [(0..4).max_by(|&i, &j| terms[i].total_cmp(&terms[j])).unwrap()];
         assert_eq!(b.largest, top);
         let reg: Vec<f64> = report

@@ -5,7 +5,7 @@
 use csc::config::{Eviction, GPTCACHE_COSINE};
 use csc::dataset::{plane, synthetic};
 use csc::experiment::frontier::{default_reference, frontier_title, Difference, SYNTHETIC_FRONTIER_K};
-use csc::experiment::runner::check_ground_truth;
+use csc::experiment::run::runner::check_ground_truth;
 use csc::experiment::{
     builtin, frontier_definition, frontier_quick, run_unit, DatasetId, DatasetSpec, ExperimentSpec, Measure,
     Report,
@@ -186,7 +186,7 @@ fn a_small_frontier_runs_to_its_table_and_chart_data() {
     // 1 − error rate/hit rate; each swept family's AUC over the common range is the mean over
     // seeds of the trapezoids under its seed's points.
     let pchr = report.pchr.as_ref().expect("a frontier with ground truth carries its P-CHR");
-    let json = |p: &csc::experiment::pchr::Pchr| serde_json::to_string(p).unwrap();
+    let json = |p: &csc::experiment::frontier::pchr::Pchr| serde_json::to_string(p).unwrap();
     assert_eq!(json(pchr), json(&report.pchr().unwrap()));
     assert_eq!(pchr.families.len(), 4);
     let prec = |point: usize, seed: u64| {

@@ -1,4 +1,4 @@
-//! The headline verdicts (crates/engine/src/experiment/headline.rs) on constructed reports whose
+//! The headline verdicts (crates/engine/src/experiment/headline/) on constructed reports whose
 //! answer is known by hand, and on one real preset run: both parts (direction, magnitude), the
 //! identity verdict with its reason, the zero-hit flag and the lead row.
 #![cfg(not(target_arch = "wasm32"))]

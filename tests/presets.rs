@@ -1,10 +1,10 @@
-//! The paper view's presets (src/experiment/presets.rs): every preset's quick settings meet the
+//! The paper view's presets (src/experiment/definition/presets.rs): every preset's quick settings meet the
 //! verdicts' needs (≥ 5 seeds), and every label a reader sees is the configuration that ran —
 //! each preset's first unit is run and its resolved parameters compared with the description.
 #![cfg(not(target_arch = "wasm32"))]
 
 use csc::dataset::{nq_trivia, synthetic, Dataset};
-use csc::experiment::claims::Widths;
+use csc::experiment::headline::claims::Widths;
 use csc::experiment::{
     builtin, describe, figure, paper_presets, quick_spec, run_unit, DatasetId, Measure, BUILTIN_IDS,
 };
@@ -57,7 +57,7 @@ fn every_preset_is_a_registered_experiment_with_enough_seeds_for_a_verdict() {
         let q = quick_spec(p.id).unwrap();
         assert_eq!(q.seeds, p.quick.seeds);
         // Every preset has a headline table (issue 23: abl-k, krr-err and geom too).
-        assert!(csc::experiment::presets::claims(p.id).is_some(), "{}", p.id);
+        assert!(csc::experiment::definition::presets::claims(p.id).is_some(), "{}", p.id);
     }
 }
 

@@ -30,21 +30,21 @@ pub fn paper_presets_js() -> JsResult<JsValue> {
 }
 
 /// Every metric the engine reports, with its one-line definition and the paper's reference
-/// (`csc::experiment::metrics`): the page shows them on hover, focus and tap.
+/// (`csc::experiment::definition::metrics`): the page shows them on hover, focus and tap.
 #[wasm_bindgen(unchecked_return_type = "MetricInfo[]")]
 pub fn metrics() -> JsResult<JsValue> {
-    to_js(&crate::experiment::metrics::METRICS)
+    to_js(&crate::experiment::definition::metrics::METRICS)
 }
 
 /// The numbers the paper prints for the metrics of a preset's figure
-/// (`csc::experiment::presets::paper_values`): the page marks them on the figure. Unknown presets
+/// (`csc::experiment::definition::presets::paper_values`): the page marks them on the figure. Unknown presets
 /// have none.
 #[wasm_bindgen(js_name = paperValues, unchecked_return_type = "PaperValue[]")]
 pub fn paper_values_js(
     #[wasm_bindgen(unchecked_param_type = "string")] preset: JsValue,
 ) -> JsResult<JsValue> {
     let preset = super::convert::string("preset", &preset)?;
-    to_js(&crate::experiment::presets::paper_values(&preset))
+    to_js(&crate::experiment::definition::presets::paper_values(&preset))
 }
 
 /// A number argument of the formatters, NaN for anything else (`null`, one seed's missing

@@ -39,7 +39,7 @@ pub fn experiment_definition(
 #[wasm_bindgen(js_name = quickDefinition, unchecked_return_type = "ExperimentSpec")]
 pub fn quick_definition(#[wasm_bindgen(unchecked_param_type = "string")] id: JsValue) -> JsResult<JsValue> {
     let id = super::convert::string("id", &id)?;
-    if !crate::experiment::registry::has_quick(&id) {
+    if !crate::experiment::definition::registry::has_quick(&id) {
         return Err(js_err(Error::unsupported(format!(
             "`{id}` has no quick settings (the Paper view's presets and thy-horizon)"
         ))));
@@ -173,7 +173,7 @@ impl JsExperimentRun {
             ))));
         }
         spec.dataset.check_loaded(dataset.inner()).map_err(js_err)?;
-        crate::experiment::runner::check_ground_truth(&spec, dataset.inner()).map_err(js_err)?;
+        crate::experiment::run::runner::check_ground_truth(&spec, dataset.inner()).map_err(js_err)?;
         Ok(JsExperimentRun {
             units: spec.units(),
             done: Done::new(&spec),

@@ -27,7 +27,7 @@ pub struct PresetQuick {
     pub drop: Vec<PolicyKind>,
 }
 
-/// One preset of the paper view (from `csc::experiment::presets::Preset`).
+/// One preset of the paper view (from `csc::experiment::definition::presets::Preset`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(not(target_arch = "wasm32"), derive(ts_rs::TS))]

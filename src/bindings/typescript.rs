@@ -38,8 +38,8 @@ fn roots(v: &mut Collect) {
     v.visit::<crate::online::PolicyKind>();
     v.visit::<crate::offline::OfflineKind>();
     v.visit::<PaperPreset>();
-    v.visit::<crate::experiment::metrics::MetricInfo>();
-    v.visit::<crate::experiment::presets::PaperValue>();
+    v.visit::<crate::experiment::definition::metrics::MetricInfo>();
+    v.visit::<crate::experiment::definition::presets::PaperValue>();
     v.visit::<crate::config::ParamEntry>();
     v.visit::<crate::stream::ArrivalInfo>();
     v.visit::<crate::dataset::DatasetEntry>();

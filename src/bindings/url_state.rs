@@ -158,7 +158,7 @@ pub struct UrlState {
     /// view's default for `online`). Checked against the base's parameters ([`Sweep::validate`]).
     #[serde(default)]
     pub grid: String,
-    /// The metric the sweep view draws (a [`crate::experiment::metrics::METRICS`] id, with or
+    /// The metric the sweep view draws (a [`crate::experiment::definition::metrics::METRICS`] id, with or
     /// without `final_`); empty: the report's default.
     #[serde(default)]
     pub metric: String,
@@ -367,7 +367,7 @@ fn sweep_bases() -> Vec<&'static str> {
     bases
 }
 fn metric_ids() -> String {
-    crate::experiment::metrics::METRICS.iter().map(|m| m.id).collect::<Vec<_>>().join(", ")
+    crate::experiment::definition::metrics::METRICS.iter().map(|m| m.id).collect::<Vec<_>>().join(", ")
 }
 
 /// The entry of a live panel's policy key (`p1`…`p4`, the state's field of that name): `$read`
@@ -576,7 +576,8 @@ pub fn url_keys() -> Vec<UrlKey> {
             },
             write: |s, _| (!s.metric.is_empty()).then(|| s.metric.clone()),
             check: |s| {
-                if s.metric.is_empty() || crate::experiment::metrics::metric(&s.metric).is_some() {
+                if s.metric.is_empty() || crate::experiment::definition::metrics::metric(&s.metric).is_some()
+                {
                     return Ok(());
                 }
                 Err(Error::param("metric", format!("unknown metric `{}`; known: {}", s.metric, metric_ids())))

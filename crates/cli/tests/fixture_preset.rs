@@ -1,4 +1,4 @@
-//! Adding a paper preset is one figure record of `csc::experiment::presets` (issue 27, "Done
+//! Adding a paper preset is one figure record of `csc::experiment::definition::presets` (issue 27, "Done
 //! when"; issue 34: one record per figure): with the cargo feature `fixture-preset`, that list has
 //! one more record (`sens-on-beta`, whose definition is the registry's), and the URL codec
 //! accepts it, `csc list` (text and `--json`) lists it, and the page's preset list (`paperPresets()`, from which js/views/paper.js builds its menu;
@@ -9,7 +9,7 @@
 #![cfg(all(feature = "fixture-preset", not(target_arch = "wasm32")))]
 
 use csc::bindings::url_state::{decode, encode};
-use csc::experiment::presets::preset;
+use csc::experiment::definition::presets::preset;
 use csc::experiment::{paper_presets, quick_spec};
 use std::process::Command;
 

@@ -1,4 +1,4 @@
-//! Reproduce from the page (issue 25, item 4): the command `csc::experiment::reproduce::cli_command`
+//! Reproduce from the page (issue 25, item 4): the command `csc::experiment::run::reproduce::cli_command`
 //! prints, run by the real CLI, regenerates the report of the definition it was made from — every
 //! statistic equal bit for bit except the wall-clock runtime; and a report file read back
 //! (`read_report`) is re-derived from its units, refusing shards and edited statistics.
@@ -8,7 +8,7 @@
 mod cli;
 
 use cli::{csc, scratch};
-use csc::experiment::reproduce::{cli_command, read_report};
+use csc::experiment::run::reproduce::{cli_command, read_report};
 use csc::experiment::{builtin, run_unit, ExperimentSpec, Measure, Report};
 use std::path::Path;
 

@@ -5,7 +5,7 @@
 //! `figures/…` resolve beside the page.
 //!
 //! [`slug`] is the one anchor rule of the project: the engine re-exports it
-//! (`csc_engine::experiment::spec::slug`, for frontier series keys) and depends on this crate
+//! (`csc_engine::experiment::definition::spec::slug`, for frontier series keys) and depends on this crate
 //! with default features off, so the engine never compiles the Markdown library.
 
 /// `text` as an identifier: lowercased, each run of characters other than a–z and 0–9 one `-`,

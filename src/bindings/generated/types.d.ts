@@ -452,7 +452,7 @@ export type FrontierComparison = {
    */
   reference_config: string,
   /**
-   * [`super::frontier::FRONTIER_METHOD`].
+   * [`crate::experiment::frontier::FRONTIER_METHOD`].
    */
   method: string,
   rows: Array<FrontierRow>,
@@ -462,7 +462,7 @@ export type FrontierComparison = {
   undecided: string | null,
   /**
    * Why a family's average regret is the same at every value of its parameter, where it is
-   * ([`super::Report::flat_regret_notes`]).
+   * ([`crate::experiment::Report::flat_regret_notes`]).
    */
   notes: Array<string>,
 };
@@ -480,7 +480,7 @@ export type FrontierRow = {
    */
   config: string,
   /**
-   * The intervals of [`super::frontier::FRONTIER_METRICS`] in order (`None` where not measured).
+   * The intervals of [`crate::experiment::frontier::FRONTIER_METRICS`] in order (`None` where not measured).
    */
   intervals: Array<Interval | null>,
   /**
@@ -745,7 +745,7 @@ export type Observation = {
   metric: string,
   x: number | null,
   /**
-   * The second parameter's value in a grid sweep ([`super::grid`]); NaN, and absent from
+   * The second parameter's value in a grid sweep ([`crate::experiment::definition::grid`]); NaN, and absent from
    * JSON, otherwise.
    */
   y?: number | null,
@@ -900,7 +900,7 @@ export type Paired = {
 };
 
 /**
- * One preset of the paper view (from `csc::experiment::presets::Preset`).
+ * One preset of the paper view (from `csc::experiment::definition::presets::Preset`).
  */
 export type PaperPreset = {
   /**
@@ -1311,7 +1311,7 @@ export type PresetQuick = {
 export type Report = {
   experiment: ExperimentSpec,
   /**
-   * What ran, in words, generated from `experiment` ([`super::describe`]).
+   * What ran, in words, generated from `experiment` ([`crate::experiment::describe`]).
    */
   description: string,
   engine: string,
@@ -1323,22 +1323,22 @@ export type Report = {
   units: Array<UnitResult>,
   /**
    * The paper's headline claims for this preset, each with its verdict
-   * ([`super::headline`]); absent for experiments the paper states no claim for.
+   * ([`crate::experiment::headline`]); absent for experiments the paper states no claim for.
    */
   headline?: Headline | null,
   /**
    * A frontier's points against its default reference, with paired differences (issue 33,
-   * item 3; [`super::frontier`]); absent for other experiments.
+   * item 3; [`crate::experiment::frontier`]); absent for other experiments.
    */
   frontier?: FrontierComparison | null,
   /**
-   * The paper's online guarantee checked on the runs (issue 36; [`super::theory_report`]):
+   * The paper's online guarantee checked on the runs (issue 36; [`crate::experiment::theory::report`]):
    * slopes over seeds with verdicts; absent for other measures.
    */
   theory?: TheoryReport | null,
   /**
    * A frontier's hit precision against cache-hit ratio per family, with AUCs (issue 37,
-   * item 1; arXiv 2606.19719; [`super::pchr`]); absent for other experiments and without
+   * item 1; arXiv 2606.19719; [`crate::experiment::frontier::pchr`]); absent for other experiments and without
    * ground truth.
    */
   pchr?: Pchr | null,
@@ -1886,7 +1886,7 @@ export type UrlState = {
    */
   grid: string,
   /**
-   * The metric the sweep view draws (a [`crate::experiment::metrics::METRICS`] id, with or
+   * The metric the sweep view draws (a [`crate::experiment::definition::metrics::METRICS`] id, with or
    * without `final_`); empty: the report's default.
    */
   metric: string,

@@ -469,7 +469,7 @@ proptest::proptest! {
             [(p, v)] => Sweep::new(p, v.clone()).to_arg().unwrap(),
             [(p, v), (q, w), ..] => Sweep::grid(p, v.clone(), q, w.clone()).to_arg().unwrap(),
         };
-        let ids = crate::experiment::metrics::METRICS;
+        let ids = crate::experiment::definition::metrics::METRICS;
         s.metric = match metric.checked_sub(1).map(|i| (i % 2, ids.get(i / 2))) {
             Some((0, Some(m))) => m.id.into(),
             Some((_, Some(m))) => format!("final_{}", m.id),

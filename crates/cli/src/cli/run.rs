@@ -85,7 +85,7 @@ fn definition(a: &RunArgs) -> Res<(ExperimentSpec, std::sync::Arc<csc_engine::da
     let (mut spec, base) = if Path::new(experiment).is_file() {
         read_definition(Path::new(experiment))?
     } else if a.quick {
-        if !csc_engine::experiment::registry::has_quick(experiment) {
+        if !csc_engine::experiment::definition::registry::has_quick(experiment) {
             return Err(format!(
                 "--quick: `{experiment}` has no quick settings (the Paper view's presets and thy-horizon; `csc list`)"
             ));

@@ -6,51 +6,36 @@
 //! No threads, clocks or files here: the native CLI runs units in parallel and writes files, the
 //! browser runs them one at a time in a worker — the same code.
 //!
-//! - [`registry`]: the built-in experiments by id (the only list of ids);
-//! - [`spec`]: a definition, its validation and its units; [`dataset`]: which data it runs on;
-//! - [`grid`]: a sweep over one parameter or a grid over two (`--grid`);
-//! - [`runner`]: one unit; [`geometry`]: the geometry measure;
-//! - [`stats`]: aggregation over seeds; [`report`]: the finished report, CSV and summary table;
-//! - [`frontier`]: the frontier experiment's table and chart data;
-//! - [`claims`]: the paper's claims per preset; [`headline`]: each judged by a stated test;
-//! - [`presets`]: one record per paper figure (definition, quick settings, label, claims, chart
-//!   kind) and [`presets::describe`];
-//! - [`theory`]: the paper's online guarantee checked on runs (slopes, intervals, verdicts);
-//! - [`metrics`]: the one list of reported metrics with their definitions;
-//! - [`reproduce`]: the `csc` command that regenerates a report, and a report file read back.
+//! The rooms, each with a map of its files in its `mod.rs`:
+//! - [`definition`]: what an experiment is (spec, grid, dataset, metrics, the built-ins by id and
+//!   the paper figures' records);
+//! - [`run`]: running one unit, what it records, and the command that regenerates a report;
+//! - [`stats`]: aggregation over seeds, intervals and how numbers are written;
+//! - [`report`]: the finished report, its CSV and summary table, and merging shards;
+//! - [`headline`]: the paper's claims per figure, each judged by a stated test, and the verdict's
+//!   words;
+//! - [`frontier`]: cost against error rate, the paired comparison against a reference, and P-CHR;
+//! - [`theory`]: the paper's online guarantee checked on runs (fits, checks, the report's table);
+//! - [`tune`]: picking a threshold τ for a target with exact binomial bounds.
 
-pub mod claims;
-pub mod dataset;
-pub mod definitions;
-pub mod fit;
+pub mod definition;
 pub mod frontier;
-pub mod geometry;
-pub mod grid;
 pub mod headline;
-pub mod metrics;
-pub mod observation;
-pub mod paired;
-pub mod pchr;
-pub mod presets;
-pub mod registry;
 pub mod report;
-pub mod reproduce;
-pub mod runner;
-pub mod spec;
+pub mod run;
 pub mod stats;
 pub mod theory;
-pub mod theory_report;
 pub mod tune;
 
 pub use crate::config::with_param;
-pub use dataset::{DatasetId, DatasetSpec};
-pub use definitions::{paper_policies, tuned_offline, TUNED_BETA_OFF, TUNED_LAMBDA};
-pub use grid::{default_values as default_sweep_values, Axis, Sweep, MAX_CELLS};
+pub use definition::builtins::{paper_policies, tuned_offline, TUNED_BETA_OFF, TUNED_LAMBDA};
+pub use definition::dataset::{DatasetId, DatasetSpec};
+pub use definition::grid::{default_values as default_sweep_values, Axis, Sweep, MAX_CELLS};
+pub use definition::presets::{describe, figure, frontier_quick, paper_presets, ChartKind, Preset};
+pub use definition::registry::{builtin, frontier_definition, quick_spec, sweep_presets, BUILTIN_IDS};
+pub use definition::spec::{check_experiment_size, ExperimentSpec, Family, Measure, Unit, MAX_UNITS};
 pub use headline::{Headline, HeadlineRow, Verdict};
-pub use observation::Observation;
-pub use presets::{describe, figure, frontier_quick, paper_presets, ChartKind, Preset};
-pub use registry::{builtin, frontier_definition, quick_spec, sweep_presets, BUILTIN_IDS};
 pub use report::{Report, ReportRecord, ShardInfo, ENGINE};
-pub use runner::{run_unit, UnitResult};
-pub use spec::{check_experiment_size, ExperimentSpec, Family, Measure, Unit, MAX_UNITS};
+pub use run::observation::Observation;
+pub use run::runner::{run_unit, UnitResult};
 pub use stats::{aggregate, format_difference, format_interval, t_quantile, Interval, Stat, INTERVAL};

@@ -1,9 +1,9 @@
 //! The geometry experiment (paper appendix, SPEC §10 `geom`): distance distributions,
 //! token-length CDFs per source and a 2-D projection of the stream.
 
-use super::observation::{obs, Observation};
 use crate::dataset::Dataset;
 use crate::error::Result;
+use crate::experiment::run::observation::{obs, Observation};
 use std::sync::Arc;
 
 /// Quantile levels reported for every distance distribution.
@@ -22,7 +22,7 @@ fn quantiles(out: &mut Vec<Observation>, series: &str, metric: &str, mut v: Vec<
 
 /// The `geom` measure: distance quantiles (universe pairwise, stream pairwise, stream nearest
 /// neighbour, stream to universe), token-length CDFs per source and the stream's 2-D projection.
-pub(super) fn geometry(
+pub(crate) fn geometry(
     dataset: &Arc<Dataset>,
     trace: &crate::trace::Trace,
     stream: usize,

@@ -1,10 +1,10 @@
 //! An experiment definition (SPEC §10): what it measures, over which sweep and seeds, and its
 //! list of independent units.
 
-pub use super::grid::{Axis, Sweep};
-use super::DatasetId;
 use crate::config::{count, with_param, Params};
 use crate::error::{Error, Result};
+pub use crate::experiment::definition::grid::{Axis, Sweep};
+use crate::experiment::DatasetId;
 use crate::offline::OfflineKind;
 use crate::online::PolicyKind;
 use serde::{Deserialize, Serialize};
@@ -307,7 +307,7 @@ impl ExperimentSpec {
     }
 
     /// The x value of a unit's sweep point (NaN without a sweep).
-    pub(super) fn unit_x(&self, unit: &Unit) -> f64 {
+    pub(crate) fn unit_x(&self, unit: &Unit) -> f64 {
         if let Some((f, i)) = self.family_of(unit.point) {
             return f.param.as_ref().and_then(|_| f.values[i].as_f64()).unwrap_or(f64::NAN);
         }
@@ -315,7 +315,7 @@ impl ExperimentSpec {
     }
 
     /// The second value of a unit's grid cell (NaN without a second swept parameter).
-    pub(super) fn unit_y(&self, unit: &Unit) -> f64 {
+    pub(crate) fn unit_y(&self, unit: &Unit) -> f64 {
         self.sweep.as_ref().map_or(f64::NAN, |s| s.y(unit.point))
     }
 

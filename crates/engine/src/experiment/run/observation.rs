@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 /// JSON has no NaN: non-finite numbers are written as `null` and read back as NaN.
-pub(super) mod nan_as_null {
+pub(crate) mod nan_as_null {
     use serde::{Deserialize, Deserializer, Serializer};
     pub fn serialize<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
         if v.is_finite() {
@@ -32,7 +32,7 @@ pub struct Observation {
     #[serde(with = "nan_as_null")]
     #[cfg_attr(feature = "ts", ts(type = "number | null"))]
     pub x: f64,
-    /// The second parameter's value in a grid sweep ([`super::grid`]); NaN, and absent from
+    /// The second parameter's value in a grid sweep ([`crate::experiment::definition::grid`]); NaN, and absent from
     /// JSON, otherwise.
     #[serde(default = "no_y", skip_serializing_if = "is_no_y", with = "nan_as_null")]
     #[cfg_attr(feature = "ts", ts(type = "number | null"))]
@@ -52,28 +52,28 @@ impl PartialEq for Observation {
 
 /// Whether two lists of numbers are the same bits, one by one (a NaN equals itself): the equality
 /// of observations and stats, whose NaN `x` or `y` stands for "none".
-pub(super) fn same_bits(a: &[f64], b: &[f64]) -> bool {
+pub(crate) fn same_bits(a: &[f64], b: &[f64]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
 }
 
 /// `y` outside a grid: NaN.
-pub(super) fn no_y() -> f64 {
+pub(crate) fn no_y() -> f64 {
     f64::NAN
 }
 
 /// Whether `y` is absent (NaN), so that reports without a grid keep their JSON.
-pub(super) fn is_no_y(y: &f64) -> bool {
+pub(crate) fn is_no_y(y: &f64) -> bool {
     y.is_nan()
 }
 
 /// A result key, with a display name of an older report read as its id.
-pub(super) fn legacy_key<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+pub(crate) fn legacy_key<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
     Ok(crate::algorithms::key_from_legacy(String::deserialize(d)?))
 }
 
 /// The position of algorithm `name` in `order`, appended when first seen: reports list the
 /// algorithms in the order their observations first name them.
-pub(super) fn first_seen(order: &mut Vec<String>, name: &str) -> usize {
+pub(crate) fn first_seen(order: &mut Vec<String>, name: &str) -> usize {
     order.iter().position(|a| a == name).unwrap_or_else(|| {
         order.push(name.to_string());
         order.len() - 1
@@ -81,6 +81,6 @@ pub(super) fn first_seen(order: &mut Vec<String>, name: &str) -> usize {
 }
 
 /// Appends one observation to `out`.
-pub(super) fn obs(out: &mut Vec<Observation>, algorithm: &str, metric: &str, x: f64, value: f64) {
+pub(crate) fn obs(out: &mut Vec<Observation>, algorithm: &str, metric: &str, x: f64, value: f64) {
     out.push(Observation { algorithm: algorithm.into(), metric: metric.into(), x, y: f64::NAN, value });
 }

@@ -1,10 +1,10 @@
 //! A frontier point's paired difference against a reference point, and the words for it (issue
-//! 33, item 3): the types the frontier's comparison is made of ([`super::frontier`] computes it;
+//! 33, item 3): the types the frontier's comparison is made of ([`crate::experiment::frontier`] computes it;
 //! the report carries it). Their own file, so that the report, which holds a comparison, and the
 //! frontier, which reads reports, do not import each other.
 
-use super::observation::nan_as_null;
-use super::stats::{mean_std_ci95, Interval};
+use crate::experiment::run::observation::nan_as_null;
+use crate::experiment::stats::{mean_std_ci95, Interval};
 use serde::{Deserialize, Serialize};
 
 /// How a point compares with the reference in one quantity (lower is better for both cost and
@@ -92,7 +92,7 @@ pub struct FrontierRow {
     pub point: usize,
     /// Its configuration in words: `Threshold, threshold_tau = 0.3`.
     pub config: String,
-    /// The intervals of [`super::frontier::FRONTIER_METRICS`] in order (`None` where not measured).
+    /// The intervals of [`crate::experiment::frontier::FRONTIER_METRICS`] in order (`None` where not measured).
     pub intervals: Vec<Option<Interval>>,
     /// Realised cost minus the reference's.
     pub cost: Option<Paired>,
@@ -108,12 +108,12 @@ pub struct FrontierComparison {
     pub reference: usize,
     /// Its configuration in words.
     pub reference_config: String,
-    /// [`super::frontier::FRONTIER_METHOD`].
+    /// [`crate::experiment::frontier::FRONTIER_METHOD`].
     pub method: String,
     pub rows: Vec<FrontierRow>,
     /// One sentence when no point is distinguishable from the reference in either quantity.
     pub undecided: Option<String>,
     /// Why a family's average regret is the same at every value of its parameter, where it is
-    /// ([`super::Report::flat_regret_notes`]).
+    /// ([`crate::experiment::Report::flat_regret_notes`]).
     pub notes: Vec<String>,
 }

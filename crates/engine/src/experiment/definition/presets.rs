@@ -1,18 +1,18 @@
 //! The paper's figures, declared once (issue 34, item 2): one record per figure of the paper (§6
 //! and the appendix; SPEC §10) holding its definition (and its tuned variant's), the quick
-//! settings a browser tab runs, its menu label, its claims ([`super::claims`]) and the kind of
-//! chart that draws it. The registry ([`super::registry`]) lists each figure's experiment from its
+//! settings a browser tab runs, its menu label, its claims ([`crate::experiment::headline::claims`]) and the kind of
+//! chart that draws it. The registry ([`crate::experiment::definition::registry`]) lists each figure's experiment from its
 //! record, the page builds its menu and quick runs from [`paper_presets`], the URL codec validates
 //! against it, and every description a reader sees is [`describe`] of the definition that
 //! actually ran, never a hand-written string.
 
-use super::claims::Widths;
-use super::headline::{evaluate, At, Claim, Comparison, Headline};
-use super::stats::num;
-use super::UnitResult;
-use super::{DatasetId, ExperimentSpec, Measure};
 use crate::config::Params;
 use crate::error::Result;
+use crate::experiment::headline::claims::Widths;
+use crate::experiment::headline::{evaluate, At, Claim, Comparison, Headline};
+use crate::experiment::stats::num;
+use crate::experiment::UnitResult;
+use crate::experiment::{DatasetId, ExperimentSpec, Measure};
 use crate::online::PolicyKind;
 use serde::{Serialize, Serializer};
 
@@ -20,7 +20,7 @@ use serde::{Serialize, Serializer};
 pub type Make = fn(&str, Params) -> ExperimentSpec;
 
 /// The quick settings of a preset: fewer seeds, rounds and sweep values than the paper's, enough
-/// seeds (≥ 5) for the headline verdicts ([`super::headline`]) to mean something.
+/// seeds (≥ 5) for the headline verdicts ([`crate::experiment::headline`]) to mean something.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Quick {
     pub seeds: usize,
@@ -76,7 +76,7 @@ pub struct Preset {
     #[serde(serialize_with = "is_some")]
     pub tuned: Option<Variant>,
     pub quick: Quick,
-    /// The paper's claims for this figure ([`super::claims`]), at the widths that ran.
+    /// The paper's claims for this figure ([`crate::experiment::headline::claims`]), at the widths that ran.
     #[serde(skip)]
     pub claims: fn(Widths) -> Vec<Claim>,
 }
@@ -113,8 +113,8 @@ const fn online(overrides: &'static [(&'static str, f64)]) -> Quick {
     Quick { seeds: 5, overrides, sweep_values: None, drop: &[PolicyKind::ClcbFrozenCont] }
 }
 
-use super::claims as c;
-use super::definitions as r;
+use crate::experiment::definition::builtins as r;
+use crate::experiment::headline::claims as c;
 
 /// Fig. 2(a): offline gap against the stream length.
 pub const FIG_A: Preset = Preset {
@@ -268,8 +268,8 @@ fn json_number(v: f64) -> serde_json::Value {
 }
 
 /// The frontier view's quick settings (issue 24, item 4): the `frontier` experiment (its k = 50,
-/// on synthetic [`super::definitions::SYNTHETIC_FRONTIER_K`], and every family of
-/// [`super::registry`]) over the page's horizon and evaluation sample
+/// on synthetic [`crate::experiment::definition::builtins::SYNTHETIC_FRONTIER_K`], and every family of
+/// [`crate::experiment::definition::registry`]) over the page's horizon and evaluation sample
 /// (T = 1,000, n_eval = 1,000, as `csc::bindings::url_state::page_params`) and 3 seeds, so a
 /// browser tab on 2 cores draws it in about a minute (docs/PERFORMANCE.md).
 pub fn frontier_quick() -> Quick {
@@ -277,7 +277,7 @@ pub fn frontier_quick() -> Quick {
 }
 
 /// The dataset as a reader knows it: a built-in's name, or "your data (file)".
-pub(super) fn dataset_name(d: &DatasetId) -> String {
+pub(crate) fn dataset_name(d: &DatasetId) -> String {
     match d {
         DatasetId::Synthetic => "synthetic".to_string(),
         DatasetId::NqTrivia => "nq-trivia".to_string(),

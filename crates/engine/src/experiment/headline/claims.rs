@@ -1,11 +1,11 @@
 //! The paper's headline claims per figure (paper §6 and its appendix; SPEC §10), with the reason
 //! each may differ (docs/REPRODUCTION.md, "Where we differ"): each figure's record
-//! ([`super::presets::Preset::claims`]) names its function here; [`super::headline`] evaluates
-//! them, and [`super::presets::headline`] is a run's table; [`super::presets::paper_values`], the
+//! ([`crate::experiment::definition::presets::Preset::claims`]) names its function here; [`crate::experiment::headline`] evaluates
+//! them, and [`crate::experiment::definition::presets::headline`] is a run's table; [`crate::experiment::definition::presets::paper_values`], the
 //! numbers the paper prints for a metric, which the page marks on its figures. Claims name algorithms by their ids' enums
 //! ([`PolicyKind`], [`OfflineKind`]), never by strings.
 
-use super::headline::{At, Claim, Comparison, Identity, Series};
+use crate::experiment::headline::{At, Claim, Comparison, Identity, Series};
 use crate::offline::OfflineKind;
 use crate::online::PolicyKind;
 

@@ -2,8 +2,8 @@
 //! definition, and a report file read back (a CLI result drawn by the page, or a page export
 //! checked) with its statistics re-derived from its units.
 
-use super::{builtin, ExperimentSpec, Report, ReportRecord};
 use crate::error::{Error, Result};
+use crate::experiment::{builtin, ExperimentSpec, Report, ReportRecord};
 
 /// The `csc run` command that regenerates the report of `spec` (with the same engine and data):
 ///
@@ -79,7 +79,7 @@ pub(crate) fn same_definition(a: &ExperimentSpec, b: &ExperimentSpec) -> bool {
     /// The spec without its JSON numbers, and those numbers in order.
     fn split(s: &ExperimentSpec) -> (ExperimentSpec, Vec<Value>) {
         let (mut s, mut held) = (s.clone(), Vec::new());
-        if let super::Measure::Frontier { families } = &mut s.measure {
+        if let crate::experiment::Measure::Frontier { families } = &mut s.measure {
             for f in families {
                 held.append(&mut f.values);
                 held.extend(f.set.values_mut().map(std::mem::take));
@@ -130,7 +130,7 @@ pub fn read_report(text: &str) -> Result<Report> {
     if serde_json::to_value(&again.stats).ok().as_ref() != Some(&stated) {
         return Err(Error::data(format!(
             "the report's statistics differ from what its {count} units give with this engine ({}; the file says {engine}): was it edited?",
-            super::ENGINE,
+            crate::experiment::ENGINE,
         )));
     }
     Ok(again)

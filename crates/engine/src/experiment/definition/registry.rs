@@ -2,13 +2,15 @@
 //! where it gives them, then the reproduction's tuned variants, sensitivity sweeps and theory
 //! checks (docs/REPRODUCTION.md). Each id appears once, in [`REGISTRY`]; [`BUILTIN_IDS`] and
 //! [`builtin`] are read from it. A paper figure's entries are read from its record
-//! ([`super::presets`]), which holds its definitions.
+//! ([`crate::experiment::definition::presets`]), which holds its definitions.
 
-use super::definitions::*;
-use super::presets::{frontier_quick, Make, Preset, Quick, ABL_K, FIG_A, FIG_B, FIG_C, FIG_E, GEOM, KRR_ERR};
-use super::{DatasetId, ExperimentSpec, Measure, Sweep};
 use crate::config::Params;
 use crate::error::{Error, Result};
+use crate::experiment::definition::builtins::*;
+use crate::experiment::definition::presets::{
+    frontier_quick, Make, Preset, Quick, ABL_K, FIG_A, FIG_B, FIG_C, FIG_E, GEOM, KRR_ERR,
+};
+use crate::experiment::{DatasetId, ExperimentSpec, Measure, Sweep};
 use crate::online::PolicyKind;
 
 /// A built-in experiment: its id and how to make its definition from the SPEC defaults.
@@ -212,7 +214,7 @@ pub const REGISTRY: &[Entry] = &[
         },
     },
     // Issue 36: Theorem 5.1 across horizons — one CLCB-SC-LS-Cont run per T on a log grid (the
-    // stage thresholds depend on T), Reg(T) fitted against T ([`super::theory_report`]).
+    // stage thresholds depend on T), Reg(T) fitted against T ([`crate::experiment::theory::report`]).
     Entry {
         id: "thy-horizon",
         make: |id, base| {
@@ -229,7 +231,7 @@ pub const REGISTRY: &[Entry] = &[
 ];
 
 /// The quick settings of built-ins that are not paper figures (a figure's are in its record,
-/// [`super::presets`]): `thy-horizon` at T = 250 … 2,000, 3 seeds, n_eval = 1,000, the page's
+/// [`crate::experiment::definition::presets`]): `thy-horizon` at T = 250 … 2,000, 3 seeds, n_eval = 1,000, the page's
 /// Theory view (aimed at under a minute on 2 cores).
 const QUICK: &[(&str, Quick)] = &[(
     "thy-horizon",
@@ -245,7 +247,8 @@ const QUICK: &[(&str, Quick)] = &[(
 /// one of [`QUICK`].
 pub fn has_quick(id: &str) -> bool {
     let id = id.trim_end_matches("-tuned");
-    super::presets::paper_presets().iter().any(|p| p.id == id) || QUICK.iter().any(|(q, _)| *q == id)
+    crate::experiment::definition::presets::paper_presets().iter().any(|p| p.id == id)
+        || QUICK.iter().any(|(q, _)| *q == id)
 }
 
 const fn ids<const N: usize>(r: &[Entry]) -> [&'static str; N] {
@@ -280,7 +283,7 @@ pub fn builtin(id: &str) -> Result<ExperimentSpec> {
 /// The definition of preset `id` (or `<id>-tuned`) at quick settings.
 pub fn quick_spec(id: &str) -> Result<ExperimentSpec> {
     let spec = builtin(id)?;
-    match super::presets::preset(id) {
+    match crate::experiment::definition::presets::preset(id) {
         Some(p) => p.quick.apply(spec),
         None => match QUICK.iter().find(|(q, _)| *q == id) {
             Some((_, quick)) => quick.apply(spec),
@@ -298,7 +301,11 @@ pub fn frontier_definition(dataset: DatasetId) -> Result<ExperimentSpec> {
         spec.params.k = SYNTHETIC_FRONTIER_K;
     }
     spec.dataset = dataset;
-    spec.title = frontier_title(&super::presets::dataset_name(&spec.dataset), &spec.params, spec.seeds);
+    spec.title = frontier_title(
+        &crate::experiment::definition::presets::dataset_name(&spec.dataset),
+        &spec.params,
+        spec.seeds,
+    );
     spec.validate()?;
     Ok(spec)
 }

@@ -1,12 +1,12 @@
 //! The unit runner (SPEC §10): one unit — one sweep value × one seed — as a pure function of
 //! (dataset, parameters, seed), producing observations `(algorithm, metric, x, value)`.
 
-use super::geometry::geometry;
-use super::observation::{obs, Observation};
-use super::{ExperimentSpec, Measure, Unit};
 use crate::config::Params;
 use crate::dataset::{Dataset, DatasetInfo};
 use crate::error::{Error, Result};
+use crate::experiment::run::geometry::geometry;
+use crate::experiment::run::observation::{obs, Observation};
+use crate::experiment::{ExperimentSpec, Measure, Unit};
 use crate::offline::OfflineProblem;
 use crate::online::sim::{Environment, RunResult, Simulation};
 use crate::online::PolicyKind;
@@ -257,12 +257,12 @@ fn theory_curves(out: &mut Vec<Observation>, name: &str, c: &crate::online::sim:
     }
 }
 
-/// Each run's log-log slope of every quantity of [`super::theory::Quantity::RUN`] with its
+/// Each run's log-log slope of every quantity of [`crate::experiment::theory::Quantity::RUN`] with its
 /// least-squares half-width, points and intercept (`theory_slope_<id>`, `theory_half_<id>`,
 /// `theory_points_<id>`, `theory_intercept_<id>`; absent when the run has
 /// too few points), from which a report's theory checks are made over seeds (issue 36).
 fn theory_slopes(out: &mut Vec<Observation>, name: &str, x: f64, cps: &[crate::online::sim::Checkpoint]) {
-    use super::fit::{loglog_fit, series, Quantity};
+    use crate::experiment::theory::fit::{loglog_fit, series, Quantity};
     // Theorem 5.1's four terms at the run's end, up to constants (`theory_bound_<term>`), for
     // the learners [`theory_curves`] draws them for.
     let last =

@@ -11,17 +11,17 @@
 //! The AUC of a family is taken over the *common* hit-ratio range `[lo, hi]`: the range that the
 //! most swept families span on every seed (a family spans `[max_s min_s, min_s max_s]` of its
 //! seeds' hit ratios), the widest of those
-//! ([`super::frontier::common_range`]); a family that does not span it gets no AUC and a note
+//! ([`crate::experiment::frontier::common_range`]); a family that does not span it gets no AUC and a note
 //! saying what it spans (on nq-trivia, vCache's hit ratios stay below the threshold caches'). On
 //! each seed, the family's points (sorted by
 //! hit ratio) are joined by straight lines and the area under them over `[lo, hi]` is [`auc`];
 //! the family's AUC is the mean of these areas with its 95% Student-t interval over seeds. A
 //! seed whose points do not span `[lo, hi]` is not extrapolated: the family then has no AUC, and
 //! a note says which seed spans what. The types live here, apart from the computation
-//! (`Report::pchr` in [`super::frontier`]), so that the report, which holds a P-CHR, and the
+//! (`Report::pchr` in [`crate::experiment::frontier`]), so that the report, which holds a P-CHR, and the
 //! frontier, which reads reports, do not import each other.
 
-use super::stats::Interval;
+use crate::experiment::stats::Interval;
 use serde::{Deserialize, Serialize};
 
 /// One point of a P-CHR chart.
@@ -31,7 +31,7 @@ pub struct PchrPoint {
     /// The experiment point (as the frontier's rows).
     pub point: usize,
     /// The family's parameter value (`null` for a single policy).
-    #[serde(with = "super::observation::nan_as_null")]
+    #[serde(with = "crate::experiment::run::observation::nan_as_null")]
     #[cfg_attr(feature = "ts", ts(type = "number | null"))]
     pub x: f64,
     /// Cache-hit ratio over seeds, clipped to [0, 1].

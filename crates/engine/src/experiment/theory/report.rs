@@ -1,11 +1,13 @@
-//! A report's theory checks (issue 36): [`super::theory`]'s checks made over the seeds of an
+//! A report's theory checks (issue 36): [`crate::experiment::theory`]'s checks made over the seeds of an
 //! online experiment from each run's recorded fits (`theory_slope_<id>`, `theory_half_<id>`,
 //! `theory_points_<id>`, `theory_intercept_<id>`, written by the unit runner), and, for a sweep over the horizon
 //! (`thy-horizon`), Reg(T) fitted against T — one run per T, as the switching lemma means it.
 
-use super::observation::first_seen;
-use super::theory::{check_horizons, check_of_fits, LogLogFit, Quantity, TheoryCheck, TheoryVerdict};
-use super::{ExperimentSpec, Measure, UnitResult};
+use crate::experiment::run::observation::first_seen;
+use crate::experiment::theory::{
+    check_horizons, check_of_fits, LogLogFit, Quantity, TheoryCheck, TheoryVerdict,
+};
+use crate::experiment::{ExperimentSpec, Measure, UnitResult};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -104,7 +106,7 @@ fn offline_report(units: &[UnitResult]) -> Option<TheoryReport> {
         .map(|(ai, by_seed)| {
             let mut points: Vec<Vec<(f64, f64)>> = by_seed.into_values().collect();
             points.iter_mut().for_each(|s| crate::order::stable_sort_by_key(s, |a| a.0));
-            let check = super::theory::check_series(Quantity::Gap, &points, false);
+            let check = crate::experiment::theory::check_series(Quantity::Gap, &points, false);
             TheoryHorizon { policy: order[ai].clone(), check, points }
         })
         .collect();

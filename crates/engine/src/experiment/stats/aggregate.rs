@@ -1,9 +1,9 @@
 //! Aggregation over seeds (SPEC §10): mean, standard deviation and the 95% Student-t interval of
 //! every (algorithm, metric, x) point.
 
-pub use super::fit::t_quantile;
-use super::observation::{first_seen, is_no_y, legacy_key, nan_as_null, no_y, same_bits};
-use super::UnitResult;
+use crate::experiment::run::observation::{first_seen, is_no_y, legacy_key, nan_as_null, no_y, same_bits};
+use crate::experiment::stats::student::t_quantile;
+use crate::experiment::UnitResult;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -77,7 +77,7 @@ pub fn format_interval(mean: f64, half: f64) -> String {
     format!("{} ± {}", fixed(mean, decimals), fixed(half.abs(), decimals))
 }
 
-/// A paired difference (`point − reference`, csc::experiment::paired) as [`format_interval`]
+/// A paired difference (`point − reference`, csc::experiment::frontier::paired) as [`format_interval`]
 /// with its sign: `+0.012 ± 0.004`, `−0.0031 ± 0.0012` (a minus sign, U+2212). A mean that rounds
 /// to zero at the half-width's precision has no sign (`0.0000 ± 0.0021`). Its verdict hangs on
 /// whether the interval excludes zero, so the shown numbers keep that ([`decimals_keeping_sign`]):
@@ -194,7 +194,7 @@ pub fn aggregate(results: &[UnitResult]) -> Vec<Stat> {
 }
 
 /// Thousands separated by commas (`5,000`), other numbers as they print.
-pub(super) fn num(v: f64) -> String {
+pub(crate) fn num(v: f64) -> String {
     if v.fract() == 0.0 && v.abs() >= 1000.0 && v.abs() < 1e15 {
         let s = format!("{}", v.abs() as u64);
         let mut out = String::new();

@@ -1,26 +1,11 @@
-//! The fits behind the theory checks (issue 36; [`super::theory`]): what is checked
+//! The fits behind the theory checks (issue 36; [`crate::experiment::theory`]): what is checked
 //! ([`Quantity`]), each run's series over its window ([`series`]) and the least-squares log-log
 //! line ([`loglog_fit`]) with its Student-t half-width ([`t_quantile`]). The unit runner records
-//! each run's fit; [`super::theory`] makes the checks and verdicts from them.
+//! each run's fit; [`crate::experiment::theory`] makes the checks and verdicts from them.
 
+use crate::experiment::stats::student::t_quantile;
 use crate::online::sim::Checkpoint;
 use serde::{Deserialize, Serialize};
-
-/// Two-sided 97.5% quantile of Student's t with `df` degrees of freedom.
-pub fn t_quantile(df: usize) -> f64 {
-    const T: [f64; 30] = [
-        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
-        2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
-        2.045, 2.042,
-    ];
-    match df {
-        0 => f64::NAN,
-        1..=30 => T[df - 1],
-        31..=60 => 2.000,
-        61..=120 => 1.980,
-        _ => 1.960,
-    }
-}
 
 /// What is checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

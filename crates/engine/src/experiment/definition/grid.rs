@@ -1,12 +1,12 @@
 //! Sweeps over one or two parameters (issue 25, item 5): a [`Sweep`] is one parameter over its
 //! values, or, with `by`, the grid of every pair of two parameters' values. Its points are the
 //! grid's cells, first parameter major (`point = i_x · n_y + i_y`); an experiment's units are
-//! cell × seed ([`ExperimentSpec::units`](super::ExperimentSpec::units)), so `--shard` splits a
+//! cell × seed ([`ExperimentSpec::units`](crate::experiment::ExperimentSpec::units)), so `--shard` splits a
 //! grid and `csc merge` joins it like any sweep. Observations carry the cell's first value as
-//! `x` and its second as `y` ([`Observation`](super::Observation)).
+//! `x` and its second as `y` ([`Observation`](crate::experiment::Observation)).
 //!
 //! The command line's `--grid 'epsilon=0.1,0.2,0.3;beta=0.5,1,2'` is [`Sweep::parse`], and
-//! [`Sweep::to_arg`] writes it back; [`ExperimentSpec::set_sweep`](super::ExperimentSpec::set_sweep)
+//! [`Sweep::to_arg`] writes it back; [`ExperimentSpec::set_sweep`](crate::experiment::ExperimentSpec::set_sweep)
 //! puts it in a definition.
 
 use crate::config::{with_param, Params};

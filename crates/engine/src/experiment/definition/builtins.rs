@@ -1,16 +1,16 @@
 //! The built-in experiments' definitions (SPEC §10; paper §6 and the appendix; docs/REPRODUCTION.md):
 //! each a function from its id and the SPEC defaults to its [`ExperimentSpec`]. The paper figures'
-//! records ([`super::presets`]) and the registry ([`super::registry`]) name them; they name
+//! records ([`crate::experiment::definition::presets`]) and the registry ([`crate::experiment::definition::registry`]) name them; they name
 //! neither, so the three import one way.
 
-use super::stats::num;
-use super::{DatasetId, ExperimentSpec, Family, Measure, Sweep};
 use crate::config::{Eviction, Params};
+use crate::experiment::stats::num;
+use crate::experiment::{DatasetId, ExperimentSpec, Family, Measure, Sweep};
 use crate::offline::OfflineKind;
 use crate::online::PolicyKind;
 use serde::Serialize;
 
-pub(super) fn offline_all() -> Vec<OfflineKind> {
+pub(crate) fn offline_all() -> Vec<OfflineKind> {
     OfflineKind::ALL.to_vec()
 }
 
@@ -19,14 +19,14 @@ pub fn paper_policies() -> Vec<PolicyKind> {
     PolicyKind::compared()
 }
 
-pub(super) fn values<T: Serialize>(v: &[T]) -> Vec<serde_json::Value> {
+pub(crate) fn values<T: Serialize>(v: &[T]) -> Vec<serde_json::Value> {
     v.iter().map(|x| serde_json::to_value(x).expect("serialisable")).collect()
 }
 
 /// A theory check across horizons (docs/REPRODUCTION.md, "Theory checks"): `policies` on
 /// synthetic, one run per horizon T of `horizons` (the stage thresholds depend on T), n_eval =
 /// 2,000 (`thy-switch`, `thy-switch-cont`, `thy-horizon`).
-pub(super) fn horizon_sweep(
+pub(crate) fn horizon_sweep(
     id: &str,
     base: Params,
     title: &str,
@@ -46,7 +46,7 @@ pub(super) fn horizon_sweep(
     }
 }
 
-/// Fig. 2(a)'s definition ([`super::presets::FIG_A`]).
+/// Fig. 2(a)'s definition ([`crate::experiment::definition::presets::FIG_A`]).
 pub fn fig_a(id: &str, base: Params) -> ExperimentSpec {
     ExperimentSpec {
         id: id.into(),
@@ -60,7 +60,7 @@ pub fn fig_a(id: &str, base: Params) -> ExperimentSpec {
     }
 }
 
-/// Fig. 2(b)'s definition ([`super::presets::FIG_B`]).
+/// Fig. 2(b)'s definition ([`crate::experiment::definition::presets::FIG_B`]).
 pub fn fig_b(id: &str, base: Params) -> ExperimentSpec {
     ExperimentSpec {
         id: id.into(),
@@ -74,7 +74,7 @@ pub fn fig_b(id: &str, base: Params) -> ExperimentSpec {
     }
 }
 
-/// Appendix Figs. 5–6's definition ([`super::presets::ABL_K`]).
+/// Appendix Figs. 5–6's definition ([`crate::experiment::definition::presets::ABL_K`]).
 pub fn abl_k(id: &str, base: Params) -> ExperimentSpec {
     ExperimentSpec {
         id: id.into(),
@@ -88,7 +88,7 @@ pub fn abl_k(id: &str, base: Params) -> ExperimentSpec {
     }
 }
 
-/// Appendix Fig. 12's definition ([`super::presets::KRR_ERR`]).
+/// Appendix Fig. 12's definition ([`crate::experiment::definition::presets::KRR_ERR`]).
 pub fn krr_err(id: &str, base: Params) -> ExperimentSpec {
     ExperimentSpec {
         id: id.into(),
@@ -102,7 +102,7 @@ pub fn krr_err(id: &str, base: Params) -> ExperimentSpec {
     }
 }
 
-/// The geometry figures' definition ([`super::presets::GEOM`]).
+/// The geometry figures' definition ([`crate::experiment::definition::presets::GEOM`]).
 pub fn geom(id: &str, base: Params) -> ExperimentSpec {
     ExperimentSpec {
         id: id.into(),
@@ -189,7 +189,7 @@ pub const TUNED_BETA_OFF: f64 = 0.03;
 /// Ridge of the tuned offline configuration.
 pub const TUNED_LAMBDA: f64 = 0.001;
 
-pub(super) fn offline_sensitivity(
+pub(crate) fn offline_sensitivity(
     id: &str,
     what: &str,
     param: &str,
@@ -218,7 +218,7 @@ pub(super) fn offline_sensitivity(
 
 /// The policies of the online sweeps: the paper's method, its discrete predecessor and the
 /// strongest simple baselines.
-pub(super) fn sensitivity_policies(lfu: bool) -> Vec<PolicyKind> {
+pub(crate) fn sensitivity_policies(lfu: bool) -> Vec<PolicyKind> {
     let mut v = vec![PolicyKind::ClcbScLsCont, PolicyKind::ClcbScLs, PolicyKind::Greedy];
     if lfu {
         v.push(PolicyKind::Lfu);
@@ -226,7 +226,7 @@ pub(super) fn sensitivity_policies(lfu: bool) -> Vec<PolicyKind> {
     v
 }
 
-pub(super) fn online_sensitivity(
+pub(crate) fn online_sensitivity(
     id: &str,
     what: &str,
     param: &str,
@@ -253,7 +253,7 @@ pub(super) fn online_sensitivity(
 /// over its bound δ (SPEC §15), CLCB-SC-LS-Cont over its width β (SPEC §6), CLCB-SC-LS,
 /// Greedy, LFU and LRU as points, and last the threshold cache evicting by GDSF over the same τ. Every point: realised cost, error rate, hit rate and average
 /// regret with 95% intervals over seeds.
-pub(super) fn frontier(id: &str, base: Params) -> ExperimentSpec {
+pub(crate) fn frontier(id: &str, base: Params) -> ExperimentSpec {
     let gptcache = Family {
         label: Some("Threshold (GPTCache)".into()),
         set: [
@@ -302,7 +302,7 @@ pub(super) fn frontier(id: &str, base: Params) -> ExperimentSpec {
 }
 
 /// The frontier's k on synthetic data at the page's quick settings
-/// ([`super::presets::frontier_definition`]): synthetic's universe holds 50 queries, so the
+/// ([`crate::experiment::definition::presets::frontier_definition`]): synthetic's universe holds 50 queries, so the
 /// `frontier` experiment's k = 50 would cache all of it and make every policy the same; at this k
 /// the families separate where they differ (measured in docs/PERFORMANCE.md, "Frontier").
 pub const SYNTHETIC_FRONTIER_K: usize = 10;

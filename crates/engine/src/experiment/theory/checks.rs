@@ -17,7 +17,7 @@
 //!   −½, per offline algorithm (the theorem is about CUCB-SC-Cont; the others are set beside it).
 //!
 //! **Intervals.** Over n ≥ 2 seeds, the Student-t interval of the per-seed slopes
-//! ([`Interval::of`], [`super::INTERVAL`]); for one run, the least-squares slope
+//! ([`Interval::of`], [`crate::experiment::INTERVAL`]); for one run, the least-squares slope
 //! `± t_{0.975, p−2}·se` over its p checkpoints (the checkpoints of one run are not independent,
 //! so that interval is narrower than a seed interval would be: it says how well a line fits).
 //!
@@ -31,8 +31,8 @@
 //! - *not visible at this horizon*: anything else (the interval straddles, or there are fewer
 //!   than 3 points to fit).
 
-pub use super::fit::{loglog_fit, series, LogLogFit, Quantity};
-use super::stats::{format_interval, Interval};
+use crate::experiment::stats::{format_interval, Interval};
+pub use crate::experiment::theory::fit::{loglog_fit, series, LogLogFit, Quantity};
 use crate::online::sim::Checkpoint;
 use serde::{Deserialize, Serialize};
 
@@ -115,7 +115,7 @@ pub struct TheoryCheck {
     pub slope: Interval,
     /// The fitted line's intercept (mean over seeds): `ln y = intercept + slope·ln t`.
     #[cfg_attr(feature = "ts", ts(type = "number | null"))]
-    #[serde(with = "super::observation::nan_as_null")]
+    #[serde(with = "crate::experiment::run::observation::nan_as_null")]
     pub intercept: f64,
     /// The fit's window `[from, to]` in t (or T across horizons).
     pub from: f64,

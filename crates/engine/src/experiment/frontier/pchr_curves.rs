@@ -1,0 +1,218 @@
+//! P-CHR computed from a frontier's report ([`super::pchr`] holds its types and the AUC): each
+//! family's curve per seed, the common hit-ratio range, and the chart data (`<out>.pchr.csv`).
+
+use super::pchr::{auc, Pchr, PchrFamily, PchrPoint, PCHR_METHOD};
+use super::point::FRONTIER_METRICS;
+use crate::experiment::stats::Interval;
+use crate::experiment::{Measure, Report};
+use std::collections::BTreeMap;
+
+/// One point of a P-CHR curve as [`Report::pchr`] gathers it: the experiment point, the
+/// parameter's value, each seed's (hit ratio, hit precision) where it had a hit, and every seed's
+/// hit ratio.
+type Curve = (usize, f64, BTreeMap<u64, (f64, f64)>, Vec<f64>);
+
+/// The smallest and largest of `xs` (non-empty).
+fn span(xs: &[f64]) -> (f64, f64) {
+    xs.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| (a.min(*x), b.max(*x)))
+}
+
+/// The hit ratios a swept family's points span on every seed: `[max_s min, min_s max]` over the
+/// seeds' (hit ratio, precision) points; `None` when that is empty.
+fn every_seed_span(pts: &[Curve]) -> Option<(f64, f64)> {
+    let seeds: std::collections::BTreeSet<u64> = pts.iter().flat_map(|p| p.2.keys().copied()).collect();
+    let (mut lo, mut hi) = (f64::NEG_INFINITY, f64::INFINITY);
+    for s in seeds {
+        let xs: Vec<f64> = pts.iter().filter_map(|p| p.2.get(&s).map(|v| v.0)).collect();
+        let (a, b) = span(&xs);
+        (lo, hi) = (lo.max(a), hi.min(b));
+    }
+    (lo.is_finite() && hi.is_finite() && lo <= hi).then_some((lo, hi))
+}
+
+/// P-CHR's common hit-ratio range ([`crate::experiment::frontier::pchr`]) from the swept families' spans (`None`: not
+/// swept, or no hit): the range `[lo, hi]`, `lo < hi`, that the most families span, the widest
+/// among those, then the lowest; its ends are among the spans' ends. `None` when no two ends of
+/// the spans make a range of positive width that any family spans.
+pub fn common_range(spans: &[Option<(f64, f64)>]) -> Option<(f64, f64)> {
+    let spans: Vec<(f64, f64)> = spans.iter().flatten().copied().collect();
+    let mut best: Option<(usize, f64, f64)> = None;
+    for &(lo, _) in &spans {
+        for &(_, hi) in &spans {
+            if lo >= hi {
+                continue;
+            }
+            let n = spans.iter().filter(|(a, b)| *a <= lo && *b >= hi).count();
+            let better = match best {
+                None => n > 0,
+                Some((bn, blo, bhi)) => {
+                    n > bn || (n == bn && (hi - lo > bhi - blo || (hi - lo == bhi - blo && lo < blo)))
+                }
+            };
+            if better {
+                best = Some((n, lo, hi));
+            }
+        }
+    }
+    best.map(|(_, lo, hi)| (lo, hi))
+}
+
+impl Report {
+    /// A frontier's P-CHR ([`crate::experiment::frontier::pchr`]; arXiv 2606.19719): each family's hit precision
+    /// against its cache-hit ratio, point by point over seeds, and each swept family's AUC over
+    /// the common hit-ratio range; `None` for other experiments or without ground truth (no
+    /// error rate).
+    pub fn pchr(&self) -> Option<Pchr> {
+        let Measure::Frontier { families } = &self.experiment.measure else { return None };
+        let (hit, err) = (FRONTIER_METRICS[2].0, FRONTIER_METRICS[1].0);
+        // Per family: per point, its index, value and per-seed (hit ratio, precision).
+        // (Every seed's hit ratio too: a seed without a hit has a hit ratio, 0, but no precision.)
+        let mut curves: Vec<Vec<Curve>> = Vec::new();
+        for (start, f) in self.experiment.frontier_families() {
+            let mut pts = Vec::new();
+            for i in 0..f.points() {
+                let point = start + i;
+                let x = f.x(i);
+                let (h, e) = (self.per_seed(point, hit), self.per_seed(point, err));
+                let seeds = crate::order::map_of(
+                    h.iter()
+                        .filter(|(_, h)| **h > 0.0)
+                        .filter_map(|(s, h)| Some((*s, (*h, 1.0 - e.get(s)? / h)))),
+                );
+                pts.push((point, x, seeds, h.values().copied().collect::<Vec<f64>>()));
+            }
+            curves.push(pts);
+        }
+        if curves.iter().flatten().all(|(_, _, s, _)| s.is_empty()) {
+            return None;
+        }
+        let unit = |v: Vec<f64>| {
+            let i = Interval::of(&v);
+            Interval::clipped(i.n, i.mean, i.half(), (0.0, 1.0))
+        };
+        // Each swept family's span of mean hit ratio, then the common range (`common_range`).
+        let mut spans: Vec<Option<(f64, f64)>> = Vec::new();
+        let mut out = Vec::new();
+        for (f, pts) in families.iter().zip(&curves) {
+            let points: Vec<PchrPoint> = pts
+                .iter()
+                .map(|(point, x, s, h)| PchrPoint {
+                    point: *point,
+                    x: *x,
+                    hit_ratio: unit(h.clone()),
+                    precision: unit(s.values().map(|v| v.1).collect()),
+                })
+                .collect();
+            spans.push(if f.param.is_some() { every_seed_span(pts) } else { None });
+            out.push(PchrFamily {
+                key: f.key(),
+                name: f.name(),
+                param: f.param.clone(),
+                points,
+                auc: None,
+                note: None,
+            });
+        }
+        let range = common_range(&spans);
+        for (((f, pts), fam), sp) in families.iter().zip(&curves).zip(&mut out).zip(&spans) {
+            if f.param.is_none() {
+                continue;
+            }
+            let Some((lo, hi)) = range else {
+                fam.note = Some("the swept families share no range of hit ratios: no AUC".into());
+                continue;
+            };
+            match sp {
+                Some((a, b)) if *a <= lo && *b >= hi => {}
+                Some((a, b)) => {
+                    fam.note = Some(format!(
+                        "on every seed its points span hit ratios [{a:.4}, {b:.4}], not the common range \
+                         [{lo:.4}, {hi:.4}]: no AUC (not extrapolated)"
+                    ));
+                    continue;
+                }
+                None => {
+                    fam.note = Some(
+                        "no range of hit ratios is spanned on every seed (or no seed has a hit): no AUC"
+                            .into(),
+                    );
+                    continue;
+                }
+            }
+            let seeds: std::collections::BTreeSet<u64> =
+                pts.iter().flat_map(|p| p.2.keys().copied()).collect();
+            let mut areas = Vec::new();
+            let mut short = Vec::new();
+            for s in seeds {
+                let curve: Vec<(f64, f64)> = pts.iter().filter_map(|p| p.2.get(&s).copied()).collect();
+                match auc(&curve, lo, hi) {
+                    Some(a) => areas.push(a),
+                    None => {
+                        let (a, b) = span(&curve.iter().map(|p| p.0).collect::<Vec<_>>());
+                        short.push(format!("seed {s} spans [{a:.4}, {b:.4}]"));
+                    }
+                }
+            }
+            if short.is_empty() {
+                fam.auc = Some(Interval::of(&areas));
+            } else {
+                fam.note = Some(format!(
+                    "its points do not span the common hit-ratio range [{lo:.4}, {hi:.4}] on every seed ({}): \
+                     no AUC (not extrapolated)",
+                    short.join("; ")
+                ));
+            }
+        }
+        Some(Pchr { range: range.map(|(a, b)| [a, b]), families: out, method: PCHR_METHOD.into() })
+    }
+
+    /// The P-CHR chart data (`<out>.pchr.csv`): a row per point, `family,algorithm_id,param,x,point,`
+    /// then `n,mean,lo,hi` of the hit ratio and of the hit precision, then the family's
+    /// `auc,auc_ci95,auc_lo,auc_hi` over the common range `range_lo,range_hi` (empty where there is
+    /// none) and its note; `None` for other experiments or without ground truth.
+    pub fn pchr_csv(&self) -> Option<String> {
+        let p = self.pchr()?;
+        let num = |v: f64| if v.is_finite() { v.to_string() } else { String::new() };
+        let mut s =
+            String::from("family,algorithm_id,param,x,point,hit_ratio_n,hit_ratio,hit_ratio_lo,hit_ratio_hi");
+        s.push_str(",precision_n,precision,precision_lo,precision_hi,auc_n,auc,auc_ci95,auc_lo,auc_hi,range_lo,range_hi,note\n");
+        let (rlo, rhi) = p.range.map_or((f64::NAN, f64::NAN), |[a, b]| (a, b));
+        let Measure::Frontier { families } = &self.experiment.measure else { return None };
+        for (f, fam) in families.iter().zip(&p.families) {
+            for pt in &fam.points {
+                let (h, q) = (&pt.hit_ratio, &pt.precision);
+                s.push_str(&format!(
+                    "{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                    fam.key,
+                    f.policy.info().id,
+                    fam.param.as_deref().unwrap_or(""),
+                    num(pt.x),
+                    pt.point,
+                    h.n,
+                    num(h.mean),
+                    num(h.lo),
+                    num(h.hi),
+                    q.n,
+                    num(q.mean),
+                    num(q.lo),
+                    num(q.hi)
+                ));
+                match &fam.auc {
+                    Some(a) => s.push_str(&format!(
+                        ",{},{},{},{},{}",
+                        a.n,
+                        num(a.mean),
+                        num(a.half()),
+                        num(a.lo),
+                        num(a.hi)
+                    )),
+                    None => s.push_str(",,,,,"),
+                }
+                let note = fam.note.as_deref().unwrap_or("").replace('"', "'");
+                let note = if note.is_empty() { note } else { format!("\"{note}\"") };
+                s.push_str(&format!(",{},{},{note}\n", num(rlo), num(rhi)));
+            }
+        }
+        Some(s)
+    }
+}
