@@ -27,19 +27,27 @@ ensure_rust_components
 step "format" cargo fmt --check
 step "chart module (node)" node --experimental-detect-module --test tests/charts/
 step "clippy" cargo clippy --all-targets --locked -- -D warnings
-step "native tests" cargo test --locked
+# The native suite crate by crate, each with its time: the engine's own tests
+# (crates/engine/tests: the differential, property and hand-computed tests of the paper's
+# machinery), the web layer's (the catalog against the page, the URL state, the TypeScript types,
+# the module graph), the CLI's and the docs renderer's. The engine is built with the `ts` feature
+# the web layer enables, so the four share one build of it.
+step "native tests: engine (csc-engine)" cargo test --locked -p csc-engine --features ts
+step "native tests: web layer (csc)" cargo test --locked -p csc
+step "native tests: command line (csc-cli)" cargo test --locked -p csc-cli
+step "native tests: docs renderer (csc-doc)" cargo test --locked -p csc-doc
 # Adding a paper preset is one entry: a feature-gated fixture entry shows in the URL codec and csc list.
 step "fixture preset" cargo test --locked -p csc-cli --features fixture-preset --test fixture_preset
 # Adding a link key is one entry: the feature-gated fixture key in parse, encode, hide flags, controls.
 step "fixture key" cargo test --locked -p csc --lib --features fixture-key url_state
 }
 
-# Sweeps as Slurm job arrays (deploy/slurm, README "Sweeps on a cluster"): a real one-node Slurm
-# cluster started here (scripts/slurm-local.sh, always stopped again), the shipped array template
-# submitted with one task cancelled while it runs and re-submitted, merged = unsharded bit for bit
-# (tests/slurm/array.sh). Needs root; Debian's Slurm and munge are installed when missing (~20 s).
-# Measured on a loaded 2-core machine: 70–95 s once the release CLI is built; a cold release
-# build of the CLI adds about 2–3.5 min.
+# Sweeps as Slurm job arrays (deploy/slurm, docs/USAGE.md, "Sweeps on a cluster"): a real
+# one-node Slurm cluster started here (scripts/slurm-local.sh, always stopped again), the shipped
+# array template submitted with one task cancelled while it runs and re-submitted, merged =
+# unsharded bit for bit (tests/slurm/array.sh). Needs root; Debian's Slurm and munge are installed
+# when missing (~20 s). Measured on a loaded 2-core machine: 70–95 s once the release CLI is built;
+# a cold release build of the CLI adds about 2–3.5 min.
 layer_slurm() {
 local missing=()
 for tool in slurmctld slurmd sbatch munged; do
@@ -116,7 +124,7 @@ step "page type-check (tsc)" node tests/e2e/node_modules/typescript/bin/tsc -p w
 step "page type-check catches wrong uses" node tests/e2e/tscheck.mjs
 step "playground e2e" node tests/e2e/run.mjs
 step "accessibility e2e (axe-core, every view)" node tests/e2e/a11y.mjs
-step "the page's smaller faults e2e (issue 33)" node tests/e2e/faults.mjs
+step "the page's smaller faults e2e" node tests/e2e/faults.mjs
 step "experiment figures e2e" node tests/e2e/charts.mjs
 # The live view explaining its rounds (why this round, running charts, four panels, nq-trivia at
 # T = 5,000 from ../shared/data or $CSC_DATA, the hover on a wrong hit): tests/e2e/live.mjs.
@@ -126,7 +134,7 @@ step "reproduce e2e" node tests/e2e/reproduce.mjs
 # The sweep view: a 3 × 3 grid equal, cell for cell, to the CLI's --grid run of its command.
 step "sweep e2e" node tests/e2e/sweep.mjs
 step "frontier e2e (nq-trivia, against the CLI)" node tests/e2e/frontier.mjs
-# "Pick a threshold" (issue 37): the form's answer on nq-trivia equals `csc tune-threshold`, bit for bit.
+# "Pick a threshold": the form's answer on nq-trivia equals `csc tune-threshold`, bit for bit.
 step "tune-threshold e2e (nq-trivia, against the CLI)" node tests/e2e/tune.mjs
 # Every Paper-view preset at quick settings: no excluded number reads "reproduced", identical pairs
 # read "identical", a zero-hit win is flagged (fig-e on the shared nq-trivia files).
@@ -150,7 +158,7 @@ step "bundle" bash scripts/dist.sh
 step "embedding worker type-check (tsc)" node tests/e2e/node_modules/typescript/bin/tsc -p www/jsconfig.embed.json
 step "embedding e2e" node tests/e2e/embed.mjs
 
-# "Ask a question" (issue 14). The sentence-embedding package dist.sh built (pkg-embed/, with the
+# "Ask a question": the sentence-embedding package dist.sh built (pkg-embed/, with the
 # model of scripts/fetch-model.sh in model/): every export swept with hostile JS values in Node,
 # as the engine's; in headless Chrome and Firefox against ../shared/data (min cosine ≥ 0.99999 over
 # 200 NQ questions, edge texts, 2,000 GPT-2 token counts; tests/e2e/embed_browsers.mjs); and the
@@ -158,7 +166,7 @@ step "embedding e2e" node tests/e2e/embed.mjs
 step "hostile sweep of the embedding package (node)" node scripts/hostile_pkg.mjs dist/pkg-embed dist/model
 step "embedding package (Chrome, Firefox)" node tests/e2e/embed_browsers.mjs
 step "ask a question e2e" node tests/e2e/ask.mjs
-step "ask arriving after the page e2e (serve.sh, issue 35)" node tests/e2e/ask_later.mjs
+step "ask arriving after the page e2e (serve.sh)" node tests/e2e/ask_later.mjs
 
 # The sentence-embedding crate's own tests (embed/tests/native.rs): the first 200 NQ questions
 # against ../shared/data's embeddings (or $CSC_DATA's), edge texts, GPT-2 counts, with the model

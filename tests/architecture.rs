@@ -520,7 +520,9 @@ fn graph_faults(declared: &Graph, files: &Graph) -> Vec<String> {
         for d in deps.difference(allowed) {
             let by: Vec<&str> = files
                 .iter()
-                .filter(|(f, t)| module_of(f).as_ref() == Some(m) && t.iter().any(|t| module_of(t).as_ref() == Some(d)))
+                .filter(|(f, t)| {
+                    module_of(f).as_ref() == Some(m) && t.iter().any(|t| module_of(t).as_ref() == Some(d))
+                })
                 .map(|(f, _)| f.as_str())
                 .collect();
             faults.push(format!("`{m}` uses `{d}` ({}), which its arrow does not allow", by.join(", ")));
@@ -586,5 +588,9 @@ fn the_engine_imports_only_what_its_declared_graph_allows() {
     let declared = declared_graph(&doc);
     assert!(declared.len() > 20 && declared["online"].contains("krr"), "{declared:?}");
     let faults = graph_faults(&declared, &crate_files("crates/engine/src"));
-    assert!(faults.is_empty(), "docs/ARCHITECTURE.md's engine graph and the imports disagree:\n{}", faults.join("\n"));
+    assert!(
+        faults.is_empty(),
+        "docs/ARCHITECTURE.md's engine graph and the imports disagree:\n{}",
+        faults.join("\n")
+    );
 }

@@ -430,3 +430,22 @@ fn the_page_shows_no_spec_section_as_a_reference() {
     }
     assert!(bad.is_empty(), "references to sections the paper does not have:\n{}", bad.join("\n"));
 }
+
+/// The page's link and controls: `eviction=gdsf` round-trips, a bad rule is one plain message
+/// naming the choices, and the select under More parameters offers both rules.
+#[test]
+fn the_link_and_the_page_select_the_rule() {
+    let s = decode("eviction=gdsf").unwrap();
+    assert_eq!(s.params.eviction, csc::config::Eviction::Gdsf);
+    assert_eq!(decode(&encode(&s).unwrap()).unwrap(), s);
+    for bad in ["eviction=NaN", "eviction=lfu", "eviction=1"] {
+        let e = decode(bad).unwrap_err().to_string();
+        assert!(
+            e.contains("`eviction`") && e.contains("lru or gdsf") && e.lines().count() == 1,
+            "{bad}: {e}"
+        );
+    }
+    let c = page_controls().into_iter().find(|c| c.id == "eviction").expect("an eviction control");
+    assert_eq!((c.key.as_str(), c.section), ("params.eviction", "more"));
+    assert_eq!(c.choices.iter().map(|c| c.value).collect::<Vec<_>>(), ["lru", "gdsf"]);
+}

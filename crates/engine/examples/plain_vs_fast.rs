@@ -28,7 +28,7 @@
 // The plain re-implementation shared with the root's differential tests, which name the engine
 // `csc` (the web layer's re-export).
 extern crate csc_engine as csc;
-#[path = "../../../tests/support/plain_online/mod.rs"]
+#[path = "../tests/support/plain_online/mod.rs"]
 mod plain_online;
 
 use csc_engine::config::Params;

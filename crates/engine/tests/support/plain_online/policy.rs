@@ -1,7 +1,7 @@
 //! The plain policies' interface: a round's decision, the [`PlainPolicy`] trait, `d(x, M)`.
 
-use csc::space::Metric;
-use csc::stream::Arrival;
+use csc_engine::space::Metric;
+use csc_engine::stream::Arrival;
 
 /// A policy's decision in round t.
 pub struct Decision {

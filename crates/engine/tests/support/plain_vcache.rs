@@ -1,17 +1,17 @@
 //! A plain implementation of vCache written straight from SPEC §15, sharing nothing with
-//! `csc::online::vcache`: the differential oracle of `tests/vcache.rs`.
+//! `csc_engine::online::vcache`: the differential oracle of `tests/vcache.rs`.
 //!
 //! Straight-line code: a linear scan for the nearest item (strict `<`, ties to the lowest
 //! index), the similarity `1 − (D·d)²/2` rounded to 3 decimals, Newton–Raphson written out for
 //! the 2×2 case, the separable table, the delta method, the 50-point ε grid and the LRU
 //! eviction by a scan, or GDSF's (Cherkasova 1998, HPL-98-69: evict the lowest
 //! `L + uses·cost`, ties to the oldest, then `L` = its priority) by a scan (`tests/gdsf.rs`). Shared with the engine on purpose, as definitions: the metric
-//! (`Metric::dist`), the normal quantile `Φ⁻¹` (`csc::portable::norm_quantile`, there is none
+//! (`Metric::dist`), the normal quantile `Φ⁻¹` (`csc_engine::portable::norm_quantile`, there is none
 //! in std) and the random stream (ChaCha8 seeded with the run's seed, stream 7 = the engine's
 //! `Purpose::Policy`). The logistic uses std's `f64::exp`, not the engine's `libm` wrapper.
 #![allow(dead_code, clippy::manual_clamp, clippy::neg_cmp_op_on_partial_ord)]
 
-use csc::space::Metric;
+use csc_engine::space::Metric;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -174,7 +174,7 @@ fn tau(s: f64, t_hat: f64, gamma: f64, var: f64, delta: f64) -> f64 {
     let step = (1.0 - 1e-6 - 1e-6) / 49.0;
     for i in 0..50 {
         let eps = if i == 49 { 1.0 - 1e-6 } else { i as f64 * step + 1e-6 };
-        let mut tp = t_hat + csc::portable::norm_quantile(1.0 - eps) * var.sqrt();
+        let mut tp = t_hat + csc_engine::portable::norm_quantile(1.0 - eps) * var.sqrt();
         if tp < 0.0 {
             tp = 0.0;
         }

@@ -1,8 +1,8 @@
 //! KRR from scratch (SPEC §6), and Reverse Greedy as written (Alg. 1), both timed.
 
-use csc::mismatch::Mismatch;
-use csc::reverse_greedy::{reverse_greedy_plain, Instance};
-use csc::space::{DistanceMatrix, Metric};
+use csc_engine::mismatch::Mismatch;
+use csc_engine::reverse_greedy::{reverse_greedy_plain, Instance};
+use csc_engine::space::{DistanceMatrix, Metric};
 use nalgebra::DMatrix;
 use std::cell::Cell;
 use std::time::Instant;

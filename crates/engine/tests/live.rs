@@ -1,4 +1,4 @@
-//! The live run (`csc::live::LiveRun`, the page's live view; issue 27 item 3): what fired in a
+//! The live run (`csc_engine::live::LiveRun`, the page's live view; issue 27 item 3): what fired in a
 //! round on a hand-checkable world, and a differential test that it plays exactly what
 //! `online::sim` plays — the same decisions and caches every round, the same metrics.
 //!
@@ -8,16 +8,16 @@
 //! later round does.
 #![cfg(not(target_arch = "wasm32"))]
 
-use csc::answers::{equivalent, Label};
-use csc::config::Params;
-use csc::dataset::Dataset;
-use csc::live::{LiveRun, PolicyRound, RoundEvent};
-use csc::online::sim::{run_trace, Environment, Simulation};
-use csc::online::PolicyKind;
-use csc::projection::Projection;
-use csc::space::Points;
-use csc::stream::{generate_trace, ArrivalModel};
-use csc::trace::{Trace, TraceLabels};
+use csc_engine::answers::{equivalent, Label};
+use csc_engine::config::Params;
+use csc_engine::dataset::Dataset;
+use csc_engine::live::{LiveRun, PolicyRound, RoundEvent};
+use csc_engine::online::sim::{run_trace, Environment, Simulation};
+use csc_engine::online::PolicyKind;
+use csc_engine::projection::Projection;
+use csc_engine::space::Points;
+use csc_engine::stream::{generate_trace, ArrivalModel};
+use csc_engine::trace::{Trace, TraceLabels};
 use std::sync::Arc;
 
 #[path = "support/tiny_world.rs"]
@@ -169,8 +169,8 @@ fn bad_input_is_an_error() {
 /// change of the cache, the hit's served item judged wrong exactly when its gold answer differs.
 #[test]
 fn plays_exactly_what_online_sim_plays() {
-    let plane = Arc::new(csc::dataset::plane::universe().unwrap());
-    let synthetic = Arc::new(csc::dataset::synthetic::universe(0.01).unwrap());
+    let plane = Arc::new(csc_engine::dataset::plane::universe().unwrap());
+    let synthetic = Arc::new(csc_engine::dataset::synthetic::universe(0.01).unwrap());
     for (d, seed) in [(plane, 5), (synthetic, 9)] {
         let p = Params { horizon: 400, n_eval: 200, seed, epsilon: 0.15, k: 4, ..Params::default() };
         let trace = generate_trace(d.clone(), ArrivalModel::default_for(&d, &p).unwrap(), &p).unwrap();
@@ -274,12 +274,12 @@ fn plays_exactly_what_online_sim_plays() {
 /// its round; a frame of 0 rounds plays nothing and carries no new point.
 #[test]
 fn frames_carry_new_curve_points_once() {
-    let d = Arc::new(csc::dataset::plane::universe().unwrap());
+    let d = Arc::new(csc_engine::dataset::plane::universe().unwrap());
     let p = Params { horizon: 300, n_eval: 100, seed: 2, ..Params::default() };
     let kinds = [PolicyKind::ClcbScLsCont, PolicyKind::Lfu];
     let mut run =
         LiveRun::new(d.clone(), None, ArrivalModel::default_for(&d, &p).unwrap(), &p, &kinds).unwrap();
-    let mut got: Vec<Vec<csc::online::sim::Checkpoint>> = vec![Vec::new(); kinds.len()];
+    let mut got: Vec<Vec<csc_engine::online::sim::Checkpoint>> = vec![Vec::new(); kinds.len()];
     let (mut t, mut frames) = (0, 0);
     while run.round() < run.horizon() {
         let f = run.step(1 + frames % 11);
@@ -308,7 +308,7 @@ fn frames_carry_new_curve_points_once() {
 /// and CLCB-Frozen-Cont's stage ends its `stage − 1`.
 #[test]
 fn events_add_up_to_the_policies_counters() {
-    let d = Arc::new(csc::dataset::plane::universe().unwrap());
+    let d = Arc::new(csc_engine::dataset::plane::universe().unwrap());
     let p = Params { horizon: 500, n_eval: 100, seed: 3, ..Params::default() };
     let kinds = [PolicyKind::ClcbScLsCont, PolicyKind::ClcbFrozenCont];
     let mut run =
@@ -325,14 +325,14 @@ fn events_add_up_to_the_policies_counters() {
     let centers = |e: &RoundEvent| u64::from(matches!(e, RoundEvent::NewCenter { .. }));
     let res = run.results();
     match &res[0].counters {
-        csc::online::Diagnostics::LowSwitch(l) => {
+        csc_engine::online::Diagnostics::LowSwitch(l) => {
             assert_eq!(count(0, &adv), l.stage_advances);
             assert_eq!(count(0, &centers), l.centers as u64);
         }
         other => panic!("{other:?}"),
     }
     match &res[1].counters {
-        csc::online::Diagnostics::Frozen(f) => assert_eq!(count(1, &adv), u64::from(f.stage - 1)),
+        csc_engine::online::Diagnostics::Frozen(f) => assert_eq!(count(1, &adv), u64::from(f.stage - 1)),
         other => panic!("{other:?}"),
     }
     assert!(count(1, &centers) == 0, "CLCB-Frozen-Cont keeps no ε-net");
@@ -346,7 +346,7 @@ fn sorted(keys: &[u64]) -> Vec<u64> {
 }
 
 /// Every metric of two checkpoints within 1e-9 (the time spent is not a metric of the run).
-fn close(a: &csc::online::sim::Checkpoint, b: &csc::online::sim::Checkpoint, who: &str) {
+fn close(a: &csc_engine::online::sim::Checkpoint, b: &csc_engine::online::sim::Checkpoint, who: &str) {
     let pairs = [
         (a.regret, b.regret),
         (a.avg_regret, b.avg_regret),

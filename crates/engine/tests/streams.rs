@@ -4,12 +4,12 @@
 // for wasm32).
 #![cfg(not(target_arch = "wasm32"))]
 
-use csc::config::Params;
-use csc::dataset::{nq_trivia, synthetic, Dataset};
-use csc::stream::{
+use csc_engine::config::Params;
+use csc_engine::dataset::{nq_trivia, synthetic, Dataset};
+use csc_engine::stream::{
     calibrate_sigma, generate_trace, ArrivalModel, ArrivalSource, OnlineStream, Sampler, TraceReplay,
 };
-use csc::trace::{Queries, Trace};
+use csc_engine::trace::{Queries, Trace};
 use std::sync::{Arc, OnceLock};
 
 fn synth() -> Arc<Dataset> {
@@ -46,7 +46,7 @@ fn synthetic_median_arrival_to_prompt_distance_is_0_074() {
     let model = ArrivalModel::default_for(&d, &params).unwrap();
     assert_eq!(model, ArrivalModel::Jittered { sigma });
     let sampler = Sampler::new(d.clone(), model, params.seed).unwrap();
-    let mut rng = csc::stream::rng(99, csc::stream::Purpose::Arrivals);
+    let mut rng = csc_engine::stream::rng(99, csc_engine::stream::Purpose::Arrivals);
     let mut buf = vec![0f32; 384];
     let m = d.metric();
     let mut dist: Vec<f64> = (0..3000)
@@ -151,7 +151,7 @@ fn nq_trivia_universe_matches_the_shared_data() {
     assert_eq!(d.groups.iter().filter(|&&g| g == 0).count(), 2500);
     assert!((d.dist_scale - 1.6365).abs() < 5e-4, "D = {}", d.dist_scale);
     // The f32-screened diameter is the all-pairs f64 one, bit for bit, on the real data.
-    assert_eq!(d.dist_scale.to_bits(), csc::space::diameter_plain(&d.points).to_bits());
+    assert_eq!(d.dist_scale.to_bits(), csc_engine::space::diameter_plain(&d.points).to_bits());
     // TriviaQA is longer than NQ in this data (SPEC §7 note): median 15 vs 10 tokens.
     let med = |g: u8| {
         let mut t: Vec<u32> =

@@ -4,16 +4,16 @@
 //! and fail, never skip, when it is missing.
 #![cfg(not(target_arch = "wasm32"))]
 
-use csc::answers::Label;
-use csc::config::Params;
-use csc::dataset::{nq_trivia, plane, synthetic, Dataset, GroundTruth, UserFiles};
-use csc::experiment::{run_unit, ExperimentSpec, Report};
-use csc::offline::{OfflineKind, OfflineProblem};
-use csc::online::sim::{run_trace, Environment, Simulation};
-use csc::online::PolicyKind;
-use csc::space::Points;
-use csc::stream::{calibrate_sigma, generate_trace, ArrivalModel};
-use csc::trace::{Queries, Trace, TraceLabels};
+use csc_engine::answers::Label;
+use csc_engine::config::Params;
+use csc_engine::dataset::{nq_trivia, plane, synthetic, Dataset, GroundTruth, UserFiles};
+use csc_engine::experiment::{run_unit, ExperimentSpec, Report};
+use csc_engine::offline::{OfflineKind, OfflineProblem};
+use csc_engine::online::sim::{run_trace, Environment, Simulation};
+use csc_engine::online::PolicyKind;
+use csc_engine::space::Points;
+use csc_engine::stream::{calibrate_sigma, generate_trace, ArrivalModel};
+use csc_engine::trace::{Queries, Trace, TraceLabels};
 use std::sync::Arc;
 
 /// Three points on a line (D = 1): p0 and p1 are 0.01 apart, p2 is far from both.
@@ -341,7 +341,7 @@ fn nq_trivia_answers_give_a_finite_error_rate() {
 /// Line i of an answers file must carry the id of line i of the questions.
 #[test]
 fn answers_out_of_step_are_refused_with_file_and_line() {
-    let recs = csc::dataset::records::parse_jsonl(
+    let recs = csc_engine::dataset::records::parse_jsonl(
         "{\"id\":\"a\",\"text\":\"x\",\"tokens\":1}\n{\"id\":\"b\",\"text\":\"y\",\"tokens\":1}",
     )
     .unwrap();

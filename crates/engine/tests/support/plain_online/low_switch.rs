@@ -4,10 +4,10 @@ use super::krr::{krr_from_scratch, reverse_greedy_timed};
 use super::net::Net;
 use super::policy::{dist_to, Decision, PlainPolicy};
 use super::PlainEnv;
-use csc::config::Params;
-use csc::mismatch::Mismatch;
-use csc::space::Metric;
-use csc::stream::Arrival;
+use csc_engine::config::Params;
+use csc_engine::mismatch::Mismatch;
+use csc_engine::space::Metric;
+use csc_engine::stream::Arrival;
 
 /// The observations of a learner: KRR keeps every `(x_t, C_t)` (Alg. 5 line 8, SPEC §11.6); the
 /// discrete CLCB-SC-LS keeps per-cell counts and sums (SPEC §9).

@@ -1,4 +1,4 @@
-//! The fast online engine (`csc::online`: growing Cholesky with tracked centers, fast Reverse
+//! The fast online engine (`csc_engine::online`: growing Cholesky with tracked centers, fast Reverse
 //! Greedy, `EpsilonNet`, `StageClock`, `LossTracker`) against the plain implementation of the
 //! pseudocode in `tests/support/plain_online/` (KRR re-solved from scratch at each use, Alg. 1
 //! re-evaluating eq. 4 for every removal, linear scans, stages written out), on the same traces
@@ -11,12 +11,12 @@
 #[path = "support/plain_online/mod.rs"]
 mod plain_online;
 
-use csc::config::Params;
-use csc::dataset::{nq_trivia, plane, synthetic, Dataset};
-use csc::online::sim::{Checkpoint, Environment, Simulation};
-use csc::online::PolicyKind;
-use csc::stream::{generate_trace, ArrivalModel};
-use csc::trace::Trace;
+use csc_engine::config::Params;
+use csc_engine::dataset::{nq_trivia, plane, synthetic, Dataset};
+use csc_engine::online::sim::{Checkpoint, Environment, Simulation};
+use csc_engine::online::PolicyKind;
+use csc_engine::stream::{generate_trace, ArrivalModel};
+use csc_engine::trace::Trace;
 use plain_online::{kinds, Options, PlainEnv, PlainRun};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -212,7 +212,7 @@ fn check(
     }
 }
 
-fn arrivals(trace: &Trace) -> impl Iterator<Item = csc::stream::Arrival<'_>> {
+fn arrivals(trace: &Trace) -> impl Iterator<Item = csc_engine::stream::Arrival<'_>> {
     (0..trace.horizon()).map(|t| trace.arrival(t))
 }
 
@@ -306,7 +306,7 @@ fn comparison_notices_a_perturbed_run() {
         if kind != PolicyKind::ClcbFrozenCont {
             let nudged = arrivals(&trace).map(|a| {
                 if a.t == 0 {
-                    csc::stream::Arrival { eta: a.eta + 1e-6, ..a }
+                    csc_engine::stream::Arrival { eta: a.eta + 1e-6, ..a }
                 } else {
                     a
                 }

@@ -12,11 +12,11 @@
 // for wasm32).
 #![cfg(not(target_arch = "wasm32"))]
 
-use csc::epsilon_net::EpsilonNet;
-use csc::loss::{discretised_loss, query_loss, serve_from_llm};
-use csc::mismatch::Mismatch;
-use csc::reverse_greedy::{exact_optimum, reverse_greedy, reverse_greedy_plain, Instance, Outcome};
-use csc::space::{diameter, DistanceMatrix, Distances, Metric, OnTheFly, Points};
+use csc_engine::epsilon_net::EpsilonNet;
+use csc_engine::loss::{discretised_loss, query_loss, serve_from_llm};
+use csc_engine::mismatch::Mismatch;
+use csc_engine::reverse_greedy::{exact_optimum, reverse_greedy, reverse_greedy_plain, Instance, Outcome};
+use csc_engine::space::{diameter, DistanceMatrix, Distances, Metric, OnTheFly, Points};
 use proptest::prelude::*;
 use proptest::sample::Index;
 

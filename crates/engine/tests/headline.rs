@@ -3,15 +3,15 @@
 //! identity verdict with its reason, the zero-hit flag and the lead row.
 #![cfg(not(target_arch = "wasm32"))]
 
-use csc::config::Params;
-use csc::dataset::synthetic;
-use csc::experiment::headline::{
+use csc_engine::config::Params;
+use csc_engine::dataset::synthetic;
+use csc_engine::experiment::headline::{
     direction, interval, magnitude, Direction, Interval, Magnitude, Outcome, NEVER_HITS,
 };
-use csc::experiment::{
+use csc_engine::experiment::{
     builtin, run_unit, DatasetId, ExperimentSpec, Measure, Observation, Report, Unit, UnitResult, Verdict,
 };
-use csc::online::PolicyKind;
+use csc_engine::online::PolicyKind;
 use std::sync::Arc;
 
 /// A report of experiment `id` whose unit for seed s holds `(algorithm id, metric, x, values[s])`.
@@ -51,7 +51,7 @@ fn report(id: &str, series: &[(&str, &str, f64, &[f64])]) -> Report {
     Report::new(&spec, units)
 }
 
-fn row<'a>(r: &'a Report, what: &str) -> &'a csc::experiment::HeadlineRow {
+fn row<'a>(r: &'a Report, what: &str) -> &'a csc_engine::experiment::HeadlineRow {
     let h = r.headline.as_ref().expect("a preset with claims has a headline");
     h.rows.iter().find(|x| x.what.contains(what)).unwrap_or_else(|| panic!("no row {what}"))
 }
@@ -306,7 +306,7 @@ fn fig_a_at_theoretical_widths_reports_identical_caches_not_a_win() {
 fn a_preset_on_the_readers_data_has_no_headline() {
     let mut r = report("fig-e", &[("clcb-sc-ls-cont", "final_avg_regret", T, &[0.1, 0.2])]);
     assert!(r.headline.is_some());
-    r.experiment.dataset = DatasetId::Spec(Box::new(csc::experiment::DatasetSpec {
+    r.experiment.dataset = DatasetId::Spec(Box::new(csc_engine::experiment::DatasetSpec {
         jsonl: Some("mine.jsonl".into()),
         ..Default::default()
     }));

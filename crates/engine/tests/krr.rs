@@ -4,11 +4,11 @@
 // for wasm32).
 #![cfg(not(target_arch = "wasm32"))]
 
-use csc::krr::reference::{gamma_dense, posterior_dense};
-use csc::krr::{
+use csc_engine::krr::reference::{gamma_dense, posterior_dense};
+use csc_engine::krr::{
     offline_width_factor, online_width_factor, optimistic_cost, pessimistic_cost, Krr, Posterior, RbfKernel,
 };
-use csc::space::{Metric, Points};
+use csc_engine::space::{Metric, Points};
 use proptest::prelude::*;
 
 /// `|a − b| ≤ tol · max(1, |a|, |b|)`.

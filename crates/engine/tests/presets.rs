@@ -3,9 +3,9 @@
 //! each preset's first unit is run and its resolved parameters compared with the description.
 #![cfg(not(target_arch = "wasm32"))]
 
-use csc::dataset::{nq_trivia, synthetic, Dataset};
-use csc::experiment::headline::claims::Widths;
-use csc::experiment::{
+use csc_engine::dataset::{nq_trivia, synthetic, Dataset};
+use csc_engine::experiment::headline::claims::Widths;
+use csc_engine::experiment::{
     builtin, describe, figure, paper_presets, quick_spec, run_unit, DatasetId, Measure, BUILTIN_IDS,
 };
 use std::sync::Arc;
@@ -57,7 +57,7 @@ fn every_preset_is_a_registered_experiment_with_enough_seeds_for_a_verdict() {
         let q = quick_spec(p.id).unwrap();
         assert_eq!(q.seeds, p.quick.seeds);
         // Every preset has a headline table (issue 23: abl-k, krr-err and geom too).
-        assert!(csc::experiment::definition::presets::claims(p.id).is_some(), "{}", p.id);
+        assert!(csc_engine::experiment::definition::presets::claims(p.id).is_some(), "{}", p.id);
     }
 }
 
@@ -88,7 +88,7 @@ fn every_label_is_the_configuration_that_ran() {
                     );
                     assert!(text.contains(&format!("n_eval = {}", thousands(spec.params.n_eval))), "{text}");
                     let parts: Vec<&str> = text.split(", ").collect();
-                    for k in csc::online::PolicyKind::ALL {
+                    for k in csc_engine::online::PolicyKind::ALL {
                         assert_eq!(
                             parts.contains(&k.label()),
                             policies.contains(&k),

@@ -4,10 +4,10 @@
 // for wasm32).
 #![cfg(not(target_arch = "wasm32"))]
 
-use csc::config::Params;
-use csc::dataset::synthetic;
-use csc::experiment::{run_unit, DatasetId, ExperimentSpec, Measure, Report};
-use csc::online::PolicyKind;
+use csc_engine::config::Params;
+use csc_engine::dataset::synthetic;
+use csc_engine::experiment::{run_unit, DatasetId, ExperimentSpec, Measure, Report};
+use csc_engine::online::PolicyKind;
 use std::sync::Arc;
 
 fn run(spec: &ExperimentSpec) -> Report {
@@ -74,7 +74,10 @@ fn offline_theoretical_width_saturates_and_cucb_variants_coincide() {
         title: String::new(),
         dataset: DatasetId::Synthetic,
         measure: Measure::Offline {
-            algorithms: vec![csc::offline::OfflineKind::CucbScCont, csc::offline::OfflineKind::CucbSc],
+            algorithms: vec![
+                csc_engine::offline::OfflineKind::CucbScCont,
+                csc_engine::offline::OfflineKind::CucbSc,
+            ],
         },
         sweep: None,
         params: Params { horizon: 1, log_len: 100, n_eval: 1000, ..Params::default() },
@@ -106,8 +109,8 @@ fn offline_theoretical_width_saturates_and_cucb_variants_coincide() {
 /// algorithm of the offline one), so a claim can never name an algorithm its figure does not run.
 #[test]
 fn every_claim_names_algorithms_its_figure_runs() {
-    use csc::experiment::headline::Series;
-    use csc::experiment::{builtin, headline::claims::Widths, paper_presets};
+    use csc_engine::experiment::headline::Series;
+    use csc_engine::experiment::{builtin, headline::claims::Widths, paper_presets};
     for p in paper_presets() {
         let spec = builtin(p.id).unwrap();
         let widths = if p.tuned.is_some() {

@@ -3,10 +3,10 @@
 use super::krr::{gamma_from_scratch, gram, krr_from_scratch, reverse_greedy_timed};
 use super::policy::{dist_to, Decision, PlainPolicy};
 use super::PlainEnv;
-use csc::config::Params;
-use csc::mismatch::Mismatch;
-use csc::space::{DistanceMatrix, Metric};
-use csc::stream::Arrival;
+use csc_engine::config::Params;
+use csc_engine::mismatch::Mismatch;
+use csc_engine::space::{DistanceMatrix, Metric};
+use csc_engine::stream::Arrival;
 
 pub(super) struct Frozen {
     params: Params,

@@ -2,8 +2,8 @@
 //! (0,0), (1,0), (0,1) with costs 0.9, 0.5, 0.1, no noise, arrivals cycling 0, 1, 2, …, `E` = one
 //! of each, `D = √2`.
 
-use csc::space::Points;
-use csc::trace::{Queries, Trace};
+use csc_engine::space::Points;
+use csc_engine::trace::{Queries, Trace};
 
 pub const COST: [f64; 3] = [0.9, 0.5, 0.1];
 pub const ROWS: [[f32; 2]; 3] = [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]];

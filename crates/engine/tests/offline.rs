@@ -8,10 +8,10 @@
 // for wasm32).
 #![cfg(not(target_arch = "wasm32"))]
 
-use csc::config::Params;
-use csc::offline::{OfflineKind, OfflineProblem};
-use csc::space::Points;
-use csc::trace::{Queries, Trace};
+use csc_engine::config::Params;
+use csc_engine::offline::{OfflineKind, OfflineProblem};
+use csc_engine::space::Points;
+use csc_engine::trace::{Queries, Trace};
 
 const COST: [f64; 3] = [0.1, 0.5, 0.9];
 
@@ -57,7 +57,7 @@ fn cells_weights_and_oracle_by_hand() {
 /// {c0} has the lower L̂ (1.414/3) under those costs: Reverse Greedy is an approximation (α̂ > 1).
 #[test]
 fn saturated_pessimism_reduces_to_geometry_and_reverse_greedy_ties() {
-    use csc::reverse_greedy::{exact_optimum, reverse_greedy, Instance};
+    use csc_engine::reverse_greedy::{exact_optimum, reverse_greedy, Instance};
     let p = problem(1.0);
     let c = p.pessimistic_kernel_costs().unwrap();
     let width = 1.0 + ((2.0 * 3.0 / 0.05f64).ln() / 3.0).sqrt();

@@ -9,11 +9,11 @@
 // for wasm32).
 #![cfg(not(target_arch = "wasm32"))]
 
-use csc::config::Params;
-use csc::online::sim::{run_trace, Environment, Simulation, StepOutcome};
-use csc::online::PolicyKind;
-use csc::stream::{generate_trace, ArrivalModel};
-use csc::trace::Trace;
+use csc_engine::config::Params;
+use csc_engine::online::sim::{run_trace, Environment, Simulation, StepOutcome};
+use csc_engine::online::PolicyKind;
+use csc_engine::stream::{generate_trace, ArrivalModel};
+use csc_engine::trace::Trace;
 use std::sync::Arc;
 
 #[path = "support/tiny_world.rs"]
@@ -148,7 +148,7 @@ fn lru_by_hand() {
 /// results of running on the generated trace.
 #[test]
 fn trace_replay_equals_the_generated_run() {
-    let d = Arc::new(csc::dataset::plane::universe().unwrap());
+    let d = Arc::new(csc_engine::dataset::plane::universe().unwrap());
     let p = Params { horizon: 400, n_eval: 300, seed: 9, epsilon: 0.2, ..Params::default() };
     let trace = generate_trace(d.clone(), ArrivalModel::default_for(&d, &p).unwrap(), &p).unwrap();
     let back = Trace::from_json(&trace.to_json()).unwrap();
@@ -167,7 +167,7 @@ fn trace_replay_equals_the_generated_run() {
 /// mechanism grow far slower than T — 16× more rounds give well under 2× more advances.
 #[test]
 fn stage_advances_grow_like_log_log_t() {
-    let d = Arc::new(csc::dataset::plane::universe().unwrap());
+    let d = Arc::new(csc_engine::dataset::plane::universe().unwrap());
     let advances = |horizon: usize| {
         let p = Params { horizon, n_eval: 200, seed: 4, epsilon: 0.25, ..Params::default() };
         let trace = generate_trace(d.clone(), ArrivalModel::default_for(&d, &p).unwrap(), &p).unwrap();
@@ -214,7 +214,7 @@ pub const PLANE_REFERENCE_REGRET_BITS: [u64; 2] = [0x4013dce68dbc0f60, 0x401d445
 
 #[test]
 fn plane_reference_run() {
-    let d = Arc::new(csc::dataset::plane::universe().unwrap());
+    let d = Arc::new(csc_engine::dataset::plane::universe().unwrap());
     let p = Params { horizon: 300, n_eval: 300, seed: 7, epsilon: 0.2, ..Params::default() };
     let trace = generate_trace(d.clone(), ArrivalModel::default_for(&d, &p).unwrap(), &p).unwrap();
     let env = Arc::new(Environment::from_trace(&trace, &p).unwrap());
@@ -270,14 +270,14 @@ pub const RUN_FINGERPRINTS: [(&str, PolicyKind, u64); 12] = [
 fn every_policy_keeps_its_bits() {
     let mut got = Vec::new();
     for (name, dataset, horizon) in [
-        ("synthetic", csc::dataset::synthetic::universe(Params::default().c_floor).unwrap(), 400),
-        ("plane", csc::dataset::plane::universe().unwrap(), 300),
+        ("synthetic", csc_engine::dataset::synthetic::universe(Params::default().c_floor).unwrap(), 400),
+        ("plane", csc_engine::dataset::plane::universe().unwrap(), 300),
     ] {
         let d = Arc::new(dataset);
         let p = Params { horizon, n_eval: 300, seed: 3, ..Params::default() };
         let trace = generate_trace(d.clone(), ArrivalModel::default_for(&d, &p).unwrap(), &p).unwrap();
         let env = Arc::new(Environment::from_trace(&trace, &p).unwrap());
-        for kind in csc::experiment::paper_policies() {
+        for kind in csc_engine::experiment::paper_policies() {
             let mut h = 0xcbf2_9ce4_8422_2325u64;
             let mut sim = Simulation::new(env.clone(), kind, &p, 0).unwrap();
             let (mut llm, mut switches) = (0, 0);
@@ -323,8 +323,8 @@ fn every_policy_keeps_its_bits() {
 /// round 2 counted first it would cache c0.
 #[test]
 fn baselines_rank_with_the_counts_before_the_round() {
-    use csc::online::{make_policy, Context, Round};
-    use csc::space::Metric;
+    use csc_engine::online::{make_policy, Context, Round};
+    use csc_engine::space::Metric;
     let p = Params { k: 1, epsilon: 0.3, ..Params::default() };
     let ctx = Context::new(Metric::new(1.0).unwrap(), p, 1).unwrap();
     let cached_in_round_2 = |kind: PolicyKind, xs: [f32; 3]| {
@@ -348,7 +348,7 @@ fn baselines_rank_with_the_counts_before_the_round() {
 /// A policy whose cache holds fewer than k items is named with its size in tables and charts.
 #[test]
 fn a_short_cache_is_labelled_with_its_size() {
-    use csc::online::sim::sized_label;
+    use csc_engine::online::sim::sized_label;
     assert_eq!(sized_label("CLCB-Frozen-Cont", 1.0, 5), "CLCB-Frozen-Cont (1 item)");
     assert_eq!(sized_label("LFU", 3.0, 5), "LFU (3 items)");
     assert_eq!(sized_label("LFU", 2.5, 5), "LFU (2.5 items)");
@@ -368,7 +368,7 @@ fn a_short_cache_is_labelled_with_its_size() {
 /// `c̲(u_t) ≤ φ(d(x_t, M_t))`) holds on the reported numbers in every round.
 #[test]
 fn step_explained_plays_as_step_and_explains_the_decision() {
-    let d = Arc::new(csc::dataset::plane::universe().unwrap());
+    let d = Arc::new(csc_engine::dataset::plane::universe().unwrap());
     let p = Params { horizon: 300, n_eval: 300, seed: 3, epsilon: 0.2, ..Params::default() };
     let trace = generate_trace(d.clone(), ArrivalModel::default_for(&d, &p).unwrap(), &p).unwrap();
     let env = Arc::new(Environment::from_trace(&trace, &p).unwrap());
@@ -449,7 +449,7 @@ fn step_explained_plays_as_step_and_explains_the_decision() {
 /// are `every_policy_keeps_its_bits` (its constants predate the shared net).
 #[test]
 fn shared_net_changes_nothing() {
-    let d = Arc::new(csc::dataset::synthetic::universe(Params::default().c_floor).unwrap());
+    let d = Arc::new(csc_engine::dataset::synthetic::universe(Params::default().c_floor).unwrap());
     let p = Params { horizon: 240, n_eval: 200, seed: 5, ..Params::default() };
     let trace = generate_trace(d.clone(), ArrivalModel::default_for(&d, &p).unwrap(), &p).unwrap();
     let asked_at = 150;
@@ -457,7 +457,7 @@ fn shared_net_changes_nothing() {
     let arrival = |t: usize| {
         let a = trace.arrival(t);
         if t == asked_at {
-            csc::stream::Arrival { x: &asked, index: None, ..a }
+            csc_engine::stream::Arrival { x: &asked, index: None, ..a }
         } else {
             a
         }

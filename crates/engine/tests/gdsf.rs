@@ -8,12 +8,12 @@
 #[path = "support/plain_vcache.rs"]
 mod plain_vcache;
 
-use csc::answers::Label;
-use csc::config::{Eviction, Params};
-use csc::online::sim::{Environment, Simulation};
-use csc::online::PolicyKind;
-use csc::space::Metric;
-use csc::trace::Trace;
+use csc_engine::answers::Label;
+use csc_engine::config::{Eviction, Params};
+use csc_engine::online::sim::{Environment, Simulation};
+use csc_engine::online::PolicyKind;
+use csc_engine::space::Metric;
+use csc_engine::trace::Trace;
 use plain_vcache::PlainVCache;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -81,7 +81,7 @@ fn trace(t_max: usize, seed: u64) -> Trace {
     };
     let anchors: Vec<Vec<f64>> = (0..6)
         .map(|_| {
-            let mut a: Vec<f64> = (0..dim).map(|_| csc::portable::std_normal(&mut r)).collect();
+            let mut a: Vec<f64> = (0..dim).map(|_| csc_engine::portable::std_normal(&mut r)).collect();
             unit(&mut a);
             a
         })
@@ -91,14 +91,14 @@ fn trace(t_max: usize, seed: u64) -> Trace {
     for t in 0..t_max {
         let a = r.random_range(0..anchors.len());
         let s: f64 = r.random_range(0.6..1.0);
-        let mut dir: Vec<f64> = (0..dim).map(|_| csc::portable::std_normal(&mut r)).collect();
+        let mut dir: Vec<f64> = (0..dim).map(|_| csc_engine::portable::std_normal(&mut r)).collect();
         let dot: f64 = dir.iter().zip(&anchors[a]).map(|(u, v)| u * v).sum();
         dir.iter_mut().zip(&anchors[a]).for_each(|(u, v)| *u -= dot * v);
         unit(&mut dir);
         let c = (1.0 - s * s).sqrt();
         xs.push(anchors[a].iter().zip(&dir).map(|(u, d)| (s * u + c * d) as f32).collect::<Vec<f32>>());
         costs.push(topic_cost[a]);
-        etas.push(0.05 * csc::portable::std_normal(&mut r));
+        etas.push(0.05 * csc_engine::portable::std_normal(&mut r));
         labels.push(if s > 0.8 { a as i64 } else { 1000 + t as i64 });
     }
     let json = serde_json::json!({
@@ -203,24 +203,4 @@ fn lru_is_the_default_an_unknown_rule_is_one_plain_message_and_gptcache_keeps_lr
         assert!(e.contains("`eviction`") && e.contains("lru") && e.contains("gdsf"), "{bad}: {e}");
         assert_eq!(e.lines().count(), 1, "{e}");
     }
-}
-
-/// The page's link and controls: `eviction=gdsf` round-trips, a bad rule is one plain message
-/// naming the choices, and the select under More parameters offers both rules.
-#[test]
-fn the_link_and_the_page_select_the_rule() {
-    use csc::bindings::url_state::{decode, encode, page_controls};
-    let s = decode("eviction=gdsf").unwrap();
-    assert_eq!(s.params.eviction, Eviction::Gdsf);
-    assert_eq!(decode(&encode(&s).unwrap()).unwrap(), s);
-    for bad in ["eviction=NaN", "eviction=lfu", "eviction=1"] {
-        let e = decode(bad).unwrap_err().to_string();
-        assert!(
-            e.contains("`eviction`") && e.contains("lru or gdsf") && e.lines().count() == 1,
-            "{bad}: {e}"
-        );
-    }
-    let c = page_controls().into_iter().find(|c| c.id == "eviction").expect("an eviction control");
-    assert_eq!((c.key.as_str(), c.section), ("params.eviction", "more"));
-    assert_eq!(c.choices.iter().map(|c| c.value).collect::<Vec<_>>(), ["lru", "gdsf"]);
 }

@@ -3,9 +3,11 @@
 // for wasm32).
 #![cfg(not(target_arch = "wasm32"))]
 
-use csc::config::Params;
-use csc::dataset::plane;
-use csc::experiment::{builtin, run_unit, t_quantile, with_param, ExperimentSpec, Report, BUILTIN_IDS};
+use csc_engine::config::Params;
+use csc_engine::dataset::plane;
+use csc_engine::experiment::{
+    builtin, run_unit, t_quantile, with_param, ExperimentSpec, Report, BUILTIN_IDS,
+};
 use std::sync::Arc;
 
 fn small_spec() -> ExperimentSpec {
@@ -16,7 +18,7 @@ fn small_spec() -> ExperimentSpec {
     .unwrap()
 }
 
-fn run_units(spec: &ExperimentSpec, units: &[csc::experiment::Unit]) -> Report {
+fn run_units(spec: &ExperimentSpec, units: &[csc_engine::experiment::Unit]) -> Report {
     let d = Arc::new(plane::universe().unwrap());
     Report::new(spec, units.iter().map(|u| run_unit(spec, u, &d, &mut |_| true).unwrap()).collect())
 }
@@ -56,7 +58,7 @@ fn shards_partition_and_merge_to_the_full_report() {
 
 #[test]
 fn aggregation_by_hand() {
-    use csc::experiment::{aggregate, Observation, Unit, UnitResult};
+    use csc_engine::experiment::{aggregate, Observation, Unit, UnitResult};
     let mk = |v: f64, seed: u64| UnitResult {
         experiment: "x".into(),
         unit: Unit { index: seed as usize, point: 0, seed },
@@ -123,8 +125,8 @@ fn geometry_measure() {
 
 #[test]
 fn algorithm_names_parse_by_id_or_paper_name() {
-    use csc::offline::OfflineKind;
-    use csc::online::PolicyKind;
+    use csc_engine::offline::OfflineKind;
+    use csc_engine::online::PolicyKind;
     assert_eq!(PolicyKind::parse(" CLCB-SC-LS-Cont ").unwrap(), PolicyKind::ClcbScLsCont);
     assert_eq!(PolicyKind::parse("epsilon-greedy").unwrap(), PolicyKind::EpsilonGreedy);
     assert_eq!(OfflineKind::parse("cucb-sc").unwrap(), OfflineKind::CucbSc);
@@ -153,15 +155,15 @@ fn online_units_record_the_oracle_and_no_cache_losses() {
             "L(M_orc) {orc}, no cache {none}"
         );
     }
-    assert_eq!(csc::experiment::run::runner::no_cache_loss(&[1.0, 2.0, 6.0]), 3.0);
-    assert_eq!(csc::experiment::run::runner::no_cache_loss(&[]), 0.0);
+    assert_eq!(csc_engine::experiment::run::runner::no_cache_loss(&[1.0, 2.0, 6.0]), 3.0);
+    assert_eq!(csc_engine::experiment::run::runner::no_cache_loss(&[]), 0.0);
 }
 
 /// `spec` at tiny settings (2 seeds, n_eval = 200) run unit by unit on synthetic, and its report.
-fn tiny_synthetic(spec: &mut csc::experiment::ExperimentSpec) -> Report {
+fn tiny_synthetic(spec: &mut csc_engine::experiment::ExperimentSpec) -> Report {
     spec.seeds = 2;
     spec.params.n_eval = 200;
-    let d = Arc::new(csc::dataset::synthetic::universe(spec.params.c_floor).unwrap());
+    let d = Arc::new(csc_engine::dataset::synthetic::universe(spec.params.c_floor).unwrap());
     let units: Vec<_> = spec.units().iter().map(|u| run_unit(spec, u, &d, &mut |_| true).unwrap()).collect();
     Report::new(spec, units)
 }
@@ -171,8 +173,8 @@ fn tiny_synthetic(spec: &mut csc::experiment::ExperimentSpec) -> Report {
 fn seed_fit(
     report: &Report,
     seed: u64,
-    keep: impl Fn(&csc::experiment::Observation) -> Option<(f64, f64)>,
-) -> Option<csc::experiment::theory::fit::LogLogFit> {
+    keep: impl Fn(&csc_engine::experiment::Observation) -> Option<(f64, f64)>,
+) -> Option<csc_engine::experiment::theory::fit::LogLogFit> {
     let pts: Vec<(f64, f64)> = report
         .units
         .iter()
@@ -181,7 +183,7 @@ fn seed_fit(
         .filter_map(keep)
         .collect();
     assert_eq!(pts.len(), 3);
-    csc::experiment::theory::loglog_fit(&pts)
+    csc_engine::experiment::theory::loglog_fit(&pts)
 }
 
 /// Issue 36: `thy-horizon` at tiny settings (T = 100, 200, 400; 2 seeds): every run's checks over
@@ -189,16 +191,17 @@ fn seed_fit(
 /// slope recomputed here from the units' own final average regrets.
 #[test]
 fn thy_horizon_fits_final_regret_against_the_horizon() {
-    let mut spec = csc::experiment::quick_spec("thy-horizon").unwrap();
+    let mut spec = csc_engine::experiment::quick_spec("thy-horizon").unwrap();
     assert_eq!(spec.seeds, 3);
-    spec.sweep = Some(csc::experiment::Sweep::new("horizon", vec![100.into(), 200.into(), 400.into()]));
+    spec.sweep =
+        Some(csc_engine::experiment::Sweep::new("horizon", vec![100.into(), 200.into(), 400.into()]));
     let report = tiny_synthetic(&mut spec);
     let th = report.theory.as_ref().expect("an online report has its theory checks");
     assert_eq!(th.runs.len(), 3, "one group per horizon");
     for r in &th.runs {
         assert_eq!(r.policy, "clcb-sc-ls-cont");
         let q: Vec<_> = r.checks.iter().map(|c| c.quantity).collect();
-        assert_eq!(q, csc::experiment::theory::Quantity::RUN);
+        assert_eq!(q, csc_engine::experiment::theory::Quantity::RUN);
         assert!(r.checks.iter().all(|c| c.over == "seeds" && c.n == 2), "{:?}", r.checks);
         assert_eq!(r.checks[0].to, r.x);
         // Theorem 5.1's terms at T (up to constants), over both seeds: the discretisation term
@@ -209,7 +212,7 @@ fn thy_horizon_fits_final_regret_against_the_horizon() {
         assert!((d - 3.0 * spec.params.lipschitz * r.x.sqrt()).abs() < 1e-9 * d, "{b:?}");
         assert!(b.cost.unwrap() > 0.0 && b.arrival.unwrap() > 0.0 && b.switching.unwrap() > 0.0, "{b:?}");
         let terms = [b.cost, b.arrival, b.discretisation, b.switching].map(Option::unwrap);
-        let top = csc::experiment::theory::report::BOUND_TERMS
+        let top = csc_engine::experiment::theory::report::BOUND_TERMS
             [(0..4).max_by(|&i, &j| terms[i].total_cmp(&terms[j])).unwrap()];
         assert_eq!(b.largest, top);
         let reg: Vec<f64> = report
@@ -231,7 +234,7 @@ fn thy_horizon_fits_final_regret_against_the_horizon() {
     let h = &th.horizons[0];
     assert_eq!(
         (h.check.quantity, h.check.n, h.check.over.as_str()),
-        (csc::experiment::theory::Quantity::Horizon, 2, "seeds")
+        (csc_engine::experiment::theory::Quantity::Horizon, 2, "seeds")
     );
     assert_eq!((h.check.from, h.check.to), (100.0, 400.0));
     let per_seed: Vec<f64> = [0u64, 1]
@@ -255,17 +258,18 @@ fn thy_horizon_fits_final_regret_against_the_horizon() {
 /// algorithm's gap against n, fitted per seed on log-log, the interval over the seeds — the
 /// slopes recomputed here from the units' own gaps; the verdict is [`judge`]'s on that interval.
 ///
-/// [`judge`]: csc::experiment::theory::judge
+/// [`judge`]: csc_engine::experiment::theory::judge
 #[test]
 fn fig_a_fits_the_offline_gap_against_n() {
-    use csc::experiment::theory::{judge, Quantity};
-    let mut spec = csc::experiment::quick_spec("fig-a").unwrap();
-    spec.sweep = Some(csc::experiment::Sweep::new("log_len", vec![100.into(), 200.into(), 400.into()]));
+    use csc_engine::experiment::theory::{judge, Quantity};
+    let mut spec = csc_engine::experiment::quick_spec("fig-a").unwrap();
+    spec.sweep =
+        Some(csc_engine::experiment::Sweep::new("log_len", vec![100.into(), 200.into(), 400.into()]));
     let report = tiny_synthetic(&mut spec);
     let th = report.theory.as_ref().expect("an offline sweep of n has the gap's check");
     assert!(th.runs.is_empty() && th.horizons.is_empty());
     // Every algorithm but the Oracle, the reference itself (gap 0 by construction).
-    assert_eq!(th.offline.len(), csc::algorithms::OfflineKind::ALL.len() - 1);
+    assert_eq!(th.offline.len(), csc_engine::algorithms::OfflineKind::ALL.len() - 1);
     assert!(th.offline.iter().all(|o| o.policy != "oracle"));
     for o in &th.offline {
         assert_eq!((o.check.quantity, o.check.reference.as_str()), (Quantity::Gap, "Theorem 4.1"));
@@ -273,7 +277,7 @@ fn fig_a_fits_the_offline_gap_against_n() {
         let slopes: Vec<Option<f64>> = [0u64, 1]
             .iter()
             .map(|&seed| {
-                let gap = |o2: &csc::experiment::Observation| {
+                let gap = |o2: &csc_engine::experiment::Observation| {
                     (o2.metric == "gap" && o2.algorithm == o.policy).then_some((o2.x, o2.value))
                 };
                 seed_fit(&report, seed, gap).map(|f| f.slope)

@@ -3,10 +3,10 @@
 use super::net::Net;
 use super::policy::{dist_to, Decision, PlainPolicy};
 use super::PlainEnv;
-use csc::config::Params;
-use csc::mismatch::Mismatch;
-use csc::space::Metric;
-use csc::stream::{rng, Arrival, Purpose};
+use csc_engine::config::Params;
+use csc_engine::mismatch::Mismatch;
+use csc_engine::space::Metric;
+use csc_engine::stream::{rng, Arrival, Purpose};
 use rand::seq::index::sample;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;

@@ -1,6 +1,6 @@
 //! A plain implementation of the paper's online comparison, written straight from the pseudocode
 //! (paper Algs. 3–8, SPEC §4, §6, §9, §11) and sharing none of the engine's fast machinery: it is
-//! the differential oracle of `csc::online` (`tests/plain_online.rs`) and the "plain
+//! the differential oracle of `csc_engine::online` (`tests/plain_online.rs`) and the "plain
 //! implementation" that `examples/plain_vs_fast.rs` times the engine against.
 //!
 //! What is plain here, against what the engine does:
@@ -15,12 +15,12 @@
 //!   (one factorisation per use, as Alg. 4 forms `K` once before its loop over the centers), and
 //!   `γ = ½ log det(I + K/λ)` comes from a second dense Cholesky of `I + K/λ` (no growing factor,
 //!   no tracked centers, no reused solves).
-//! - Reverse Greedy (Alg. 1): `csc::reverse_greedy::reverse_greedy_plain`, which evaluates
+//! - Reverse Greedy (Alg. 1): `csc_engine::reverse_greedy::reverse_greedy_plain`, which evaluates
 //!   `L̂(M \ {q})` (eq. 4) from scratch for every candidate `q` at every removal.
 //! - `L(M)` (eq. 2 on `E`, SPEC §3): every point of `E` against every cache member, recomputed
 //!   whenever the cache changes (no `LossTracker`, no ball index).
 //! - Baselines (SPEC §9, §11.8): top-k by k passes of a linear arg-max (no sort helper).
-//! - Evaluation oracle: `csc::oracle::evaluation_oracle_plain` (SPEC §5 step by step: an
+//! - Evaluation oracle: `csc_engine::oracle::evaluation_oracle_plain` (SPEC §5 step by step: an
 //!   incremental `ε_o`-net and full scans). It is environment set-up, not a policy: its Reverse
 //!   Greedy over the oracle's candidates is the engine's, and the tests check its `L(M_orc)` bits
 //!   against `Environment`'s.
@@ -34,7 +34,7 @@
 //!
 //! Output is in the engine's terms: per round the decision, the cache (member keys = the round
 //! whose arrival the member is), the switching cost, the realised cost and `L(M_t)`; checkpoints
-//! as `csc::online::sim::Checkpoint` with the same regret accounting as `Simulation`.
+//! as `csc_engine::online::sim::Checkpoint` with the same regret accounting as `Simulation`.
 #![allow(dead_code)]
 
 mod baselines;
@@ -52,14 +52,14 @@ use krr::{KRR_MS, RG_MS, RG_UNITS};
 use low_switch::LowSwitch;
 use policy::PlainPolicy;
 
-use csc::config::Params;
-use csc::mismatch::Mismatch;
-use csc::online::sim::Checkpoint;
-use csc::online::PolicyKind;
-use csc::oracle::{evaluation_oracle_plain, EvalSample};
-use csc::space::{Metric, Points};
-use csc::stream::Arrival;
-use csc::trace::Trace;
+use csc_engine::config::Params;
+use csc_engine::mismatch::Mismatch;
+use csc_engine::online::sim::Checkpoint;
+use csc_engine::online::PolicyKind;
+use csc_engine::oracle::{evaluation_oracle_plain, EvalSample};
+use csc_engine::space::{Metric, Points};
+use csc_engine::stream::Arrival;
+use csc_engine::trace::Trace;
 use std::cell::Cell;
 use std::time::Instant;
 
@@ -170,7 +170,7 @@ impl Default for Options {
 
 /// The policies this module implements: the paper's online comparison, as the engine lists it.
 pub fn kinds() -> Vec<PolicyKind> {
-    csc::experiment::paper_policies()
+    csc_engine::experiment::paper_policies()
 }
 
 /// Runs `kind` over `arrivals` (each with its true cost and noise, SPEC §2, §12) in `env`.

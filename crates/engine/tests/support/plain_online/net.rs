@@ -1,6 +1,6 @@
 //! The ε-net, by linear scan (SPEC §4, Alg. 3 lines 5–11).
 
-use csc::space::{DistanceMatrix, Metric};
+use csc_engine::space::{DistanceMatrix, Metric};
 
 /// The online ε-net: centers in creation order, the round that created each (its key), and the
 /// pairwise center distances that Reverse Greedy reads (each row is the scan that created it).

@@ -4,9 +4,9 @@
 // Native only: the browser suites are tests/wasm_*.rs.
 #![cfg(not(target_arch = "wasm32"))]
 
-use csc::algorithms::{OfflineKind, PolicyKind};
-use csc::dataset::plane;
-use csc::experiment::{run_unit, ExperimentSpec, Report};
+use csc_engine::algorithms::{OfflineKind, PolicyKind};
+use csc_engine::dataset::plane;
+use csc_engine::experiment::{run_unit, ExperimentSpec, Report};
 use std::sync::Arc;
 
 fn run(definition: &str) -> Report {
@@ -60,7 +60,7 @@ fn reports_keyed_by_display_name_read_back_by_id() {
             "params": {"horizon": 1, "log_len": 60, "n_eval": 100, "epsilon": 0.15}, "seeds": 1}"#,
     );
     let mut old = serde_json::to_value(&report).unwrap();
-    let name = |id: &str| csc::algorithms::name_of(id).unwrap().to_string();
+    let name = |id: &str| csc_engine::algorithms::name_of(id).unwrap().to_string();
     for s in old["stats"].as_array_mut().unwrap() {
         let id = s["algorithm"].as_str().unwrap().to_string();
         s["algorithm"] = name(&id).into();

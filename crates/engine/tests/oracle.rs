@@ -6,11 +6,11 @@
 // for wasm32).
 #![cfg(not(target_arch = "wasm32"))]
 
-use csc::config::Params;
-use csc::dataset::{nq_trivia, plane, synthetic, Dataset};
-use csc::oracle::{evaluation_oracle, evaluation_oracle_plain, EvalSample, LossTracker};
-use csc::space::Points;
-use csc::stream::{generate_trace, ArrivalModel};
+use csc_engine::config::Params;
+use csc_engine::dataset::{nq_trivia, plane, synthetic, Dataset};
+use csc_engine::oracle::{evaluation_oracle, evaluation_oracle_plain, EvalSample, LossTracker};
+use csc_engine::space::Points;
+use csc_engine::stream::{generate_trace, ArrivalModel};
 use std::sync::Arc;
 
 fn check(

@@ -5,12 +5,12 @@
 #[path = "support/plain_vcache.rs"]
 mod plain_vcache;
 
-use csc::answers::Label;
-use csc::config::Params;
-use csc::online::sim::{Environment, Simulation};
-use csc::online::{make_policy, Context, PolicyKind, Round};
-use csc::space::Metric;
-use csc::trace::Trace;
+use csc_engine::answers::Label;
+use csc_engine::config::Params;
+use csc_engine::online::sim::{Environment, Simulation};
+use csc_engine::online::{make_policy, Context, PolicyKind, Round};
+use csc_engine::space::Metric;
+use csc_engine::trace::Trace;
 use plain_vcache::PlainVCache;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -23,7 +23,7 @@ fn unit(v: &mut [f64]) {
 
 /// `s·anchor + √(1 − s²)·(a random unit direction orthogonal to the anchor)`.
 fn around(anchor: &[f64], s: f64, r: &mut ChaCha8Rng) -> Vec<f32> {
-    let mut dir: Vec<f64> = (0..anchor.len()).map(|_| csc::portable::std_normal(r)).collect();
+    let mut dir: Vec<f64> = (0..anchor.len()).map(|_| csc_engine::portable::std_normal(r)).collect();
     let dot: f64 = dir.iter().zip(anchor).map(|(a, b)| a * b).sum();
     dir.iter_mut().zip(anchor).for_each(|(a, b)| *a -= dot * b);
     unit(&mut dir);
@@ -44,7 +44,7 @@ fn differential_trace(t_max: usize, seed: u64) -> (Trace, Vec<Label>) {
     let dim = 16;
     let anchors: Vec<Vec<f64>> = (0..4)
         .map(|_| {
-            let mut a: Vec<f64> = (0..dim).map(|_| csc::portable::std_normal(&mut r)).collect();
+            let mut a: Vec<f64> = (0..dim).map(|_| csc_engine::portable::std_normal(&mut r)).collect();
             unit(&mut a);
             a
         })

@@ -2,15 +2,15 @@
 //! and a small run through the runner to the table and the chart data.
 #![cfg(not(target_arch = "wasm32"))]
 
-use csc::config::{Eviction, GPTCACHE_COSINE};
-use csc::dataset::{plane, synthetic};
-use csc::experiment::frontier::{default_reference, frontier_title, Difference, SYNTHETIC_FRONTIER_K};
-use csc::experiment::run::runner::check_ground_truth;
-use csc::experiment::{
+use csc_engine::config::{Eviction, GPTCACHE_COSINE};
+use csc_engine::dataset::{plane, synthetic};
+use csc_engine::experiment::frontier::{default_reference, frontier_title, Difference, SYNTHETIC_FRONTIER_K};
+use csc_engine::experiment::run::runner::check_ground_truth;
+use csc_engine::experiment::{
     builtin, frontier_definition, frontier_quick, run_unit, DatasetId, DatasetSpec, ExperimentSpec, Measure,
     Report,
 };
-use csc::online::PolicyKind;
+use csc_engine::online::PolicyKind;
 use std::sync::Arc;
 
 #[test]
@@ -116,7 +116,7 @@ fn a_small_frontier_runs_to_its_table_and_chart_data() {
         |point: usize| report.frontier.as_ref().unwrap().rows.iter().find(|r| r.point == point).cloned();
     let vc = cmp_row(3).unwrap();
     let d = vc.cost.as_ref().unwrap();
-    let said = format!("{} {}", csc::experiment::format_difference(d.mean, d.ci95), d.words);
+    let said = format!("{} {}", csc_engine::experiment::format_difference(d.mean, d.ci95), d.words);
     assert!(
         table_rows.iter().any(|l| l.contains("vcache_delta=0.05") && l.contains(&said)),
         "{said}\n{table}"
@@ -186,7 +186,7 @@ fn a_small_frontier_runs_to_its_table_and_chart_data() {
     // 1 − error rate/hit rate; each swept family's AUC over the common range is the mean over
     // seeds of the trapezoids under its seed's points.
     let pchr = report.pchr.as_ref().expect("a frontier with ground truth carries its P-CHR");
-    let json = |p: &csc::experiment::frontier::pchr::Pchr| serde_json::to_string(p).unwrap();
+    let json = |p: &csc_engine::experiment::frontier::pchr::Pchr| serde_json::to_string(p).unwrap();
     assert_eq!(json(pchr), json(&report.pchr().unwrap()));
     assert_eq!(pchr.families.len(), 4);
     let prec = |point: usize, seed: u64| {
@@ -293,7 +293,7 @@ fn the_frontier_view_runs_the_engine_quick_definition_on_any_dataset() {
 #[test]
 fn a_frontier_whose_cache_holds_the_whole_universe_is_refused_with_one_plain_message() {
     // Synthetic's universe is 50 queries: k = 50 would keep all of them under every policy.
-    let s = Arc::new(synthetic::universe(csc::config::Params::default().c_floor).unwrap());
+    let s = Arc::new(synthetic::universe(csc_engine::config::Params::default().c_floor).unwrap());
     assert_eq!(s.len(), 50);
     for k in [50, 60] {
         let spec = ExperimentSpec::from_json(
