@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Adds "Ask a question" (issue 14) to a built dist/: the model (scripts/fetch-model.sh, www/model)
+# Adds "Ask a question" to a built dist/: the model (scripts/fetch-model.sh, www/model)
 # and the sentence-embedding package (scripts/wasm-embed.sh, www/pkg-embed), each copied into
 # dist/ whole and then renamed into place, so a page being served never sees half of one (the Ask
 # panel waits until both are there: www/js/embed-files.js, views/ask.js). scripts/dist.sh runs it
-# as its last build step; scripts/serve.sh after it has started serving the page (issue 35).
+# as its last build step; scripts/serve.sh after it has started serving the page.
 # $out/ask.json says which parts are in place (ASK_STATUS of www/js/embed-files.js); `--pending`
 # only writes it with none (scripts/dist.sh with ASK=later). Safe to re-run; needs what
 # scripts/setup-build.sh installs.

@@ -10,12 +10,12 @@
 #                                    wasm-bindgen breaks its externref table, binaryen #4711 —
 #                                    then wasm-bindgen --target web), with synthetic.emb.f32, the
 #                                    synthetic universe's embeddings the .wasm leaves out;
-#   pkg-embed/, model/               "Ask a question" (issue 14): the sentence-embedding package
+#   pkg-embed/, model/               "Ask a question": the sentence-embedding package
 #                                    (scripts/wasm-embed.sh) and all-MiniLM-L6-v2 as f16 with its
 #                                    licence (scripts/fetch-model.sh, from PyPI; never committed),
 #                                    loaded only when a reader asks a question; added last by
 #                                    scripts/dist-ask.sh, or not at all with ASK=later (then
-#                                    scripts/serve.sh runs dist-ask.sh while it serves, issue 35);
+#                                    scripts/serve.sh runs dist-ask.sh while it serves);
 #   ask.json                         which of those two parts are in place (the Ask panel waits
 #                                    for them: www/js/embed-files.js);
 #   data/                            the nq-trivia universe of SPEC §7 (first 2,500 rows of nq and

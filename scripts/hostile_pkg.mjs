@@ -352,7 +352,7 @@ for (const [name, value] of Object.entries(pkg.module)) {
   }
 }
 
-// Fields of the object arguments (issue 13): every value in each field of fromJsonl's and
+// Fields of the object arguments: every value in each field of fromJsonl's and
 // nqTrivia's `options` and of OnlineRun's `arrival`, the other fields valid.
 for (const [label, v] of hostileValues()) {
   for (const key of ['groupBy', 'replayIndex', 'replayIndexName', 'onProgress']) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Wall time of the reproduction (scripts/reproduce.sh), through a one-node Slurm
 # (scripts/slurm-local.sh) and locally, interleaved — each way once per round — so that drifts in
-# the machine's load hit every way (docs/PERFORMANCE.md, "Scale (issue 26)"). A measuring tool, not
+# the machine's load hit every way (docs/PERFORMANCE.md, "Scale"). A measuring tool, not
 # a test.
 #
 #   bash scripts/repro-timing.sh [ROUNDS] [OUT]     # as root; ROUNDS (default 2), OUT default

@@ -9,7 +9,7 @@
 #   CSC_DATA       folder of nq.jsonl, nq.emb.f32, triviaqa.jsonl, triviaqa.emb.f32 (default ../shared/data)
 #   THREADS        worker threads per run (default 1: the machine this was written on was shared)
 #   CSC            the csc binary the runs use (default: the one this script builds, else no build; e.g. a
-#                  wrapper that times each run, as docs/PERFORMANCE.md's "Scale (issue 26)" did)
+#                  wrapper that times each run, as docs/PERFORMANCE.md's "Scale" did)
 #   ONLY           space-separated experiment ids to run (default: all below); "none" only plots
 #   FULL=1         also run krr-err on its own (the document draws it from fig-c, whose
 #                  CLCB-SC-LS-Cont runs are the same)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Scale curves, natively (docs/PERFORMANCE.md, "Scale (issue 26)"): for each horizon T and every
+# Scale curves, natively (docs/PERFORMANCE.md, "Scale"): for each horizon T and every
 # online policy of the engine (`PolicyKind::ALL`, printed by `examples/scale.rs policies`), one
 # process runs the set-up (dataset, trace, oracle) and that policy alone, so that its peak resident
 # set is that run's; one more process per T runs the set-up alone. Runs one at a time. A measuring

@@ -8,7 +8,7 @@
 # shows on reload. The page is served as soon as the engine's package and the page are there; the
 # embedding package and the model (scripts/dist-ask.sh, the slowest part of a first build) are
 # built afterwards by this same command, their progress printed here, while the Ask panel says
-# what it waits for and starts working without a reload once they arrive (issue 35).
+# what it waits for and starts working without a reload once they arrive.
 # Stops the server when it stops (Ctrl-C, or a failed Ask build: then the page stays served until
 # Ctrl-C, with the failure printed). Safe to re-run.
 set -euo pipefail

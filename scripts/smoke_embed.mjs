@@ -1,5 +1,5 @@
 // The shipped embed package (www/pkg-embed after scripts/wasm-embed.sh) in Node's V8 — the
-// WebAssembly engine of Chrome — against the shared data (issue 14): the first 200 NQ questions
+// WebAssembly engine of Chrome — against the shared data: the first 200 NQ questions
 // embed to cosine ≥ 0.99999 with nq.emb.f32's rows; edge texts (empty, non-Latin, emoji, longer
 // than 256 word-pieces) give unit rows; gpt2Tokens equals the `tokens` field on the first 1,000
 // NQ and TriviaQA questions; bad JS values throw Errors (never a trap). Prints timings.

@@ -139,7 +139,7 @@ while (exp.runNext());
 shape("Report", exp.report());
 shape("LoadedReport", csc.readReport(exp.reportJson()));
 exp.free();
-// "Pick a threshold" (issue 37): the form's definition, a target and the answer of a small run.
+// "Pick a threshold": the form's definition, a target and the answer of a small run.
 shape("ExperimentSpec", csc.tuneDefinition("synthetic"));
 shape("TuneTarget", csc.tuneTarget("error_rate", 0.01));
 {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the sentence-embedding package www/pkg-embed (embed/, issue 14) — a second wasm package
+# Builds the sentence-embedding package www/pkg-embed (embed/) — a second wasm package
 # the page loads only when a reader asks a question, so the engine's www/pkg stays small.
 # scripts/lib.sh's wasm_package, as for the engine: cargo (release) → binaryen's wasm-opt on
 # cargo's .wasm (before wasm-bindgen: Debian's wasm-opt 108 breaks a module only after

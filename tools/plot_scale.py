@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Draws the scale curves of docs/PERFORMANCE.md ("Scale (issue 26)"): time and peak memory
+"""Draws the scale curves of docs/PERFORMANCE.md ("Scale"): time and peak memory
 against the horizon T, log-log, one line per online policy, natively and in the page.
 
     python tools/plot_scale.py --native OUT/scale.csv --wasm WASM.json… --out docs/figures \

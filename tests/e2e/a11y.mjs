@@ -1,4 +1,4 @@
-// The page's accessibility check (issue 33, item 4): axe-core with the WCAG 2.0/2.1 A and AA tags
+// The page's accessibility check: axe-core with the WCAG 2.0/2.1 A and AA tags
 // (wcag2a, wcag2aa, wcag21a, wcag21aa) and best practice, in every view of the page and embedded,
 // each after it has run something, so that its charts, tables and export buttons exist. axe leaves
 // its "experimental" rules out of a run by tags even when they carry those tags; they are turned

@@ -1,4 +1,4 @@
-// End-to-end test of "Ask a question" (issue 14) in headless Chromium, on the companion-site
+// End-to-end test of "Ask a question" in headless Chromium, on the companion-site
 // bundle (dist/ from scripts/dist.sh: the engine, the embedding package pkg-embed/, the model
 // in model/ and the nq-trivia data): opens the live view on nq-trivia, types a question and
 // checks that it is played as the next round in both panels — the round counter advances by one
@@ -8,7 +8,8 @@
 // browser profile, whose model comes from Cache Storage (no download), and ten more questions
 // for the milliseconds per question, asked twice; then ten on the synthetic data: for all 31,
 // every explanation (from the state before the round) predicts the engine's decision. No request may leave the origin, no console error.
-// Prints the timings (issue 14's closing figures) and "N passed, M failed"; non-zero on failure.
+// Prints the timings (cold first question, second visit, per question) and "N passed, M failed";
+// non-zero on failure.
 //   node tests/e2e/ask.mjs
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';

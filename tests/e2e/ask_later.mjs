@@ -1,4 +1,4 @@
-// "Ask a question" arriving after the page (issue 35), in headless Chromium: scripts/serve.sh
+// "Ask a question" arriving after the page, in headless Chromium: scripts/serve.sh
 // serves dist/ as soon as the engine and the page are built and adds the embedding package and
 // the model afterwards (scripts/dist-ask.sh: each part renamed into place, then dist/ask.json
 // says so). Simulated here on the bundle (dist/ from scripts/dist.sh): pkg-embed/, model/ and

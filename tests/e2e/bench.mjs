@@ -1,4 +1,4 @@
-// Browser benchmark (issue 7, the browser half of scripts/bench.sh) in headless Chromium. Timings are
+// Browser benchmark (the browser half of scripts/bench.sh) in headless Chromium. Timings are
 // reported, never asserted. Serves www/ (plus the shared NQ/TriviaQA files under /__data__/, for the
 // benchmark only) on a free localhost port and measures:
 //   1. www/bench.html: the workloads of examples/online_profile.rs (per dataset one seeded trace,
@@ -9,10 +9,10 @@
 //   3. time to interactive from localhost (navigation start → the page's ready mark), cold loads;
 //   4. the page's .wasm size (www/pkg, without the benchmark's exports), raw and gzipped;
 //   5. wasm memory at 10³, 10⁴, 10⁵, 10⁶ rounds of the long run of tests/e2e/long_run.mjs.
-//   6. the frontier view (issue 24): the quick frontier on nq-trivia (66 units: k = 50, T = 1,000,
+//   6. the frontier view: the quick frontier on nq-trivia (66 units: k = 50, T = 1,000,
 //      3 seeds), loaded as a reader would (the six files, gold answers included), on the page's
 //      worker pool with 2 workers (the `workers` setting): first run and a second, warm one.
-//   7. the Theory view (issue 36): `thy-horizon` at its quick settings (CLCB-SC-LS-Cont, one run
+//   7. the Theory view: `thy-horizon` at its quick settings (CLCB-SC-LS-Cont, one run
 //      per T = 250 … 2,000, 3 seeds, 12 units) on synthetic, on the page's worker pool with 2
 //      workers, timed from the click on its Run to the report: a first run and a second, warm one.
 // With the native figures (online_profile's output, criterion's estimates, bench_memory's JSON) it

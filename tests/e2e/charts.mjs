@@ -247,7 +247,7 @@ try {
     const sel = '[data-job=paper] figure.chart:nth-of-type(1)';
     const { svg } = await checkExports(p, sel);
     // The quick run's T is 1,500, the paper's 5,000: a level line that says the paper's T, not a
-    // point at this run's last round (issue 33).
+    // point at this run's last round.
     assert(svg.texts.some((t) => t === 'paper at T = 5,000: CLCB-SC-LS-Cont 0.0083'), `no paper mark in ${svg.texts.filter((t) => /paper/.test(t))}`);
     assert(svg.data.refs.some((r) => r.kind === 'paper' && r.y === 0.0083 && r.x == null), `paper ref in the data: ${JSON.stringify(svg.data.refs)}`);
     await checkAxesHoldBands(p, sel);

@@ -193,7 +193,7 @@ await check('the worker pool: 2 workers give the 1-worker report bit for bit (wa
       jobs.setWorkers(n);
       const job = jobs.runJob(`pool-${n}`, request);
       const partial = [];
-      let counted = 0; // the largest "N of M units done" seen while the job ran (issue 23: it stayed at 0)
+      let counted = 0; // the largest "N of M units done" seen while the job ran (it once stayed at 0)
       await new Promise((resolve) => jobs.onJob((j) => {
         if (j !== job) return;
         if (j.status === 'running') counted = Math.max(counted, j.done);

@@ -1,5 +1,5 @@
 // The shipped embedding package (dist/pkg-embed, dist/model from scripts/dist.sh) in headless
-// Chrome and Firefox (issue 14): embed-check.html embeds the first 200 NQ questions one by one
+// Chrome and Firefox: embed-check.html embeds the first 200 NQ questions one by one
 // and as a batch and compares them with ../shared/data's rows (min cosine ≥ 0.99999), embeds edge
 // texts (empty, non-Latin, emoji, longer than 256 word-pieces) to unit rows, counts GPT-2 tokens
 // of the first 1,000 NQ and 1,000 TriviaQA questions against their `tokens`, and checks that bad

@@ -1,4 +1,4 @@
-// The page's smaller faults of issue 33, each used as a reader would in headless Chromium, each a
+// Smaller faults the page once had, each used as a reader would in headless Chromium, each a
 // check that failed on the page before its fix:
 //  1. the Efficiency view says how long the run took, not how long until the tab was opened;
 //  2. an upload whose embedding rows are not unit-norm is normalised (SPEC §1) and "Loaded" says

@@ -1,4 +1,4 @@
-// Adding a link key is one entry of the key table (issue 34, "Done when"): the page's end.
+// Adding a link key is one entry of the key table: the page's end.
 // src/bindings/url_state/tests.rs shows the fixture entry `fixture` (cargo feature `fixture-key`)
 // in parse, encode, validation and the control table; here the page's package is built WITH that
 // feature (scripts/wasm.sh into a temporary directory, never www/pkg), served as /pkg/ in place of

@@ -1,4 +1,4 @@
-// Adding a paper preset is one entry of src/experiment/presets.rs (issue 27, "Done when"): the
+// Adding a paper preset is one entry of src/experiment/definition/presets.rs: the
 // page's end. tests/fixture_preset.rs shows the fixture entry `sens-on-beta` (cargo feature
 // `fixture-preset`) in the URL codec and `csc list`; here the page's package is built WITH that
 // feature (scripts/wasm.sh into a temporary directory, never www/pkg), served as /pkg/ in place of

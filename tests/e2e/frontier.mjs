@@ -1,4 +1,4 @@
-// End-to-end test of the frontier view (issue 24, item 4) in headless Chromium, on the page
+// End-to-end test of the frontier view in headless Chromium, on the page
 // without a bundle: loads the six nq-trivia files of the shared data (with the gold answers) as a
 // reader would, runs the frontier at the engine's quick settings on the worker pool, and checks
 //   - a point of the chart against the CLI's value for the same definition (`csc run` on the
@@ -14,7 +14,7 @@
 //     run reproduces the point's realised cost and error rate;
 //   - on `plane` the view shows "—" and the engine's reason and runs nothing, and an online
 //     report without ground truth draws its error-rate chart as "—" with the reason.
-//   - a point of the P-CHR chart (issue 37) against the CLI's <id>.pchr.csv, and the GDSF family;
+//   - a point of the P-CHR chart against the CLI's <id>.pchr.csv, and the GDSF family;
 // Screenshots of the view at 1440, 768 and 390 px go to artifacts/ (the table fits each). Prints "N passed, M failed".
 //   CSC_DATA=/work/shared/data node tests/e2e/frontier.mjs
 import { readFile, readdir, writeFile, mkdir, mkdtemp } from 'node:fs/promises';

@@ -1,5 +1,5 @@
-// End-to-end test of the live view as a reader meets it (issue 23 item 6, issue 24 item 5, issue
-// 27 item 3), in headless Chromium on www/ (the engine's package built by scripts/wasm.sh):
+// End-to-end test of the live view as a reader meets it, in headless Chromium on www/ (the
+// engine's package built by scripts/wasm.sh):
 // - "why this round" under each panel says what the engine's events of that round were: the first
 //   rounds one at a time (round 0 of CLCB-SC-LS-Cont by hand: a new center, the switch that
 //   caches it, the LLM called because the prior c̲ < 0 = φ(0)), then a batch's last round, each

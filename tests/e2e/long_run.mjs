@@ -1,4 +1,4 @@
-// Long-run check (issue 8): a 10⁶-round `OnlineRun` in a Web Worker of the served page, stepped in
+// Long-run check: a 10⁶-round `OnlineRun` in a Web Worker of the served page, stepped in
 // chunks, measuring the worker's WebAssembly memory (`init()` returns the module's exports, whose
 // `memory.buffer.byteLength` is the linear memory's size; it only ever grows, so it is the high-water
 // mark) after 10⁵ and 10⁶ rounds, while the page's main thread keeps answering.

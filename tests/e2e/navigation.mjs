@@ -1,4 +1,4 @@
-// The page's navigation and its link, used as a person would (issues 33, item 4 and 5; 34, item 2):
+// The page's navigation and its link, used as a person would:
 // - hide flags only ever remove: `?embed=1&hide=X` shows nothing `?embed=1` hides (it used to bring
 //   back the header, a second h1, the citation and the footer), for every name `hide` takes;
 // - every part of the page the engine names (its hide groups) is found by the page's own markup and

@@ -1,4 +1,4 @@
-// Reproduce from the page (issue 25, item 4), end to end in headless Chromium with the real CLI:
+// Reproduce from the page, end to end in headless Chromium with the real CLI:
 // - a CLI result opened on the page (file picker, and dropped on the page) is drawn by the same
 //   charts with the CLI's numbers, and the page's JSON export of it holds the CLI's statistics
 //   and units unchanged (CLI result → page → exported JSON → equal values);

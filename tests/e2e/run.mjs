@@ -207,7 +207,7 @@ try {
     await waitFor(page, (r) => Number(document.querySelector('#panel-1 [data-counter=round]').textContent) === r + 100, r0, { timeout: 30000 });
     const c = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll('#panel-1 [data-counter]')].map((e) => [e.dataset.counter, e.textContent])));
     assert(/%$/.test(c.hit) && Number.isFinite(parseFloat(c.regret)) && Number.isFinite(parseFloat(c.cost)), JSON.stringify(c));
-    // Average regret = its loss gap + its switching cost, per round (issue 23: regret explained).
+    // Average regret = its loss gap + its switching cost, per round.
     const v = await counters(page, 1);
     assert(Math.abs(v.gap + v.switchcost - v.regret) < 1e-9 && v.switchcost > 0, JSON.stringify(v));
     // Synthetic data has ground truth (SPEC §14): every wrong answer served is marked on the
@@ -354,7 +354,7 @@ try {
     assert(data.length === 6 && data.every((d) => d.series.length === 3), `charts ${data.length}`);
     const pt = data[0].series[0].points.at(-1);
     assert(pt.x === 300 && pt.lo < pt.y && pt.hi > pt.y, JSON.stringify(pt));
-    // the regret's two parts add up to it, point by point (issue 23: regret explained)
+    // the regret's two parts add up to it, point by point
     for (const [i, s] of data[0].series.entries()) {
       for (const [j, q] of s.points.entries()) {
         const sum = data[1].series[i].points[j].y + data[2].series[i].points[j].y;

@@ -1,4 +1,4 @@
-// Scale curves in the browser (docs/PERFORMANCE.md, "Scale (issue 26)"): the in-page half of
+// Scale curves in the browser (docs/PERFORMANCE.md, "Scale"): the in-page half of
 // scripts/scale.sh. A measuring tool, not a test (not in scripts/test.sh; timings are never
 // asserted). For each horizon T and each online policy, a fresh headless Chromium opens the served
 // page and starts a Web Worker that runs what the page's experiment worker (www/js/exp-worker.js)

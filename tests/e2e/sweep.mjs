@@ -1,4 +1,4 @@
-// The sweep view (issue 25, item 5), end to end in headless Chromium with the real CLI: a 3 × 3
+// The sweep view, end to end in headless Chromium with the real CLI: a 3 × 3
 // grid over a built-in sweep (sens-off-beta: β_off × λ) runs on the worker pool with progress;
 // the command under it is `csc run sens-off-beta --grid '…' --seeds 2`, and the CLI's run of that
 // command has the page's cells bit for bit; the heatmap specs (report.js sweepCharts) hold those
@@ -78,7 +78,7 @@ await check('a 3 × 3 grid runs on the worker pool; the CLI\'s --grid run of its
   // with that cell's parameters, named above the run; its run has them.
   // By keyboard, as a reader would: focus the first heatmap, Home (cell 0), → four times, Enter.
   // Halfway, the window resizes (the charts redraw): the plot keeps the focus and its cell (a
-  // resize that came late after the viewport change above once took the focus away; CI, stop 40).
+  // resize that came late after the viewport change above once took the focus away in CI).
   await page.focus('[data-job=sweep] figure.chart svg.chart-plot');
   await page.keyboard.press('Home');
   for (let i = 0; i < 2; i++) await page.keyboard.press('ArrowRight');

@@ -1,4 +1,4 @@
-// End-to-end test of the Theory view (issue 36) in headless Chromium:
+// End-to-end test of the Theory view in headless Chromium:
 //   - on synthetic and on nq-trivia (its four files of the shared data, loaded with "Load your
 //     data…" as a reader would) the view runs the regret view's run, draws its six panels (each
 //     naming the paper's statement) and a table whose every verdict cell equals the engine's words

@@ -1,4 +1,4 @@
-// Times experiments on uploaded data in headless Chromium (issue 13's closing figures; not part of
+// Times experiments on uploaded data in headless Chromium (a measuring tool, not part of
 // scripts/test.sh). Needs www/pkg (bash scripts/wasm.sh) and the shared data (CSC_DATA, default
 // ../shared/data). Writes the user files it uploads to OUT (default /tmp/csc-time-upload) so the
 // native CLI can run the same experiment on them.

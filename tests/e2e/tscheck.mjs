@@ -1,4 +1,4 @@
-// The page's type-check can fail (issue 27, item 5): scripts/test.sh runs
+// The page's type-check can fail: scripts/test.sh runs
 // `tsc -p www/jsconfig.json` on the page's modules against the engine's generated declarations
 // (www/pkg/csc.d.ts); this script shows that the check bites. It copies www/js to a temporary
 // tree (pkg/ and vendor/ linked, jsconfig.json copied), type-checks the untouched copy (no error),

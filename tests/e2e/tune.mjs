@@ -1,4 +1,4 @@
-// End-to-end test of "Pick a threshold" (issue 37, item 3) in headless Chromium, on the page
+// End-to-end test of "Pick a threshold" in headless Chromium, on the page
 // without a bundle: loads the six nq-trivia files of the shared data (with the gold answers) as a
 // reader would, submits the Frontier view's form (hit precision ≥ 0.9), runs the engine's tune
 // experiment on the worker pool (4 seeds: τ chosen on seeds 0, 1, reported on 2, 3), and checks

@@ -1,4 +1,4 @@
-// End-to-end test of the Paper view's verdicts (issue 33, items 1, 2 and 4) in headless Chromium:
+// End-to-end test of the Paper view's verdicts in headless Chromium:
 // walks every preset of the view's menu at quick settings, as a reader would (fig-e on the four
 // nq-trivia files of the shared data, loaded with "Load your data…"), and reads each headline
 // table against the run's own per-seed results (the JSON export's units), not against the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The shipped Slurm templates (deploy/slurm) on a real one-node Slurm cluster (issue 26): starts
+# The shipped Slurm templates (deploy/slurm) on a real one-node Slurm cluster: starts
 # one (scripts/slurm-local.sh, stopped again on any exit), submits a small real experiment
 # (sens-off-noise: 4 noise levels × 2 seeds = 8 offline units of a few seconds) as an array of 4
 # shards with deploy/slurm/submit.sh, cancels one task with `scancel` while it runs (after it has

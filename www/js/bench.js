@@ -5,7 +5,7 @@
 // synthetic workload by hand.
 import { Rpc } from './rpc.js';
 
-/** The default task list: the issue's workloads (datasets other than the built-in ones need
+/** The default task list: the benchmark's workloads (datasets other than the built-in ones need
  *  `dataUrl`; without `policies` the worker runs the engine's `compared` policies). */
 export function defaultTasks({ datasets = ['synthetic'], policies = undefined, horizon = 5000, seed = 0, dataUrl = '', reps = 5 } = {}) {
   return [

@@ -1,5 +1,5 @@
 // @ts-check
-// Embeds typed questions off the main thread (views/ask.js, issue 14). On the first request it
+// Embeds typed questions off the main thread (views/ask.js). On the first request it
 // loads the embedding package (www/pkg-embed, scripts/wasm-embed.sh) and all-MiniLM-L6-v2
 // (www/model, scripts/fetch-model.sh) — the model through the browser's Cache Storage, so a
 // later visit does not download it again — reporting the load as notes (rpc.js: news of no one

@@ -220,7 +220,7 @@ export const defaultSweepMetric = (report) => (report.experiment.measure.kind ==
 export const sweepMetrics = (report) => [...new Set(report.stats.filter((s) => s.x != null).map((s) => s.metric))];
 
 /**
- * The heatmap cells of `metric` for the algorithm `key` in a grid report (issue 25, item 5): one
+ * The heatmap cells of `metric` for the algorithm `key` in a grid report: one
  * per (x, y) cell, first parameter major as the grid's points, with its mean, 95% interval and n;
  * `meta` names the cell's configuration (`params`: both swept values) and its algorithm.
  */
@@ -351,7 +351,7 @@ export function frontierMeta(fam, p, /** @type {FrontierRow | undefined} */ row,
 }
 
 /**
- * The P-CHR chart (issue 37, item 1; arXiv 2606.19719, "Closing the Calibration Gap in Semantic
+ * The P-CHR chart (arXiv 2606.19719, "Closing the Calibration Gap in Semantic
  * Caching"): hit precision (y) against cache-hit ratio (x) per frontier family, as the engine
  * computes it (`report.pchr`, csc::experiment::pchr): points in parameter order joined for a swept
  * family, a single policy a point, 95% intervals both ways; the legend gives each family's AUC over
@@ -381,7 +381,7 @@ export function pchrChart(report) {
 }
 
 /**
- * The frontier chart (issue 24): error rate (x) against realised cost per round (y), one line per
+ * The frontier chart: error rate (x) against realised cost per round (y), one line per
  * family with its points joined in parameter order, 95% intervals both ways as the engine clips
  * them (`comparison`: the report's own, csc::experiment::frontier, or the one against the
  * reference the reader picked), axes zoomed to the data and kept inside the quantities' ranges,

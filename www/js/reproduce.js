@@ -1,5 +1,5 @@
 // @ts-check
-// Reproduce from the page (issue 25, item 4). Under every result: the `csc` command that
+// Reproduce from the page. Under every result: the `csc` command that
 // regenerates it (the engine's cliCommand, csc::experiment::reproduce), ready to copy, with the
 // JSON definition to save beside it when the command names a file. And the other way: a result
 // file of the CLI (or the page's own JSON export) opened on the page, read back by the engine's

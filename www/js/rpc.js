@@ -1,5 +1,5 @@
 // @ts-check
-// One request/reply protocol for every worker of the page (issue 27, item 3): the live run
+// One request/reply protocol for every worker of the page: the live run
 // (worker.js), experiments (exp-worker.js via jobs.js), checking uploads (upload-worker.js via
 // upload.js), embedding questions (embed-worker.js via views/ask.js) and the benchmark
 // (bench-worker.js via bench.js).

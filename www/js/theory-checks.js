@@ -1,5 +1,5 @@
 // @ts-check
-// The theory checks of a report (issue 36), as the page shows them: chart specs (for charts.js,
+// The theory checks of a report, as the page shows them: chart specs (for charts.js,
 // through a job panel) and the summary table. Does the paper's guarantee show on a run? The
 // measured curves, the fits and every verdict are the engine's (the report's `theory`:
 // csc::experiment::theory); this module only draws them. The fitted line and the √t, 1/√t and

@@ -148,7 +148,7 @@ function showIndex(app) {
   document.getElementById('replay-index-clear').hidden = !idx;
 }
 
-/** The arrival model chosen for uploaded data (SPEC §7, §8; README "Your own data"): the
+/** The arrival model chosen for uploaded data (SPEC §7, §8; docs/USAGE.md, "Your own data"): the
  *  engine's `ArrivalSpec` (its `model` an id of `arrivalModels()`, which the select offers).
  * @param {App} app
  * @returns {{ model: string, group_by?: string, index?: string }} */

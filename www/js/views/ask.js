@@ -1,5 +1,5 @@
 // @ts-check
-// "Ask a question" (issue 14): the reader types a question; the embedding worker
+// "Ask a question": the reader types a question; the embedding worker
 // (embed-worker.js) embeds it in the browser and counts its GPT-2 tokens, and the live run plays
 // it as its next arrival in every panel (OnlineRun.ask). The answer says, per policy, where it
 // met (the cache before the round, M_{t−1}: its nearest question, d and φ), where it landed
@@ -11,7 +11,7 @@
 // the page.
 // Until the embedding package and the model are served (scripts/serve.sh builds them after the
 // page), the panel says what it waits for, keeps Ask disabled and looks again every few seconds;
-// once they are there it works, without a reload (issue 35).
+// once they are there it works, without a reload.
 import { citeText } from '../cite.js';
 import { ASK_PARTS, ASK_STATUS } from '../embed-files.js';
 
@@ -111,7 +111,7 @@ export function createAskView(app, live) {
       const m = await embed(text);
       if (m.x.length !== info.dim) throw new Error(`the model gives ${m.x.length}-d vectors and this dataset has ${info.dim}-d ones: ask on a dataset embedded with all-MiniLM-L6-v2`);
       pending = { text, tokens: m.tokens, embedMs: m.embedMs, t0 };
-      // For the end-to-end test and the closing figures (with askLoadMs, askMs).
+      // For the end-to-end test and its timings (with askLoadMs, askMs).
       document.body.dataset.askEmbedMs = m.embedMs.toFixed(1);
       status(`Embedded in ${m.embedMs.toFixed(0)} ms (${m.tokens} GPT-2 tokens); playing it…`);
       if (!live.ask(m.x, m.tokens, text)) { pending = null; status('The run has no round left: press Reset, then ask again.'); }

@@ -1,5 +1,5 @@
 // @ts-check
-// The frontier view (issue 24): the engine's `frontier` experiment at its quick settings
+// The frontier view: the engine's `frontier` experiment at its quick settings
 // (csc::experiment::frontier_definition) on the page's dataset, run on the worker pool: error rate
 // (SPEC §14) against realised cost per round, one line per family (the threshold cache over τ,
 // GPTCache's default, vCache over δ, CLCB-SC-LS-Cont over β, and single policies), with 95%
@@ -12,7 +12,7 @@
 // regret view. On data without ground truth there is no error rate: the view shows "—" and the
 // engine's reason, and runs nothing.
 //
-// Below it, "Pick a threshold" (issue 37, item 3): a target (hit precision ≥ p or error rate ≤ e)
+// Below it, "Pick a threshold": a target (hit precision ≥ p or error rate ≤ e)
 // checked by the engine (tuneTarget), the engine's tune experiment (tuneDefinition: the threshold
 // cache over τ, vCache over δ, CLCB-SC-LS-Cont over β, 4 seeds) run on the worker pool, and the
 // engine's answer (tuneThreshold: τ chosen on half the seeds by a one-sided 95% Clopper–Pearson
@@ -108,7 +108,7 @@ export function createFrontierView(app) {
         const p = chart.series.find((s) => s.key === key)?.points[i];
         if (p) open(report, p.point);
       }, comparison && shown === report ? comparison : report.frontier);
-      // The second chart: P-CHR (issue 37), when the report has one.
+      // The second chart: P-CHR, when the report has one.
       const pchr = pchrChart(report);
       return pchr ? [chart, pchr] : [chart];
     },

@@ -1,5 +1,5 @@
 // @ts-check
-// A live panel's running chart (issue 23, item 6): the policy's average regret Reg(t)/t (SPEC §9)
+// A live panel's running chart: the policy's average regret Reg(t)/t (SPEC §9)
 // and its hit rate against rounds, with two reference lines on the regret axis, each labelled
 // with the regret it is drawn at — the oracle M_orc (regret 0) and no cache at all (every query
 // sent to the LLM: regret L(∅) − L(M_orc)). Drawn on a small canvas of its own for speed; the series are the engine's

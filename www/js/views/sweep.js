@@ -1,5 +1,5 @@
 // @ts-check
-// The sweep view (issue 25, item 5): how a result moves with one or two parameters. The reader
+// The sweep view: how a result moves with one or two parameters. The reader
 // picks a base experiment (the regret view's online run, or one of the engine's built-in sweeps:
 // the sensitivity sweeps and the nq-tune grid), one or two parameters with their values and a
 // metric. The grid is the definition's `sweep` (csc::experiment::grid; its text is the CLI's

@@ -1,5 +1,5 @@
 // @ts-check
-// The Theory view (issue 36): does the paper's guarantee show on a run? The regret view's run (its
+// The Theory view: does the paper's guarantee show on a run? The regret view's run (its
 // dataset, arrival model, parameters, policies and seeds; a user upload too) read against
 // Theorem 5.1, Assumption 1 and Lemma 5.3, and `thy-horizon` at its quick settings: one run per
 // horizon T, Reg(T) fitted against T. The figures and the table of checks are theory-checks.js's
@@ -37,7 +37,7 @@ export function createTheoryView(app) {
     onReport: (job) => fillTable(htable, job && job.report),
   });
   hroot.querySelector('.charts').after(scrolling(htable, 'Theory checks across horizons'));
-  // "Where it breaks" (issue 36): synthetic arrivals too noisy to cluster (Assumption 1 fails);
+  // "Where it breaks": synthetic arrivals too noisy to cluster (Assumption 1 fails);
   // the view reruns on the new settings, which the link then holds.
   document.getElementById('theory-break').addEventListener('click', () => app.set((s) => {
     s.dataset = 'synthetic';

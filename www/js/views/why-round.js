@@ -1,5 +1,5 @@
 // @ts-check
-// "Why this round" (issue 23, item 6): one line per live panel naming what fired in a round, in
+// "Why this round": one line per live panel naming what fired in a round, in
 // the order the paper's algorithms run it. The facts are the engine's: the round's typed events
 // (csc::live::RoundEvent, in a LiveFrame's `events`), its decision (`llm`, `acting`, `phi`, `d`,
 // `nearestKey`, `wrong`) and, from the catalog (`policies()`), where the policy's steps are
