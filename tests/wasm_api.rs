@@ -578,8 +578,8 @@ fn online_run_errors() {
     );
 }
 
-/// `ask` (issue 14): a given vector is the next round for every policy; its cost is the token
-/// count min-max normalised over the dataset (SPEC §2), clamped; `roundText` names the rounds.
+/// `ask`: a given vector is the next round for every policy; its cost is the token count min-max
+/// normalised over the dataset (SPEC §2), clamped; `roundText` names the rounds.
 #[wasm_bindgen_test]
 fn online_run_ask() {
     let d = synthetic(None).unwrap();
@@ -811,7 +811,7 @@ fn js_entry_points_check_argument_types() {
     assert_eq!(seen.borrow().last(), Some(&(6.0, 6.0)));
 }
 
-// ---- uploaded data: experimentDefinition and the live view's arrival model (issue 13) ----------
+// ---- uploaded data: experimentDefinition and the live view's arrival model ----------------------
 
 /// Six records with ids `a`…`f`, texts `q0`…`q5`, inline 3-d embeddings and a `src` field.
 fn user_jsonl() -> Vec<u8> {
@@ -879,9 +879,9 @@ fn experiment_definition_round_trips_and_runs_on_uploaded_data() {
     assert_msg(JsExperimentRun::new(js.unchecked_into(), &d, None, Some(1.0)), &["the file changed"]);
 }
 
-/// `OnlineRun`'s `arrival` (issue 13): `replay` plays the file's order (or its index file's),
-/// `T` its length; `bursty` needs the dataset read with its group field; bad values are refused
-/// with a message, never a trap.
+/// `OnlineRun`'s `arrival`: `replay` plays the file's order (or its index file's), `T` its length;
+/// `bursty` needs the dataset read with its group field; bad values are refused with a message,
+/// never a trap.
 #[wasm_bindgen_test]
 fn online_run_follows_the_arrival_model() {
     let d = JsDataset::from_jsonl("mine", &user_jsonl(), None, None, None).unwrap();

@@ -1,5 +1,5 @@
-//! Hostile input to the JavaScript API, in a real browser (issue 8; run by scripts/test.sh in
-//! headless Chrome and Firefox like tests/wasm_api.rs).
+//! Hostile input to the JavaScript API, in a real browser (run by scripts/test.sh in headless
+//! Chrome and Firefox like tests/wasm_api.rs).
 //!
 //! The exports are called the way a page calls them: through the wasm-bindgen generated JS glue
 //! (the test runner's module, imported again by a small inline JS helper below — the same module
@@ -339,8 +339,8 @@ export function runHostile(g, bench, synthetic) {
   mustThrow('run.heatmap(0, 1)', () => run.heatmap(0, 1));
   mustThrow('run.heatmap(1, 8) (no kernel)', () => run.heatmap(1, 8));
   {
-    // ask (issue 14): a given arrival as the next round, on a run of its own (calls that succeed
-    // play rounds; past the horizon every call must throw readably).
+    // ask: a given arrival as the next round, on a run of its own (calls that succeed play rounds;
+    // past the horizon every call must throw readably).
     const r3 = new g.OnlineRun(plane, { horizon: 120, n_eval: 40, seed: 1, epsilon: 0.2 }, ids);
     matrix('run.ask', [new Float32Array([0.5, 0.5]), 5, 'a question'], (a) => r3.ask(...a));
     matrix('run.roundText', [0], (a) => r3.roundText(...a));
@@ -505,7 +505,7 @@ export function runHostile(g, bench, synthetic) {
     a.free();
     b.free();
   }
-  // ---- reproduce and sweeps (issue 25, items 4, 5) ---------------------------------------------
+  // ---- reproduce and sweeps -------------------------------------------------------------------
   cover('cliCommand', 'readReport', 'sweepPresets', 'parseGrid', 'sweepDefaults');
   {
     const r = new g.ExperimentRun({ ...spec, seeds: 1 }, plane);
@@ -524,7 +524,7 @@ export function runHostile(g, bench, synthetic) {
     mustThrow('parseGrid three parameters', () => g.parseGrid('a=1;b=2;c=3'));
     mustThrow('parseGrid a word', () => g.parseGrid('epsilon=0.1,x'));
     mustThrow('cliCommand an id', () => g.cliCommand('fig-c', 'x.json'));
-    // frontierComparison: a two-point frontier on synthetic, one seed each (issue 33).
+    // frontierComparison: a two-point frontier on synthetic, one seed each.
     cover('frontierComparison');
     const syn = g.Dataset.synthetic();
     const fr = new g.ExperimentRun({ id: 'hostile-frontier', dataset: 'synthetic', seeds: 1, params: { horizon: 20, n_eval: 50, k: 3 },
@@ -538,8 +538,8 @@ export function runHostile(g, bench, synthetic) {
     mustThrow('frontierComparison an online report', () => g.frontierComparison(JSON.parse(text), 0));
     mustThrow('frontierComparison a point it does not have', () => g.frontierComparison(frep, 2));
     mustThrow('frontierComparison a fractional point', () => g.frontierComparison(frep, 0.5));
-    // "Pick a threshold" (issue 37): the form's definition, its target and the answer of a small
-    // report (the threshold cache over two τ, two seeds: one to choose on, one to report on).
+    // "Pick a threshold": the form's definition, its target and the answer of a small report (the
+    // threshold cache over two τ, two seeds: one to choose on, one to report on).
     cover('tuneDefinition', 'tuneTarget', 'tuneThreshold', 'tuneCommand');
     fn('tuneDefinition', ['synthetic']);
     mustThrow('tuneDefinition plane (no ground truth)', () => g.tuneDefinition('plane'));

@@ -1,5 +1,6 @@
-//! The JS API of `www/pkg-embed` (README, "API"). Every export takes `JsValue`s and converts them
-//! with a readable error, so no JS value makes it trap (the same rule as the engine's exports).
+//! The JS API of `www/pkg-embed` (docs/JS-API.md, "Sentence embeddings"). Every export takes
+//! `JsValue`s and converts them with a readable error, so no JS value makes it trap (the same rule
+//! as the engine's exports).
 
 use js_sys::{Array, Float32Array, Uint8Array};
 use wasm_bindgen::prelude::*;

@@ -1,6 +1,5 @@
-//! Sentence embeddings for the playground's "Ask a question" (issue 14): all-MiniLM-L6-v2 run
-//! with candle's BERT, plus the GPT-2 (r50k_base) token count that gives a typed question its
-//! cost (SPEC §2).
+//! Sentence embeddings for the playground's "Ask a question": all-MiniLM-L6-v2 run with candle's
+//! BERT, plus the GPT-2 (r50k_base) token count that gives a typed question its cost (SPEC §2).
 //!
 //! The embedding is the one the shared data was made with (`../shared/data/README.md`,
 //! "Embeddings"): WordPiece tokens truncated to 256, the 6-layer BERT, mean pooling over the

@@ -1,7 +1,7 @@
-//! The embedder against the shared data (issue 14): the first 200 NQ questions embed to within
-//! cosine 0.99999 of `nq.emb.f32`'s rows with the f16 weights `scripts/fetch-model.sh` writes,
-//! edge texts embed without a panic, and the GPT-2 counts equal the `tokens` field on the first
-//! 1,000 NQ and 1,000 TriviaQA questions. Missing model or data is a failure, not a skip.
+//! The embedder against the shared data: the first 200 NQ questions embed to within cosine 0.99999
+//! of `nq.emb.f32`'s rows with the f16 weights `scripts/fetch-model.sh` writes, edge texts embed
+//! without a panic, and the GPT-2 counts equal the `tokens` field on the first 1,000 NQ and 1,000
+//! TriviaQA questions. Missing model or data is a failure, not a skip.
 
 use csc_embed::{gpt2_tokens, Embedder, DIM, MAX_TOKENS};
 use std::path::PathBuf;

@@ -53,9 +53,9 @@ fn num(v: &JsValue) -> f64 {
     v.as_f64().unwrap_or(f64::NAN)
 }
 
-/// `mean ± half` at the precision the half-width supports (`csc::experiment::format_interval`,
-/// issue 33 item 4): every table of the page formats its intervals with this. A half-width that
-/// is not a number (`null`, one seed) prints the mean alone; a mean that is not a number, "–".
+/// `mean ± half` at the precision the half-width supports (`csc::experiment::format_interval`):
+/// every table of the page formats its intervals with this. A half-width that is not a number
+/// (`null`, one seed) prints the mean alone; a mean that is not a number, "–".
 #[wasm_bindgen(js_name = formatInterval)]
 pub fn format_interval(
     #[wasm_bindgen(unchecked_param_type = "number | null")] mean: JsValue,
@@ -95,10 +95,10 @@ pub fn interval_words() -> String {
     crate::experiment::INTERVAL.to_string()
 }
 
-/// The frontier view's experiment (issue 24): the `frontier` definition at the engine's quick
-/// settings (`csc::experiment::frontier_quick`) on `dataset` — a built-in's name, a dataset object
-/// naming the reader's file, or nothing for nq-trivia. The page runs it on its worker pool and
-/// exports it; `csc run` on the exported definition gives the same bits.
+/// The frontier view's experiment: the `frontier` definition at the engine's quick settings
+/// (`csc::experiment::frontier_quick`) on `dataset` — a built-in's name, a dataset object naming
+/// the reader's file, or nothing for nq-trivia. The page runs it on its worker pool and exports it;
+/// `csc run` on the exported definition gives the same bits.
 #[wasm_bindgen(js_name = frontierDefinition, unchecked_return_type = "ExperimentSpec")]
 pub fn frontier_definition_js(
     #[wasm_bindgen(

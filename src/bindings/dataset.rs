@@ -54,7 +54,7 @@ impl JsDataset {
     }
 
     /// [`JsDataset::from_jsonl`] with the group field of the `bursty` model and an index file of
-    /// arrivals (name, bytes) for `replay` (issue 13).
+    /// arrivals (name, bytes) for `replay`.
     pub fn from_user_files(
         name: &str,
         bytes: &[u8],
@@ -241,12 +241,11 @@ impl JsDataset {
     /// A user dataset from JSONL bytes, one `{"text", "tokens", "embedding"?}` object per line
     /// (SPEC §7). Without `embeddings` every line must carry its `embedding`; with them,
     /// `embeddings` holds the rows as little-endian `f32` (the binary layout of the shared data)
-    /// and `dim` is required. `options` (issue 13): `groupBy`, the record field whose values are
-    /// the groups of the `bursty` arrival model; `replayIndex` (bytes) and `replayIndexName`, an
-    /// index file of arrivals for `replay` (one record id, or row number from 0 when the records
-    /// have no ids, per line); `onProgress(rowsDone, rows)`, called as the distances are measured
-    /// (the slow part of a large file). Throws on wrong dimensions, NaN, empty input, bad JSON, a
-    /// bad index file.
+    /// and `dim` is required. `options`: `groupBy`, the record field whose values are the groups of
+    /// the `bursty` arrival model; `replayIndex` (bytes) and `replayIndexName`, an index file of
+    /// arrivals for `replay` (one record id, or row number from 0 when the records have no ids, per
+    /// line); `onProgress(rowsDone, rows)`, called as the distances are measured (the slow part of
+    /// a large file). Throws on wrong dimensions, NaN, empty input, bad JSON, a bad index file.
     #[wasm_bindgen(js_name = fromJsonl)]
     pub fn from_jsonl_js(
         #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,

@@ -35,7 +35,7 @@ pub fn experiment_definition(
 
 /// The definition of the built-in experiment `id` at its quick settings
 /// (`csc::experiment::quick_spec`; `csc run <id> --quick` runs the same): the Theory view's
-/// `thy-horizon` (issue 36), or a Paper-view preset.
+/// `thy-horizon`, or a Paper-view preset.
 #[wasm_bindgen(js_name = quickDefinition, unchecked_return_type = "ExperimentSpec")]
 pub fn quick_definition(#[wasm_bindgen(unchecked_param_type = "string")] id: JsValue) -> JsResult<JsValue> {
     let id = super::convert::string("id", &id)?;

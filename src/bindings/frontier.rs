@@ -1,5 +1,5 @@
-//! The frontier view's comparison against a reference the reader picks (issue 33, item 3): the
-//! engine's paired differences (`csc::experiment::frontier`) of a finished frontier report.
+//! The frontier view's comparison against a reference the reader picks: the engine's paired
+//! differences (`csc::experiment::frontier`) of a finished frontier report.
 
 use super::convert::{js_err, to_js, JsResult};
 use crate::error::Error;
@@ -39,8 +39,8 @@ pub fn frontier_comparison_js(
     to_js(&report.frontier_comparison(point as usize).ok_or_else(bad)?)
 }
 
-/// The experiment of the Frontier view's "Pick a threshold" form (issue 37, item 3;
-/// `csc::experiment::tune::tune_definition`): the threshold cache over τ, vCache over δ and
+/// The experiment of the Frontier view's "Pick a threshold" form
+/// (`csc::experiment::tune::tune_definition`): the threshold cache over τ, vCache over δ and
 /// CLCB-SC-LS-Cont over β on `dataset` (a built-in's name, a dataset object naming the reader's
 /// file, or nothing for nq-trivia), 4 seeds. `csc tune-threshold` runs the same definition. Throws
 /// the engine's one message for data without ground truth: `plane`, or a dataset whose
@@ -68,13 +68,13 @@ pub fn tune_definition_js(
     to_js(&tune::tune_definition(dataset).map_err(js_err)?)
 }
 
-/// "Pick a threshold, defensibly" (issue 37, item 3; `csc::experiment::tune`) on a finished
-/// report of [`tune_definition_js`]'s experiment: the threshold cache's τ with the largest hit
-/// ratio whose one-sided 95% Clopper–Pearson bound meets the target on the first half of the seeds,
-/// reported on the other half, with τ as a cosine, vCache's δ and the paper's saving, and the
-/// engine's sentences. `kind` is `"precision"` (hit precision ≥ `value`, in (0, 1]) or
-/// `"error_rate"` (error rate ≤ `value`, in [0, 1)). The target is checked first: a bad one throws
-/// its one message whatever the report; then a value that is not such a report throws one.
+/// "Pick a threshold, defensibly" (`csc::experiment::tune`) on a finished report of
+/// [`tune_definition_js`]'s experiment: the threshold cache's τ with the largest hit ratio whose
+/// one-sided 95% Clopper–Pearson bound meets the target on the first half of the seeds, reported on
+/// the other half, with τ as a cosine, vCache's δ and the paper's saving, and the engine's
+/// sentences. `kind` is `"precision"` (hit precision ≥ `value`, in (0, 1]) or `"error_rate"` (error
+/// rate ≤ `value`, in [0, 1)). The target is checked first: a bad one throws its one message
+/// whatever the report; then a value that is not such a report throws one.
 #[wasm_bindgen(js_name = tuneThreshold, unchecked_return_type = "TuneAnswer")]
 pub fn tune_threshold_js(
     #[wasm_bindgen(unchecked_param_type = "Report | null")] report: JsValue,

@@ -1,6 +1,6 @@
 //! `OnlineRun`: the engine's [`LiveRun`] (one seeded stream played by several policies side by
 //! side, the live view) handed to JavaScript as typed arrays, read without copying the whole
-//! state each frame; a typed question played as the next round (`ask`, issue 14). SPEC §9, §12.
+//! state each frame; a typed question played as the next round (`ask`). SPEC §9, §12.
 
 use super::convert::{js_err, to_js, JsResult};
 use super::dataset::JsDataset;
@@ -124,7 +124,7 @@ impl JsOnlineRun {
     /// `"clcb-sc-ls-cont"`). The oracle costs O(T·n_eval) distance evaluations: keep `n_eval`
     /// moderate for a live view.
     ///
-    /// `arrival` chooses the arrival model (SPEC §7; README "Your own data"): a name
+    /// `arrival` chooses the arrival model (SPEC §7; docs/USAGE.md, "Your own data"): a name
     /// (`"uniform"`, `"bursty"`, `"popularity"`, `"replay"`) or an object such as
     /// `{model: "bursty", group_by: "source"}` or `{model: "replay", index: "log.txt"}`; left out,
     /// the dataset's own SPEC §7 model. `bursty` on uploaded data needs the dataset read with its
@@ -234,13 +234,13 @@ impl JsOnlineRun {
         Ok(self.frame_js(&frame, heat_n)?.build())
     }
 
-    /// Plays the next round with a given arrival instead of the stream's (issue 14, "Ask a
-    /// question"): `x` a Float32Array or array of the dataset's dimension (e.g. an embedded
-    /// question), `tokens` its GPT-2 token count, `text` its text (for `roundText`). Its cost is
+    /// Plays the next round with a given arrival instead of the stream's ("Ask a question"): `x` a
+    /// Float32Array or array of the dataset's dimension (e.g. an embedded question), `tokens` its
+    /// GPT-2 token count, `text` its text (for `roundText`). Its cost is
     /// `c = c_floor + (1 − c_floor)·(tokens − min)/(max − min)` over the dataset's token counts
-    /// (SPEC §2), clamped to `[c_floor, 1]`; an LLM call observes it with the round's planned
-    /// noise `η_t`. Returns the round as a `LiveFrame` plus, per policy, the cache the question
-    /// met, and the five nearest universe questions.
+    /// (SPEC §2), clamped to `[c_floor, 1]`; an LLM call observes it with the round's planned noise
+    /// `η_t`. Returns the round as a `LiveFrame` plus, per policy, the cache the question met, and
+    /// the five nearest universe questions.
     #[wasm_bindgen(unchecked_return_type = "AskResult")]
     pub fn ask(
         &mut self,

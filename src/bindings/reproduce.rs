@@ -1,6 +1,6 @@
-//! Reproduce from the page (issue 25, item 4): the `csc` command that regenerates a result
-//! (`cliCommand`; `tuneCommand` for the "Pick a threshold" answer), and a CLI result file read back to be drawn by the page's charts
-//! (`readReport`). Both are the engine's (`crate::experiment::run::reproduce`).
+//! Reproduce from the page: the `csc` command that regenerates a result (`cliCommand`;
+//! `tuneCommand` for the "Pick a threshold" answer), and a CLI result file read back to be drawn by
+//! the page's charts (`readReport`). Both are the engine's (`crate::experiment::run::reproduce`).
 
 use super::convert::{js_err, string, to_js, JsResult};
 use super::simulation::JsExperiment;

@@ -113,7 +113,7 @@ export interface LiveFrame {
   heat: (Heatmap | null)[] | null;
 }
 
-/** What `OnlineRun.ask(x, tokens, text)` played (issue 14, "Ask a question"): one round, as a
+/** What `OnlineRun.ask(x, tokens, text)` played ("Ask a question"): one round, as a
  *  `LiveFrame`, plus what explains each policy's decision. */
 export interface AskResult extends LiveFrame {
   /** `c(x)`: the token count min-max normalised over the dataset (SPEC §2), clamped to `[c_floor, 1]`. */

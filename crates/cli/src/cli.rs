@@ -152,9 +152,9 @@ enum Cmd {
     /// Replay online policies on a trace (SPEC §12), and the offline algorithms on its offline
     /// log, and print their metrics.
     Replay(ReplayArgs),
-    /// Pick the threshold cache's τ defensibly (issue 37): the largest hit ratio whose one-sided
-    /// 95% Clopper–Pearson bound meets --precision P or --error-rate E on half the seeds, reported
-    /// on the other half, with τ as a cosine, vCache's δ at the same target and the paper's saving.
+    /// Pick the threshold cache's τ defensibly: the largest hit ratio whose one-sided 95%
+    /// Clopper–Pearson bound meets --precision P or --error-rate E on half the seeds, reported on
+    /// the other half, with τ as a cosine, vCache's δ at the same target and the paper's saving.
     TuneThreshold(TuneArgs),
 }
 

@@ -1,7 +1,7 @@
-//! Adding a paper preset is one figure record of `csc::experiment::definition::presets` (issue 27, "Done
-//! when"; issue 34: one record per figure): with the cargo feature `fixture-preset`, that list has
-//! one more record (`sens-on-beta`, whose definition is the registry's), and the URL codec
-//! accepts it, `csc list` (text and `--json`) lists it, and the page's preset list (`paperPresets()`, from which js/views/paper.js builds its menu;
+//! Adding a paper preset is one figure record of `csc::experiment::definition::presets`: with the
+//! cargo feature `fixture-preset`, that list has one more record (`sens-on-beta`, whose definition
+//! is the registry's), and the URL codec accepts it, `csc list` (text and `--json`) lists it, and
+//! the page's preset list (`paperPresets()`, from which js/views/paper.js builds its menu;
 //! tests/e2e/controls.mjs checks that the menu is that list) carries it. Run with
 //! `cargo test --features fixture-preset --test fixture_preset` (scripts/test.sh does). The page's
 //! end, a package built with the feature and its paper view's menu, URL and run, is

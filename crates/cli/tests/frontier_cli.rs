@@ -1,6 +1,5 @@
-//! `csc run frontier` (issue 37 item 4, issue 33 item 3): its title states the run's settings
-//! (`--set horizon=…` is not titled "T = 2,000"), and a frontier whose k holds the whole universe
-//! is refused with one plain message.
+//! `csc run frontier`: its title states the run's settings (`--set horizon=…` is not titled
+//! "T = 2,000"), and a frontier whose k holds the whole universe is refused with one plain message.
 // Native only: it runs the `csc` binary.
 #![cfg(not(target_arch = "wasm32"))]
 

@@ -1,8 +1,7 @@
-//! Sweeps over one or two parameters (issue 25, item 5): a grid's units are cell × seed; each
-//! cell is exactly the unit a one-parameter sweep with the other parameter `--set` runs (so
-//! `nq-tune`, once three runs of scripts/reproduce.sh, is one grid with the same numbers); `csc
-//! run --grid` shards, and `csc merge` gives the unsharded report byte for byte; bad grids are
-//! refused in plain words.
+//! Sweeps over one or two parameters: a grid's units are cell × seed; each cell is exactly the unit
+//! a one-parameter sweep with the other parameter `--set` runs (so `nq-tune`, once three runs of
+//! scripts/reproduce.sh, is one grid with the same numbers); `csc run --grid` shards, and
+//! `csc merge` gives the unsharded report byte for byte; bad grids are refused in plain words.
 #![cfg(not(target_arch = "wasm32"))]
 
 #[path = "support/cli.rs"]

@@ -1,9 +1,9 @@
-//! Hostile input to the native entry points (issue 8): the `csc` binary with bad flags, bad
-//! `--set` values, missing, truncated, garbage and invalid-UTF-8 files, bad experiment
-//! definitions, shard specs and traces. Every case must end with a non-zero exit and a readable
-//! message on stderr — never a panic (no "panicked" in stderr) and never a crash by signal.
-//! Also: the library's loaders, numerical robustness of KRR (duplicate points, tiny λ, huge
-//! length-scales) and the cost domain (0, 1] of every loader.
+//! Hostile input to the native entry points: the `csc` binary with bad flags, bad `--set` values,
+//! missing, truncated, garbage and invalid-UTF-8 files, bad experiment definitions, shard specs and
+//! traces. Every case must end with a non-zero exit and a readable message on stderr — never a
+//! panic (no "panicked" in stderr) and never a crash by signal. Also: the library's loaders,
+//! numerical robustness of KRR (duplicate points, tiny λ, huge length-scales) and the cost domain
+//! (0, 1] of every loader.
 // Native only: the browser suites are tests/wasm_*.rs (`wasm-pack test` compiles every test file
 // for wasm32).
 #![cfg(not(target_arch = "wasm32"))]

@@ -1,6 +1,6 @@
-//! `csc run <id> --quick` (issue 26, item 6: the quick reproduction, `QUICK=1 scripts/reproduce.sh`):
-//! the experiment that runs is the Paper view's quick definition (`quick_spec`, what the page runs)
-//! with the command line's changes applied on top, and `--quick` anywhere else is a clean refusal.
+//! `csc run <id> --quick` (the quick reproduction, `QUICK=1 scripts/reproduce.sh`): the experiment
+//! that runs is the Paper view's quick definition (`quick_spec`, what the page runs) with the
+//! command line's changes applied on top, and `--quick` anywhere else is a clean refusal.
 // Native only: it runs the `csc` binary.
 #![cfg(not(target_arch = "wasm32"))]
 

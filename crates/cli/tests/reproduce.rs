@@ -1,7 +1,7 @@
-//! Reproduce from the page (issue 25, item 4): the command `csc::experiment::run::reproduce::cli_command`
-//! prints, run by the real CLI, regenerates the report of the definition it was made from — every
-//! statistic equal bit for bit except the wall-clock runtime; and a report file read back
-//! (`read_report`) is re-derived from its units, refusing shards and edited statistics.
+//! Reproduce from the page: the command `csc::experiment::run::reproduce::cli_command` prints, run
+//! by the real CLI, regenerates the report of the definition it was made from — every statistic
+//! equal bit for bit except the wall-clock runtime; and a report file read back (`read_report`) is
+//! re-derived from its units, refusing shards and edited statistics.
 #![cfg(not(target_arch = "wasm32"))]
 
 #[path = "support/cli.rs"]

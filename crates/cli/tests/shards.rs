@@ -1,7 +1,7 @@
-//! Sweeps split into shards (issue 26), through the `csc` binary: a shard named by the scheduler's
-//! environment (Slurm array, Kubernetes Indexed Job), units written as they finish so that a killed
-//! shard resumes, and `csc merge` checking its parts and giving, bit for bit, the report of the
-//! unsharded run. The real-Slurm version of these, with a task cancelled while it runs, is
+//! Sweeps split into shards, through the `csc` binary: a shard named by the scheduler's environment
+//! (Slurm array, Kubernetes Indexed Job), units written as they finish so that a killed shard
+//! resumes, and `csc merge` checking its parts and giving, bit for bit, the report of the unsharded
+//! run. The real-Slurm version of these, with a task cancelled while it runs, is
 //! tests/slurm/array.sh.
 // Native only: the browser suites are tests/wasm_*.rs.
 #![cfg(not(target_arch = "wasm32"))]

@@ -1,7 +1,7 @@
-//! `csc tune-threshold` (issue 37, item 3): the answer on synthetic follows the selection rule
-//! (the chosen τ meets the target on the selection seeds and has the largest hit ratio of those
-//! that do; the held-out numbers are the reporting seeds'), and bad targets and data without
-//! ground truth are refused with one plain message, never a panic.
+//! `csc tune-threshold`: the answer on synthetic follows the selection rule (the chosen τ meets the
+//! target on the selection seeds and has the largest hit ratio of those that do; the held-out
+//! numbers are the reporting seeds'), and bad targets and data without ground truth are refused
+//! with one plain message, never a panic.
 // Native only: it runs the `csc` binary.
 #![cfg(not(target_arch = "wasm32"))]
 

@@ -1,8 +1,8 @@
 #![cfg(not(target_arch = "wasm32"))]
-//! A researcher's own data through the `csc` binary (issue 13, SPEC §7 "User data"): a dataset
-//! built here from a subset of `../shared/data` (or `$CSC_DATA`), written in another layout with
-//! its own file names, run with each arrival model; experiment definitions with a dataset object
-//! round-trip; and each bad file gets its one exact message.
+//! A researcher's own data through the `csc` binary (SPEC §7 "User data"): a dataset built here
+//! from a subset of `../shared/data` (or `$CSC_DATA`), written in another layout with its own file
+//! names, run with each arrival model; experiment definitions with a dataset object round-trip; and
+//! each bad file gets its one exact message.
 
 use csc::dataset::nq_trivia;
 use csc::experiment::{DatasetId, DatasetSpec, ExperimentSpec, Report};
@@ -270,9 +270,9 @@ fn each_bad_file_gets_one_exact_message() {
     );
 }
 
-/// `replay` with an index file of arrivals (issue 13): the index is the stream (T = its lines,
-/// repeated queries repeated lines), by record id or, without ids, by row number; the JSON form
-/// names it and records its checksum; each bad index file gets one exact message.
+/// `replay` with an index file of arrivals: the index is the stream (T = its lines, repeated
+/// queries repeated lines), by record id or, without ids, by row number; the JSON form names it and
+/// records its checksum; each bad index file gets one exact message.
 #[test]
 fn replay_follows_an_index_file_of_arrivals() {
     let d = scratch("index");

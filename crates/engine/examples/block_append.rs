@@ -1,5 +1,5 @@
-//! Issue 18, item 3: what appending `b` observations to the Cholesky factor as one block would
-//! save over `b` appends one at a time — `cargo run --release --example block_append -- [ℓ] [reps]`.
+//! What appending `b` observations to the Cholesky factor as one block would save over `b` appends
+//! one at a time — `cargo run --release --example block_append -- [ℓ] [reps]`.
 //!
 //! One append solves `L a = k` by forward substitution: O(ℓ²) operations that read the whole
 //! packed factor (8·ℓ²/2 bytes, 16 MB at ℓ = 2,000) once per observation. A block of `b`

@@ -42,8 +42,8 @@ fn main() {
     } else {
         csc_engine::experiment::paper_policies()
     };
-    // The ε-net the policies that keep one share (issue 18): grown here over the whole trace, so
-    // that its scan is reported once on its own line rather than inside the first such policy.
+    // The ε-net the policies that keep one share: grown here over the whole trace, so that its scan
+    // is reported once on its own line rather than inside the first such policy.
     let (t0, c0) = (Instant::now(), cpu_ms());
     let mut row = Vec::new();
     let mut centers = 0;

@@ -1,10 +1,9 @@
-//! One point of the scale curves (docs/PERFORMANCE.md, "Scale (issue 26)"): the set-up of one run
-//! (dataset, SPEC §12 trace, evaluation oracle of SPEC §3) and, unless the policy is `setup`, one
-//! online policy over the whole trace, in this process alone, so that its peak resident set is that
-//! run's. `cargo run --release --example scale -- [synthetic|nq-trivia|plane] horizon seed
-//! (policy-id|setup)`; prints one JSON object (`scale policies`: the
-//! engine's online policy ids). `scripts/scale.sh` runs one process per
-//! (policy, T).
+//! One point of the scale curves (docs/PERFORMANCE.md, "Scale"): the set-up of one run (dataset,
+//! SPEC §12 trace, evaluation oracle of SPEC §3) and, unless the policy is `setup`, one online
+//! policy over the whole trace, in this process alone, so that its peak resident set is that run's.
+//! `cargo run --release --example scale -- [synthetic|nq-trivia|plane] horizon seed (policy-id|setup)`;
+//! prints one JSON object (`scale policies`: the engine's online policy ids). `scripts/scale.sh`
+//! runs one process per (policy, T).
 //!
 //! Times: wall (`Instant`) and the CPU time this thread got (Linux `/proc/thread-self/schedstat`,
 //! ns; the run is single-threaded), for the set-up and for the policy separately. Memory: the

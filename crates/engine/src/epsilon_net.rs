@@ -229,10 +229,10 @@ pub struct NetStep<'a> {
     pub row: &'a [f64],
 }
 
-/// One ε-net per radius grown over the arrivals of a run, shared by the run's policies (issue 18):
-/// the net of Alg. 3 lines 5–11 depends only on the arrivals, not on the policy, so the scan of an
-/// arrival against every center is done once per run instead of once per policy. Each insertion
-/// is logged; a policy whose `i`-th arrival is the `i`-th arrival of the log replays the logged
+/// One ε-net per radius grown over the arrivals of a run, shared by the run's policies: the net of
+/// Alg. 3 lines 5–11 depends only on the arrivals, not on the policy, so the scan of an arrival
+/// against every center is done once per run instead of once per policy. Each insertion is logged;
+/// a policy whose `i`-th arrival is the `i`-th arrival of the log replays the logged
 /// [`Assignment`] into its own net ([`EpsilonNet::insert_assigned`]), whichever policy came first
 /// (policies run side by side in the live view, one after the other in a unit).
 ///

@@ -1,7 +1,7 @@
-//! The live run (the page's live view; issue 27, item 3): one seeded stream played round by
-//! round by several policies side by side, with what fired in each round as typed events, a
-//! typed question played as the next round ("Ask a question", issue 14), and the views the page
-//! draws (2-D positions, caches, ε-net centers, curves, the KRR cost surface).
+//! The live run (the page's live view): one seeded stream played round by round by several policies
+//! side by side, with what fired in each round as typed events, a typed question played as the next
+//! round ("Ask a question"), and the views the page draws (2-D positions, caches, ε-net centers,
+//! curves, the KRR cost surface).
 //!
 //! Every round is played by [`Simulation::step_traced`], which plays exactly what
 //! [`Simulation::step`] plays (`tests/live.rs` checks it against `online::sim` round by round):
@@ -296,11 +296,11 @@ impl LiveRun {
         Frame { rounds, round: self.t, counters, curves }
     }
 
-    /// Plays the next round with a given arrival instead of the stream's (issue 14, "Ask a
-    /// question"): `x` of the dataset's dimension, `tokens` its GPT-2 token count, `text` its
-    /// text. Its cost is `c = c_floor + (1 − c_floor)·(tokens − min)/(max − min)` over the
-    /// dataset's token counts (SPEC §2), clamped to `[c_floor, 1]`; an LLM call observes it with
-    /// the round's planned noise `η_t`.
+    /// Plays the next round with a given arrival instead of the stream's ("Ask a question"): `x` of
+    /// the dataset's dimension, `tokens` its GPT-2 token count, `text` its text. Its cost is
+    /// `c = c_floor + (1 − c_floor)·(tokens − min)/(max − min)` over the dataset's token counts
+    /// (SPEC §2), clamped to `[c_floor, 1]`; an LLM call observes it with the round's planned noise
+    /// `η_t`.
     pub fn ask(&mut self, x: Vec<f32>, tokens: usize, text: String) -> Result<Asked> {
         let r = self.t;
         if r >= self.horizon() {

@@ -145,13 +145,13 @@ impl LossTracker {
 }
 
 /// The points of `E` each cache member can serve below their cost, with their distances
-/// ([`LossTracker`]), kept by key for every tracker of a run (issue 18: the list depends only on
-/// the member's vector and `E`, not on the policy — Epsilon-Greedy's random caches and the
-/// greedy cache it returns to bring the same members back switch after switch). A key is reused
-/// only with the same vector, bit for bit; a key met with another vector (an asked question of
-/// the live view keyed by a round whose trace arrival another policy caches) is computed afresh.
-/// Holds one list and one vector per key: meant for caches of ε-net centers (bounded by the net),
-/// not for caches whose every miss is a new key.
+/// ([`LossTracker`]), kept by key for every tracker of a run (the list depends only on the member's
+/// vector and `E`, not on the policy — Epsilon-Greedy's random caches and the greedy cache it
+/// returns to bring the same members back switch after switch). A key is reused only with the same
+/// vector, bit for bit; a key met with another vector (an asked question of the live view keyed by
+/// a round whose trace arrival another policy caches) is computed afresh. Holds one list and one
+/// vector per key: meant for caches of ε-net centers (bounded by the net), not for caches whose
+/// every miss is a new key.
 #[derive(Debug, Default)]
 pub struct NearMemo {
     lists: std::sync::Mutex<HashMap<u64, (Vec<f32>, Near)>>,

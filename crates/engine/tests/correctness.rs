@@ -248,11 +248,11 @@ fn f32_bytes(v: &[f32]) -> Vec<u8> {
     v.iter().flat_map(|x| x.to_le_bytes()).collect()
 }
 
-/// Issue 24: a binary file holding every embedding twice, dimension left to inference, reads
-/// as rows of twice the dimension and norm √2 — refused. Issue 33: given the dimension, rows of
-/// norm √2 are normalised to unit length (SPEC §1) with a note, so σ_e calibrates as for unit
-/// rows (it was an error after "Loaded"); a row of zeros is refused; the σ_e calibration that
-/// cannot reach its target is still an error.
+/// A binary file holding every embedding twice, dimension left to inference, reads as rows of twice
+/// the dimension and norm √2 — refused. Given the dimension, its rows of norm √2 are normalised to
+/// unit length (SPEC §1) with a note, so σ_e calibrates as for unit rows (it was an error after
+/// "Loaded"); a row of zeros is refused; the σ_e calibration that cannot reach its target is still
+/// an error.
 #[test]
 fn non_unit_rows_are_normalised_and_said_or_refused_and_calibration_cannot_degenerate() {
     let n = 4;

@@ -186,9 +186,9 @@ fn seed_fit(
     csc_engine::experiment::theory::loglog_fit(&pts)
 }
 
-/// Issue 36: `thy-horizon` at tiny settings (T = 100, 200, 400; 2 seeds): every run's checks over
-/// the 2 seeds, and Reg(T) = T·R(T)/T fitted against T per seed, the interval over the seeds — the
-/// slope recomputed here from the units' own final average regrets.
+/// `thy-horizon` at tiny settings (T = 100, 200, 400; 2 seeds): every run's checks over the 2
+/// seeds, and Reg(T) = T·R(T)/T fitted against T per seed, the interval over the seeds — the slope
+/// recomputed here from the units' own final average regrets.
 #[test]
 fn thy_horizon_fits_final_regret_against_the_horizon() {
     let mut spec = csc_engine::experiment::quick_spec("thy-horizon").unwrap();
@@ -254,9 +254,9 @@ fn thy_horizon_fits_final_regret_against_the_horizon() {
     assert_eq!(back.theory.as_ref().map(|t| t.horizons.len()), Some(1));
 }
 
-/// Issue 36, Theorem 4.1: fig. 2(a) at tiny settings (n = 100, 200, 400; 2 seeds): each offline
-/// algorithm's gap against n, fitted per seed on log-log, the interval over the seeds — the
-/// slopes recomputed here from the units' own gaps; the verdict is [`judge`]'s on that interval.
+/// Theorem 4.1: fig. 2(a) at tiny settings (n = 100, 200, 400; 2 seeds): each offline algorithm's
+/// gap against n, fitted per seed on log-log, the interval over the seeds — the slopes recomputed
+/// here from the units' own gaps; the verdict is [`judge`]'s on that interval.
 ///
 /// [`judge`]: csc_engine::experiment::theory::judge
 #[test]

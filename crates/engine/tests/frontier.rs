@@ -1,5 +1,5 @@
-//! The frontier experiment (issue 24 item 4): its definition, units and parameters, validation,
-//! and a small run through the runner to the table and the chart data.
+//! The frontier experiment: its definition, units and parameters, validation, and a small run
+//! through the runner to the table and the chart data.
 #![cfg(not(target_arch = "wasm32"))]
 
 use csc_engine::config::{Eviction, GPTCACHE_COSINE};
@@ -32,7 +32,7 @@ fn the_builtin_frontier_lists_every_family_point_by_seed() {
     assert_eq!(spec.family_of(9).unwrap().0.policy, PolicyKind::VCache);
     assert_eq!(spec.unit_params(at(17)).unwrap().beta, 1.0);
     assert_eq!(spec.family_of(21).unwrap().0.policy, PolicyKind::Lru);
-    // 22–28: the threshold cache evicting by GDSF over the same τ (issue 37); GPTCache's keeps LRU.
+    // 22–28: the threshold cache evicting by GDSF over the same τ; GPTCache's keeps LRU.
     let g = spec.unit_params(at(24)).unwrap();
     assert_eq!((g.eviction, g.threshold_tau, g.threshold_cosine), (Eviction::Gdsf, 0.2, None));
     assert_eq!(spec.family_of(24).unwrap().0.name(), "Threshold (GDSF)");
@@ -182,9 +182,9 @@ fn a_small_frontier_runs_to_its_table_and_chart_data() {
     // Not a frontier: no frontier CSV.
     assert!(builtin("fig-c").map(|s| Report::new(&s, Vec::new()).frontier_csv()).unwrap().is_none());
 
-    // P-CHR (issue 37, item 1), by hand from the units: each point's hit precision per seed is
-    // 1 − error rate/hit rate; each swept family's AUC over the common range is the mean over
-    // seeds of the trapezoids under its seed's points.
+    // P-CHR, by hand from the units: each point's hit precision per seed is 1 − error rate/hit
+    // rate; each swept family's AUC over the common range is the mean over seeds of the trapezoids
+    // under its seed's points.
     let pchr = report.pchr.as_ref().expect("a frontier with ground truth carries its P-CHR");
     let json = |p: &csc_engine::experiment::frontier::pchr::Pchr| serde_json::to_string(p).unwrap();
     assert_eq!(json(pchr), json(&report.pchr().unwrap()));

@@ -158,7 +158,7 @@ fn online_claims_on_constructed_seeds() {
 }
 
 /// A claimed win with a hit rate of 0 on every seed is flagged in the verdict cell, and the lead
-/// names the winner's hit rate and realised cost first (issue 33, item 2).
+/// names the winner's hit rate and realised cost first.
 #[test]
 fn a_win_that_never_serves_from_the_cache_is_flagged() {
     let r = report(

@@ -1,6 +1,6 @@
-//! The live run (`csc_engine::live::LiveRun`, the page's live view; issue 27 item 3): what fired in a
-//! round on a hand-checkable world, and a differential test that it plays exactly what
-//! `online::sim` plays — the same decisions and caches every round, the same metrics.
+//! The live run (`csc_engine::live::LiveRun`, the page's live view): what fired in a round on a
+//! hand-checkable world, and a differential test that it plays exactly what `online::sim` plays —
+//! the same decisions and caches every round, the same metrics.
 //!
 //! The tiny world (as tests/online.rs): three exact query points (0,0), (1,0), (0,1) with costs
 //! 0.9, 0.5, 0.1, no noise, arrivals cycling 0, 1, 2, …, `D = √2`, ε = 0.1, so that every pair

@@ -442,11 +442,11 @@ fn step_explained_plays_as_step_and_explains_the_decision() {
     }
 }
 
-/// Issue 18: the policies that keep an ε-net take it from the run's shared net. Played side by
-/// side as in the live view — including a question asked mid-run (`step_foreign`, after which
-/// every policy scans its own net) — each round and cache equal a run in which the policy scans
-/// its own net from the start (`step_foreign` on every round). Sequential runs on one environment
-/// are `every_policy_keeps_its_bits` (its constants predate the shared net).
+/// The policies that keep an ε-net take it from the run's shared net. Played side by side as in the
+/// live view — including a question asked mid-run (`step_foreign`, after which every policy scans
+/// its own net) — each round and cache equal a run in which the policy scans its own net from the
+/// start (`step_foreign` on every round). Sequential runs on one environment are
+/// `every_policy_keeps_its_bits` (its constants predate the shared net).
 #[test]
 fn shared_net_changes_nothing() {
     let d = Arc::new(csc_engine::dataset::synthetic::universe(Params::default().c_floor).unwrap());

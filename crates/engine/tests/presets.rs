@@ -56,7 +56,7 @@ fn every_preset_is_a_registered_experiment_with_enough_seeds_for_a_verdict() {
         }
         let q = quick_spec(p.id).unwrap();
         assert_eq!(q.seeds, p.quick.seeds);
-        // Every preset has a headline table (issue 23: abl-k, krr-err and geom too).
+        // Every preset has a headline table (abl-k, krr-err and geom too).
         assert!(csc_engine::experiment::definition::presets::claims(p.id).is_some(), "{}", p.id);
     }
 }

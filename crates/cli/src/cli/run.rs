@@ -22,8 +22,8 @@ pub struct RunArgs {
     #[arg(long)]
     first_seed: Option<u64>,
     /// Run only the deterministic slice I/N (0-based I) of the units. Without it, a Slurm array
-    /// task or a Kubernetes Indexed Job takes its shard from the environment (README, "Sweeps on a
-    /// cluster").
+    /// task or a Kubernetes Indexed Job takes its shard from the environment (docs/USAGE.md,
+    /// "Sweeps on a cluster").
     #[arg(long, value_name = "I/N")]
     shard: Option<String>,
     /// The number of shards, when the scheduler names only this run's index (a Kubernetes pod, a
@@ -107,7 +107,7 @@ fn definition(a: &RunArgs) -> Res<(ExperimentSpec, std::sync::Arc<csc_engine::da
         spec.first_seed = s;
     }
     spec.params = apply_sets(spec.params.clone(), &a.set)?;
-    // A frontier's title states its settings: made from them once they are final (issue 37).
+    // A frontier's title states its settings: made from them once they are final.
     if !Path::new(experiment).is_file() || !a.set.is_empty() || a.seeds.is_some() {
         spec.retitle_frontier(&dataset.name);
     }

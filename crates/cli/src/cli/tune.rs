@@ -1,4 +1,4 @@
-//! `csc tune-threshold` (issue 37, item 3): the engine's "pick a threshold, defensibly"
+//! `csc tune-threshold`: the engine's "pick a threshold, defensibly"
 //! (`csc_engine::experiment::tune`) on a dataset — the threshold cache's τ with the largest hit
 //! ratio whose one-sided 95% Clopper–Pearson bound meets the target on the selection seeds,
 //! reported on the other seeds. Every word printed is the engine's.

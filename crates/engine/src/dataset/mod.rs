@@ -44,8 +44,8 @@ pub struct Dataset {
     /// The records' `id`s (user data whose JSONL has them; empty otherwise): what the lines of a
     /// replay index file name.
     pub ids: Vec<Option<String>>,
-    /// The order of a `replay` stream read from an index file of arrivals (issue 13), if one
-    /// was given: arrival t is row `order[t]`.
+    /// The order of a `replay` stream read from an index file of arrivals, if one was given:
+    /// arrival t is row `order[t]`.
     pub replay: Option<ReplayIndex>,
     /// The ground truth of every query (SPEC §14), or why there is none.
     pub ground_truth: GroundTruth,
@@ -179,11 +179,11 @@ pub fn checksum(points: &Points, tokens: &[u32]) -> String {
 }
 
 impl Dataset {
-    /// `c(x)` of a query outside the universe with `tokens` GPT-2 tokens (a typed question, issue
-    /// 14): SPEC §2's min-max normalisation over this universe's token counts, clamped to
-    /// `[c_floor, 1]`, where `c_floor` is the universe's smallest cost (the cost of its shortest
-    /// query); if every query has the same length every cost is 1. On a universe query's own
-    /// count it gives that query's cost ([`token_costs`]).
+    /// `c(x)` of a query outside the universe with `tokens` GPT-2 tokens (a typed question):
+    /// SPEC §2's min-max normalisation over this universe's token counts, clamped to `[c_floor, 1]`,
+    /// where `c_floor` is the universe's smallest cost (the cost of its shortest query); if every
+    /// query has the same length every cost is 1. On a universe query's own count it gives that
+    /// query's cost ([`token_costs`]).
     pub fn cost_of_tokens(&self, tokens: usize) -> f64 {
         let Some(range) = token_range(&self.tokens) else { return 1.0 };
         let floor = self.costs.iter().copied().fold(1.0, f64::min);

@@ -1,4 +1,4 @@
-//! The online KRR learner with repeated observation points merged (issue 18).
+//! The online KRR learner with repeated observation points merged.
 //!
 //! A point `z_i` observed `n_i` times with mean target `ȳ_i` is one row with ridge `r/n_i`: with
 //! the `ℓ × m` indicator `P` of the observations' points (`K = P K_m Pᵀ`, `N = PᵀP = diag(n_i)`),

@@ -1,5 +1,5 @@
 //! What a round's decision saw, for the page: the live view's "why this round" and "Ask a
-//! question" (issue 14). Not part of the paper's algorithms nor of a run's metrics — an observer
+//! question". Not part of the paper's algorithms nor of a run's metrics — an observer
 //! ([`RoundObserver`]) that [`Simulation::step_observed`] calls around the policy's decision, so a
 //! plain [`Simulation::step`] carries none of it.
 
@@ -67,11 +67,11 @@ impl RoundObserver for Explanation {
 
 impl Simulation {
     /// [`step_foreign`](Self::step_foreign), also saying what the decision saw (for the page's
-    /// "Ask a question", issue 14): the nearest cached member and its distance, and the acting
-    /// cost at the round's center, both taken after the policy's decision and before it observes
-    /// the LLM's answer — the values the decision rule compared (Alg. 5 lines 4–6). The round is
-    /// played exactly as [`step_foreign`](Self::step_foreign) plays it (and so, on the trace's
-    /// own arrivals, as [`step`](Self::step) does: the shared ε-net changes nothing).
+    /// "Ask a question"): the nearest cached member and its distance, and the acting cost at the
+    /// round's center, both taken after the policy's decision and before it observes the LLM's
+    /// answer — the values the decision rule compared (Alg. 5 lines 4–6). The round is played
+    /// exactly as [`step_foreign`](Self::step_foreign) plays it (and so, on the trace's own
+    /// arrivals, as [`step`](Self::step) does: the shared ε-net changes nothing).
     pub fn step_explained(&mut self, a: &Arrival) -> (StepOutcome, Explanation) {
         let mut why = Explanation::default();
         let o = self.step_foreign_observed(a, &mut why);

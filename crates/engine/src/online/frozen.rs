@@ -240,8 +240,8 @@ impl Policy for Frozen {
         std::mem::take(&mut self.fetched)
     }
 
-    /// `γ_t` of its KRR (issue 36); its `β_t` is appendix Alg. 7's own (`δ_t = δ/t²`), not the
-    /// concentration lemma's, so it is left out.
+    /// `γ_t` of its KRR; its `β_t` is appendix Alg. 7's own (`δ_t = δ/t²`), not the concentration
+    /// lemma's, so it is left out.
     fn theory(&self) -> super::theory::LearnerTheory {
         super::theory::LearnerTheory { gamma: Some(self.krr.gamma()), ..Default::default() }
     }

@@ -31,7 +31,7 @@ pub trait CostLearner {
     fn posterior_at(&self, _x: &[f32]) -> Option<crate::krr::Posterior> {
         None
     }
-    /// `(γ_t, β_t)` for learners with a kernel model (issue 36; [`super::theory`]).
+    /// `(γ_t, β_t)` for learners with a kernel model ([`super::theory`]).
     fn gamma_beta(&self) -> Option<(f64, f64)> {
         None
     }

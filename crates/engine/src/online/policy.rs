@@ -131,14 +131,14 @@ pub trait Policy {
     fn diagnostics(&self) -> Diagnostics {
         Diagnostics::None
     }
-    /// Its learner's share of the theorem's quantities (`γ_t`, `β_t`, the stage indices; issue
-    /// 36), read at checkpoints only; never read by a decision. Default: none.
+    /// Its learner's share of the theorem's quantities (`γ_t`, `β_t`, the stage indices), read at
+    /// checkpoints only; never read by a decision. Default: none.
     fn theory(&self) -> super::theory::LearnerTheory {
         super::theory::LearnerTheory::default()
     }
     /// `N_t(u)`: the arrivals its ε-net assigned to each center so far (Alg. 3 lines 5–11), for
-    /// Assumption 1's `m_eff` and `m_max` (issue 36, [`super::theory::TheoryProbe::point`]);
-    /// read at checkpoints only. `None` for a policy without a net. Default: none.
+    /// Assumption 1's `m_eff` and `m_max` ([`super::theory::TheoryProbe::point`]); read at
+    /// checkpoints only. `None` for a policy without a net. Default: none.
     fn net_counts(&self) -> Option<&[u64]> {
         None
     }

@@ -127,11 +127,11 @@ pub struct Checkpoint {
     /// equivalent to the arrival's (SPEC §14); `None` without ground truth.
     pub wrong_hits: Option<u64>,
     /// Time spent inside the policy so far (ms). For a policy that keeps an ε-net this includes
-    /// the scan of each arrival as measured once for the run's shared net (issue 18): what the
-    /// policy would have spent scanning on its own, whichever policy did the scan.
+    /// the scan of each arrival as measured once for the run's shared net: what the policy would
+    /// have spent scanning on its own, whichever policy did the scan.
     pub wall_ms: f64,
-    /// The paper's guarantee's quantities at this point (issue 36, [`super::theory`]): read-only
-    /// observations of the run, `None` only in a default checkpoint.
+    /// The paper's guarantee's quantities at this point ([`super::theory`]): read-only observations
+    /// of the run, `None` only in a default checkpoint.
     pub theory: Option<super::theory::TheoryPoint>,
 }
 
@@ -208,7 +208,7 @@ pub struct Simulation {
     /// Labels of rounds played with an arrival that was not the trace's (an asked question):
     /// a cached item founded in such a round holds that arrival's answer, not the trace's.
     foreign_labels: std::collections::HashMap<u64, Option<Label>>,
-    /// The theory view's per-round record (issue 36): the shared net's assignments only.
+    /// The theory view's per-round record: the shared net's assignments only.
     theory: super::theory::TheoryProbe,
     k: usize,
     lipschitz: f64,

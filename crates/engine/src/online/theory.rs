@@ -1,7 +1,6 @@
-//! The quantities of the paper's online guarantee, measured on a run (issue 36): Theorem 5.1's
-//! four bound terms, the information gain `γ_t` and confidence multiplier `β_t` of the
-//! concentration (Lemma 5.2, §5.3), Assumption 1's `m_eff` and `ε_t`,
-//! and Lemma 5.3's `Σ_u τ_u` beside `log log t`.
+//! The quantities of the paper's online guarantee, measured on a run: Theorem 5.1's four bound
+//! terms, the information gain `γ_t` and confidence multiplier `β_t` of the concentration
+//! (Lemma 5.2, §5.3), Assumption 1's `m_eff` and `ε_t`, and Lemma 5.3's `Σ_u τ_u` beside `log log t`.
 //!
 //! Read-only observations: the simulator feeds [`TheoryProbe`] the ε-net assignment it already
 //! has each round (O(1) per round) and asks the policy for its learner's state

@@ -244,14 +244,14 @@ pub(crate) fn online_sensitivity(
     }
 }
 
-/// `frontier` (issue 24): the cost–correctness frontier on nq-trivia (or any data with ground
-/// truth, SPEC §14) at quick settings (T = 2,000, n_eval = 2,000, 3 seeds) and k = 50 — at the
-/// default k = 5 every policy serves under 1% of nq-trivia's requests from its cache and the
-/// frontier collapses to one point (docs/REPRODUCTION.md, "frontier"): the threshold cache
-/// over a τ grid (evicting LRU, and GDSF: issue 37, Cherkasova 1998, HPL-98-69) and at GPTCache's
-/// defaults (`threshold_cosine` = 0.6 and LRU eviction, docs/SPEC-NOTES.md), vCache
-/// over its bound δ (SPEC §15), CLCB-SC-LS-Cont over its width β (SPEC §6), CLCB-SC-LS,
-/// Greedy, LFU and LRU as points, and last the threshold cache evicting by GDSF over the same τ. Every point: realised cost, error rate, hit rate and average
+/// `frontier`: the cost–correctness frontier on nq-trivia (or any data with ground truth, SPEC §14)
+/// at quick settings (T = 2,000, n_eval = 2,000, 3 seeds) and k = 50 — at the default k = 5 every
+/// policy serves under 1% of nq-trivia's requests from its cache and the frontier collapses to one
+/// point (docs/REPRODUCTION.md, "frontier"): the threshold cache over a τ grid (evicting LRU, and
+/// GDSF: Cherkasova 1998, HPL-98-69) and at GPTCache's defaults (`threshold_cosine` = 0.6 and LRU
+/// eviction, docs/SPEC-NOTES.md), vCache over its bound δ (SPEC §15), CLCB-SC-LS-Cont over its
+/// width β (SPEC §6), CLCB-SC-LS, Greedy, LFU and LRU as points, and last the threshold cache
+/// evicting by GDSF over the same τ. Every point: realised cost, error rate, hit rate and average
 /// regret with 95% intervals over seeds.
 pub(crate) fn frontier(id: &str, base: Params) -> ExperimentSpec {
     let gptcache = Family {
@@ -273,7 +273,7 @@ pub(crate) fn frontier(id: &str, base: Params) -> ExperimentSpec {
     let params = Params { k: 50, horizon: 2000, n_eval: 2000, ..base };
     ExperimentSpec {
         id: id.into(),
-        // From its settings (issue 37, item 4); `csc run --set` re-titles it.
+        // From its settings; `csc run --set` re-titles it.
         title: frontier_title("nq-trivia", &params, 3),
         dataset: DatasetId::NqTrivia,
         measure: Measure::Frontier {
@@ -307,8 +307,8 @@ pub(crate) fn frontier(id: &str, base: Params) -> ExperimentSpec {
 /// the families separate where they differ (measured in docs/PERFORMANCE.md, "Frontier").
 pub const SYNTHETIC_FRONTIER_K: usize = 10;
 
-/// A frontier's title from its settings (issue 37, item 4): the dataset, k, T, n_eval and seeds
-/// it runs with, so `--set horizon=1000` is titled T = 1,000.
+/// A frontier's title from its settings: the dataset, k, T, n_eval and seeds it runs with, so
+/// `--set horizon=1000` is titled T = 1,000.
 pub fn frontier_title(dataset: &str, p: &Params, seeds: usize) -> String {
     format!(
         "Cost–correctness frontier on {dataset} (k = {}, T = {}, n_eval = {}, {seeds} seed{})",

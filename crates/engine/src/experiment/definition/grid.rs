@@ -1,9 +1,9 @@
-//! Sweeps over one or two parameters (issue 25, item 5): a [`Sweep`] is one parameter over its
-//! values, or, with `by`, the grid of every pair of two parameters' values. Its points are the
-//! grid's cells, first parameter major (`point = i_x · n_y + i_y`); an experiment's units are
-//! cell × seed ([`ExperimentSpec::units`](crate::experiment::ExperimentSpec::units)), so `--shard` splits a
-//! grid and `csc merge` joins it like any sweep. Observations carry the cell's first value as
-//! `x` and its second as `y` ([`Observation`](crate::experiment::Observation)).
+//! Sweeps over one or two parameters: a [`Sweep`] is one parameter over its values, or, with `by`,
+//! the grid of every pair of two parameters' values. Its points are the grid's cells, first
+//! parameter major (`point = i_x · n_y + i_y`); an experiment's units are cell × seed
+//! ([`ExperimentSpec::units`](crate::experiment::ExperimentSpec::units)), so `--shard` splits a
+//! grid and `csc merge` joins it like any sweep. Observations carry the cell's first value as `x`
+//! and its second as `y` ([`Observation`](crate::experiment::Observation)).
 //!
 //! The command line's `--grid 'epsilon=0.1,0.2,0.3;beta=0.5,1,2'` is [`Sweep::parse`], and
 //! [`Sweep::to_arg`] writes it back; [`ExperimentSpec::set_sweep`](crate::experiment::ExperimentSpec::set_sweep)
@@ -188,12 +188,11 @@ impl Sweep {
 }
 
 /// The values a sweep of `param` starts from when the reader picks the parameter (the page's
-/// sweep view, issue 33): its SPEC default (`Params::default()`) halved, as is and doubled —
-/// rounded for an integer parameter, and only the values [`with_param`] accepts on the defaults
-/// (a probability stays ≤ 1), in increasing order without repeats. A default of 0 gives 0, 1, 2;
-/// a parameter without a numeric default (`synthetic_sigma`, `threshold_cosine`: unset by
-/// default) gives none, and the reader types them. An unknown or non-numeric parameter is an
-/// error naming it.
+/// sweep view): its SPEC default (`Params::default()`) halved, as is and doubled — rounded for an
+/// integer parameter, and only the values [`with_param`] accepts on the defaults (a probability
+/// stays ≤ 1), in increasing order without repeats. A default of 0 gives 0, 1, 2; a parameter
+/// without a numeric default (`synthetic_sigma`, `threshold_cosine`: unset by default) gives none,
+/// and the reader types them. An unknown or non-numeric parameter is an error naming it.
 pub fn default_values(param: &str) -> Result<Vec<Value>> {
     let defaults = serde_json::to_value(Params::default()).expect("Params serialises");
     let Some(d) = defaults.get(param) else {

@@ -1,10 +1,10 @@
-//! The paper's figures, declared once (issue 34, item 2): one record per figure of the paper (§6
-//! and the appendix; SPEC §10) holding its definition (and its tuned variant's), the quick
-//! settings a browser tab runs, its menu label, its claims ([`crate::experiment::headline::claims`]) and the kind of
-//! chart that draws it. The registry ([`crate::experiment::definition::registry`]) lists each figure's experiment from its
-//! record, the page builds its menu and quick runs from [`paper_presets`], the URL codec validates
-//! against it, and every description a reader sees is [`describe`] of the definition that
-//! actually ran, never a hand-written string.
+//! The paper's figures, declared once: one record per figure of the paper (§6 and the appendix;
+//! SPEC §10) holding its definition (and its tuned variant's), the quick settings a browser tab
+//! runs, its menu label, its claims ([`crate::experiment::headline::claims`]) and the kind of chart
+//! that draws it. The registry ([`crate::experiment::definition::registry`]) lists each figure's
+//! experiment from its record, the page builds its menu and quick runs from [`paper_presets`], the
+//! URL codec validates against it, and every description a reader sees is [`describe`] of the
+//! definition that actually ran, never a hand-written string.
 
 use crate::config::Params;
 use crate::error::Result;
@@ -267,8 +267,8 @@ fn json_number(v: f64) -> serde_json::Value {
     }
 }
 
-/// The frontier view's quick settings (issue 24, item 4): the `frontier` experiment (its k = 50,
-/// on synthetic [`crate::experiment::definition::builtins::SYNTHETIC_FRONTIER_K`], and every family of
+/// The frontier view's quick settings: the `frontier` experiment (its k = 50, on synthetic
+/// [`crate::experiment::definition::builtins::SYNTHETIC_FRONTIER_K`], and every family of
 /// [`crate::experiment::definition::registry`]) over the page's horizon and evaluation sample
 /// (T = 1,000, n_eval = 1,000, as `csc::bindings::url_state::page_params`) and 3 seeds, so a
 /// browser tab on 2 cores draws it in about a minute (docs/PERFORMANCE.md).

@@ -184,7 +184,8 @@ pub const REGISTRY: &[Entry] = &[
             first_seed: 100,
         },
     },
-    // Issue 24: what each policy pays against how often it serves a wrong answer (SPEC §14, §15).
+    // Cost–correctness frontier: what each policy pays against how often it serves a wrong answer
+    // (SPEC §14, §15).
     Entry { id: "frontier", make: frontier },
     // Theory check: cache switches against the horizon T (stage thresholds depend on T).
     Entry {
@@ -213,8 +214,9 @@ pub const REGISTRY: &[Entry] = &[
             )
         },
     },
-    // Issue 36: Theorem 5.1 across horizons — one CLCB-SC-LS-Cont run per T on a log grid (the
-    // stage thresholds depend on T), Reg(T) fitted against T ([`crate::experiment::theory::report`]).
+    // Theory check: Theorem 5.1 across horizons — one CLCB-SC-LS-Cont run per T on a log grid (the
+    // stage thresholds depend on T), Reg(T) fitted against T
+    // ([`crate::experiment::theory::report`]).
     Entry {
         id: "thy-horizon",
         make: |id, base| {
@@ -264,8 +266,8 @@ const fn ids<const N: usize>(r: &[Entry]) -> [&'static str; N] {
 /// Ids accepted by [`builtin`], read from [`REGISTRY`].
 pub const BUILTIN_IDS: [&str; REGISTRY.len()] = ids(REGISTRY);
 
-/// The built-in sweeps the page's sweep view offers as presets (issue 25, item 5): the
-/// reproduction's sensitivity sweeps (`sens-*`) and the `nq-tune` grid.
+/// The built-in sweeps the page's sweep view offers as presets: the reproduction's sensitivity
+/// sweeps (`sens-*`) and the `nq-tune` grid.
 pub fn sweep_presets() -> Vec<&'static str> {
     BUILTIN_IDS.iter().copied().filter(|id| id.starts_with("sens-") || *id == "nq-tune").collect()
 }

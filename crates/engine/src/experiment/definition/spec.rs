@@ -21,11 +21,11 @@ pub enum Measure {
     /// Geometry of the data (paper appendix): distance distributions, token-length CDFs and a
     /// 2-D projection of the stream, over the first `stream` arrivals.
     Geometry { stream: usize },
-    /// A cost–correctness frontier (issue 24): each family is one policy over the values of one
-    /// of its parameters (or a single point), and every point records the final realised cost,
-    /// error rate, hit rate and average regret over seeds (x = the family's parameter value,
-    /// NaN for a single point). The experiment's points are the families' points in order; a
-    /// unit is one point × one seed. No `sweep` (each family carries its own).
+    /// A cost–correctness frontier: each family is one policy over the values of one of its
+    /// parameters (or a single point), and every point records the final realised cost, error rate,
+    /// hit rate and average regret over seeds (x = the family's parameter value, NaN for a single
+    /// point). The experiment's points are the families' points in order; a unit is one point × one
+    /// seed. No `sweep` (each family carries its own).
     Frontier { families: Vec<Family> },
 }
 

@@ -94,14 +94,14 @@ impl Report {
     }
 
     /// Why a swept family's average regret reads the same at every value of its parameter
-    /// (to the table's 4 decimals), where it does (issue 33, item 3). Regret (§5.1) prices the
-    /// cache a policy *keeps*, `L(M_t) − L(M_orc)`, not the requests it serves. The threshold
-    /// cache admits every miss and evicts the least recently used (SPEC §9): when it misses
-    /// nearly every request at every τ (on nq-trivia 94–95%), what it keeps is nearly the `k` most
-    /// recent requests whatever τ, so its regret hardly moves while τ changes which requests are
-    /// served (hit rate, realised cost, error rate). The note gives the measured miss shares and,
-    /// for scale, what an empty cache scores, `L(∅) − L(M_orc)` (each unit's `no_cache_loss`
-    /// and `oracle_loss`). Other families get the general reason.
+    /// (to the table's 4 decimals), where it does. Regret (§5.1) prices the cache a policy *keeps*,
+    /// `L(M_t) − L(M_orc)`, not the requests it serves. The threshold cache admits every miss and
+    /// evicts the least recently used (SPEC §9): when it misses nearly every request at every τ (on
+    /// nq-trivia 94–95%), what it keeps is nearly the `k` most recent requests whatever τ, so its
+    /// regret hardly moves while τ changes which requests are served (hit rate, realised cost,
+    /// error rate). The note gives the measured miss shares and, for scale, what an empty cache
+    /// scores, `L(∅) − L(M_orc)` (each unit's `no_cache_loss` and `oracle_loss`). Other families
+    /// get the general reason.
     pub fn flat_regret_notes(&self) -> Vec<String> {
         let Measure::Frontier { families } = &self.experiment.measure else { return Vec::new() };
         let points = self.frontier_points();

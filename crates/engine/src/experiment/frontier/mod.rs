@@ -1,8 +1,7 @@
-//! The frontier experiment's table and chart data (issue 24), and what decides between its points
-//! (issue 33, item 3): one row per point of every family — the policy, its parameter value, and
-//! the final realised cost, error rate (SPEC §14), hit rate and average regret, each as mean and
-//! 95% interval over seeds — and every point's *paired* difference against a reference point in
-//! realised cost and in error rate.
+//! The frontier experiment's table and chart data, and what decides between its points: one row per
+//! point of every family — the policy, its parameter value, and the final realised cost, error rate
+//! (SPEC §14), hit rate and average regret, each as mean and 95% interval over seeds — and every
+//! point's *paired* difference against a reference point in realised cost and in error rate.
 //!
 //! Every unit of a frontier runs on the seeds `first_seed …` (SPEC §10), so point `p` and the
 //! reference `r` share their arrival streams seed by seed. The paired difference is

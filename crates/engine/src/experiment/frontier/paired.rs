@@ -1,7 +1,7 @@
-//! A frontier point's paired difference against a reference point, and the words for it (issue
-//! 33, item 3): the types the frontier's comparison is made of ([`crate::experiment::frontier`] computes it;
-//! the report carries it). Their own file, so that the report, which holds a comparison, and the
-//! frontier, which reads reports, do not import each other.
+//! A frontier point's paired difference against a reference point, and the words for it: the types
+//! the frontier's comparison is made of ([`crate::experiment::frontier`] computes it; the report
+//! carries it). Their own file, so that the report, which holds a comparison, and the frontier,
+//! which reads reports, do not import each other.
 
 use crate::experiment::run::observation::nan_as_null;
 use crate::experiment::stats::{mean_std_ci95, Interval};

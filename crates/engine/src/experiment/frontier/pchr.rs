@@ -1,7 +1,7 @@
-//! Precision against cache-hit ratio, P-CHR (issue 37, item 1; "Closing the Calibration Gap in
-//! Semantic Caching", arXiv 2606.19719, which proposes P-CHR and its AUC as the operating metric
-//! of a semantic cache): for each family of a frontier, the hit precision (y) against the
-//! cache-hit ratio (x) at each value of its parameter; a single policy is one point.
+//! Precision against cache-hit ratio, P-CHR ("Closing the Calibration Gap in Semantic Caching",
+//! arXiv 2606.19719, which proposes P-CHR and its AUC as the operating metric of a semantic cache):
+//! for each family of a frontier, the hit precision (y) against the cache-hit ratio (x) at each
+//! value of its parameter; a single policy is one point.
 //!
 //! On each seed a point's hit ratio is `hits/requests` and its hit precision
 //! `1 − wrong hits/hits = 1 − error rate/hit ratio` (SPEC §14; undefined, and left out, on a seed

@@ -31,7 +31,7 @@ fn a_paired_difference_and_its_interval_on_a_hand_computed_case() {
 
 #[test]
 fn intervals_are_clipped_to_the_quantitys_range() {
-    // The case: error rate 0.00367 ± 0.003798 ran to −0.000128.
+    // Unclipped, error rate 0.00367 ± 0.003798 runs to −0.000128.
     let i = Interval::clipped(3, 0.00367, 0.003798, FRONTIER_RANGES[1]);
     assert_eq!((i.lo, i.mean), (0.0, 0.00367));
     assert!((i.hi - 0.007468).abs() < 1e-12);

@@ -1,7 +1,7 @@
 //! The paper's headline claims (paper §6 and its appendix; SPEC §10; the claims themselves are
 //! listed in [`crate::experiment::headline::claims`]), each judged against a run by one function, so that the page, the
-//! CLI summary, the JSON report and docs/REPRODUCTION.md give the same verdict in the same words
-//! (issue 33, item 1). Two steps, each tested on its own:
+//! CLI summary, the JSON report and docs/REPRODUCTION.md give the same verdict in the same words.
+//! Two steps, each tested on its own:
 //! - **evaluation** ([`judge`], numbers → a typed [`Outcome`]);
 //! - **wording** ([`words`], outcome → sentence).
 //!

@@ -19,7 +19,7 @@ fn direction_holds_fails_or_is_undecided_by_the_side_of_zero() {
 
 #[test]
 fn magnitude_matches_inside_the_interval_widened_by_half_the_last_digit() {
-    // The fig-c row: 53.9 ± 5.3 against the paper's 72.41: differs.
+    // A fig-c row: 53.9 ± 5.3 against the paper's 72.41: differs.
     assert_eq!(magnitude(Some("72.41"), &Interval::symmetric(53.89, 5.32, 10)), Magnitude::Differs);
     assert_eq!(magnitude(Some("72.41"), &Interval::symmetric(70.0, 3.0, 10)), Magnitude::Matches);
     // 0.0083 stands for [0.00825, 0.00835].

@@ -122,7 +122,7 @@ pub struct HeadlineRow {
 }
 
 /// What a practitioner sees first: the policy with the lowest mean of the table's "lowest" claim,
-/// with its hit rate and realised cost (issue 33, item 2).
+/// with its hit rate and realised cost.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Lead {

@@ -55,17 +55,17 @@ pub struct Report {
     /// ([`crate::experiment::headline`]); absent for experiments the paper states no claim for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub headline: Option<Headline>,
-    /// A frontier's points against its default reference, with paired differences (issue 33,
-    /// item 3; [`crate::experiment::frontier`]); absent for other experiments.
+    /// A frontier's points against its default reference, with paired differences
+    /// ([`crate::experiment::frontier`]); absent for other experiments.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub frontier: Option<crate::experiment::frontier::paired::FrontierComparison>,
-    /// The paper's online guarantee checked on the runs (issue 36; [`crate::experiment::theory::report`]):
+    /// The paper's online guarantee checked on the runs ([`crate::experiment::theory::report`]):
     /// slopes over seeds with verdicts; absent for other measures.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub theory: Option<crate::experiment::theory::report::TheoryReport>,
-    /// A frontier's hit precision against cache-hit ratio per family, with AUCs (issue 37,
-    /// item 1; arXiv 2606.19719; [`crate::experiment::frontier::pchr`]); absent for other experiments and without
-    /// ground truth.
+    /// A frontier's hit precision against cache-hit ratio per family, with AUCs (arXiv 2606.19719;
+    /// [`crate::experiment::frontier::pchr`]); absent for other experiments and without ground
+    /// truth.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pchr: Option<crate::experiment::frontier::pchr::Pchr>,
 }

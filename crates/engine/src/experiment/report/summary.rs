@@ -72,7 +72,7 @@ impl Report {
             }
         }
         let cell = |s: Option<&Stat>, digits: usize| match s {
-            // At the precision the interval supports (issue 33 item 4), as the headline table.
+            // At the precision the interval supports, as the headline table.
             Some(s) if s.ci95.is_finite() => crate::experiment::stats::format_interval(s.mean, s.ci95),
             Some(s) => format!("{:.*}", digits, s.mean),
             None => "–".into(),

@@ -1,6 +1,6 @@
-//! Reproducing a result (issue 25, item 4): the `csc` command that regenerates a report from its
-//! definition, and a report file read back (a CLI result drawn by the page, or a page export
-//! checked) with its statistics re-derived from its units.
+//! Reproducing a result: the `csc` command that regenerates a report from its definition, and a
+//! report file read back (a CLI result drawn by the page, or a page export checked) with its
+//! statistics re-derived from its units.
 
 use crate::error::{Error, Result};
 use crate::experiment::{builtin, ExperimentSpec, Report, ReportRecord};

@@ -158,13 +158,13 @@ pub fn no_cache_loss(costs: &[f64]) -> f64 {
     costs.iter().sum::<f64>() / costs.len().max(1) as f64
 }
 
-/// Refuses a frontier (issue 24) on a dataset without ground truth, with the dataset's reason: its
-/// x axis is the error rate of SPEC §14, which is "—" there, never 0. Other measures run (their
-/// correctness metrics are then absent). The page checks before it runs a frontier, the CLI and
-/// the page's runs when they start (`ExperimentRun`) and every frontier unit. A frontier whose
-/// cache holds the whole universe (some point's `k` ≥ the dataset's queries) is refused too:
-/// every policy then keeps every query, so Greedy, LFU and LRU coincide and the regret is the
-/// same everywhere — the families cannot differ (issue 33, item 3).
+/// Refuses a frontier on a dataset without ground truth, with the dataset's reason: its x axis is
+/// the error rate of SPEC §14, which is "—" there, never 0. Other measures run (their correctness
+/// metrics are then absent). The page checks before it runs a frontier, the CLI and the page's runs
+/// when they start (`ExperimentRun`) and every frontier unit. A frontier whose cache holds the
+/// whole universe (some point's `k` ≥ the dataset's queries) is refused too: every policy then
+/// keeps every query, so Greedy, LFU and LRU coincide and the regret is the same everywhere — the
+/// families cannot differ.
 pub fn check_ground_truth(spec: &ExperimentSpec, dataset: &Dataset) -> Result<()> {
     if !matches!(spec.measure, Measure::Frontier { .. }) {
         return Ok(());
@@ -232,9 +232,9 @@ fn play(
     Ok(sim.result())
 }
 
-/// The theorem's quantities at one checkpoint (issue 36; [`crate::online::theory`]), for the
-/// learners that have any of their own (`γ_t` or the stage indices: the CLCB family), so that
-/// baselines' reports do not carry curves of the shared ε-net once per policy.
+/// The theorem's quantities at one checkpoint ([`crate::online::theory`]), for the learners that
+/// have any of their own (`γ_t` or the stage indices: the CLCB family), so that baselines' reports
+/// do not carry curves of the shared ε-net once per policy.
 fn theory_curves(out: &mut Vec<Observation>, name: &str, c: &crate::online::sim::Checkpoint) {
     let Some(p) = c.theory.as_ref().filter(|p| p.gamma.is_some() || p.sum_tau.is_some()) else { return };
     let x = c.t as f64;
@@ -260,7 +260,7 @@ fn theory_curves(out: &mut Vec<Observation>, name: &str, c: &crate::online::sim:
 /// Each run's log-log slope of every quantity of [`crate::experiment::theory::Quantity::RUN`] with its
 /// least-squares half-width, points and intercept (`theory_slope_<id>`, `theory_half_<id>`,
 /// `theory_points_<id>`, `theory_intercept_<id>`; absent when the run has
-/// too few points), from which a report's theory checks are made over seeds (issue 36).
+/// too few points), from which a report's theory checks are made over seeds.
 fn theory_slopes(out: &mut Vec<Observation>, name: &str, x: f64, cps: &[crate::online::sim::Checkpoint]) {
     use crate::experiment::theory::fit::{loglog_fit, series, Quantity};
     // Theorem 5.1's four terms at the run's end, up to constants (`theory_bound_<term>`), for

@@ -58,11 +58,11 @@ impl PartialEq for Stat {
 /// the bindings' `intervalWords()`).
 pub const INTERVAL: &str = "mean ± 95% Student-t half-width over the n seeds (t_{0.975, n−1}·sd/√n)";
 
-/// `mean ± half` rounded to the precision the half-width supports (issue 33 item 4): the
-/// half-width to two significant digits and the mean to the same decimal place, so `48.66667 ±
-/// 16.54154` prints `49 ± 17` and `53.894 ± 5.3212` prints `53.9 ± 5.3`. A zero half-width (every
-/// seed equal) prints `± 0` after the mean to 4 significant digits; a missing one (NaN, a single
-/// seed) prints the mean alone. Every table of the page and the CLI formats intervals with this.
+/// `mean ± half` rounded to the precision the half-width supports: the half-width to two
+/// significant digits and the mean to the same decimal place, so `48.66667 ± 16.54154` prints
+/// `49 ± 17` and `53.894 ± 5.3212` prints `53.9 ± 5.3`. A zero half-width (every seed equal) prints
+/// `± 0` after the mean to 4 significant digits; a missing one (NaN, a single seed) prints the mean
+/// alone. Every table of the page and the CLI formats intervals with this.
 pub fn format_interval(mean: f64, half: f64) -> String {
     if !mean.is_finite() {
         return "–".into();
@@ -220,7 +220,7 @@ mod format_tests {
 
     #[test]
     fn intervals_round_to_the_half_widths_precision() {
-        // The issue's table: 48.66667 ± 16.54154.
+        // A long mean and half-width: 48.66667 ± 16.54154.
         assert_eq!(format_interval(48.66667, 16.54154), "49 ± 17");
         assert_eq!(format_interval(53.894, 5.3212), "53.9 ± 5.3");
         assert_eq!(format_interval(0.011034, 0.000912), "0.01103 ± 0.00091");

@@ -1,7 +1,7 @@
-//! Does the guarantee show? (issue 36). The checks of the paper's online guarantee on measured
-//! runs, each a log-log slope with a 95% interval set against the exponent the paper states, and
-//! one verdict from one function ([`judge`]), worded by [`TheoryVerdict::words`] — the page and
-//! the CLI only print these words.
+//! Does the guarantee show? The checks of the paper's online guarantee on measured runs, each a
+//! log-log slope with a 95% interval set against the exponent the paper states, and one verdict
+//! from one function ([`judge`]), worded by [`TheoryVerdict::words`] — the page and the CLI only
+//! print these words.
 //!
 //! - **Reg(t)** (Thm. 5.1: `Reg(T) = Õ(√T)`): the slope of `ln Reg(t)` on `ln t` over the run's
 //!   last decade `t ∈ [T/10, T]`, against ½.

@@ -1,4 +1,4 @@
-//! The fits behind the theory checks (issue 36; [`crate::experiment::theory`]): what is checked
+//! The fits behind the theory checks ([`crate::experiment::theory`]): what is checked
 //! ([`Quantity`]), each run's series over its window ([`series`]) and the least-squares log-log
 //! line ([`loglog_fit`]) with its Student-t half-width ([`t_quantile`]). The unit runner records
 //! each run's fit; [`crate::experiment::theory`] makes the checks and verdicts from them.

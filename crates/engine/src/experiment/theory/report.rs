@@ -1,7 +1,8 @@
-//! A report's theory checks (issue 36): [`crate::experiment::theory`]'s checks made over the seeds of an
+//! A report's theory checks: [`crate::experiment::theory`]'s checks made over the seeds of an
 //! online experiment from each run's recorded fits (`theory_slope_<id>`, `theory_half_<id>`,
-//! `theory_points_<id>`, `theory_intercept_<id>`, written by the unit runner), and, for a sweep over the horizon
-//! (`thy-horizon`), Reg(T) fitted against T — one run per T, as the switching lemma means it.
+//! `theory_points_<id>`, `theory_intercept_<id>`, written by the unit runner), and, for a sweep
+//! over the horizon (`thy-horizon`), Reg(T) fitted against T — one run per T, as the switching
+//! lemma means it.
 
 use crate::experiment::run::observation::first_seen;
 use crate::experiment::theory::{

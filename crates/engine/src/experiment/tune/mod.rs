@@ -1,6 +1,6 @@
-//! "Pick a threshold, defensibly" (issue 37, item 3): the threshold cache's `τ` (SPEC §9) with the
-//! largest hit ratio whose one-sided 95% bound on a target holds, chosen on one half of the seeds
-//! and reported on the other.
+//! "Pick a threshold, defensibly": the threshold cache's `τ` (SPEC §9) with the largest hit ratio
+//! whose one-sided 95% bound on a target holds, chosen on one half of the seeds and reported on the
+//! other.
 //!
 //! - **Ground truth.** A hit is wrong when the cached answer is not equivalent to the query's gold
 //!   answer (SPEC §14), as in the frontier and P-CHR ([`crate::experiment::frontier::pchr`]). The counts of a run are

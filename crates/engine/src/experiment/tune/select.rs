@@ -194,9 +194,9 @@ impl Report {
         Some((c, cost / seeds.len() as f64))
     }
 
-    /// "Pick a threshold, defensibly" on this report (issue 37, item 3; the module's rule): a
-    /// frontier report with a threshold family over `threshold_tau` and at least 2 seeds.
-    /// Refused with one plain message otherwise, or without ground truth.
+    /// "Pick a threshold, defensibly" on this report (the module's rule): a frontier report with a
+    /// threshold family over `threshold_tau` and at least 2 seeds. Refused with one plain message
+    /// otherwise, or without ground truth.
     pub fn tune_threshold(&self, target: Target) -> Result<TuneAnswer> {
         let bad = |why: &str| Error::unsupported(format!("cannot pick a threshold from this report: {why}"));
         if !matches!(self.experiment.measure, Measure::Frontier { .. }) {
