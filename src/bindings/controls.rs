@@ -12,8 +12,16 @@ use crate::dataset::DATASETS;
 use crate::stream::ARRIVALS;
 use serde::{Deserialize, Serialize};
 
-/// Offline experiments of the offline view (SPEC §10).
-pub const OFFLINE_EXPERIMENTS: [&str; 3] = ["fig-a", "fig-b", "abl-k"];
+/// The offline view's experiments (SPEC §10): the paper figures the engine draws as offline ones,
+/// in the order of its preset records.
+pub fn offline_experiments() -> Vec<&'static str> {
+    use crate::experiment::ChartKind;
+    crate::experiment::paper_presets()
+        .iter()
+        .filter(|p| p.chart == ChartKind::Offline)
+        .map(|p| p.id)
+        .collect()
+}
 /// Largest number of seeds the page runs.
 pub const MAX_SEEDS: usize = 100;
 /// Largest number of experiment workers a link may ask for (the page's pool, www/js/jobs.js).
@@ -335,11 +343,11 @@ pub fn offline_control() -> PageControl {
         kind: Kind::Select,
         reference: "§6; appendix A.3",
         section: "offline",
-        choices: OFFLINE_EXPERIMENTS
-            .iter()
+        choices: offline_experiments()
+            .into_iter()
             .map(|id| Choice {
                 value: id,
-                label: presets.iter().find(|p| p.id == *id).map_or(id.to_string(), |p| p.label.into()),
+                label: presets.iter().find(|p| p.id == id).map_or(id.to_string(), |p| p.label.into()),
                 disabled: false,
             })
             .collect(),

@@ -241,13 +241,13 @@ export type Checkpoint = {
   wrong_hits: number | null,
   /**
    * Time spent inside the policy so far (ms). For a policy that keeps an ε-net this includes
-   * the scan of each arrival as measured once for the run's shared net (issue 18): what the
-   * policy would have spent scanning on its own, whichever policy did the scan.
+   * the scan of each arrival as measured once for the run's shared net: what the policy would
+   * have spent scanning on its own, whichever policy did the scan.
    */
   wall_ms: number,
   /**
-   * The paper's guarantee's quantities at this point (issue 36, [`super::theory`]): read-only
-   * observations of the run, `None` only in a default checkpoint.
+   * The paper's guarantee's quantities at this point ([`super::theory`]): read-only observations
+   * of the run, `None` only in a default checkpoint.
    */
   theory: TheoryPoint | null,
 };
@@ -379,7 +379,7 @@ export type Direction = "holds" | "fails" | "undecided";
 /**
  * How the page is embedded (the link's `embed=`): `1` the page without its controls and text
  * (plus whatever `hide` names), `figure` one chart of the open view with its caption and the
- * attribution link, sized to its iframe (issue 33, item 5); no key (or `0`): not embedded.
+ * attribution link, sized to its iframe; no key (or `0`): not embedded.
  */
 export type Embed = "page" | "figure";
 
@@ -606,7 +606,7 @@ export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in
 
 /**
  * What a practitioner sees first: the policy with the lowest mean of the table's "lowest" claim,
- * with its hit rate and realised cost (issue 33, item 2).
+ * with its hit rate and realised cost.
  */
 export type Lead = {
   /**
@@ -1327,19 +1327,19 @@ export type Report = {
    */
   headline?: Headline | null,
   /**
-   * A frontier's points against its default reference, with paired differences (issue 33,
-   * item 3; [`crate::experiment::frontier`]); absent for other experiments.
+   * A frontier's points against its default reference, with paired differences
+   * ([`crate::experiment::frontier`]); absent for other experiments.
    */
   frontier?: FrontierComparison | null,
   /**
-   * The paper's online guarantee checked on the runs (issue 36; [`crate::experiment::theory::report`]):
+   * The paper's online guarantee checked on the runs ([`crate::experiment::theory::report`]):
    * slopes over seeds with verdicts; absent for other measures.
    */
   theory?: TheoryReport | null,
   /**
-   * A frontier's hit precision against cache-hit ratio per family, with AUCs (issue 37,
-   * item 1; arXiv 2606.19719; [`crate::experiment::frontier::pchr`]); absent for other experiments and without
-   * ground truth.
+   * A frontier's hit precision against cache-hit ratio per family, with AUCs (arXiv 2606.19719;
+   * [`crate::experiment::frontier::pchr`]); absent for other experiments and without ground
+   * truth.
    */
   pchr?: Pchr | null,
 };
@@ -1822,8 +1822,7 @@ export type UrlState = {
   p1: PolicyId,
   p2: PolicyId,
   /**
-   * The live view's third and fourth panels, side by side with the first two (issue 23,
-   * item 6); `None` (the link's `p3=` or no key): no panel.
+   * The live view's third and fourth panels, side by side with the first two ; `None` (the link's `p3=` or no key): no panel.
    */
   p3: PolicyId | null,
   p4: PolicyId | null,
@@ -1844,7 +1843,7 @@ export type UrlState = {
    */
   seeds: number,
   /**
-   * The offline view's experiment (one of [`OFFLINE_EXPERIMENTS`]).
+   * The offline view's experiment (one of [`offline_experiments`]).
    */
   offline: string,
   /**
@@ -1871,12 +1870,12 @@ export type UrlState = {
   workers: number,
   /**
    * Parts of the page the link hides (`hide=seed,k,tabs`: names of [`hide_names`]); an
-   * embedded page hides them besides [`super::controls::EMBED_HIDE`] ([`UrlState::hidden`]).
+   * embedded page hides them besides [`crate::bindings::controls::EMBED_HIDE`] ([`UrlState::hidden`]).
    */
   hide: Array<string>,
   /**
    * The sweep view's base experiment: `online` (the regret view's run) or one of
-   * [`crate::experiment::sweep_presets`] (issue 25, item 5).
+   * [`crate::experiment::sweep_presets`].
    */
   sweep: string,
   /**

@@ -1,7 +1,11 @@
 //! Tests of the URL codec (`super`): round trips, readable errors, lossy decoding and the
 //! property test over every field.
 
+use super::query::{escape, unescape};
 use super::*;
+use crate::config::{fingerprint, Params};
+use crate::experiment::Sweep;
+use crate::online::PolicyKind;
 
 #[test]
 fn defaults_encode_to_nothing_and_back() {
@@ -15,7 +19,7 @@ fn defaults_encode_to_nothing_and_back() {
     assert_eq!(decode("").unwrap(), decode("?").unwrap());
 }
 
-/// The live view's third and fourth panels (issue 23, item 6): optional, empty = no panel,
+/// The live view's third and fourth panels: optional, empty = no panel,
 /// written only when set, any policy id, a bad one an error naming the key.
 #[test]
 fn p3_and_p4_are_optional_panels() {
@@ -40,7 +44,7 @@ fn p3_and_p4_are_optional_panels() {
     assert_eq!(back, s);
 }
 
-/// The live view's colouring (issue 27, item 2): a shared link keeps it; `auto` is the default and
+/// The live view's colouring: a shared link keeps it; `auto` is the default and
 /// not written; a bad value is an error naming the key and the known ids, the rest of the link used.
 #[test]
 fn colour_is_in_the_link_only_when_set() {
@@ -167,7 +171,7 @@ fn the_frontier_view_has_a_link() {
     assert!(e.contains("frontiers") && e.contains("frontier"), "{e}");
 }
 
-/// The sweep view's base, grid and metric (issue 25, item 5): written only when set, the grid
+/// The sweep view's base, grid and metric: written only when set, the grid
 /// as the CLI's `--grid` writes it, each checked by the engine with a message naming its key.
 #[test]
 fn the_sweep_view_has_a_link() {
@@ -244,7 +248,7 @@ fn control_hints_and_hide_names() {
     assert!(check_hide(&["k".into(), "nope".into()]).unwrap_err().to_string().contains("`nope`"));
 }
 
-/// The live view's controls (issue 27, item 2): the policies from the engine's online list
+/// The live view's controls: the policies from the engine's online list
 /// (p3, p4 with "none" first), the speed's range the codec's, the colourings; each may be hidden
 /// by its id (tests/catalog_lists.rs checks the hide names are unique).
 #[test]
@@ -288,7 +292,7 @@ fn live_controls_from_the_engines_lists() {
     assert!(check_hide(&["p5".into()]).is_err());
 }
 
-/// URL errors in plain words (issue 33, item 4): every key of the table and every parameter, given
+/// URL errors in plain words: every key of the table and every parameter, given
 /// a bad value, names the key, the value and what it takes, and never a Rust type ("expected u64").
 #[test]
 fn every_bad_value_is_named_in_plain_words() {
@@ -372,7 +376,7 @@ fn every_key_of_the_table_is_read_and_written() {
     }
 }
 
-/// Hide flags only ever remove (issue 33, item 4): embedded, the link's hide list is added to what
+/// Hide flags only ever remove: embedded, the link's hide list is added to what
 /// embedding hides; not embedded, it is all that is hidden.
 #[test]
 fn hide_flags_only_ever_remove() {
@@ -390,7 +394,7 @@ fn hide_flags_only_ever_remove() {
     }
 }
 
-/// The figure-only embed (issue 33, item 5): `embed=figure`, written back as such; `embed=0` is not
+/// The figure-only embed: `embed=figure`, written back as such; `embed=0` is not
 /// embedded; `embed`, `embed=1` and `embed=true` the page.
 #[test]
 fn the_figure_embed_has_a_link() {
@@ -405,7 +409,7 @@ fn the_figure_embed_has_a_link() {
     assert!(serde_json::to_value(decode("").unwrap()).unwrap()["embed"].is_null());
 }
 
-/// Adding a key is one entry (issue 34, item 2): with cargo feature `fixture-key`, the fixture
+/// Adding a key is one entry: with cargo feature `fixture-key`, the fixture
 /// entry is read, written, checked, explained, a control of the page and a name `hide` takes.
 #[cfg(feature = "fixture-key")]
 #[test]
@@ -455,7 +459,7 @@ proptest::proptest! {
         (s.speed, s.seeds, s.full) = (speed, seeds, full);
         s.embed = [None, Some(Embed::Page), Some(Embed::Figure)][embed];
         s.colour = Colouring::ALL[colour];
-        s.offline = OFFLINE_EXPERIMENTS[off].into();
+        s.offline = offline_experiments()[off].into();
         s.preset = presets()[pre].into();
         s.params = Params { seed, k, epsilon: eps, beta, horizon, synthetic_sigma: sigma, ..s.params };
         let bases = crate::experiment::sweep_presets();
@@ -491,4 +495,11 @@ proptest::proptest! {
     fn decode_never_panics(q in ".{0,80}") {
         let _ = decode(&q);
     }
+}
+
+/// The offline view's experiments are read from the engine's figure records: the three offline
+/// figures of the paper, in the records' order.
+#[test]
+fn the_offline_experiments_are_the_offline_figures() {
+    assert_eq!(offline_experiments(), ["fig-a", "fig-b", "abl-k"]);
 }
