@@ -6,6 +6,7 @@
 //! - [`plane`]: the 2-D dataset, with a continuous arrival density and cost surface.
 //! - user data: [`Dataset::from_jsonl`] with embeddings inline or in the binary layout.
 
+pub mod embeddings;
 mod fields;
 mod ground_truth;
 mod list;
@@ -254,7 +255,7 @@ impl Dataset {
             records::parse_jsonl_bytes_grouped(f.jsonl, f.group_by).map_err(|e| e.in_file(f.jsonl_name))?;
         let points = match f.embeddings {
             Some((name, bytes)) => {
-                records::binary_for(&records, f.jsonl_name, bytes, f.dim).map_err(|e| e.in_file(name))?
+                embeddings::binary_for(&records, f.jsonl_name, bytes, f.dim).map_err(|e| e.in_file(name))?
             }
             None => {
                 if f.dim.is_some() {
@@ -263,7 +264,7 @@ impl Dataset {
                         "is for the binary embedding file; give it (--embeddings FILE) or drop the dimension",
                     ));
                 }
-                records::inline_embeddings(&records).map_err(|e| e.in_file(f.jsonl_name))?
+                embeddings::inline_embeddings(&records).map_err(|e| e.in_file(f.jsonl_name))?
             }
         };
         let (groups, group_names) = match f.group_by {
@@ -292,8 +293,9 @@ impl Dataset {
                 (groups, names)
             }
         };
-        let (points, notes) = records::unit_norm(&records, points, f.embeddings.is_some() && f.dim.is_none())
-            .map_err(|e| e.in_file(f.embeddings.map_or(f.jsonl_name, |(name, _)| name)))?;
+        let (points, notes) =
+            embeddings::unit_norm(&records, points, f.embeddings.is_some() && f.dim.is_none())
+                .map_err(|e| e.in_file(f.embeddings.map_or(f.jsonl_name, |(name, _)| name)))?;
         // SPEC §14: the parser has checked that every record has the same kind of label, or none.
         let ground_truth = match records.iter().map(|r| r.label.clone()).collect::<Option<Vec<_>>>() {
             Some(l) => GroundTruth::Labels(l),

@@ -2,7 +2,8 @@
 //! 2,500 TriviaQA questions of `shared/data` (never copied into this repository: the caller gives
 //! the bytes or, natively, the folder).
 
-use super::records::{embeddings_for, parse_jsonl_limited};
+use super::embeddings::embeddings_for;
+use super::records::parse_jsonl_limited;
 use super::{Dataset, GroundTruth};
 use crate::answers::Label;
 use crate::error::{Error, Result};

@@ -2,7 +2,8 @@
 //! embedded offline with all-MiniLM-L6-v2 and counted with GPT-2's tokenizer by
 //! `tools/make_synthetic.py` (see `data/synthetic/README.md`).
 
-use super::records::{embeddings_for, parse_jsonl};
+use super::embeddings::embeddings_for;
+use super::records::parse_jsonl;
 use super::{Dataset, GroundTruth};
 use crate::answers::Label;
 use crate::error::{Error, Result};
