@@ -449,3 +449,10 @@ fn the_link_and_the_page_select_the_rule() {
     assert_eq!((c.key.as_str(), c.section), ("params.eviction", "more"));
     assert_eq!(c.choices.iter().map(|c| c.value).collect::<Vec<_>>(), ["lru", "gdsf"]);
 }
+
+/// The offline view's experiments are read from the engine's figure records: the three offline
+/// figures of the paper, in the records' order.
+#[test]
+fn the_offline_experiments_are_the_offline_figures() {
+    assert_eq!(csc::bindings::url_state::offline_experiments(), ["fig-a", "fig-b", "abl-k"]);
+}

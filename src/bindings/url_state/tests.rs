@@ -496,10 +496,3 @@ proptest::proptest! {
         let _ = decode(&q);
     }
 }
-
-/// The offline view's experiments are read from the engine's figure records: the three offline
-/// figures of the paper, in the records' order.
-#[test]
-fn the_offline_experiments_are_the_offline_figures() {
-    assert_eq!(offline_experiments(), ["fig-a", "fig-b", "abl-k"]);
-}
