@@ -39,6 +39,7 @@ fn roots(v: &mut Collect) {
     v.visit::<crate::offline::OfflineKind>();
     v.visit::<PaperPreset>();
     v.visit::<crate::experiment::definition::metrics::MetricInfo>();
+    v.visit::<crate::experiment::Metric>();
     v.visit::<crate::experiment::definition::presets::PaperValue>();
     v.visit::<crate::config::ParamEntry>();
     v.visit::<crate::stream::ArrivalInfo>();
@@ -191,6 +192,9 @@ pub fn declarations() -> Result<String, String> {
         out.push('\n');
         out.push_str(&text);
     }
+    // A metric's name at the end of a run (`Metric::final_id`): `final_` and its id.
+    out.push_str("\n/** A metric's observation at the end of a run: `final_` and its id. */\n");
+    out.push_str("export type FinalMetricId = `final_${MetricId}`;\n");
     Ok(out)
 }
 

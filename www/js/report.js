@@ -10,6 +10,7 @@ import { policies, offlineAlgorithms, paperValues, experimentDefinition, formatB
 
 /** @typedef {import('../pkg/csc.js').Report} Report */
 /** @typedef {import('../pkg/csc.js').Stat} Stat */
+/** @typedef {import('../pkg/csc.js').MetricId | import('../pkg/csc.js').FinalMetricId} MetricName the engine's metric ids (a typo fails the type-check) */
 /** @typedef {import('./charts.js').ChartSpec} ChartSpec */
 /** @typedef {import('./charts.js').ChartSeries} ChartSeries */
 /** @typedef {import('./charts.js').ChartRef} ChartRef */
@@ -47,7 +48,8 @@ export function runOf(report) {
   return { id: e.id, title: e.title, description: report.description, seeds: e.seeds, firstSeed: e.first_seed, engine: report.engine, interval: intervalWords() };
 }
 
-/** The numbers the paper prints for `metric` in this report's experiment (none but for its presets). */
+/** The numbers the paper prints for `metric` in this report's experiment (none but for its presets).
+ * @param {Report} report @param {MetricName} metric */
 export function paperValuesOf(report, metric) {
   try { return paperValues(report.experiment.id).filter((v) => v.metric === metric); } catch { return []; }
 }
@@ -94,7 +96,8 @@ export function series(stats, metric, keep = () => true) {
   return [...by].map(([key, { label, points }]) => ({ key, label, ...styleFields(key), points: points.sort((a, b) => a.x - b.x) }));
 }
 
-/** The stat of `metric` for the algorithm `key` (its id) at the largest x. */
+/** The stat of `metric` for the algorithm `key` (its id) at the largest x.
+ * @param {Stat[]} stats @param {string} key @param {MetricName} metric */
 export function final(stats, key, metric) {
   let best = null;
   for (const s of stats) if (keyOf(s) === key && s.metric === metric && (!best || s.x > best.x)) best = s;
@@ -214,6 +217,7 @@ export function efficiencyChart(report) {
 export const paramLabel = (param) => PARAM_LABEL[param] || param;
 
 /** The metric a sweep shows unless another is chosen: the gap offline, the final regret online. */
+/** @param {Report} report @returns {MetricName} */
 export const defaultSweepMetric = (report) => (report.experiment.measure.kind === 'offline' ? 'gap' : 'final_avg_regret');
 
 /** The metrics of a sweep report that have a value at its points (the sweep view's choice). */
@@ -278,6 +282,7 @@ export function chartsOf(report) {
 
 /** A frontier point's metrics (csc::experiment::frontier::FRONTIER_METRICS): realised cost (y),
  *  error rate (x), hit rate and average regret. */
+/** @type {Record<string, MetricName>} */
 const FRONTIER = { cost: 'final_avg_realised_cost', error: 'final_error_rate', hits: 'final_hit_rate', regret: 'final_avg_regret' };
 
 /**

@@ -685,6 +685,13 @@ export type Magnitude = "matches" | "differs" | "not-stated" | "undecided";
 export type Measure = { "kind": "offline", algorithms: Array<OfflineId>, } | { "kind": "online", policies: Array<PolicyId>, } | { "kind": "geometry", stream: number, } | { "kind": "frontier", families: Array<Family>, };
 
 /**
+ * A reported metric by its typed id, generated from the list below (one variant per
+ * entry, in its order), so that the engine names a metric by a variant a typo cannot
+ * make; its serde form is the id (`MetricId` in the JS API's types).
+ */
+export type MetricId = "avg_regret" | "avg_loss_gap" | "avg_switch_cost" | "switches" | "hit_rate" | "avg_realised_cost" | "realised_cost" | "runtime_ms" | "gap" | "loss" | "est_rmse" | "est_mae" | "est_max" | "error_rate" | "hit_precision" | "tau_mean" | "explore_share" | "cache_size" | "gamma" | "beta_t" | "m_eff" | "m_max" | "eps_t" | "sum_tau" | "bound_cost" | "bound_arrival" | "bound_discretisation" | "bound_switching" | "theory_slope_regret" | "theory_slope_eps_t" | "theory_slope_m_eff" | "theory_slope_switches";
+
+/**
  * One metric as a reader sees it.
  */
 export type MetricInfo = {
@@ -1923,3 +1930,6 @@ export type VCacheDiagnostics = {
  * A claim's verdict, the one class of its outcome ([`Outcome::verdict`]).
  */
 export type Verdict = "reproduced" | "differs" | "not-reproduced" | "undecided" | "identical" | "not-run" | "measured";
+
+/** A metric's observation at the end of a run: `final_` and its id. */
+export type FinalMetricId = `final_${MetricId}`;

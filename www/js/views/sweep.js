@@ -22,7 +22,8 @@ import { sweepPresets, parseGrid, defaultParams, sweepDefaults } from '../../pkg
 const $ = (id) => document.getElementById(id);
 const opt = (value, text) => Object.assign(document.createElement('option'), { value, textContent: text });
 
-/** The metrics offered before a run, per measure (after it: the report's own). */
+/** The metrics offered before a run, per measure (after it: the report's own).
+ * @type {Record<string, import('../report.js').MetricName[]>} */
 const METRICS = {
   online: ['final_avg_regret', 'final_avg_realised_cost', 'final_hit_rate', 'final_switches', 'final_error_rate'],
   offline: ['gap', 'loss', 'error_rate'],

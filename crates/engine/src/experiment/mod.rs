@@ -31,6 +31,7 @@ pub use crate::config::with_param;
 pub use definition::builtins::{paper_policies, tuned_offline, TUNED_BETA_OFF, TUNED_LAMBDA};
 pub use definition::dataset::{DatasetId, DatasetSpec};
 pub use definition::grid::{default_values as default_sweep_values, Axis, Sweep, MAX_CELLS};
+pub use definition::metrics::Metric;
 pub use definition::presets::{describe, figure, frontier_quick, paper_presets, ChartKind, Preset};
 pub use definition::registry::{builtin, frontier_definition, quick_spec, sweep_presets, BUILTIN_IDS};
 pub use definition::spec::{check_experiment_size, ExperimentSpec, Family, Measure, Unit, MAX_UNITS};

@@ -3,7 +3,7 @@
 //! paper (or SPEC) defines it. The page shows the definition on hover, focus and tap of every
 //! metric it displays; the CLI prints it with `csc list --metrics`.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// One metric as a reader sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -21,107 +21,140 @@ pub struct MetricInfo {
 }
 
 macro_rules! metrics {
-    ($($id:literal, $name:literal, $def:literal, $src:literal;)+) => {
+    ($($variant:ident $id:literal, $name:literal, $def:literal, $src:literal;)+) => {
         /// Every metric, in the order the page lists them.
         pub const METRICS: &[MetricInfo] = &[$(MetricInfo { id: $id, name: $name, definition: $def, source: $src }),+];
+
+        /// A reported metric by its typed id, generated from the list below (one variant per
+        /// entry, in its order), so that the engine names a metric by a variant a typo cannot
+        /// make; its serde form is the id (`MetricId` in the JS API's types).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "MetricId"))]
+        pub enum Metric {
+            $(#[serde(rename = $id)] $variant,)+
+        }
+
+        impl Metric {
+            /// Every metric, in the list's order.
+            pub const ALL: &[Metric] = &[$(Metric::$variant),+];
+
+            /// The observation's name of a curve point or a swept value (`hit_rate`).
+            pub const fn id(self) -> &'static str {
+                match self {
+                    $(Metric::$variant => $id,)+
+                }
+            }
+
+            /// The observation's name at the end of a run (`final_hit_rate`).
+            pub const fn final_id(self) -> &'static str {
+                match self {
+                    $(Metric::$variant => concat!("final_", $id),)+
+                }
+            }
+
+            /// Its entry of [`METRICS`].
+            pub fn info(self) -> &'static MetricInfo {
+                &METRICS[self as usize]
+            }
+        }
     };
 }
 
 metrics! {
-    "avg_regret", "average regret",
+    AvgRegret "avg_regret", "average regret",
         "R(t)/t: Σ_{s≤t} [L(M_s) − L(M_orc)] plus Σ switching costs, divided by the rounds t; lower is better.",
         "§5.1, Reg(T); SPEC-NOTES#online-spec-9";
-    "avg_loss_gap", "average loss gap",
+    AvgLossGap "avg_loss_gap", "average loss gap",
         "Σ_{s≤t} [L(M_s) − L(M_orc)] / t: how much worse the caches that served were than the oracle's, per round (the regret without switching).",
         "§5.1, Reg(T)'s first sum; eq. (2); SPEC-NOTES#online-spec-9";
-    "avg_switch_cost", "average switching cost",
+    AvgSwitchCost "avg_switch_cost", "average switching cost",
         "Σ switching costs / t: the cost c(u) of every item fetched into the cache by a switch, per round (the regret's second part).",
         "§5.1, Reg(T)'s second sum; SPEC-NOTES#online-spec-9";
-    "switches", "switches",
+    Switches "switches", "switches",
         "Rounds whose cache set differs from the previous round's (the first fill and every insertion count; a rebuild to the same set does not).",
         "§5.1; SPEC-NOTES#online-spec-9";
-    "hit_rate", "hit rate",
+    HitRate "hit_rate", "hit rate",
         "The share of rounds served from the cache rather than by the LLM.",
         "eq. (1), the serving rule";
-    "avg_realised_cost", "realised cost per round",
+    AvgRealisedCost "avg_realised_cost", "realised cost per round",
         "What was actually paid, per round: c(x) for an LLM call, φ(d(x, M)) for a cache hit.",
         "eq. (1)";
-    "realised_cost", "realised cost",
+    RealisedCost "realised_cost", "realised cost",
         "What was actually paid so far: c(x) for each LLM call plus φ(d(x, M)) for each cache hit.",
         "eq. (1)";
-    "runtime_ms", "runtime",
+    RuntimeMs "runtime_ms", "runtime",
         "Time spent inside the policy (ms) on this machine; comparable only within one run.",
         "§6, Fig. 2(d, f)";
-    "gap", "suboptimality gap",
+    Gap "gap", "suboptimality gap",
         "L(M̂) − L(M_orc) on the evaluation sample: how much worse the returned cache is than the oracle's (negative: better, Reverse Greedy is not optimal).",
         "eq. (5); SPEC-NOTES#offline-spec-8";
-    "loss", "true loss",
+    Loss "loss", "true loss",
         "L(M) = E_x[min(c(x), φ(d(x, M)))] on the evaluation sample E.",
         "eq. (2); SPEC-NOTES#evaluation-sample-and-oracle";
-    "est_rmse", "KRR RMSE",
+    EstRmse "est_rmse", "KRR RMSE",
         "Root mean squared error of the cost estimate ĉ at the policy's centers against the true costs.",
         "appendix A.3, Fig. 12";
-    "est_mae", "KRR MAE",
+    EstMae "est_mae", "KRR MAE",
         "Mean absolute error of ĉ at the centers against the true costs.",
         "appendix A.3, Fig. 12";
-    "est_max", "KRR max error",
+    EstMax "est_max", "KRR max error",
         "Largest absolute error of ĉ at the centers against the true costs.",
         "appendix A.3, Fig. 12";
-    "error_rate", "error rate",
+    ErrorRate "error_rate", "error rate",
         "Wrong cache hits over all requests so far: a hit is wrong when the cached answer is not equivalent to the query's gold answer (— without ground truth).",
         "SPEC-NOTES#ground-truth-spec-14 (not in the paper, which prices a hit by φ alone)";
-    "hit_precision", "hit precision",
+    HitPrecision "hit_precision", "hit precision",
         "Correct hits over all hits (— without ground truth or without hits).",
         "SPEC-NOTES#ground-truth-spec-14";
-    "tau_mean", "vCache τ",
+    TauMean "tau_mean", "vCache τ",
         "vCache's exploration probability τ, averaged over rounds.",
         "vCache (arXiv 2502.03771); SPEC-NOTES#vcache-spec-15";
-    "explore_share", "vCache explore share",
+    ExploreShare "explore_share", "vCache explore share",
         "The share of rounds vCache explored (called the LLM to judge its nearest item).",
         "vCache (arXiv 2502.03771); SPEC-NOTES#vcache-spec-15";
-    "cache_size", "cache size",
+    CacheSize "cache_size", "cache size",
         "|M_t|: the items in the cache now (below k for a policy that has not filled it).",
         "§5.1";
-    "gamma", "information gain γ_t",
+    Gamma "gamma", "information gain γ_t",
         "½ log det(I + K_t/λ) over the learner's observations, from its own factor (Theorem 5.1's γ_T, measured).",
         "§5.3; SPEC-NOTES#theory-diagnostics";
-    "beta_t", "confidence multiplier β_t",
+    BetaT "beta_t", "confidence multiplier β_t",
         "B + R√(2(γ_t + ln(2/δ))): Lemma 5.2's radius without σ (the policy's widths are β·β_t).",
         "§5.3; SPEC-NOTES#theory-diagnostics";
-    "m_eff", "effective centers m_eff",
+    MEff "m_eff", "effective centers m_eff",
         "exp of the entropy of the arrivals' shares over the ε-net centers: the centers the stream needs (Assumption 1).",
         "§5.3; SPEC-NOTES#theory-diagnostics";
-    "m_max", "net size m_max",
+    MMax "m_max", "net size m_max",
         "|S_t|: the ε-net's centers so far (Lemma 5.3's m_max, measured).",
         "§5.3; SPEC-NOTES#theory-diagnostics";
-    "eps_t", "discretisation error ε_t",
+    EpsT "eps_t", "discretisation error ε_t",
         "The largest distance from an arrival of the last checkpoint interval to its nearest center (Assumption 1).",
         "§5.3; SPEC-NOTES#theory-diagnostics";
-    "sum_tau", "stages Σ τ_u",
+    SumTau "sum_tau", "stages Σ τ_u",
         "The centers' stage indices summed: the quantity Lemma 5.3 bounds by O(m_max log log T).",
         "§5.3; SPEC-NOTES#theory-diagnostics";
-    "bound_cost", "cost term β_t√(tγ_t)",
+    BoundCost "bound_cost", "cost term β_t√(tγ_t)",
         "Theorem 5.1's cost term with its constant set to 1 (up to constants: a shape in t, not a bound that holds as printed).",
         "§5.3; SPEC-NOTES#theory-diagnostics";
-    "bound_arrival", "arrival term √(m_eff t ln t)",
+    BoundArrival "bound_arrival", "arrival term √(m_eff t ln t)",
         "Theorem 5.1's arrival term with its constant set to 1 (up to constants).",
         "§5.3; SPEC-NOTES#theory-diagnostics";
-    "bound_discretisation", "discretisation term (1+2α)L_g√t",
+    BoundDiscretisation "bound_discretisation", "discretisation term (1+2α)L_g√t",
         "Theorem 5.1's discretisation term with α = 1, L_g the run's lipschitz and the constant set to 1 (up to constants).",
         "§5.3; SPEC-NOTES#theory-diagnostics";
-    "bound_switching", "switching term k m_max ln ln t",
+    BoundSwitching "bound_switching", "switching term k m_max ln ln t",
         "Theorem 5.1's switching term with its constant set to 1 (up to constants; 0 below t = e).",
         "§5.3; SPEC-NOTES#theory-diagnostics";
-    "theory_slope_regret", "slope of Reg(t)",
+    TheorySlopeRegret "theory_slope_regret", "slope of Reg(t)",
         "One run's log-log slope of Reg(t) over its last decade; Theorem 5.1 means ≤ ½.",
         "§5.3; SPEC-NOTES#theory-diagnostics";
-    "theory_slope_eps_t", "slope of ε_t",
+    TheorySlopeEpsT "theory_slope_eps_t", "slope of ε_t",
         "One run's log-log slope of ε_t over its last decade; Assumption 1 means ≤ −½.",
         "§5.3; SPEC-NOTES#theory-diagnostics";
-    "theory_slope_m_eff", "slope of m_eff",
+    TheorySlopeMEff "theory_slope_m_eff", "slope of m_eff",
         "One run's log-log slope of m_eff(t) over its last half; Assumption 1 means ≤ 0 (bounded).",
         "§5.3; SPEC-NOTES#theory-diagnostics";
-    "theory_slope_switches", "slope of switches/(m_max ln ln t)",
+    TheorySlopeSwitches "theory_slope_switches", "slope of switches/(m_max ln ln t)",
         "One run's log-log slope of switches/(m_max·ln ln t) over its last half; Lemma 5.3 means ≤ 0.",
         "§5.3; SPEC-NOTES#theory-diagnostics";
 }
@@ -158,5 +191,17 @@ mod tests {
             assert!(metric(m).is_some(), "{m}");
         }
         assert!(metric("nope").is_none());
+    }
+
+    #[test]
+    fn the_typed_ids_are_the_list() {
+        assert_eq!(Metric::ALL.len(), METRICS.len());
+        for (m, info) in Metric::ALL.iter().zip(METRICS) {
+            assert_eq!((m.id(), m.info().id), (info.id, info.id));
+            assert_eq!(m.final_id(), format!("final_{}", info.id));
+            assert_eq!(serde_json::to_value(m).unwrap(), info.id);
+        }
+        assert_eq!(Metric::HitRate.final_id(), "final_hit_rate");
+        assert_eq!(Metric::MEff.id(), "m_eff");
     }
 }

@@ -3,15 +3,16 @@
 
 use crate::config::GPTCACHE_COSINE;
 use crate::experiment::definition::builtins::frontier_title;
+use crate::experiment::Metric;
 use crate::experiment::{ExperimentSpec, Family, Measure, Stat};
 use crate::online::PolicyKind;
 
 /// The metrics of a frontier point, in column order: (metric, column heading).
 pub const FRONTIER_METRICS: [(&str, &str); 4] = [
-    ("final_avg_realised_cost", "realised cost"),
-    ("final_error_rate", "error rate"),
-    ("final_hit_rate", "hit rate"),
-    ("final_avg_regret", "avg regret"),
+    (Metric::AvgRealisedCost.final_id(), "realised cost"),
+    (Metric::ErrorRate.final_id(), "error rate"),
+    (Metric::HitRate.final_id(), "hit rate"),
+    (Metric::AvgRegret.final_id(), "avg regret"),
 ];
 
 /// The range each of [`FRONTIER_METRICS`] can take, to which its drawn interval is clipped: a

@@ -3,6 +3,7 @@
 use super::paired::Difference;
 use super::point::{FrontierPoint, FRONTIER_METRICS, FRONTIER_RANGES};
 use crate::experiment::stats::{format_difference, Interval};
+use crate::experiment::Metric;
 use crate::experiment::{Measure, Report};
 use std::collections::BTreeMap;
 
@@ -16,7 +17,7 @@ impl Report {
             let mut xs: Vec<f64> = self
                 .stats
                 .iter()
-                .filter(|s| s.algorithm == name && s.metric == "final_avg_regret")
+                .filter(|s| s.algorithm == name && s.metric == Metric::AvgRegret.final_id())
                 .map(|s| s.x)
                 .collect();
             xs.sort_by(f64::total_cmp);

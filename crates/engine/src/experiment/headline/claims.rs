@@ -6,6 +6,7 @@
 //! ([`PolicyKind`], [`OfflineKind`]), never by strings.
 
 use crate::experiment::headline::{At, Claim, Comparison, Identity, Series};
+use crate::experiment::Metric;
 use crate::offline::OfflineKind;
 use crate::online::PolicyKind;
 
@@ -40,7 +41,7 @@ fn offline(widths: Widths, x: f64, what: &'static str, paper: &'static str) -> V
     vec![
         Claim {
             what,
-            metric: "gap",
+            metric: Metric::Gap.id(),
             at: At::X(x),
             comparison: Comparison::Below { ours: CONT, baseline: CUCB },
             paper: Some(paper),
@@ -50,7 +51,7 @@ fn offline(widths: Widths, x: f64, what: &'static str, paper: &'static str) -> V
         },
         Claim {
             what: "CUCB-SC-Cont has the lowest gap",
-            metric: "gap",
+            metric: Metric::Gap.id(),
             at: At::X(x),
             comparison: Comparison::Lowest { ours: CONT },
             paper: None,
@@ -86,7 +87,7 @@ fn online(nq: bool) -> Vec<Claim> {
     // The §6 claims on the final average regret.
     let regret = |what, comparison, paper, identical| Claim {
         what,
-        metric: "final_avg_regret",
+        metric: Metric::AvgRegret.final_id(),
         at: At::Final,
         comparison,
         paper,
@@ -118,7 +119,7 @@ fn online(nq: bool) -> Vec<Claim> {
     v.push(regret("… the lowest final average regret", Comparison::Lowest { ours: CLCB }, None, same));
     v.push(Claim {
         what: "runtime of CLCB-SC-LS-Cont relative to CLCB-SC-LS",
-        metric: "runtime_ms",
+        metric: Metric::RuntimeMs.id(),
         at: At::Final,
         comparison: Comparison::Ratio { ours: CLCB, baseline: CLCB_LS },
         // Synthetic: "a runtime increase of 47.8%"; nq-trivia: "nearly identical latency".
@@ -128,11 +129,11 @@ fn online(nq: bool) -> Vec<Claim> {
         identical: None,
     });
     for (what, metric) in [
-        ("… its average loss gap Σ[L(M_s) − L(M_orc)]/T", "final_avg_loss_gap"),
-        ("… its average switching cost Σ switch/T", "final_avg_switch_cost"),
-        ("… its realised cost per round", "final_avg_realised_cost"),
-        ("… its hit rate", "final_hit_rate"),
-        ("… its cache switches", "final_switches"),
+        ("… its average loss gap Σ[L(M_s) − L(M_orc)]/T", Metric::AvgLossGap.final_id()),
+        ("… its average switching cost Σ switch/T", Metric::AvgSwitchCost.final_id()),
+        ("… its realised cost per round", Metric::AvgRealisedCost.final_id()),
+        ("… its hit rate", Metric::HitRate.final_id()),
+        ("… its cache switches", Metric::Switches.final_id()),
     ] {
         v.push(Claim {
             what,
@@ -153,7 +154,7 @@ pub fn abl_k(_: Widths) -> Vec<Claim> {
     vec![
         Claim {
             what: "CUCB-SC-Cont has the lowest true loss at every k",
-            metric: "loss",
+            metric: Metric::Loss.id(),
             at: At::Every,
             comparison: Comparison::Lowest { ours: CONT },
             paper: None,
@@ -163,7 +164,7 @@ pub fn abl_k(_: Widths) -> Vec<Claim> {
         },
         Claim {
             what: "CUCB-SC-Cont gap below CUCB-SC at k = 20",
-            metric: "gap",
+            metric: Metric::Gap.id(),
             at: At::X(20.0),
             comparison: Comparison::Below { ours: CONT, baseline: CUCB },
             paper: None,
@@ -179,7 +180,7 @@ pub fn krr_err(_: Widths) -> Vec<Claim> {
     vec![
         Claim {
             what: "KRR RMSE at the centers falls over rounds",
-            metric: "est_rmse",
+            metric: Metric::EstRmse.id(),
             at: At::Final,
             comparison: Comparison::Falls { ours: CLCB },
             paper: None,
@@ -189,7 +190,7 @@ pub fn krr_err(_: Widths) -> Vec<Claim> {
         },
         Claim {
             what: "… and plateaus above 0 (final RMSE)",
-            metric: "est_rmse",
+            metric: Metric::EstRmse.id(),
             at: At::Final,
             comparison: Comparison::Measured { ours: CLCB },
             paper: None,

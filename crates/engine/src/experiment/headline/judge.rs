@@ -6,6 +6,7 @@ use super::verdict::*;
 use crate::algorithms::name_of;
 use crate::config::Params;
 use crate::experiment::stats::Interval;
+use crate::experiment::Metric;
 use crate::experiment::UnitResult;
 use std::collections::BTreeMap;
 
@@ -105,7 +106,7 @@ pub(super) fn identical(pairs: &[(f64, f64)]) -> bool {
 /// Whether `ours` served no request from its cache on any seed (its final hit rate is 0
 /// everywhere it was recorded).
 pub(super) fn never_hits(units: &[UnitResult], ours: &str) -> bool {
-    let v = values(units, ours, "final_hit_rate");
+    let v = values(units, ours, Metric::HitRate.final_id());
     final_x(&v).is_some_and(|x| v[&x].values().all(|h| *h == 0.0))
 }
 
@@ -292,7 +293,8 @@ pub(super) fn lead(claims: &[Claim], units: &[UnitResult]) -> Option<Lead> {
         let v = values(units, &algorithm, metric);
         final_x(&v).map(|x| Interval::of(&v[&x].values().copied().collect::<Vec<_>>()))
     };
-    let (hit_rate, realised_cost) = (at_final("final_hit_rate"), at_final("final_avg_realised_cost"));
+    let (hit_rate, realised_cost) =
+        (at_final(Metric::HitRate.final_id()), at_final(Metric::AvgRealisedCost.final_id()));
     let never = never_hits(units, &algorithm);
     let w = |i: &Interval| i.words(Unit::Plain.suffix());
     let what = crate::experiment::definition::metrics::metric(c.metric).map_or(c.metric, |m| m.name);

@@ -7,6 +7,7 @@ use super::verdict::*;
 use crate::config::Params;
 use crate::experiment::stats::{decimals_for, decimals_keeping_sign, fixed, format_interval};
 use crate::experiment::stats::{Interval, INTERVAL};
+use crate::experiment::Metric;
 use crate::experiment::{ExperimentSpec, UnitResult};
 
 /// Bounds `[lo, hi]` at the precision of their half-width, more where an end would otherwise
@@ -73,7 +74,9 @@ pub fn words(e: &Evaluation, paper: Option<&str>) -> String {
 
 pub(super) fn x_words(metric: &str, x: Option<f64>) -> String {
     match x {
-        Some(x) if !metric.starts_with("final_") && metric != "runtime_ms" => format!(" at x = {x}"),
+        Some(x) if !metric.starts_with("final_") && metric != Metric::RuntimeMs.id() => {
+            format!(" at x = {x}")
+        }
         _ => String::new(),
     }
 }

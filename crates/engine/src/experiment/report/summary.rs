@@ -1,6 +1,7 @@
 //! A report as plain text: one table per metric over the sweep, then the headline verdicts, the
 //! frontier's comparison and the theory checks where the report has them.
 
+use crate::experiment::Metric;
 use crate::experiment::{Measure, Report, Stat};
 
 impl Report {
@@ -52,7 +53,7 @@ impl Report {
                         });
                         out.push_str(&format!(
                             "{:>22}",
-                            cell(s, if *metric == "runtime_ms" { 0 } else { 5 })
+                            cell(s, if *metric == Metric::RuntimeMs.id() { 0 } else { 5 })
                         ));
                     }
                     out.push('\n');
@@ -149,18 +150,26 @@ impl Report {
                 }
             }
             Measure::Offline { .. } => {
-                let metrics: &[&str] =
-                    if no_truth.is_none() { &["gap", "loss", "error_rate"] } else { &["gap", "loss"] };
-                out.push_str(&self.sweep_tables(&algs, "gap", metrics, &cell));
+                let metrics: &[&str] = if no_truth.is_none() {
+                    &[Metric::Gap.id(), Metric::Loss.id(), Metric::ErrorRate.id()]
+                } else {
+                    &[Metric::Gap.id(), Metric::Loss.id()]
+                };
+                out.push_str(&self.sweep_tables(&algs, Metric::Gap.id(), metrics, &cell));
             }
             Measure::Frontier { .. } => out.push_str(&self.frontier_table()),
             Measure::Online { .. } if self.experiment.sweep.is_some() => {
                 let metrics: &[&str] = if no_truth.is_none() {
-                    &["final_avg_regret", "final_switches", "runtime_ms", "final_error_rate"]
+                    &[
+                        Metric::AvgRegret.final_id(),
+                        Metric::Switches.final_id(),
+                        Metric::RuntimeMs.id(),
+                        Metric::ErrorRate.final_id(),
+                    ]
                 } else {
-                    &["final_avg_regret", "final_switches", "runtime_ms"]
+                    &[Metric::AvgRegret.final_id(), Metric::Switches.final_id(), Metric::RuntimeMs.id()]
                 };
-                out.push_str(&self.sweep_tables(&algs, "final_avg_regret", metrics, &cell));
+                out.push_str(&self.sweep_tables(&algs, Metric::AvgRegret.final_id(), metrics, &cell));
             }
             Measure::Online { .. } => {
                 out.push_str(&format!(
@@ -168,7 +177,7 @@ impl Report {
                     "algorithm",
                     "final avg regret",
                     "runtime ms",
-                    "switches",
+                    Metric::Switches.id(),
                     "hit rate",
                     "avg cost",
                     "error rate",
@@ -176,24 +185,30 @@ impl Report {
                 ));
                 let mut rows: Vec<(&str, f64)> = algs
                     .iter()
-                    .map(|a| (*a, self.final_mean(a, "final_avg_regret").map_or(f64::INFINITY, |s| s.mean)))
+                    .map(|a| {
+                        (
+                            *a,
+                            self.final_mean(a, Metric::AvgRegret.final_id())
+                                .map_or(f64::INFINITY, |s| s.mean),
+                        )
+                    })
                     .collect();
                 crate::order::stable_sort_by_key(&mut rows, |r| r.1);
                 for (a, _) in rows {
-                    let size = self.final_mean(a, "final_cache_size").map(|s| s.mean);
+                    let size = self.final_mean(a, Metric::CacheSize.final_id()).map(|s| s.mean);
                     let name = self.label(a);
                     let label = size.map_or(name.clone(), |z| {
                         crate::online::sim::sized_label(&name, z, self.experiment.params.k)
                     });
                     out.push_str(&format!(
                         "{label:<26}{:>24}{:>20}{:>16}{:>18}{:>20}{:>18}{:>18}\n",
-                        cell(self.final_mean(a, "final_avg_regret"), 5),
-                        cell(self.final_mean(a, "runtime_ms"), 0),
-                        cell(self.final_mean(a, "final_switches"), 0),
-                        cell(self.final_mean(a, "final_hit_rate"), 3),
-                        cell(self.final_mean(a, "final_avg_realised_cost"), 4),
-                        truth_cell(self.final_mean(a, "final_error_rate"), 4),
-                        truth_cell(self.final_mean(a, "final_hit_precision"), 3),
+                        cell(self.final_mean(a, Metric::AvgRegret.final_id()), 5),
+                        cell(self.final_mean(a, Metric::RuntimeMs.id()), 0),
+                        cell(self.final_mean(a, Metric::Switches.final_id()), 0),
+                        cell(self.final_mean(a, Metric::HitRate.final_id()), 3),
+                        cell(self.final_mean(a, Metric::AvgRealisedCost.final_id()), 4),
+                        truth_cell(self.final_mean(a, Metric::ErrorRate.final_id()), 4),
+                        truth_cell(self.final_mean(a, Metric::HitPrecision.final_id()), 3),
                     ));
                 }
             }

@@ -6,6 +6,7 @@ use crate::dataset::{Dataset, DatasetInfo};
 use crate::error::{Error, Result};
 use crate::experiment::run::geometry::geometry;
 use crate::experiment::run::observation::{obs, Observation};
+use crate::experiment::Metric;
 use crate::experiment::{ExperimentSpec, Measure, Unit};
 use crate::offline::OfflineProblem;
 use crate::online::sim::{Environment, RunResult, Simulation};
@@ -60,11 +61,11 @@ pub fn run_unit(
             let mut d = serde_json::Map::new();
             for &a in algorithms {
                 let r = prob.run(a)?;
-                obs(&mut out, &r.algorithm, "gap", x, r.gap);
-                obs(&mut out, &r.algorithm, "loss", x, r.loss);
+                obs(&mut out, &r.algorithm, Metric::Gap.id(), x, r.gap);
+                obs(&mut out, &r.algorithm, Metric::Loss.id(), x, r.loss);
                 // SPEC §14: only where the data has ground truth (absent, never 0, otherwise).
                 if let Some(e) = r.error_rate {
-                    obs(&mut out, &r.algorithm, "error_rate", x, e);
+                    obs(&mut out, &r.algorithm, Metric::ErrorRate.id(), x, e);
                 }
                 d.insert(
                     r.algorithm.clone(),
@@ -92,18 +93,18 @@ pub fn run_unit(
                 let checkpoints = if spec.sweep.is_some() { &[][..] } else { &r.checkpoints[..] };
                 for c in checkpoints {
                     let x = c.t as f64;
-                    obs(&mut out, name, "avg_regret", x, c.avg_regret);
-                    obs(&mut out, name, "avg_loss_gap", x, c.avg_loss_gap);
-                    obs(&mut out, name, "avg_switch_cost", x, c.avg_switch_cost);
-                    obs(&mut out, name, "switches", x, c.switches as f64);
-                    obs(&mut out, name, "avg_realised_cost", x, c.avg_realised_cost);
+                    obs(&mut out, name, Metric::AvgRegret.id(), x, c.avg_regret);
+                    obs(&mut out, name, Metric::AvgLossGap.id(), x, c.avg_loss_gap);
+                    obs(&mut out, name, Metric::AvgSwitchCost.id(), x, c.avg_switch_cost);
+                    obs(&mut out, name, Metric::Switches.id(), x, c.switches as f64);
+                    obs(&mut out, name, Metric::AvgRealisedCost.id(), x, c.avg_realised_cost);
                     if let Some(e) = c.error_rate {
-                        obs(&mut out, name, "error_rate", x, e);
+                        obs(&mut out, name, Metric::ErrorRate.id(), x, e);
                     }
                     if let (Some(a), Some(b), Some(m)) = (c.est_rmse, c.est_mae, c.est_max) {
-                        obs(&mut out, name, "est_rmse", x, a);
-                        obs(&mut out, name, "est_mae", x, b);
-                        obs(&mut out, name, "est_max", x, m);
+                        obs(&mut out, name, Metric::EstRmse.id(), x, a);
+                        obs(&mut out, name, Metric::EstMae.id(), x, b);
+                        obs(&mut out, name, Metric::EstMax.id(), x, m);
                     }
                 }
                 for c in checkpoints {
@@ -239,16 +240,16 @@ fn theory_curves(out: &mut Vec<Observation>, name: &str, c: &crate::online::sim:
     let Some(p) = c.theory.as_ref().filter(|p| p.gamma.is_some() || p.sum_tau.is_some()) else { return };
     let x = c.t as f64;
     let series = [
-        ("gamma", p.gamma),
-        ("beta_t", p.beta_t),
-        ("m_eff", p.m_eff),
-        ("m_max", p.m_max.map(|m| m as f64)),
-        ("eps_t", p.eps_t),
-        ("sum_tau", p.sum_tau.map(|v| v as f64)),
-        ("bound_cost", p.bound.cost),
-        ("bound_arrival", p.bound.arrival),
-        ("bound_discretisation", Some(p.bound.discretisation)),
-        ("bound_switching", p.bound.switching),
+        (Metric::Gamma.id(), p.gamma),
+        (Metric::BetaT.id(), p.beta_t),
+        (Metric::MEff.id(), p.m_eff),
+        (Metric::MMax.id(), p.m_max.map(|m| m as f64)),
+        (Metric::EpsT.id(), p.eps_t),
+        (Metric::SumTau.id(), p.sum_tau.map(|v| v as f64)),
+        (Metric::BoundCost.id(), p.bound.cost),
+        (Metric::BoundArrival.id(), p.bound.arrival),
+        (Metric::BoundDiscretisation.id(), Some(p.bound.discretisation)),
+        (Metric::BoundSwitching.id(), p.bound.switching),
     ];
     for (metric, v) in series {
         if let Some(v) = v {
@@ -294,22 +295,22 @@ fn theory_slopes(out: &mut Vec<Observation>, name: &str, x: f64, cps: &[crate::o
 /// rate, realised cost, cache size, and each policy family's counters.
 fn final_metrics(out: &mut Vec<Observation>, name: &str, x: f64, r: &RunResult) {
     let l = &r.last;
-    obs(out, name, "final_avg_regret", x, l.avg_regret);
+    obs(out, name, Metric::AvgRegret.final_id(), x, l.avg_regret);
     // The regret's two parts (SPEC §9): the loss gap and the switching cost, per round.
-    obs(out, name, "final_avg_loss_gap", x, l.avg_loss_gap);
-    obs(out, name, "final_avg_switch_cost", x, l.avg_switch_cost);
-    obs(out, name, "runtime_ms", x, l.wall_ms);
-    obs(out, name, "final_switches", x, l.switches as f64);
+    obs(out, name, Metric::AvgLossGap.final_id(), x, l.avg_loss_gap);
+    obs(out, name, Metric::AvgSwitchCost.final_id(), x, l.avg_switch_cost);
+    obs(out, name, Metric::RuntimeMs.id(), x, l.wall_ms);
+    obs(out, name, Metric::Switches.final_id(), x, l.switches as f64);
     obs(out, name, "final_switch_cost", x, l.switch_cost);
-    obs(out, name, "final_hit_rate", x, l.hit_rate);
-    obs(out, name, "final_avg_realised_cost", x, l.avg_realised_cost);
-    obs(out, name, "final_cache_size", x, l.cache_size as f64);
+    obs(out, name, Metric::HitRate.final_id(), x, l.hit_rate);
+    obs(out, name, Metric::AvgRealisedCost.final_id(), x, l.avg_realised_cost);
+    obs(out, name, Metric::CacheSize.final_id(), x, l.cache_size as f64);
     // SPEC §14: present only with ground truth; hit precision only with hits.
     if let Some(e) = l.error_rate {
-        obs(out, name, "final_error_rate", x, e);
+        obs(out, name, Metric::ErrorRate.final_id(), x, e);
     }
     if let Some(p) = l.hit_precision {
-        obs(out, name, "final_hit_precision", x, p);
+        obs(out, name, Metric::HitPrecision.final_id(), x, p);
     }
     // The net's size and the stage counters of the low-switching policies (SPEC §11.2).
     if let Some(m) = r.counters.centers() {
@@ -321,7 +322,7 @@ fn final_metrics(out: &mut Vec<Observation>, name: &str, x: f64, r: &RunResult) 
     }
     // vCache's exploration (SPEC §15): τ's mean and the share of rounds explored.
     if let Some((tau, share)) = r.counters.vcache() {
-        obs(out, name, "final_tau_mean", x, tau);
-        obs(out, name, "final_explore_share", x, share);
+        obs(out, name, Metric::TauMean.final_id(), x, tau);
+        obs(out, name, Metric::ExploreShare.final_id(), x, share);
     }
 }

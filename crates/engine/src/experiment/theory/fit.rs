@@ -4,6 +4,7 @@
 //! each run's fit; [`crate::experiment::theory`] makes the checks and verdicts from them.
 
 use crate::experiment::stats::student::t_quantile;
+use crate::experiment::Metric;
 use crate::online::sim::Checkpoint;
 use serde::{Deserialize, Serialize};
 
@@ -34,11 +35,11 @@ impl Quantity {
     pub const fn id(&self) -> &'static str {
         match self {
             Quantity::Regret => "regret",
-            Quantity::Epsilon => "eps_t",
-            Quantity::Meff => "m_eff",
-            Quantity::Switches => "switches",
+            Quantity::Epsilon => Metric::EpsT.id(),
+            Quantity::Meff => Metric::MEff.id(),
+            Quantity::Switches => Metric::Switches.id(),
             Quantity::Horizon => "horizon",
-            Quantity::Gap => "gap",
+            Quantity::Gap => Metric::Gap.id(),
         }
     }
 

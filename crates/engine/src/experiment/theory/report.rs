@@ -8,6 +8,7 @@ use crate::experiment::run::observation::first_seen;
 use crate::experiment::theory::{
     check_horizons, check_of_fits, LogLogFit, Quantity, TheoryCheck, TheoryVerdict,
 };
+use crate::experiment::Metric;
 use crate::experiment::{ExperimentSpec, Measure, UnitResult};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -97,7 +98,7 @@ fn offline_report(units: &[UnitResult]) -> Option<TheoryReport> {
     for u in units {
         // The Oracle is the reference M_orc itself: its gap is 0 by construction, nothing to fit.
         let oracle = crate::algorithms::OfflineKind::Oracle.id();
-        for o in u.observations.iter().filter(|o| o.metric == "gap" && o.algorithm != oracle) {
+        for o in u.observations.iter().filter(|o| o.metric == Metric::Gap.id() && o.algorithm != oracle) {
             let ai = first_seen(&mut order, &o.algorithm);
             by.entry(ai).or_default().entry(u.unit.seed).or_default().push((o.x, o.value));
         }
@@ -137,7 +138,7 @@ fn bound_at(seeds: &[BTreeMap<&str, f64>], horizon: f64) -> Option<BoundAtT> {
         })
         .map_or(String::new(), |(name, _)| name.to_string());
     let regret: Vec<f64> =
-        seeds.iter().filter_map(|m| m.get("final_avg_regret").map(|r| r * horizon)).collect();
+        seeds.iter().filter_map(|m| m.get(Metric::AvgRegret.final_id()).map(|r| r * horizon)).collect();
     Some(BoundAtT {
         regret: if regret.is_empty() { f64::NAN } else { regret.iter().sum::<f64>() / regret.len() as f64 },
         cost: terms[0],
@@ -166,10 +167,10 @@ pub fn theory_report(spec: &ExperimentSpec, units: &[UnitResult]) -> Option<Theo
         let mut per: BTreeMap<(usize, u64), BTreeMap<&str, f64>> = BTreeMap::new();
         for o in &u.observations {
             let ai = first_seen(&mut order, &o.algorithm);
-            if o.metric.starts_with("theory_") || o.metric == "final_avg_regret" {
+            if o.metric.starts_with("theory_") || o.metric == Metric::AvgRegret.final_id() {
                 per.entry((ai, o.x.to_bits())).or_default().insert(o.metric.as_str(), o.value);
             }
-            if o.metric == "final_avg_regret" {
+            if o.metric == Metric::AvgRegret.final_id() {
                 // Reg(T) = T · Reg(T)/T.
                 finals.entry(ai).or_default().entry(u.unit.seed).or_default().push((o.x, o.value * o.x));
             }

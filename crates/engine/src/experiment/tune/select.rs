@@ -5,6 +5,7 @@ use super::command::{cosine_of, no_ground_truth};
 use super::target::{Target, ALPHA, TUNE_BOUND, TUNE_METHOD};
 use crate::experiment::frontier::paired::{Difference, Paired};
 use crate::experiment::stats::binomial::{cp_lower, cp_upper};
+use crate::experiment::Metric;
 use crate::experiment::{Family, Measure, Report};
 use crate::online::PolicyKind;
 use crate::{Error, Result};
@@ -187,9 +188,9 @@ impl Report {
             let u = self.units.iter().find(|u| u.unit.point == point && u.unit.seed == *s)?;
             let t = u.params.horizon as f64;
             c.requests += u.params.horizon as u64;
-            c.hits += (u.value("final_hit_rate")? * t).round() as u64;
-            c.wrong_hits += (u.value("final_error_rate")? * t).round() as u64;
-            cost += u.value("final_avg_realised_cost")?;
+            c.hits += (u.value(Metric::HitRate.final_id())? * t).round() as u64;
+            c.wrong_hits += (u.value(Metric::ErrorRate.final_id())? * t).round() as u64;
+            cost += u.value(Metric::AvgRealisedCost.final_id())?;
         }
         Some((c, cost / seeds.len() as f64))
     }
