@@ -5,8 +5,9 @@
 #   wasm     the WebAssembly package: lints for wasm32, the release build (www/pkg) with its
 #            TypeScript declarations checked, a smoke test and a hostile sweep of exactly what ships
 #   browser  the browser tests (tests/wasm_api.rs, tests/wasm_hostile.rs) in headless Chrome and Firefox
-#   e2e      the page end to end in headless Chromium (on the www/pkg the wasm layer built), the
-#            companion-site bundle, the sentence-embedding package and crate
+#   e2e      the page end to end in headless Chromium (on the www/pkg the wasm layer built) and the
+#            companion-site bundle
+#   embed    the sentence-embedding package and crate (csc-embed): "Ask a question"
 #   all      every layer above, in that order (the default: what CI runs and the README names)
 # Each layer prints its wall time. Installs what is missing first, idempotently (scripts/setup.sh).
 # Called by .ci/run.
@@ -155,32 +156,37 @@ step "fixture key e2e" node tests/e2e/fixture_key.mjs
 # $CSC_DATA; fails without it) embedded in an iframe on another origin from a sub-path
 # (tests/e2e/embed.mjs), with the worker pool's report checked against one worker's.
 step "bundle" bash scripts/dist.sh
-step "embedding worker type-check (tsc)" node tests/e2e/node_modules/typescript/bin/tsc -p www/jsconfig.embed.json
 step "embedding e2e" node tests/e2e/embed.mjs
 
-# "Ask a question": the sentence-embedding package dist.sh built (pkg-embed/, with the
-# model of scripts/fetch-model.sh in model/): every export swept with hostile JS values in Node,
-# as the engine's; in headless Chrome and Firefox against ../shared/data (min cosine ≥ 0.99999 over
-# 200 NQ questions, edge texts, 2,000 GPT-2 token counts; tests/e2e/embed_browsers.mjs); and the
-# live view's question box end to end on the bundle's nq-trivia (tests/e2e/ask.mjs).
+}
+
+# The sentence-embedding package and crate ("Ask a question"; embed/, a wasm package of its own,
+# www/pkg-embed): the bundle's pkg-embed/ and model/ (scripts/dist.sh builds them; built here
+# when the e2e layer has not), the embedding worker type-checked, every export swept with hostile
+# JS values in Node as the engine's are, the package in headless Chrome and Firefox against
+# ../shared/data (min cosine ≥ 0.99999 over 200 NQ questions, edge texts, 2,000 GPT-2 token
+# counts; tests/e2e/embed_browsers.mjs), the live view's question box end to end on the bundle's
+# nq-trivia (tests/e2e/ask.mjs), and the crate's own native tests (embed/tests/native.rs, with the
+# model the bundle fetched). Measured on a 2-core machine: the crate's first native build (candle
+# and tokenizers) 37 min at load 10–12; warm 14 s.
+layer_embed() {
+setup_once
+[ -f dist/pkg-embed/csc_embed.js ] && [ -d dist/model ] || step "bundle" bash scripts/dist.sh
+[ -d tests/e2e/node_modules ] || step "playground e2e deps" npm ci --prefix tests/e2e --no-audit --no-fund
+step "embedding worker type-check (tsc)" node tests/e2e/node_modules/typescript/bin/tsc -p www/jsconfig.embed.json
 step "hostile sweep of the embedding package (node)" node scripts/hostile_pkg.mjs dist/pkg-embed dist/model
 step "embedding package (Chrome, Firefox)" node tests/e2e/embed_browsers.mjs
 step "ask a question e2e" node tests/e2e/ask.mjs
 step "ask arriving after the page e2e (serve.sh)" node tests/e2e/ask_later.mjs
-
-# The sentence-embedding crate's own tests (embed/tests/native.rs): the first 200 NQ questions
-# against ../shared/data's embeddings (or $CSC_DATA's), edge texts, GPT-2 counts, with the model
-# the bundle step fetched into www/model (scripts/fetch-model.sh). Measured on a 2-core machine:
-# cold (candle and tokenizers compiled natively for the first time) 37 min at load 10–12; warm 14 s.
 step "embedding crate (native)" cargo test --locked -p csc-embed
 }
 
 layers=()
 for l in "${@:-all}"; do
     case $l in
-    all) layers+=(native slurm wasm browser e2e) ;;
-    native | slurm | wasm | browser | e2e) layers+=("$l") ;;
-    *) echo "unknown layer '$l': use native, wasm, browser, e2e, slurm or all" >&2; exit 2 ;;
+    all) layers+=(native slurm wasm browser e2e embed) ;;
+    native | slurm | wasm | browser | e2e | embed) layers+=("$l") ;;
+    *) echo "unknown layer '$l': use native, slurm, wasm, browser, e2e, embed or all" >&2; exit 2 ;;
     esac
 done
 for layer in "${layers[@]}"; do
