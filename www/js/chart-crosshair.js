@@ -2,7 +2,7 @@
 // A drawn figure's crosshair: the readout at the pointer or at the x reached with the arrow keys,
 // and Enter or a click on a point or cell (charts.js draws the figure and calls it).
 
-import { band, num, wrap } from './chart-scales.js';
+import { band, finite, num } from './chart-scales.js';
 import { svgEl } from './chart-svg.js';
 
 /** @typedef {import('./charts.js').ChartSpec} ChartSpec */

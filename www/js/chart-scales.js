@@ -32,8 +32,8 @@ export function styleOf(series, i) {
 // Pure logic: domains, ticks, text.
 
 export const finite = Number.isFinite;
-const loOf = (p) => (finite(p.lo) ? p.lo : p.y);
-const hiOf = (p) => (finite(p.hi) ? p.hi : p.y);
+export const loOf = (p) => (finite(p.lo) ? p.lo : p.y);
+export const hiOf = (p) => (finite(p.hi) ? p.hi : p.y);
 
 /** The first x drawn: `skipX` of a line chart's x range is left out (a running mean's first rounds). */
 export function skipCut(spec) {

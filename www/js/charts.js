@@ -55,7 +55,7 @@
  * @property {ChartCell[]} [cells]
  */
 
-import { band, domains, drawnPoints, finite, integerTicks, logTicks, num, styleOf, summarise, captionText, wrap } from './chart-scales.js';
+import { band, domains, drawnPoints, finite, hiOf, loOf, integerTicks, logTicks, num, styleOf, summarise, captionText, wrap } from './chart-scales.js';
 import { crosshair } from './chart-crosshair.js';
 import { htmlEl, svgEl, SVGNS } from './chart-svg.js';
 
