@@ -33,7 +33,7 @@ const WRONG = [
   // The vendor declarations are in force, not `any`: a Voronoi method d3-delaunay lacks …
   ['views/live-panel.js', 'Delaunay.from([[0, 0]]).voronoi([0, 0, 1, 1]).cellPolygons(0);', 2551],
   // A metric id the engine does not list (the page's metric names are the engine's MetricId).
-  ['report.js', "export const wrongMetric = final([], 'clcb-sc-ls-cont', 'final_hit_rat');", 2345],
+  ['views/efficiency.js', "export const wrongMetric = final([], 'clcb-sc-ls-cont', 'final_hit_rat');", 2345],
   // … and a scale name Plot's drawn figures do not have.
   ['charts.js', "globalThis.Plot?.plot({}).scale('size');", 2345],
 ];
