@@ -137,9 +137,6 @@ step "sweep e2e" node tests/e2e/sweep.mjs
 step "frontier e2e (nq-trivia, against the CLI)" node tests/e2e/frontier.mjs
 # "Pick a threshold": the form's answer on nq-trivia equals `csc tune-threshold`, bit for bit.
 step "tune-threshold e2e (nq-trivia, against the CLI)" node tests/e2e/tune.mjs
-# Every Paper-view preset at quick settings: no excluded number reads "reproduced", identical pairs
-# read "identical", a zero-hit win is flagged (fig-e on the shared nq-trivia files).
-step "verdicts e2e" node tests/e2e/verdicts.mjs
 step "theory view e2e (synthetic, nq-trivia, thy-horizon against the CLI)" node tests/e2e/theory.mjs
 step "controls e2e" node tests/e2e/controls.mjs
 step "navigation e2e (hide flags, history, URL errors, figure embed)" node tests/e2e/navigation.mjs
@@ -157,6 +154,10 @@ step "fixture key e2e" node tests/e2e/fixture_key.mjs
 # (tests/e2e/embed.mjs), with the worker pool's report checked against one worker's.
 step "bundle" bash scripts/dist.sh
 step "embedding e2e" node tests/e2e/embed.mjs
+# Every Paper-view preset at quick settings: no excluded number reads "reproduced", identical pairs
+# read "identical", a zero-hit win is flagged (fig-e on the
+# bundle's nq-trivia, so it runs after the bundle step).
+step "verdicts e2e (on the bundle)" env SITE=dist node tests/e2e/verdicts.mjs
 
 }
 

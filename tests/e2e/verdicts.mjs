@@ -1,6 +1,7 @@
 // End-to-end test of the Paper view's verdicts in headless Chromium:
-// walks every preset of the view's menu at quick settings, as a reader would (fig-e on the four
-// nq-trivia files of the shared data, loaded with "Load your data…"), and reads each headline
+// walks every preset of the view's menu at quick settings, as a reader would (fig-e on the
+// bundle's nq-trivia with SITE=dist, else on the four files of the shared data loaded with "Load
+// your data…"), and reads each headline
 // table against the run's own per-seed results (the JSON export's units), not against the
 // engine's verdict fields:
 //   - no row whose measured interval excludes the paper's number (± half its last digit) reads
@@ -21,7 +22,9 @@ import { serveStatic } from './static_server.mjs';
 import { checks, assert, waitFor, grab, requirePkg, pageOpener, launchChromium } from './harness.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const www = path.join(root, 'www');
+// The page served: www/ (fig-e's four nq-trivia files then loaded with "Load your data…"), or
+// SITE=dist, the companion-site bundle, whose nq-trivia is bundled (what scripts/test.sh runs).
+const www = process.env.SITE ? path.resolve(root, process.env.SITE) : path.join(root, 'www');
 const artifacts = path.join(root, 'artifacts');
 const data = process.env.CSC_DATA || path.join(root, '../shared/data');
 const NQ = ['nq.jsonl', 'nq.emb.f32', 'triviaqa.jsonl', 'triviaqa.emb.f32'];
@@ -35,7 +38,21 @@ const errors = [];
 const openPage = pageOpener(browser, origin, errors);
 
 async function jobDone(page, timeout) {
-  await waitFor(page, () => ['done', 'error'].includes(document.querySelector('[data-job=paper]').dataset.status), null, { timeout, every: 500 });
+  try {
+    await waitFor(page, () => ['done', 'error'].includes(document.querySelector('[data-job=paper]').dataset.status), null, { timeout, every: 500 });
+  } catch (e) {
+    // What the page showed when the run did not end: the job's status, the upload's message, the
+    // banner and the URL (a run that never starts and one that stops are different faults).
+    const shown = await page.evaluate(() => ({
+      status: document.querySelector('[data-job=paper]').dataset.status,
+      text: document.querySelector('[data-job=paper] .status').textContent,
+      upload: document.getElementById('upload-msg').textContent,
+      banner: document.getElementById('banner').hidden ? '' : document.getElementById('banner').textContent,
+      url: location.href,
+    })).catch((err) => ({ unreadable: String(err) }));
+    await page.screenshot({ path: path.join(artifacts, 'verdicts-stalled.png'), fullPage: true }).catch(() => {});
+    throw new Error(`${e.message}; the page showed ${JSON.stringify(shown)}`);
+  }
   const status = await page.textContent('[data-job=paper] .status');
   assert(/^Done/.test(status), status);
 }
@@ -95,7 +112,7 @@ try {
         await p.setInputFiles('#file', files, { timeout: 300000 });
         await waitFor(p, () => /^Loaded nq-trivia/.test(document.getElementById('upload-msg').textContent), null, { timeout: 180000 });
       }
-      await jobDone(p, 900000);
+      await jobDone(p, 300000);
       const [json] = await grab(p, '[data-job=paper] .export-json');
       const report = JSON.parse(json.body.toString());
       const t = await tableOf(p);
