@@ -46,7 +46,9 @@ impl JsBenchOnline {
     /// then calls this).
     pub fn run(&self, policy: &str) -> JsResult<JsValue> {
         let kind = PolicyKind::parse(policy).map_err(js_err)?;
-        let mut sim = Simulation::new(self.env.clone(), kind, &self.params, 0).map_err(js_err)?;
+        let mut sim =
+            Simulation::new(self.env.clone(), kind, &self.params.clone().check().map_err(js_err)?, 0)
+                .map_err(js_err)?;
         for t in 0..self.trace.horizon() {
             sim.step(&self.trace.arrival(t));
         }
@@ -67,10 +69,15 @@ impl JsBenchOnline {
         let params = params_from_js(params.map(JsValue::from))?;
         super::simulation::live_run_fits(&params, dataset.inner().points.dim())?;
         let d = dataset.inner().clone();
-        let trace =
-            generate_trace(d.clone(), ArrivalModel::default_for(&d, &params).map_err(js_err)?, &params)
-                .map_err(js_err)?;
-        let env = Arc::new(Environment::from_trace(&trace, &params).map_err(js_err)?);
+        let trace = generate_trace(
+            d.clone(),
+            ArrivalModel::default_for(&d, &params).map_err(js_err)?,
+            &params.clone().check().map_err(js_err)?,
+        )
+        .map_err(js_err)?;
+        let env = Arc::new(
+            Environment::from_trace(&trace, &params.clone().check().map_err(js_err)?).map_err(js_err)?,
+        );
         Ok(JsBenchOnline { env, trace, params })
     }
 

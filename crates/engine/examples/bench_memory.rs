@@ -68,7 +68,7 @@ fn main() {
     let ids: Vec<String> =
         if args.len() > 1 { args[1..].to_vec() } else { vec!["greedy".into(), "lfu".into()] };
     let params = Params { horizon: rounds, n_eval: 1000, seed: 1, ..Params::default() };
-    params.validate().expect("params");
+    let params = params.check().expect("params");
     let live = || LIVE.load(Relaxed) as f64;
     let start = live();
     let dataset =

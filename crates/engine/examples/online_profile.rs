@@ -23,7 +23,7 @@ fn main() {
     let horizon: usize = args.get(1).map_or(5000, |s| s.parse().expect("horizon"));
     let seed: u64 = args.get(2).map_or(0, |s| s.parse().expect("seed"));
     let params = Params { horizon, seed, ..Params::default() };
-    params.validate().expect("params");
+    let params = params.check().expect("params");
     let t_load = Instant::now();
     let dataset: Arc<Dataset> = Arc::new(match name {
         "synthetic" => synthetic::universe(params.c_floor).unwrap(),

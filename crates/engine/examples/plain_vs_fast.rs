@@ -60,7 +60,8 @@ fn loadavg() -> String {
 
 fn run_fast(env: &Arc<Environment>, kind: PolicyKind, params: &Params, trace: &Trace) -> (f64, RunResult) {
     let t0 = Instant::now();
-    let mut sim = Simulation::new(env.clone(), kind, params, 0).unwrap();
+    let mut sim =
+        Simulation::new(env.clone(), kind, &params.clone().check().expect("valid parameters"), 0).unwrap();
     for t in 0..trace.horizon() {
         sim.step(&trace.arrival(t));
     }
@@ -135,11 +136,19 @@ fn main() {
             break;
         }
         let params = Params { horizon, seed: 0, ..base.clone() };
-        let trace =
-            generate_trace(dataset.clone(), ArrivalModel::default_for(&dataset, &params).unwrap(), &params)
-                .unwrap();
+        let trace = generate_trace(
+            dataset.clone(),
+            ArrivalModel::default_for(&dataset, &params).unwrap(),
+            &params.clone().check().expect("valid parameters"),
+        )
+        .unwrap();
         let t0 = Instant::now();
-        let env = warm(Arc::new(Environment::from_trace(&trace, &params).unwrap()), &trace);
+        let env = warm(
+            Arc::new(
+                Environment::from_trace(&trace, &params.clone().check().expect("valid parameters")).unwrap(),
+            ),
+            &trace,
+        );
         let env_ms = t0.elapsed().as_secs_f64() * 1e3;
         let t0 = Instant::now();
         let penv = PlainEnv::from_trace(&trace, &params);
@@ -235,10 +244,18 @@ fn main() {
          plus the rest of the plain time by (a)."
     );
     let params = Params { horizon: target, seed: 0, ..base.clone() };
-    let trace =
-        generate_trace(dataset.clone(), ArrivalModel::default_for(&dataset, &params).unwrap(), &params)
-            .unwrap();
-    let env = warm(Arc::new(Environment::from_trace(&trace, &params).unwrap()), &trace);
+    let trace = generate_trace(
+        dataset.clone(),
+        ArrivalModel::default_for(&dataset, &params).unwrap(),
+        &params.clone().check().expect("valid parameters"),
+    )
+    .unwrap();
+    let env = warm(
+        Arc::new(
+            Environment::from_trace(&trace, &params.clone().check().expect("valid parameters")).unwrap(),
+        ),
+        &trace,
+    );
     println!(
         "  {:<17} {:>10} {:>6} {:>12} {:>10}   {:>10} {:>12} {:>12} {:>10}   load",
         "policy", "fast", "p", "plain (a)", "ratio (a)", "ns/unit", "RG units", "plain (b)", "ratio (b)"
@@ -313,7 +330,8 @@ fn power_fit(pts: &[&Measured], y: impl Fn(&Measured) -> f64) -> (f64, f64) {
 fn run_fast_counting(env: &Arc<Environment>, kind: PolicyKind, params: &Params, trace: &Trace) -> (f64, f64) {
     let counts = matches!(kind, PolicyKind::ClcbScLsCont | PolicyKind::ClcbScLs);
     let t0 = Instant::now();
-    let mut sim = Simulation::new(env.clone(), kind, params, 0).unwrap();
+    let mut sim =
+        Simulation::new(env.clone(), kind, &params.clone().check().expect("valid parameters"), 0).unwrap();
     let (mut units, mut centers, mut advances) = (0.0, 0u64, 0u64);
     for t in 0..trace.horizon() {
         sim.step(&trace.arrival(t));

@@ -36,7 +36,7 @@ fn main() {
     let seed: u64 = seed.parse().expect("seed");
     let kind = (policy != "setup").then(|| PolicyKind::parse(policy).expect("policy id"));
     let params = Params { horizon, seed, ..Params::default() };
-    params.validate().expect("params");
+    let params = params.check().expect("params");
 
     let (t0, c0) = (Instant::now(), cpu_ms());
     let dataset: Arc<Dataset> = Arc::new(match name.as_str() {

@@ -121,7 +121,8 @@ fn hex16(bytes: &[u8]) -> String {
 pub fn determinism_report(seed: u64) -> Result<DeterminismReport> {
     let dataset = Arc::new(synthetic::universe(0.01)?);
     let params =
-        Params { seed, horizon: 300, n_eval: 300, log_len: 150, k: 4, epsilon: 0.3, ..Params::default() };
+        Params { seed, horizon: 300, n_eval: 300, log_len: 150, k: 4, epsilon: 0.3, ..Params::default() }
+            .check()?;
     let model = ArrivalModel::default_for(&dataset, &params)?;
     let trace = generate_trace(dataset.clone(), model, &params)?;
     let metric = dataset.metric();

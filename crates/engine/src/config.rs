@@ -358,6 +358,42 @@ pub fn fingerprint(dataset: &str, params: &Params) -> String {
     h.finalize().iter().take(8).map(|b| format!("{b:02x}")).collect()
 }
 
+/// Parameters checked once, by type (linfa's `ParamGuard`): [`Params::check`] is the one way to a
+/// [`Checked`], and every run entry point — [`crate::stream::generate_trace`],
+/// [`crate::online::sim::Environment::from_trace`], [`crate::online::sim::Simulation::new`],
+/// [`crate::online::Context::new`], [`crate::offline::OfflineProblem::from_trace`], the live run —
+/// takes a `&Checked`, so none of them checks again and none can be handed unchecked values. The
+/// messages are [`Params::validate`]'s. Read the parameters through `Deref` (`checked.k`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Checked(Params);
+
+impl Params {
+    /// These parameters, checked against every domain ([`Params::validate`]'s messages).
+    pub fn check(self) -> Result<Checked> {
+        self.validate()?;
+        Ok(Checked(self))
+    }
+}
+
+impl Checked {
+    /// The parameters themselves.
+    pub fn params(&self) -> &Params {
+        &self.0
+    }
+
+    /// The parameters, to change (they must be checked again to run).
+    pub fn into_inner(self) -> Params {
+        self.0
+    }
+}
+
+impl std::ops::Deref for Checked {
+    type Target = Params;
+    fn deref(&self) -> &Params {
+        &self.0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -405,5 +441,17 @@ mod tests {
         let at =
             |s: f64| Params { threshold_cosine: Some(s), ..Params::default() }.resolved_threshold_tau(1.0);
         assert_eq!((at(1.0), at(-1.0)), (0.0, 2.0));
+    }
+
+    #[test]
+    fn only_valid_parameters_are_checked_with_the_same_message() {
+        let ok = Params::default().check().unwrap();
+        assert_eq!(ok.params(), &Params::default());
+        assert_eq!(ok.k, Params::default().k);
+        let bad = Params { k: 0, ..Params::default() };
+        let want = bad.validate().unwrap_err().to_string();
+        let got = bad.check();
+        assert!(matches!(&got, Err(crate::Error::InvalidParameter { name, .. }) if name == "k"), "{got:?}");
+        assert_eq!(got.unwrap_err().to_string(), want);
     }
 }

@@ -13,7 +13,7 @@
 //! nearest cached answer (Alg. 5 line 12).
 
 use crate::answers::Label;
-use crate::config::Params;
+use crate::config::Checked;
 use crate::dataset::Dataset;
 use crate::error::{Error, Result};
 use crate::online::explain::Explanation;
@@ -162,7 +162,7 @@ impl LiveRun {
         dataset: Arc<Dataset>,
         projection: Option<Projection>,
         model: ArrivalModel,
-        params: &Params,
+        params: &Checked,
         policies: &[PolicyKind],
     ) -> Result<Self> {
         let trace = generate_trace(dataset.clone(), model, params)?;
@@ -174,7 +174,7 @@ impl LiveRun {
         dataset: Arc<Dataset>,
         projection: Option<Projection>,
         trace: Trace,
-        params: &Params,
+        params: &Checked,
         policies: &[PolicyKind],
     ) -> Result<Self> {
         if policies.is_empty() {

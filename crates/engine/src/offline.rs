@@ -16,7 +16,7 @@
 
 pub use crate::algorithms::OfflineKind;
 use crate::answers::{equivalent, Label};
-use crate::config::Params;
+use crate::config::{Checked, Params};
 use crate::epsilon_net::EpsilonNet;
 use crate::error::{Error, Result};
 use crate::krr::{pessimistic_cost, Krr, RbfKernel};
@@ -67,8 +67,7 @@ pub struct OfflineProblem {
 
 impl OfflineProblem {
     /// Builds the shared parts from a trace's offline log (SPEC §8, §12).
-    pub fn from_trace(trace: &Trace, params: &Params) -> Result<Self> {
-        params.validate()?;
+    pub fn from_trace(trace: &Trace, params: &Checked) -> Result<Self> {
         trace.validate()?;
         let (queries, costs) = trace.log();
         let n = queries.len();
@@ -115,7 +114,7 @@ impl OfflineProblem {
             .collect::<Option<Vec<_>>>();
         Ok(OfflineProblem {
             labels: eval_labels.zip(log_labels),
-            params: params.clone(),
+            params: params.params().clone(),
             metric,
             log,
             net,

@@ -49,7 +49,7 @@ fn threshold_params(horizon: usize) -> Params {
 fn wrong_hits_by_hand() {
     let labels = vec![Label::Text("A".into()), Label::Text("B".into()), Label::Text("C".into())];
     let t = line_trace(vec![0, 1, 0, 2, 1], Some(labels));
-    let r = &run_trace(&t, &threshold_params(5), &[PolicyKind::Threshold]).unwrap()[0];
+    let r = &run_trace(&t, &threshold_params(5).check().unwrap(), &[PolicyKind::Threshold]).unwrap()[0];
     let l = &r.last;
     assert_eq!((l.t, l.llm_calls), (5, 2));
     assert_eq!(l.wrong_hits, Some(2));
@@ -60,14 +60,16 @@ fn wrong_hits_by_hand() {
     assert_eq!(curve, vec![Some(0.0), Some(0.5), Some(1.0 / 3.0), Some(0.25), Some(0.4)]);
     assert_eq!(r.checkpoints[0].hit_precision, None, "no hits yet: undefined, not 0");
     // Round by round, as the live view marks them: t1 wrong, t2 right, t4 wrong; the misses none.
-    let env = Arc::new(Environment::from_trace(&t, &threshold_params(5)).unwrap());
-    let mut sim = Simulation::new(env, PolicyKind::Threshold, &threshold_params(5), 0).unwrap();
+    let env = Arc::new(Environment::from_trace(&t, &threshold_params(5).check().unwrap()).unwrap());
+    let mut sim =
+        Simulation::new(env, PolicyKind::Threshold, &threshold_params(5).check().unwrap(), 0).unwrap();
     let marks: Vec<Option<bool>> = (0..5).map(|i| sim.step(&t.arrival(i)).wrong).collect();
     assert_eq!(marks, vec![None, Some(true), Some(false), None, Some(true)]);
     // Without labels no hit is judged.
     let t = line_trace(vec![0, 1, 0, 2, 1], None);
-    let env = Arc::new(Environment::from_trace(&t, &threshold_params(5)).unwrap());
-    let mut sim = Simulation::new(env, PolicyKind::Threshold, &threshold_params(5), 0).unwrap();
+    let env = Arc::new(Environment::from_trace(&t, &threshold_params(5).check().unwrap()).unwrap());
+    let mut sim =
+        Simulation::new(env, PolicyKind::Threshold, &threshold_params(5).check().unwrap(), 0).unwrap();
     assert!((0..5).all(|i| sim.step(&t.arrival(i)).wrong.is_none()));
 }
 
@@ -77,11 +79,15 @@ fn answer_lists_by_hand() {
     let beatles = Label::answers(&["The Beatles"]);
     let also = Label::answers(&["beatles!", "Fab Four"]);
     let t = line_trace(vec![0, 1, 0], Some(vec![beatles.clone(), also, Label::answers(&["x"])]));
-    let l = run_trace(&t, &threshold_params(3), &[PolicyKind::Threshold]).unwrap()[0].last.clone();
+    let l = run_trace(&t, &threshold_params(3).check().unwrap(), &[PolicyKind::Threshold]).unwrap()[0]
+        .last
+        .clone();
     assert_eq!((l.wrong_hits, l.hit_precision), (Some(0), Some(1.0)));
     // Item 0 has no answer left after normalisation: every hit it serves is wrong, even its own.
     let t = line_trace(vec![0, 0, 1], Some(vec![Label::answers(&["A+", "---"]), beatles, Label::Class(0)]));
-    let l = run_trace(&t, &threshold_params(3), &[PolicyKind::Threshold]).unwrap()[0].last.clone();
+    let l = run_trace(&t, &threshold_params(3).check().unwrap(), &[PolicyKind::Threshold]).unwrap()[0]
+        .last
+        .clone();
     assert_eq!((l.wrong_hits, l.error_rate), (Some(2), Some(2.0 / 3.0)));
 }
 
@@ -93,8 +99,11 @@ fn no_labels_no_metrics_and_nothing_else_changes() {
     let labels = Some(vec![Label::Class(0), Label::Class(0), Label::Class(1)]);
     // Every policy that runs without labels (vCache needs them: tests/vcache.rs).
     let kinds: Vec<PolicyKind> = PolicyKind::ALL.into_iter().filter(|k| !k.needs_labels()).collect();
-    let with = run_trace(&line_trace(arrivals.clone(), labels), &threshold_params(6), &kinds).unwrap();
-    let without = run_trace(&line_trace(arrivals, None), &threshold_params(6), &kinds).unwrap();
+    let with =
+        run_trace(&line_trace(arrivals.clone(), labels), &threshold_params(6).check().unwrap(), &kinds)
+            .unwrap();
+    let without =
+        run_trace(&line_trace(arrivals, None), &threshold_params(6).check().unwrap(), &kinds).unwrap();
     for (a, b) in with.iter().zip(&without) {
         let (x, y) = (&a.last, &b.last);
         assert!(x.error_rate.is_some_and(f64::is_finite), "{}", a.policy);
@@ -114,7 +123,7 @@ fn offline_error_rate_matches_its_definition() {
     let mut t = line_trace((0..30).map(|i| i % 3).collect(), Some(labels.clone()));
     t.z = vec![true; 30];
     let p = Params { k: 1, epsilon: 0.1, horizon: 30, log_len: 30, ..Params::default() };
-    let prob = OfflineProblem::from_trace(&t, &p).unwrap();
+    let prob = OfflineProblem::from_trace(&t, &p.clone().check().unwrap()).unwrap();
     for kind in OfflineKind::ALL {
         let r = prob.run(kind).unwrap();
         let items: Vec<usize> = r.cache.clone();
@@ -135,7 +144,7 @@ fn offline_error_rate_matches_its_definition() {
     }
     let mut u = line_trace((0..30).map(|i| i % 3).collect(), None);
     u.z = vec![true; 30];
-    let prob = OfflineProblem::from_trace(&u, &p).unwrap();
+    let prob = OfflineProblem::from_trace(&u, &p.clone().check().unwrap()).unwrap();
     assert_eq!(prob.run(OfflineKind::CucbScCont).unwrap().error_rate, None);
 }
 
@@ -146,13 +155,13 @@ fn synthetic_labels_travel_with_the_trace() {
     let d = Arc::new(synthetic::universe(0.01).unwrap());
     let p = Params { horizon: 200, n_eval: 50, log_len: 40, seed: 3, ..Params::default() };
     let model = ArrivalModel::default_for(&d, &p).unwrap();
-    let t = generate_trace(d.clone(), model, &p).unwrap();
+    let t = generate_trace(d.clone(), model, &p.clone().check().unwrap()).unwrap();
     assert!(t.has_labels());
     let back = Trace::from_json(&t.to_json()).unwrap();
     assert_eq!(back.labels, t.labels);
     let kinds = [PolicyKind::Threshold, PolicyKind::Lfu];
-    let a = run_trace(&t, &p, &kinds).unwrap();
-    let b = run_trace(&back, &p, &kinds).unwrap();
+    let a = run_trace(&t, &p.clone().check().unwrap(), &kinds).unwrap();
+    let b = run_trace(&back, &p.clone().check().unwrap(), &kinds).unwrap();
     for (x, y) in a.iter().zip(&b) {
         assert!(x.last.error_rate.is_some());
         assert_eq!(x.last.error_rate, y.last.error_rate);
@@ -172,7 +181,9 @@ fn synthetic_labels_travel_with_the_trace() {
 fn synthetic_offline_logs_carry_their_labels() {
     let d = Arc::new(synthetic::universe(0.01).unwrap());
     let p = Params { horizon: 100, n_eval: 300, log_len: 200, seed: 2, ..Params::default() };
-    let t = generate_trace(d.clone(), ArrivalModel::default_for(&d, &p).unwrap(), &p).unwrap();
+    let t =
+        generate_trace(d.clone(), ArrivalModel::default_for(&d, &p).unwrap(), &p.clone().check().unwrap())
+            .unwrap();
     let log = t.labels.log.as_ref().expect("the log's labels");
     assert_eq!(log.len(), 200);
     // Each entry's label is that of the prompt nearest to it (the jitter is small beside the
@@ -189,10 +200,17 @@ fn synthetic_offline_logs_carry_their_labels() {
     let back = Trace::from_json(&t.to_json()).unwrap();
     assert_eq!(back.labels, t.labels);
     for kind in OfflineKind::ALL {
-        let a = OfflineProblem::from_trace(&t, &p).unwrap().run(kind).unwrap();
+        let a = OfflineProblem::from_trace(&t, &p.clone().check().unwrap()).unwrap().run(kind).unwrap();
         let e = a.error_rate.expect("measured on synthetic");
         assert!((0.0..=1.0).contains(&e), "{kind:?}: {e}");
-        assert_eq!(OfflineProblem::from_trace(&back, &p).unwrap().run(kind).unwrap().error_rate, Some(e));
+        assert_eq!(
+            OfflineProblem::from_trace(&back, &p.clone().check().unwrap())
+                .unwrap()
+                .run(kind)
+                .unwrap()
+                .error_rate,
+            Some(e)
+        );
     }
     let mut j: serde_json::Value = serde_json::from_str(&t.to_json()).unwrap();
     j["off_labels"].as_array_mut().unwrap().pop();
@@ -330,9 +348,11 @@ fn nq_trivia_answers_give_a_finite_error_rate() {
     let empty: Vec<usize> = (0..5000).filter(|&i| labels[i].is_empty_answers()).collect();
     assert_eq!(empty.len(), 2, "nq-open-dev-00290 and -00363 (data README)");
     let p = Params { horizon: 300, n_eval: 200, log_len: 50, seed: 0, ..Params::default() };
-    let t = generate_trace(d.clone(), ArrivalModel::default_for(&d, &p).unwrap(), &p).unwrap();
+    let t =
+        generate_trace(d.clone(), ArrivalModel::default_for(&d, &p).unwrap(), &p.clone().check().unwrap())
+            .unwrap();
     assert!(t.has_labels() && t.labels.universe.is_some());
-    for r in run_trace(&t, &p, &[PolicyKind::Threshold, PolicyKind::Lfu]).unwrap() {
+    for r in run_trace(&t, &p.clone().check().unwrap(), &[PolicyKind::Threshold, PolicyKind::Lfu]).unwrap() {
         let e = r.last.error_rate.unwrap();
         assert!((0.0..=1.0).contains(&e), "{}: {e}", r.policy);
     }

@@ -126,15 +126,21 @@ fn threshold_gdsf_agrees_with_a_plain_reimplementation_every_round() {
             n_eval: 50,
             ..Params::default()
         };
-        let env = Arc::new(Environment::from_trace(&tr, &p).unwrap());
-        let mut sim = Simulation::new(env, PolicyKind::Threshold, &p, 0).unwrap();
+        let env = Arc::new(Environment::from_trace(&tr, &p.clone().check().unwrap()).unwrap());
+        let mut sim = Simulation::new(env, PolicyKind::Threshold, &p.clone().check().unwrap(), 0).unwrap();
         let mut plain =
             PlainGdsfThreshold { k, tau, metric: Metric::new(2.0).unwrap(), entries: Vec::new(), clock: 0.0 };
         let (mut hits, mut lru_differs) = (0, false);
         let mut lru = Simulation::new(
-            Arc::new(Environment::from_trace(&tr, &Params { eviction: Eviction::Lru, ..p.clone() }).unwrap()),
+            Arc::new(
+                Environment::from_trace(
+                    &tr,
+                    &(Params { eviction: Eviction::Lru, ..p.clone() }).check().unwrap(),
+                )
+                .unwrap(),
+            ),
             PolicyKind::Threshold,
-            &Params { eviction: Eviction::Lru, ..p.clone() },
+            &(Params { eviction: Eviction::Lru, ..p.clone() }).check().unwrap(),
             0,
         )
         .unwrap();
@@ -169,8 +175,8 @@ fn vcache_gdsf_agrees_with_a_plain_reimplementation_every_round() {
             n_eval: 50,
             ..Params::default()
         };
-        let env = Arc::new(Environment::from_trace(&tr, &p).unwrap());
-        let mut sim = Simulation::new(env, PolicyKind::VCache, &p, 0).unwrap();
+        let env = Arc::new(Environment::from_trace(&tr, &p.clone().check().unwrap()).unwrap());
+        let mut sim = Simulation::new(env, PolicyKind::VCache, &p.clone().check().unwrap(), 0).unwrap();
         let mut plain = PlainVCache::new(k, delta, Metric::new(2.0).unwrap(), seed);
         plain.gdsf = true;
         let mut hits = 0;

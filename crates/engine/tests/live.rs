@@ -45,7 +45,8 @@ fn tiny_trace(horizon: usize) -> Trace {
 
 fn tiny_run(kinds: &[PolicyKind], horizon: usize, k: usize) -> LiveRun {
     let p = Params { k, horizon, epsilon: 0.1, ..Params::default() };
-    LiveRun::from_trace(tiny_dataset(), None, tiny_trace(horizon), &p, kinds).unwrap()
+    LiveRun::from_trace(tiny_dataset(), None, tiny_trace(horizon), &p.clone().check().unwrap(), kinds)
+        .unwrap()
 }
 
 /// CLCB-SC-LS-Cont with k = 1, T = 30, by hand (Algs. 3–5):
@@ -154,7 +155,9 @@ fn an_asked_question_is_the_next_round() {
 #[test]
 fn bad_input_is_an_error() {
     let p = Params { k: 1, horizon: 5, epsilon: 0.1, ..Params::default() };
-    assert!(LiveRun::from_trace(tiny_dataset(), None, tiny_trace(5), &p, &[]).is_err());
+    assert!(
+        LiveRun::from_trace(tiny_dataset(), None, tiny_trace(5), &p.clone().check().unwrap(), &[]).is_err()
+    );
     let mut run = tiny_run(&[PolicyKind::Greedy], 5, 1);
     assert!(run.cache(1).is_err() && run.centers(3).is_err() && run.curves(2).is_err());
     assert!(run.heatmap(0, 8).is_err(), "Greedy has no kernel model");
@@ -173,14 +176,23 @@ fn plays_exactly_what_online_sim_plays() {
     let synthetic = Arc::new(csc_engine::dataset::synthetic::universe(0.01).unwrap());
     for (d, seed) in [(plane, 5), (synthetic, 9)] {
         let p = Params { horizon: 400, n_eval: 200, seed, epsilon: 0.15, k: 4, ..Params::default() };
-        let trace = generate_trace(d.clone(), ArrivalModel::default_for(&d, &p).unwrap(), &p).unwrap();
+        let trace = generate_trace(
+            d.clone(),
+            ArrivalModel::default_for(&d, &p).unwrap(),
+            &p.clone().check().unwrap(),
+        )
+        .unwrap();
         let kinds: Vec<PolicyKind> =
             PolicyKind::ALL.into_iter().filter(|k| !k.needs_labels() || trace.has_labels()).collect();
         let projection = (d.points.dim() != 2).then(|| Projection::fit(&d.points).unwrap());
-        let mut run = LiveRun::from_trace(d.clone(), projection, trace.clone(), &p, &kinds).unwrap();
-        let env = Arc::new(Environment::from_trace(&trace, &p).unwrap());
-        let mut alone: Vec<Simulation> =
-            kinds.iter().map(|&k| Simulation::new(env.clone(), k, &p, 0).unwrap()).collect();
+        let mut run =
+            LiveRun::from_trace(d.clone(), projection, trace.clone(), &p.clone().check().unwrap(), &kinds)
+                .unwrap();
+        let env = Arc::new(Environment::from_trace(&trace, &p.clone().check().unwrap()).unwrap());
+        let mut alone: Vec<Simulation> = kinds
+            .iter()
+            .map(|&k| Simulation::new(env.clone(), k, &p.clone().check().unwrap(), 0).unwrap())
+            .collect();
         let mut centers: Vec<Vec<usize>> = vec![Vec::new(); kinds.len()];
         let (mut wrong_seen, mut swaps) = (0, 0);
         let mut t = 0;
@@ -251,7 +263,7 @@ fn plays_exactly_what_online_sim_plays() {
         if trace.has_labels() {
             assert!(wrong_seen > 0, "the synthetic stream serves some wrong answers");
         }
-        let reference = run_trace(&trace, &p, &kinds).unwrap();
+        let reference = run_trace(&trace, &p.clone().check().unwrap(), &kinds).unwrap();
         let live = run.results();
         for ((a, b), sim) in live.iter().zip(&reference).zip(&mut alone) {
             assert_eq!(a.policy, b.policy);
@@ -277,8 +289,14 @@ fn frames_carry_new_curve_points_once() {
     let d = Arc::new(csc_engine::dataset::plane::universe().unwrap());
     let p = Params { horizon: 300, n_eval: 100, seed: 2, ..Params::default() };
     let kinds = [PolicyKind::ClcbScLsCont, PolicyKind::Lfu];
-    let mut run =
-        LiveRun::new(d.clone(), None, ArrivalModel::default_for(&d, &p).unwrap(), &p, &kinds).unwrap();
+    let mut run = LiveRun::new(
+        d.clone(),
+        None,
+        ArrivalModel::default_for(&d, &p).unwrap(),
+        &p.clone().check().unwrap(),
+        &kinds,
+    )
+    .unwrap();
     let mut got: Vec<Vec<csc_engine::online::sim::Checkpoint>> = vec![Vec::new(); kinds.len()];
     let (mut t, mut frames) = (0, 0);
     while run.round() < run.horizon() {
@@ -311,8 +329,14 @@ fn events_add_up_to_the_policies_counters() {
     let d = Arc::new(csc_engine::dataset::plane::universe().unwrap());
     let p = Params { horizon: 500, n_eval: 100, seed: 3, ..Params::default() };
     let kinds = [PolicyKind::ClcbScLsCont, PolicyKind::ClcbFrozenCont];
-    let mut run =
-        LiveRun::new(d.clone(), None, ArrivalModel::default_for(&d, &p).unwrap(), &p, &kinds).unwrap();
+    let mut run = LiveRun::new(
+        d.clone(),
+        None,
+        ArrivalModel::default_for(&d, &p).unwrap(),
+        &p.clone().check().unwrap(),
+        &kinds,
+    )
+    .unwrap();
     let rounds = run.step(500).rounds;
     let count = |i: usize, f: &dyn Fn(&RoundEvent) -> u64| -> u64 {
         rounds.iter().map(|r| r.policies[i].events.iter().map(f).sum::<u64>()).sum()

@@ -33,7 +33,7 @@ fn problem(beta_off: f64) -> OfflineProblem {
         labels: Default::default(),
     };
     let p = Params { k: 1, epsilon: 0.1, horizon: n, log_len: n, beta_off, ..Params::default() };
-    OfflineProblem::from_trace(&trace, &p).unwrap()
+    OfflineProblem::from_trace(&trace, &p.clone().check().unwrap()).unwrap()
 }
 
 #[test]

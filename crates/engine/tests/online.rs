@@ -34,8 +34,8 @@ fn play(
     let trace = tiny_trace(horizon);
     let mut p = tiny_params(horizon, k);
     tweak(&mut p);
-    let env = Arc::new(Environment::from_trace(&trace, &p).unwrap());
-    let mut sim = Simulation::new(env, kind, &p, 1).unwrap();
+    let env = Arc::new(Environment::from_trace(&trace, &p.clone().check().unwrap()).unwrap());
+    let mut sim = Simulation::new(env, kind, &p.clone().check().unwrap(), 1).unwrap();
     let steps = (0..horizon).map(|t| sim.step(&trace.arrival(t))).collect();
     (steps, sim)
 }
@@ -43,7 +43,7 @@ fn play(
 #[test]
 fn oracle_of_the_tiny_world_is_c0() {
     let trace = tiny_trace(30);
-    let env = Environment::from_trace(&trace, &tiny_params(30, 1)).unwrap();
+    let env = Environment::from_trace(&trace, &tiny_params(30, 1).check().unwrap()).unwrap();
     assert!((env.oracle.loss - 0.2).abs() < 1e-12);
     assert_eq!(env.oracle.keys, vec![0]);
     // The oracle policy: regret 0, and per cycle it pays 0 (hit) + 0.5 + 0.1 = 3 × L(M_orc).
@@ -150,11 +150,13 @@ fn lru_by_hand() {
 fn trace_replay_equals_the_generated_run() {
     let d = Arc::new(csc_engine::dataset::plane::universe().unwrap());
     let p = Params { horizon: 400, n_eval: 300, seed: 9, epsilon: 0.2, ..Params::default() };
-    let trace = generate_trace(d.clone(), ArrivalModel::default_for(&d, &p).unwrap(), &p).unwrap();
+    let trace =
+        generate_trace(d.clone(), ArrivalModel::default_for(&d, &p).unwrap(), &p.clone().check().unwrap())
+            .unwrap();
     let back = Trace::from_json(&trace.to_json()).unwrap();
     let kinds = [PolicyKind::ClcbScLsCont, PolicyKind::ClcbScLs, PolicyKind::Greedy, PolicyKind::Threshold];
-    let a = run_trace(&trace, &p, &kinds).unwrap();
-    let b = run_trace(&back, &p, &kinds).unwrap();
+    let a = run_trace(&trace, &p.clone().check().unwrap(), &kinds).unwrap();
+    let b = run_trace(&back, &p.clone().check().unwrap(), &kinds).unwrap();
     for (x, y) in a.iter().zip(&b) {
         assert_eq!(x.policy, y.policy);
         assert_eq!(x.last.regret.to_bits(), y.last.regret.to_bits());
@@ -170,8 +172,13 @@ fn stage_advances_grow_like_log_log_t() {
     let d = Arc::new(csc_engine::dataset::plane::universe().unwrap());
     let advances = |horizon: usize| {
         let p = Params { horizon, n_eval: 200, seed: 4, epsilon: 0.25, ..Params::default() };
-        let trace = generate_trace(d.clone(), ArrivalModel::default_for(&d, &p).unwrap(), &p).unwrap();
-        let r = run_trace(&trace, &p, &[PolicyKind::ClcbScLs]).unwrap();
+        let trace = generate_trace(
+            d.clone(),
+            ArrivalModel::default_for(&d, &p).unwrap(),
+            &p.clone().check().unwrap(),
+        )
+        .unwrap();
+        let r = run_trace(&trace, &p.clone().check().unwrap(), &[PolicyKind::ClcbScLs]).unwrap();
         let dg = &r[0].diagnostics;
         (dg["stage_advances"].as_u64().unwrap() as f64, dg["centers"].as_u64().unwrap() as f64)
     };
@@ -216,11 +223,13 @@ pub const PLANE_REFERENCE_REGRET_BITS: [u64; 2] = [0x4013dce68dbc0f60, 0x401d445
 fn plane_reference_run() {
     let d = Arc::new(csc_engine::dataset::plane::universe().unwrap());
     let p = Params { horizon: 300, n_eval: 300, seed: 7, epsilon: 0.2, ..Params::default() };
-    let trace = generate_trace(d.clone(), ArrivalModel::default_for(&d, &p).unwrap(), &p).unwrap();
-    let env = Arc::new(Environment::from_trace(&trace, &p).unwrap());
+    let trace =
+        generate_trace(d.clone(), ArrivalModel::default_for(&d, &p).unwrap(), &p.clone().check().unwrap())
+            .unwrap();
+    let env = Arc::new(Environment::from_trace(&trace, &p.clone().check().unwrap()).unwrap());
     let mut bits = Vec::new();
     for kind in [PolicyKind::ClcbScLsCont, PolicyKind::Greedy] {
-        let mut sim = Simulation::new(env.clone(), kind, &p, 0).unwrap();
+        let mut sim = Simulation::new(env.clone(), kind, &p.clone().check().unwrap(), 0).unwrap();
         for t in 0..100 {
             sim.step(&trace.arrival(t));
         }
@@ -275,11 +284,16 @@ fn every_policy_keeps_its_bits() {
     ] {
         let d = Arc::new(dataset);
         let p = Params { horizon, n_eval: 300, seed: 3, ..Params::default() };
-        let trace = generate_trace(d.clone(), ArrivalModel::default_for(&d, &p).unwrap(), &p).unwrap();
-        let env = Arc::new(Environment::from_trace(&trace, &p).unwrap());
+        let trace = generate_trace(
+            d.clone(),
+            ArrivalModel::default_for(&d, &p).unwrap(),
+            &p.clone().check().unwrap(),
+        )
+        .unwrap();
+        let env = Arc::new(Environment::from_trace(&trace, &p.clone().check().unwrap()).unwrap());
         for kind in csc_engine::experiment::paper_policies() {
             let mut h = 0xcbf2_9ce4_8422_2325u64;
-            let mut sim = Simulation::new(env.clone(), kind, &p, 0).unwrap();
+            let mut sim = Simulation::new(env.clone(), kind, &p.clone().check().unwrap(), 0).unwrap();
             let (mut llm, mut switches) = (0, 0);
             for t in 0..horizon {
                 let o: StepOutcome = sim.step(&trace.arrival(t));
@@ -326,7 +340,7 @@ fn baselines_rank_with_the_counts_before_the_round() {
     use csc_engine::online::{make_policy, Context, Round};
     use csc_engine::space::Metric;
     let p = Params { k: 1, epsilon: 0.3, ..Params::default() };
-    let ctx = Context::new(Metric::new(1.0).unwrap(), p, 1).unwrap();
+    let ctx = Context::new(Metric::new(1.0).unwrap(), &p.clone().check().unwrap(), 1).unwrap();
     let cached_in_round_2 = |kind: PolicyKind, xs: [f32; 3]| {
         let mut policy = make_policy(kind, &ctx, &[]).unwrap();
         for (t, x) in xs.iter().enumerate() {
@@ -370,12 +384,14 @@ fn a_short_cache_is_labelled_with_its_size() {
 fn step_explained_plays_as_step_and_explains_the_decision() {
     let d = Arc::new(csc_engine::dataset::plane::universe().unwrap());
     let p = Params { horizon: 300, n_eval: 300, seed: 3, epsilon: 0.2, ..Params::default() };
-    let trace = generate_trace(d.clone(), ArrivalModel::default_for(&d, &p).unwrap(), &p).unwrap();
-    let env = Arc::new(Environment::from_trace(&trace, &p).unwrap());
+    let trace =
+        generate_trace(d.clone(), ArrivalModel::default_for(&d, &p).unwrap(), &p.clone().check().unwrap())
+            .unwrap();
+    let env = Arc::new(Environment::from_trace(&trace, &p.clone().check().unwrap()).unwrap());
     // vCache needs labels, which plane has not (its refusal: tests/vcache.rs).
     for kind in PolicyKind::ALL.into_iter().filter(|k| !k.needs_labels()) {
-        let mut plain = Simulation::new(env.clone(), kind, &p, 0).unwrap();
-        let mut told = Simulation::new(env.clone(), kind, &p, 0).unwrap();
+        let mut plain = Simulation::new(env.clone(), kind, &p.clone().check().unwrap(), 0).unwrap();
+        let mut told = Simulation::new(env.clone(), kind, &p.clone().check().unwrap(), 0).unwrap();
         let (mut served, mut called) = (0, 0);
         for t in 0..300 {
             let a = trace.arrival(t);
@@ -451,7 +467,9 @@ fn step_explained_plays_as_step_and_explains_the_decision() {
 fn shared_net_changes_nothing() {
     let d = Arc::new(csc_engine::dataset::synthetic::universe(Params::default().c_floor).unwrap());
     let p = Params { horizon: 240, n_eval: 200, seed: 5, ..Params::default() };
-    let trace = generate_trace(d.clone(), ArrivalModel::default_for(&d, &p).unwrap(), &p).unwrap();
+    let trace =
+        generate_trace(d.clone(), ArrivalModel::default_for(&d, &p).unwrap(), &p.clone().check().unwrap())
+            .unwrap();
     let asked_at = 150;
     let asked: Vec<f32> = trace.x(17).iter().map(|v| v * 0.9).collect();
     let arrival = |t: usize| {
@@ -463,12 +481,22 @@ fn shared_net_changes_nothing() {
         }
     };
     let kinds: Vec<PolicyKind> = PolicyKind::ALL.into_iter().filter(PolicyKind::keeps_net).collect();
-    let env = Arc::new(Environment::from_trace(&trace, &p).unwrap());
-    let mut side_by_side: Vec<Simulation> =
-        kinds.iter().map(|&k| Simulation::new(env.clone(), k, &p, 0).unwrap()).collect();
+    let env = Arc::new(Environment::from_trace(&trace, &p.clone().check().unwrap()).unwrap());
+    let mut side_by_side: Vec<Simulation> = kinds
+        .iter()
+        .map(|&k| Simulation::new(env.clone(), k, &p.clone().check().unwrap(), 0).unwrap())
+        .collect();
     let mut alone: Vec<Simulation> = kinds
         .iter()
-        .map(|&k| Simulation::new(Arc::new(Environment::from_trace(&trace, &p).unwrap()), k, &p, 0).unwrap())
+        .map(|&k| {
+            Simulation::new(
+                Arc::new(Environment::from_trace(&trace, &p.clone().check().unwrap()).unwrap()),
+                k,
+                &p.clone().check().unwrap(),
+                0,
+            )
+            .unwrap()
+        })
         .collect();
     for t in 0..p.horizon {
         let a = arrival(t);

@@ -24,9 +24,12 @@ fn check(
     let dataset = Arc::new(dataset);
     for seed in seeds {
         let params = Params { horizon, n_eval, seed, ..Params::default() };
-        let trace =
-            generate_trace(dataset.clone(), ArrivalModel::default_for(&dataset, &params).unwrap(), &params)
-                .unwrap();
+        let trace = generate_trace(
+            dataset.clone(),
+            ArrivalModel::default_for(&dataset, &params).unwrap(),
+            &params.clone().check().unwrap(),
+        )
+        .unwrap();
         let eval = EvalSample::from_trace(&trace, params.mismatch()).unwrap();
         for &eps_o in eps {
             for &k in ks {

@@ -47,7 +47,7 @@ struct FastRun {
 }
 
 fn run_fast(env: &Arc<Environment>, kind: PolicyKind, params: &Params, trace: &Trace) -> FastRun {
-    let mut sim = Simulation::new(env.clone(), kind, params, RECORD_EVERY).unwrap();
+    let mut sim = Simulation::new(env.clone(), kind, &params.clone().check().unwrap(), RECORD_EVERY).unwrap();
     let mut rounds = Vec::with_capacity(trace.horizon());
     for t in 0..trace.horizon() {
         let out = sim.step(&trace.arrival(t));
@@ -173,7 +173,12 @@ fn compare(what: &str, fast: &FastRun, plain: &PlainRun) -> Result<Counts, Strin
 }
 
 fn trace_of(dataset: &Arc<Dataset>, params: &Params) -> Trace {
-    generate_trace(dataset.clone(), ArrivalModel::default_for(dataset, params).unwrap(), params).unwrap()
+    generate_trace(
+        dataset.clone(),
+        ArrivalModel::default_for(dataset, params).unwrap(),
+        &params.clone().check().unwrap(),
+    )
+    .unwrap()
 }
 
 /// Runs every policy of `kinds` fast and plain on one trace; panics on the first difference.
@@ -184,7 +189,7 @@ fn check(
     tally: &mut BTreeMap<&'static str, Counts>,
 ) {
     let trace = trace_of(dataset, params);
-    let env = Arc::new(Environment::from_trace(&trace, params).unwrap());
+    let env = Arc::new(Environment::from_trace(&trace, &params.clone().check().unwrap()).unwrap());
     let penv = PlainEnv::from_trace(&trace, params);
     assert_eq!(env.oracle.loss.to_bits(), penv.oracle_loss.to_bits(), "L(M_orc)");
     for &kind in kinds {
@@ -296,7 +301,7 @@ fn comparison_notices_a_perturbed_run() {
     let d = Arc::new(plane::universe().unwrap());
     let params = tuned(&Params { horizon: 300, n_eval: 2000, epsilon: 0.1, seed: 0, ..Params::default() });
     let trace = trace_of(&d, &params);
-    let env = Arc::new(Environment::from_trace(&trace, &params).unwrap());
+    let env = Arc::new(Environment::from_trace(&trace, &params.clone().check().unwrap()).unwrap());
     let penv = PlainEnv::from_trace(&trace, &params);
     for kind in kinds() {
         let fast = run_fast(&env, kind, &params, &trace);

@@ -87,7 +87,7 @@ fn trace_round_trips_and_replays_the_stream() {
     let d = synth();
     let params = Params { horizon: 120, n_eval: 50, log_len: 80, seed: 3, ..Params::default() };
     let model = ArrivalModel::default_for(&d, &params).unwrap();
-    let trace = generate_trace(d.clone(), model, &params).unwrap();
+    let trace = generate_trace(d.clone(), model, &params.clone().check().unwrap()).unwrap();
     trace.validate().unwrap();
     let back = Trace::from_json(&trace.to_json()).unwrap();
     assert!(
@@ -201,7 +201,7 @@ fn nq_trivia_stream_is_bursty_and_heavy_tailed() {
     assert!(top > 0.05, "top-1% share {top}");
     // E is i.i.d. from the 50/50 mixture, as indices
     let small = Params { horizon: 10, n_eval: 4000, log_len: 10, ..Params::default() };
-    let t = generate_trace(d.clone(), model, &small).unwrap();
+    let t = generate_trace(d.clone(), model, &small.clone().check().unwrap()).unwrap();
     match &t.eval {
         Queries::Indices(ix) => {
             let nq_share = ix.iter().filter(|&&i| d.groups[i as usize] == 0).count() as f64 / 4000.0;

@@ -81,9 +81,10 @@ fn engine_agrees_with_a_plain_reimplementation_every_round() {
     let mut total_hits = 0;
     for (k, delta, seed) in [(8, 0.05, 0), (12, 0.1, 1), (4, 0.2, 2), (20, 0.01, 3)] {
         let p = Params { k, vcache_delta: delta, seed, horizon: t_max, n_eval: 50, ..Params::default() };
-        let env = Environment::from_trace(&trace, &p).unwrap();
+        let env = Environment::from_trace(&trace, &p.clone().check().unwrap()).unwrap();
         assert!(env.labels.is_some());
-        let mut sim = Simulation::new(Arc::new(env), PolicyKind::VCache, &p, 0).unwrap();
+        let mut sim =
+            Simulation::new(Arc::new(env), PolicyKind::VCache, &p.clone().check().unwrap(), 0).unwrap();
         let mut plain = PlainVCache::new(k, delta, Metric::new(2.0).unwrap(), seed);
         let (mut hits, mut changes, mut last) = (0, 0, Vec::new());
         for (t, label) in labels.iter().enumerate() {
@@ -119,8 +120,11 @@ fn refuses_data_without_labels() {
     let (mut trace, _) = differential_trace(60, 1);
     trace.labels = Default::default();
     let p = Params { horizon: 60, n_eval: 50, ..Params::default() };
-    let env = Arc::new(Environment::from_trace(&trace, &p).unwrap());
-    let e = Simulation::new(env, PolicyKind::VCache, &p, 0).err().expect("refused").to_string();
+    let env = Arc::new(Environment::from_trace(&trace, &p.clone().check().unwrap()).unwrap());
+    let e = Simulation::new(env, PolicyKind::VCache, &p.clone().check().unwrap(), 0)
+        .err()
+        .expect("refused")
+        .to_string();
     assert!(e.contains("vCache needs ground truth labels") && e.contains("has none"), "{e}");
 }
 
@@ -135,7 +139,7 @@ fn delta_run(delta: f64, seed: u64, rounds: usize) -> (usize, usize, usize) {
     let (t_star, g_star, lo) = (0.8, 25.0, 0.5);
     let dim = M + rounds;
     let p = Params { k: 2 * M + 2, vcache_delta: delta, seed, ..Params::default() };
-    let ctx = Context::new(Metric::new(2.0).unwrap(), p, dim).unwrap();
+    let ctx = Context::new(Metric::new(2.0).unwrap(), &p.clone().check().unwrap(), dim).unwrap();
     let mut policy = make_policy(PolicyKind::VCache, &ctx, &[]).unwrap();
     let mut r = ChaCha8Rng::seed_from_u64(1000 + seed);
     let mut item_labels: Vec<(u64, Label)> = Vec::new();

@@ -4,7 +4,7 @@
 
 use super::diagnostics::Diagnostics;
 use crate::algorithms::PolicyKind;
-use crate::config::Params;
+use crate::config::{Checked, Params};
 use crate::error::Result;
 use crate::mismatch::Mismatch;
 use crate::space::{Metric, Points};
@@ -50,8 +50,8 @@ pub struct Context {
 }
 
 impl Context {
-    pub fn new(metric: Metric, params: Params, dim: usize) -> Result<Self> {
-        params.validate()?;
+    pub fn new(metric: Metric, params: &Checked, dim: usize) -> Result<Self> {
+        let params = params.params().clone();
         Ok(Context { metric, mismatch: params.mismatch(), params, dim })
     }
 }

@@ -17,7 +17,7 @@
 use super::{make_policy, Context, Diagnostics, InspectablePolicy, PolicyKind, Round};
 use crate::answers::{equivalent, Label};
 use crate::clock::Instant;
-use crate::config::Params;
+use crate::config::Checked;
 use crate::epsilon_net::{NetStep, SharedNet};
 use crate::error::{Error, Result};
 use crate::oracle::{evaluation_oracle, EvalSample, LossTracker, NearMemo, Oracle};
@@ -48,8 +48,7 @@ pub struct Environment {
 
 impl Environment {
     /// From a trace: `E` from the trace, `M_orc` over its online arrivals (SPEC §5, §11.7).
-    pub fn from_trace(trace: &Trace, params: &Params) -> Result<Self> {
-        params.validate()?;
+    pub fn from_trace(trace: &Trace, params: &Checked) -> Result<Self> {
         trace.validate()?;
         if trace.horizon() == 0 {
             return Err(Error::data("the trace has no online arrivals"));
@@ -219,7 +218,7 @@ impl Simulation {
     pub fn new(
         env: Arc<Environment>,
         kind: PolicyKind,
-        params: &Params,
+        params: &Checked,
         record_every: usize,
     ) -> Result<Self> {
         if kind.needs_labels() && env.labels.is_none() {
@@ -230,7 +229,7 @@ impl Simulation {
                 kind.label()
             )));
         }
-        let ctx = Context::new(env.metric, params.clone(), env.dim)?;
+        let ctx = Context::new(env.metric, params, env.dim)?;
         let policy = make_policy(kind, &ctx, &env.oracle_members())?;
         // Policies that cache ε-net centers share members' neighbours in `E` (bounded by the
         // net); the others' keys may be new every round (Threshold admits every miss).
@@ -461,7 +460,7 @@ pub fn sized_label(label: &str, size: f64, k: usize) -> String {
 }
 
 /// Runs `kinds` over a whole trace (each policy sees identical arrivals, noise and `E`).
-pub fn run_trace(trace: &Trace, params: &Params, kinds: &[PolicyKind]) -> Result<Vec<RunResult>> {
+pub fn run_trace(trace: &Trace, params: &Checked, kinds: &[PolicyKind]) -> Result<Vec<RunResult>> {
     let env = Arc::new(Environment::from_trace(trace, params)?);
     kinds
         .iter()

@@ -5,7 +5,7 @@
 use super::model::ArrivalModel;
 use super::sampler::{rng, Drawn, Purpose, Sampler};
 use crate::answers::Label;
-use crate::config::Params;
+use crate::config::Checked;
 use crate::dataset::Dataset;
 use crate::error::{Error, Result};
 use crate::portable;
@@ -188,8 +188,7 @@ impl ArrivalSource for TraceReplay<'_> {
 
 /// Everything random about one run under `params` (its seed): the online stream materialised,
 /// `E`, and the offline log with its observation draws `z ~ Bernoulli(ν)` (SPEC §8).
-pub fn generate_trace(dataset: Arc<Dataset>, model: ArrivalModel, params: &Params) -> Result<Trace> {
-    params.validate()?;
+pub fn generate_trace(dataset: Arc<Dataset>, model: ArrivalModel, params: &Checked) -> Result<Trace> {
     let seed = params.seed;
     let sampler = Arc::new(Sampler::new(dataset.clone(), model, seed)?);
     let mut stream = OnlineStream::new(sampler.clone(), params.horizon, params.noise_r, seed)?;
@@ -255,7 +254,7 @@ pub fn generate_trace(dataset: Arc<Dataset>, model: ArrivalModel, params: &Param
             "generator": concat!("csc ", env!("CARGO_PKG_VERSION")),
             "dataset": dataset.info(),
             "arrival_model": model,
-            "params": params,
+            "params": params.params(),
         }),
         labels,
     })

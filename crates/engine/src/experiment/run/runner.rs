@@ -1,7 +1,7 @@
 //! The unit runner (SPEC §10): one unit — one sweep value × one seed — as a pure function of
 //! (dataset, parameters, seed), producing observations `(algorithm, metric, x, value)`.
 
-use crate::config::Params;
+use crate::config::{Checked, Params};
 use crate::dataset::{Dataset, DatasetInfo};
 use crate::error::{Error, Result};
 use crate::experiment::run::geometry::geometry;
@@ -52,6 +52,7 @@ pub fn run_unit(
     }
     spec.dataset.check_loaded(dataset)?;
     let model = resolve_arrival(spec.dataset.arrival(), dataset, &mut params)?;
+    let params = params.check()?;
     let trace = generate_trace(dataset.clone(), model, &params)?;
     let mut out = Vec::new();
     let detail = match &spec.measure {
@@ -145,7 +146,7 @@ pub fn run_unit(
     Ok(UnitResult {
         experiment: spec.id.clone(),
         unit: unit.clone(),
-        params,
+        params: params.into_inner(),
         dataset: dataset.info(),
         observations: out,
         detail,
@@ -217,7 +218,7 @@ fn check_labels(policies: &[PolicyKind], dataset: &Dataset) -> Result<()> {
 fn play(
     env: &Arc<Environment>,
     kind: PolicyKind,
-    params: &Params,
+    params: &Checked,
     trace: &crate::trace::Trace,
     done: &mut usize,
     on_round: &mut dyn FnMut(usize) -> bool,

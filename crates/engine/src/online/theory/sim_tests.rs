@@ -34,9 +34,10 @@ fn gamma_equals_the_dense_reference_on_random_data() {
         let d = random_dataset(seed);
         let p = Params { horizon: 240, n_eval: 200, k: 3, epsilon: 0.3, seed, ..Params::default() };
         let model = if exact { ArrivalModel::Popularity } else { ArrivalModel::Jittered { sigma: 0.05 } };
-        let trace = generate_trace(d.clone(), model, &p).unwrap();
-        let env = Arc::new(Environment::from_trace(&trace, &p).unwrap());
-        let mut sim = Simulation::new(env.clone(), PolicyKind::ClcbScLsCont, &p, 1).unwrap();
+        let trace = generate_trace(d.clone(), model, &p.clone().check().unwrap()).unwrap();
+        let env = Arc::new(Environment::from_trace(&trace, &p.clone().check().unwrap()).unwrap());
+        let mut sim =
+            Simulation::new(env.clone(), PolicyKind::ClcbScLsCont, &p.clone().check().unwrap(), 1).unwrap();
         let mut obs = Points::new(8).unwrap();
         let mut distinct = std::collections::HashSet::new();
         let kernel = RbfKernel::new(p.kernel_length).unwrap();
@@ -67,8 +68,8 @@ fn gamma_equals_the_dense_reference_on_random_data() {
 fn net_quantities_on_a_run() {
     let d = random_dataset(4);
     let p = Params { horizon: 300, n_eval: 200, k: 3, epsilon: 0.3, seed: 4, ..Params::default() };
-    let trace = generate_trace(d.clone(), ArrivalModel::Popularity, &p).unwrap();
-    let env = Arc::new(Environment::from_trace(&trace, &p).unwrap());
+    let trace = generate_trace(d.clone(), ArrivalModel::Popularity, &p.clone().check().unwrap()).unwrap();
+    let env = Arc::new(Environment::from_trace(&trace, &p.clone().check().unwrap()).unwrap());
     // A plain ε-net of the same arrivals, scanned on its own: after each round t, its m_eff and
     // size. The policies' nets (whose counts the probe reads) must give the same bits.
     let mut plain =
@@ -79,7 +80,7 @@ fn net_quantities_on_a_run() {
         after.push((crate::online::theory::effective_number(plain.counts()), plain.len()));
     }
     for kind in [PolicyKind::ClcbScLsCont, PolicyKind::Lfu, PolicyKind::Threshold] {
-        let mut sim = Simulation::new(env.clone(), kind, &p, 30).unwrap();
+        let mut sim = Simulation::new(env.clone(), kind, &p.clone().check().unwrap(), 30).unwrap();
         for t in 0..trace.horizon() {
             sim.step(&trace.arrival(t));
         }

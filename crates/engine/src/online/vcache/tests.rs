@@ -27,7 +27,7 @@ const ROUNDS: [(f64, i64); 8] =
 /// Plays the rounds; returns the policy and whether each round called the LLM.
 fn play(k: usize, seed: u64) -> (VCache, Vec<bool>) {
     let params = Params { k, seed, vcache_delta: 0.01, ..Params::default() };
-    let ctx = Context::new(Metric::new(2.0).unwrap(), params, DIM).unwrap();
+    let ctx = Context::new(Metric::new(2.0).unwrap(), &params.clone().check().unwrap(), DIM).unwrap();
     let mut p = VCache::new(&ctx);
     let mut llm = Vec::new();
     for (t, &(s, l)) in ROUNDS.iter().enumerate() {
@@ -99,7 +99,7 @@ fn admission_evicts_the_least_recently_used() {
 
 #[test]
 fn an_unlabelled_arrival_is_served_but_teaches_nothing() {
-    let ctx = Context::new(Metric::new(2.0).unwrap(), Params::default(), DIM).unwrap();
+    let ctx = Context::new(Metric::new(2.0).unwrap(), &Params::default().check().unwrap(), DIM).unwrap();
     let mut p = VCache::new(&ctx);
     let x = arrival(0, 1.0);
     let r = Round { t: 0, x: &x, index: None, true_cost: 0.5, net: None, label: None };
