@@ -55,6 +55,7 @@ pub mod types;
 // The page's view state as a URL and its controls' table (plain Rust, tested natively;
 // exported by `page` and `catalog`).
 pub mod controls;
+pub mod fingerprint;
 pub mod objects;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod typescript;

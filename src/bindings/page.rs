@@ -77,7 +77,7 @@ pub fn url_state_defaults(dataset: &str) -> JsResult<JsValue> {
 }
 
 /// A 16-hex-digit fingerprint of a configuration: the dataset name and checksum and the fully
-/// resolved parameters (see `csc::config::fingerprint`).
+/// resolved parameters (see `csc::bindings::fingerprint`).
 #[wasm_bindgen(js_name = configFingerprint)]
 pub fn config_fingerprint_js(
     #[wasm_bindgen(unchecked_param_type = "string")] dataset: JsValue,
@@ -93,5 +93,5 @@ pub fn config_fingerprint(dataset: &str, params: JsParams) -> JsResult<String> {
     let p = <Params as crate::json::FromJson>::from_json_str(&text)
         .map_err(|e| js_err(Error::parse(format!("parameters: {e}"))))?;
     p.validate().map_err(js_err)?;
-    Ok(crate::config::fingerprint(dataset, &p))
+    Ok(super::fingerprint::fingerprint(dataset, &p))
 }

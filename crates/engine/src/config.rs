@@ -346,18 +346,6 @@ pub fn with_param(params: &Params, name: &str, value: &serde_json::Value) -> Res
     Ok(p)
 }
 
-/// A short fingerprint of what a run computes: the first 16 hex digits of the sha256 of the
-/// dataset and the fully resolved parameters (seed included) as JSON. Two pages, or a page and
-/// the CLI, showing the same fingerprint ran the same configuration.
-pub fn fingerprint(dataset: &str, params: &Params) -> String {
-    use sha2::{Digest, Sha256};
-    let mut h = Sha256::new();
-    h.update(dataset.as_bytes());
-    h.update([0]);
-    h.update(serde_json::to_string(params).expect("Params serialises").as_bytes());
-    h.finalize().iter().take(8).map(|b| format!("{b:02x}")).collect()
-}
-
 /// Parameters checked once, by type (linfa's `ParamGuard`): [`Params::check`] is the one way to a
 /// [`Checked`], and every run entry point — [`crate::stream::generate_trace`],
 /// [`crate::online::sim::Environment::from_trace`], [`crate::online::sim::Simulation::new`],

@@ -3,7 +3,7 @@
 
 use super::query::{escape, unescape};
 use super::*;
-use crate::config::{fingerprint, Params};
+use crate::config::Params;
 use crate::experiment::Sweep;
 use crate::online::PolicyKind;
 
@@ -149,16 +149,6 @@ fn readable_errors_and_lossy_decoding() {
     let e = decode("view=sweep&grid=k%3D2,x").unwrap_err().to_string();
     assert_eq!(e.matches("`grid`").count(), 1, "{e}");
     assert!(e.contains("`x` is not a number") && e.contains("`k`"), "{e}");
-}
-
-#[test]
-fn fingerprints_differ_with_any_parameter() {
-    let p = page_params(PageDataset::Synthetic);
-    let f = fingerprint("synthetic", &p);
-    assert_eq!(f.len(), 16);
-    assert_eq!(f, fingerprint("synthetic", &p.clone()));
-    assert_ne!(f, fingerprint("plane", &p));
-    assert_ne!(f, fingerprint("synthetic", &Params { seed: 1, ..p }));
 }
 
 #[test]
