@@ -7,7 +7,7 @@ use super::convert::{js_err, string, to_js, whole, JsResult};
 use super::dataset::JsDataset;
 use super::params::params_from_js;
 use super::types::JsPartialParams;
-use crate::config::Params;
+use crate::config::Checked;
 use crate::error::Error;
 use crate::krr::{Krr, RbfKernel};
 use crate::mismatch::Mismatch;
@@ -38,7 +38,7 @@ export interface BenchCache { size: number; loss: number; }
 pub struct JsBenchOnline {
     env: Arc<Environment>,
     trace: Trace,
-    params: Params,
+    params: Checked,
 }
 
 impl JsBenchOnline {
@@ -46,9 +46,7 @@ impl JsBenchOnline {
     /// then calls this).
     pub fn run(&self, policy: &str) -> JsResult<JsValue> {
         let kind = PolicyKind::parse(policy).map_err(js_err)?;
-        let mut sim =
-            Simulation::new(self.env.clone(), kind, &self.params.clone().check().map_err(js_err)?, 0)
-                .map_err(js_err)?;
+        let mut sim = Simulation::new(self.env.clone(), kind, &self.params, 0).map_err(js_err)?;
         for t in 0..self.trace.horizon() {
             sim.step(&self.trace.arrival(t));
         }
@@ -66,18 +64,13 @@ impl JsBenchOnline {
     /// `online_profile` reports as "trace + oracle").
     #[wasm_bindgen(constructor)]
     pub fn new(dataset: &JsDataset, params: Option<JsPartialParams>) -> JsResult<JsBenchOnline> {
-        let params = params_from_js(params.map(JsValue::from))?;
+        let params = params_from_js(params.map(JsValue::from))?.check().map_err(js_err)?;
         super::simulation::live_run_fits(&params, dataset.inner().points.dim())?;
         let d = dataset.inner().clone();
-        let trace = generate_trace(
-            d.clone(),
-            ArrivalModel::default_for(&d, &params).map_err(js_err)?,
-            &params.clone().check().map_err(js_err)?,
-        )
-        .map_err(js_err)?;
-        let env = Arc::new(
-            Environment::from_trace(&trace, &params.clone().check().map_err(js_err)?).map_err(js_err)?,
-        );
+        let trace =
+            generate_trace(d.clone(), ArrivalModel::default_for(&d, &params).map_err(js_err)?, &params)
+                .map_err(js_err)?;
+        let env = Arc::new(Environment::from_trace(&trace, &params).map_err(js_err)?);
         Ok(JsBenchOnline { env, trace, params })
     }
 

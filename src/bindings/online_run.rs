@@ -150,8 +150,8 @@ impl JsOnlineRun {
             return Err(js_err(Error::param("policies", "name at least one policy")));
         }
         let projection = if d.points.dim() == 2 { None } else { Some(dataset.fitted_projection()?.clone()) };
-        let live = LiveRun::new(d, projection, model, &params.clone().check().map_err(js_err)?, &kinds)
-            .map_err(js_err)?;
+        let live =
+            LiveRun::new(d, projection, model, &params.check().map_err(js_err)?, &kinds).map_err(js_err)?;
         Ok(JsOnlineRun { live })
     }
 

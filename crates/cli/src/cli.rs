@@ -328,8 +328,7 @@ pub fn main() -> Res<()> {
             }
             let d = load_dataset(&mut id, Path::new(""), data.data.as_deref(), params.c_floor)?;
             let model = resolve_arrival(id.arrival(), &d, &mut params).map_err(err)?;
-            let trace =
-                generate_trace(d.clone(), model, &params.clone().check().map_err(err)?).map_err(err)?;
+            let trace = generate_trace(d.clone(), model, &params.check().map_err(err)?).map_err(err)?;
             run::write(&out, &trace.to_json())?;
             eprintln!("wrote {} (T = {}, |E| = {})", out.display(), trace.horizon(), trace.eval.len());
             Ok(())

@@ -31,7 +31,7 @@ extern crate csc_engine as csc;
 #[path = "../tests/support/plain_online/mod.rs"]
 mod plain_online;
 
-use csc_engine::config::Params;
+use csc_engine::config::{Checked, Params};
 use csc_engine::dataset::{nq_trivia, plane, synthetic, Dataset};
 use csc_engine::online::sim::{Environment, RunResult, Simulation};
 use csc_engine::online::PolicyKind;
@@ -58,10 +58,9 @@ fn loadavg() -> String {
         .unwrap_or_else(|_| "n/a".into())
 }
 
-fn run_fast(env: &Arc<Environment>, kind: PolicyKind, params: &Params, trace: &Trace) -> (f64, RunResult) {
+fn run_fast(env: &Arc<Environment>, kind: PolicyKind, params: &Checked, trace: &Trace) -> (f64, RunResult) {
     let t0 = Instant::now();
-    let mut sim =
-        Simulation::new(env.clone(), kind, &params.clone().check().expect("valid parameters"), 0).unwrap();
+    let mut sim = Simulation::new(env.clone(), kind, params, 0).unwrap();
     for t in 0..trace.horizon() {
         sim.step(&trace.arrival(t));
     }
@@ -135,20 +134,12 @@ fn main() {
         if active.is_empty() {
             break;
         }
-        let params = Params { horizon, seed: 0, ..base.clone() };
-        let trace = generate_trace(
-            dataset.clone(),
-            ArrivalModel::default_for(&dataset, &params).unwrap(),
-            &params.clone().check().expect("valid parameters"),
-        )
-        .unwrap();
+        let params = Params { horizon, seed: 0, ..base.clone() }.check().expect("valid parameters");
+        let trace =
+            generate_trace(dataset.clone(), ArrivalModel::default_for(&dataset, &params).unwrap(), &params)
+                .unwrap();
         let t0 = Instant::now();
-        let env = warm(
-            Arc::new(
-                Environment::from_trace(&trace, &params.clone().check().expect("valid parameters")).unwrap(),
-            ),
-            &trace,
-        );
+        let env = warm(Arc::new(Environment::from_trace(&trace, &params).unwrap()), &trace);
         let env_ms = t0.elapsed().as_secs_f64() * 1e3;
         let t0 = Instant::now();
         let penv = PlainEnv::from_trace(&trace, &params);
@@ -243,19 +234,11 @@ fn main() {
          plain run makes the same calls) times the measured time per unit at the largest horizon, \
          plus the rest of the plain time by (a)."
     );
-    let params = Params { horizon: target, seed: 0, ..base.clone() };
-    let trace = generate_trace(
-        dataset.clone(),
-        ArrivalModel::default_for(&dataset, &params).unwrap(),
-        &params.clone().check().expect("valid parameters"),
-    )
-    .unwrap();
-    let env = warm(
-        Arc::new(
-            Environment::from_trace(&trace, &params.clone().check().expect("valid parameters")).unwrap(),
-        ),
-        &trace,
-    );
+    let params = Params { horizon: target, seed: 0, ..base.clone() }.check().expect("valid parameters");
+    let trace =
+        generate_trace(dataset.clone(), ArrivalModel::default_for(&dataset, &params).unwrap(), &params)
+            .unwrap();
+    let env = warm(Arc::new(Environment::from_trace(&trace, &params).unwrap()), &trace);
     println!(
         "  {:<17} {:>10} {:>6} {:>12} {:>10}   {:>10} {:>12} {:>12} {:>10}   load",
         "policy", "fast", "p", "plain (a)", "ratio (a)", "ns/unit", "RG units", "plain (b)", "ratio (b)"
@@ -327,11 +310,15 @@ fn power_fit(pts: &[&Measured], y: impl Fn(&Measured) -> f64) -> (f64, f64) {
 /// A timed fast run that also counts the Reverse Greedy work the plain run would do on the same
 /// trajectory: CLCB-SC-LS(-Cont) calls Reverse Greedy in every round where a center is created or
 /// a stage advances (both visible in the policy's diagnostics), over all current centers.
-fn run_fast_counting(env: &Arc<Environment>, kind: PolicyKind, params: &Params, trace: &Trace) -> (f64, f64) {
+fn run_fast_counting(
+    env: &Arc<Environment>,
+    kind: PolicyKind,
+    params: &Checked,
+    trace: &Trace,
+) -> (f64, f64) {
     let counts = matches!(kind, PolicyKind::ClcbScLsCont | PolicyKind::ClcbScLs);
     let t0 = Instant::now();
-    let mut sim =
-        Simulation::new(env.clone(), kind, &params.clone().check().expect("valid parameters"), 0).unwrap();
+    let mut sim = Simulation::new(env.clone(), kind, params, 0).unwrap();
     let (mut units, mut centers, mut advances) = (0.0, 0u64, 0u64);
     for t in 0..trace.horizon() {
         sim.step(&trace.arrival(t));

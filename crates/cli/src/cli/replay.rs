@@ -61,7 +61,7 @@ pub fn replay(a: &ReplayArgs) -> Res<()> {
         None => Params::default(),
     };
     params.horizon = t.horizon();
-    let params = apply_sets(params, &a.set)?;
+    let params = apply_sets(params, &a.set)?.check().map_err(err)?;
     let kinds = match &a.policies {
         Some(s) => s.split(',').map(PolicyKind::parse).collect::<Result<Vec<_>, _>>().map_err(err)?,
         // Every policy that can run on the trace (vCache needs ground truth labels).
@@ -70,7 +70,7 @@ pub fn replay(a: &ReplayArgs) -> Res<()> {
             PolicyKind::ALL.into_iter().filter(|k| labelled || !k.needs_labels()).collect()
         }
     };
-    let results = run_trace(&t, &params.clone().check().map_err(err)?, &kinds).map_err(err)?;
+    let results = run_trace(&t, &params, &kinds).map_err(err)?;
     println!(
         "{:<26}{:>14}{:>12}{:>10}{:>12}{:>12}{:>15}",
         "algorithm", "avg regret", "switches", "hit rate", "avg cost", "error rate", "hit precision"
@@ -115,8 +115,8 @@ pub fn replay(a: &ReplayArgs) -> Res<()> {
         println!("\n(no offline log in this trace — no `z` — so no offline algorithms)");
         return Ok(());
     }
-    let problem = OfflineProblem::from_trace(&t, &params.clone().check().map_err(err)?)
-        .map_err(|e| format!("{}: {e}", a.trace.display()))?;
+    let problem =
+        OfflineProblem::from_trace(&t, &params).map_err(|e| format!("{}: {e}", a.trace.display()))?;
     let (log, _) = t.log();
     println!(
         "\noffline log: {} entries, {} costs observed, {} centers at ε = {}; oracle loss {:.6}",
