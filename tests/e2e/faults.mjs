@@ -8,11 +8,15 @@
 //  4. the live chart labels its no-cache line with the regret it is drawn at;
 //  5. the paper's value, stated at T = 5,000, is not marked as a point of a T = 1,500 curve and
 //     its label says its T; no label of an exported figure leaves the figure;
-//  6. no table runs off the page at 768 px or hides a column at 390 px.
+//  6. no table runs off the page at 768 px or hides a column at 390 px;
+//  7. a page whose probe for the nq-trivia bundle answers late says it is looking for the bundle
+//     (it said "Loading the bundled nq-trivia data… 0.0 MB" on a page with none), then that it has
+//     none, and the reader's files loaded then run the preset.
 // Screenshots at 390, 768 and 1440 px go to artifacts/faults-*.png.
 //   node tests/e2e/faults.mjs [N…]     (needs www/pkg: bash scripts/wasm.sh; N: only check N)
 import path from 'node:path';
-import { checks, assert, waitFor } from './harness.mjs';
+import { readFile } from 'node:fs/promises';
+import { checks, assert, waitFor, NQ_FILES, SHARED_DATA } from './harness.mjs';
 import { session, artifacts } from './session.mjs';
 
 const { check, done } = checks();
@@ -214,6 +218,29 @@ try {
       await p.close();
     }
     assert(!bad.length, bad.slice(0, 6).join('; '));
+  });
+  await some('7', '7. a late answer to the bundle probe: "Looking for…", then "not bundled", then the loaded files run fig-e', async () => {
+    const before = errors.length;
+    let answer;
+    const answered = new Promise((r) => { answer = r; });
+    const p = await openPage('?view=paper&preset=fig-e', undefined, {
+      before: (page) => page.route('**/data/manifest.json', async (route) => { await answered; await route.continue(); }),
+    });
+    const status = () => p.textContent('[data-job=paper] .status');
+    const looking = await status();
+    assert(looking === 'Looking for the bundled nq-trivia data…', `while the probe is out: ${looking}`);
+    answer();
+    await waitFor(p, () => /not bundled/.test(document.querySelector('[data-job=paper] .status').textContent), null, { timeout: 60000 });
+    const files = await Promise.all(NQ_FILES.slice(0, 4).map(async (name) => ({ name, mimeType: 'application/octet-stream', buffer: await readFile(path.join(SHARED_DATA, name)) })));
+    await p.setInputFiles('#file', files, { timeout: 300000 });
+    const end = await jobDone(p, 'paper', 600000);
+    assert(/^Done/.test(end), end);
+    assert(new URL(p.url()).searchParams.get('dataset') === 'nq-trivia', p.url());
+    await p.close();
+    // The bundle-less page's probe for data/manifest.json: its one 404 is expected.
+    const probe = errors.slice(before).filter((e) => /status of 404/.test(e));
+    assert(probe.length <= 1, probe.join(' | '));
+    errors.splice(before, errors.length - before, ...errors.slice(before).filter((e) => !/status of 404/.test(e)));
   });
 } finally {
   await check('no console errors', async () => assert(errors.length === 0, errors.join(' | ')));

@@ -26,7 +26,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { serveStatic } from './static_server.mjs';
-import { checks, assert, waitFor, requirePkg, NQ_FILES, SHARED_DATA } from './harness.mjs';
+import { checks, assert, waitFor, requirePkg, NQ_FILES, SHARED_DATA, statusOnceDataKnown } from './harness.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const www = path.join(root, 'www');
@@ -93,7 +93,7 @@ const at0 = (csv) => csv[1][csv[0].indexOf('reference_point')];
 try {
   await check('the frontier runs on the nq-trivia files (with gold answers) loaded into the bundle-less page', async () => {
     page = await openPage('?view=frontier&dataset=nq-trivia&workers=2');
-    assert(/not bundled/.test(await page.textContent('[data-job=frontier] .status')), 'the bundle-less page asks for the files');
+    assert(/not bundled/.test(await statusOnceDataKnown(page, 'frontier')), 'the bundle-less page asks for the files');
     const files = await Promise.all(FILES.map(async (name) => ({ name, mimeType: 'application/octet-stream', buffer: await readFile(path.join(data, name)) })));
     await page.setInputFiles('#file', files);
     await waitFor(page, () => /^Loaded nq-trivia \(5000 questions\).*gold answers/.test(document.getElementById('upload-msg').textContent), null, { timeout: 180000 });

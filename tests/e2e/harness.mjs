@@ -49,6 +49,16 @@ export async function waitFor(target, fn, arg, { timeout = 30000, every = 100 } 
   }
 }
 
+/** The status of the experiment panel `job` (`[data-job=…]`) once the page knows whether it has
+ *  a bundle of nq-trivia: it first looks for data/manifest.json ("Looking for…"), then downloads
+ *  ("Loading the bundled…") or says the data is not bundled. A test that read the status while
+ *  the probe was still out (a loaded machine answers it late) took "Looking for…" for a bundle
+ *  and waited for a run that never started. */
+export async function statusOnceDataKnown(page, job, timeout = 180000) {
+  await waitFor(page, (j) => !/^(Looking for|Loading) the bundled/.test(document.querySelector(`[data-job=${j}] .status`).textContent), job, { timeout });
+  return page.textContent(`[data-job=${job}] .status`);
+}
+
 /** Clicks `sel` in `page` and returns the `count` downloads it starts, as { name, body }. */
 export async function grab(page, sel, count = 1) {
   const got = [];
@@ -97,10 +107,11 @@ export function requirePkg(www) {
  *  (downloads accepted), returned once the page is ready (within `timeout` ms), its console errors
  *  and uncaught exceptions pushed to `errors`. */
 export function pageOpener(browser, origin, errors, { timeout = 120000 } = {}) {
-  return async (query = '', viewport = { width: 1440, height: 900 }) => {
+  return async (query = '', viewport = { width: 1440, height: 900 }, { before } = {}) => {
     const page = await browser.newPage({ viewport, acceptDownloads: true });
     page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
     page.on('pageerror', (e) => errors.push(String(e)));
+    if (before) await before(page); // e.g. routes set before the page loads
     await page.goto(`${origin}/${query}`);
     await waitFor(page, () => document.body.dataset.ready === 'true', null, { timeout });
     return page;

@@ -16,7 +16,7 @@
 // Prints "N passed, M failed".   CSC_DATA=/work/shared/data node tests/e2e/theory.mjs
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { assert, waitFor, grab, pageSuite, finish } from './harness.mjs';
+import { assert, waitFor, grab, pageSuite, finish, statusOnceDataKnown } from './harness.mjs';
 import { csc, runCommand, scratch, stats } from './cli.mjs';
 
 const { root, origin, server, browser, errors, tally, openPage } = await pageSuite();
@@ -124,7 +124,7 @@ try {
 
   await check('nq-trivia (loaded as a reader would): every verdict the engine\'s', async () => {
     const p = await openPage(`?view=theory&dataset=nq-trivia&${small}`);
-    if (await p.evaluate(() => /not bundled|Load/.test(document.querySelector('[data-job=theory] .status').textContent))) {
+    if (/not bundled|Load/.test(await statusOnceDataKnown(p, 'theory'))) {
       const files = await Promise.all(NQ.map(async (name) => ({ name, mimeType: 'application/octet-stream', buffer: await readFile(path.join(data, name)) })));
       await p.setInputFiles('#file', files, { timeout: 300000 });
       await waitFor(p, () => /^Loaded nq-trivia/.test(document.getElementById('upload-msg').textContent), null, { timeout: 180000 });

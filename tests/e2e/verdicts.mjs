@@ -19,7 +19,7 @@ import { readFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serveStatic } from './static_server.mjs';
-import { checks, assert, waitFor, grab, requirePkg, pageOpener, launchChromium } from './harness.mjs';
+import { checks, assert, waitFor, grab, requirePkg, pageOpener, launchChromium, statusOnceDataKnown } from './harness.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 // The page served: www/ (fig-e's four nq-trivia files then loaded with "Load your data…"), or
@@ -107,7 +107,7 @@ try {
   for (const id of only ? menu.filter((m) => only.includes(m)) : menu) {
     await check(`${id} at quick settings: no excluded number reads "reproduced", identical pairs read "identical", zero-hit wins are flagged`, async () => {
       const p = await openPage(`?view=paper&preset=${id}`);
-      if (await p.evaluate(() => /not bundled/.test(document.querySelector('[data-job=paper] .status').textContent))) {
+      if (/not bundled/.test(await statusOnceDataKnown(p, 'paper'))) {
         const files = await Promise.all(NQ.map(async (name) => ({ name, mimeType: 'application/octet-stream', buffer: await readFile(path.join(data, name)) })));
         await p.setInputFiles('#file', files, { timeout: 300000 });
         await waitFor(p, () => /^Loaded nq-trivia/.test(document.getElementById('upload-msg').textContent), null, { timeout: 180000 });

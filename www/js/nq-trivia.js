@@ -9,7 +9,8 @@ const BUNDLE_FILES = { nq: 'nq.jsonl', nqEmb: 'nq.emb.f32', tq: 'triviaqa.jsonl'
 let bundled; // a promise of the bundle's files (null: no bundle; { error } when unreadable)
 // How much of the bundle has arrived: bytes so far and in all (the manifest's sizes, else the
 // responses' Content-Length; 0 while unknown). `listeners` hear of it as it grows.
-const download = { loaded: 0, total: 0 };
+// `found`: whether the manifest has answered (until then the page does not know it has a bundle).
+const download = { loaded: 0, total: 0, found: false };
 const listeners = new Set();
 let told = 0;
 function tell(force = false) {
@@ -45,6 +46,8 @@ function loadBundled() {
   bundled ??= (async () => {
     const manifest = await fetch(new URL('manifest.json', BUNDLE)).catch(() => null);
     if (!manifest || !manifest.ok) return null;
+    download.found = true;
+    tell(true);
     const parts = { id: 'bundled' };
     // The gold answers (SPEC §14) when the bundle has them: nqAns, tqAns.
     const { answers = [], bytes = {} } = await manifest.json();
@@ -90,7 +93,10 @@ export function nqTriviaNow(app) {
       listeners.add(() => app.emit('nq-progress'));
       loadBundled().then((r) => { result = r; listeners.clear(); app.emit('nq-loaded'); });
     }
-    const { loaded, total } = download;
+    const { loaded, total, found } = download;
+    // Until the manifest answers, the page does not know whether it has a bundle: it says it is
+    // looking, not that it is loading.
+    if (!found) return { message: 'Looking for the bundled nq-trivia data…', progress: null };
     return {
       message: `Loading the bundled nq-trivia data… ${total ? `${mb(loaded)} of ${mb(total)} MB` : `${mb(loaded)} MB`}`,
       progress: total ? Math.min(1, loaded / total) : null,
