@@ -36,8 +36,8 @@ pub struct PaperPreset {
     pub id: &'static str,
     /// Which figure of the paper.
     pub label: &'static str,
-    /// Whether `<id>-tuned` exists (tuned offline widths).
-    pub tuned: bool,
+    /// The experiment id of its variant with tuned offline widths (`fig-a-tuned`), if it has one.
+    pub tuned: Option<&'static str>,
     /// How the page draws its report.
     pub chart: ChartKind,
     /// The built-in dataset it runs on.
@@ -65,7 +65,7 @@ pub fn paper_preset_list() -> Vec<PaperPreset> {
         out.push(PaperPreset {
             id: p.id,
             label: p.label,
-            tuned: p.has_tuned(),
+            tuned: p.tuned.map(|t| t.id),
             chart: p.chart,
             dataset,
             quick: PresetQuick {

@@ -919,9 +919,9 @@ export type PaperPreset = {
    */
   label: string,
   /**
-   * Whether `<id>-tuned` exists (tuned offline widths).
+   * The experiment id of its variant with tuned offline widths (`fig-a-tuned`), if it has one.
    */
-  tuned: boolean,
+  tuned: string | null,
   /**
    * How the page draws its report.
    */

@@ -56,11 +56,11 @@ export function createPaperView(app) {
   const menu = document.getElementById('preset');
   for (const p of presetsOf().values()) menu.append(Object.assign(document.createElement('option'), { value: p.id, textContent: p.label }));
   const preset = () => presetsOf().get(app.state.preset);
-  const isTuned = () => app.state.tuned && preset().tuned;
+  const isTuned = () => app.state.tuned && !!preset().tuned;
   const presetRequest = () => {
     const s = app.state, p = preset();
     const quick = s.full ? {} : quickRequest(p.quick);
-    const experiment = isTuned() ? `${s.preset}-tuned` : s.preset;
+    const experiment = isTuned() ? preset().tuned : s.preset;
     const up = uploadedData(app);
     if (up) {
       const request = { type: 'run', experiment, ...quick, dataset: up.dataset, upload: up.upload };

@@ -72,8 +72,8 @@ pub struct Preset {
     /// The definition at the paper's settings.
     #[serde(skip)]
     pub make: Make,
-    /// The variant with tuned offline widths; serialised as whether there is one.
-    #[serde(serialize_with = "is_some")]
+    /// The variant with tuned offline widths; serialised as its experiment id (or null).
+    #[serde(serialize_with = "variant_id")]
     pub tuned: Option<Variant>,
     pub quick: Quick,
     /// The paper's claims for this figure ([`crate::experiment::headline::claims`]), at the widths that ran.
@@ -81,16 +81,11 @@ pub struct Preset {
     pub claims: fn(Widths) -> Vec<Claim>,
 }
 
-fn is_some<S: Serializer>(v: &Option<Variant>, s: S) -> std::result::Result<S::Ok, S::Error> {
-    s.serialize_bool(v.is_some())
+fn variant_id<S: Serializer>(v: &Option<Variant>, s: S) -> std::result::Result<S::Ok, S::Error> {
+    v.map(|t| t.id).serialize(s)
 }
 
 impl Preset {
-    /// Whether the figure has a tuned variant (`<id>-tuned`).
-    pub fn has_tuned(&self) -> bool {
-        self.tuned.is_some()
-    }
-
     /// Which widths the experiment `id` of this figure runs with, if `id` is one of its runs.
     pub fn widths_of(&self, id: &str) -> Option<Widths> {
         if id == self.id || self.also == Some(id) {
@@ -290,22 +285,10 @@ pub(crate) fn dataset_name(d: &DatasetId) -> String {
     }
 }
 
-/// The name a reader knows a swept parameter by.
+/// A parameter's name in words and sweep axes: its symbol in the one list of parameters
+/// ([`crate::config::PARAMETERS`]), or the key itself when it is not a parameter.
 pub fn param_label(param: &str) -> &str {
-    match param {
-        "log_len" => "stream length",
-        "epsilon" => "ε",
-        "k" => "k",
-        "horizon" => "T",
-        "beta" => "β",
-        "beta_off" => "β_off",
-        "lambda" => "λ",
-        "kernel_length" => "ℓ_k",
-        "zeta" => "ζ",
-        "noise_r" => "R",
-        "threshold_tau" => "τ",
-        other => other,
-    }
+    crate::config::PARAMETERS.iter().find(|p| p.id == param).map_or(param, |p| p.symbol)
 }
 
 /// What ran, in words, from the resolved definition: dataset, the parameters that matter for its
@@ -318,26 +301,26 @@ pub fn describe(spec: &ExperimentSpec) -> String {
         spec.sweep.as_ref().is_some_and(|s| s.param == key || s.by.as_ref().is_some_and(|b| b.param == key))
     };
     let mut parts = vec![dataset];
-    let mut put = |name: &str, key: &str, v: f64| {
+    let mut put = |key: &str, v: f64| {
         if !swept(key) {
-            parts.push(format!("{name} = {}", num(v)));
+            parts.push(format!("{} = {}", param_label(key), num(v)));
         }
     };
     match &spec.measure {
         Measure::Offline { .. } => {
-            put("k", "k", p.k as f64);
-            put("ε", "epsilon", p.epsilon);
-            put("stream length", "log_len", p.log_len as f64);
-            put("n_eval", "n_eval", p.n_eval as f64);
-            put("β_off", "beta_off", p.beta_off);
-            put("λ", "lambda", p.lambda);
+            put("k", p.k as f64);
+            put("epsilon", p.epsilon);
+            put("log_len", p.log_len as f64);
+            put("n_eval", p.n_eval as f64);
+            put("beta_off", p.beta_off);
+            put("lambda", p.lambda);
         }
         Measure::Online { .. } | Measure::Frontier { .. } => {
-            put("k", "k", p.k as f64);
-            put("ε", "epsilon", p.epsilon);
-            put("T", "horizon", p.horizon as f64);
-            put("n_eval", "n_eval", p.n_eval as f64);
-            put("β", "beta", p.beta);
+            put("k", p.k as f64);
+            put("epsilon", p.epsilon);
+            put("horizon", p.horizon as f64);
+            put("n_eval", p.n_eval as f64);
+            put("beta", p.beta);
         }
         Measure::Geometry { stream } => parts.push(format!("{} arrivals", num(*stream as f64))),
     }

@@ -13,22 +13,37 @@ use crate::experiment::definition::presets::{
 use crate::experiment::{DatasetId, ExperimentSpec, Measure, Sweep};
 use crate::online::PolicyKind;
 
-/// A built-in experiment: its id and how to make its definition from the SPEC defaults.
+/// A built-in experiment: its id, how to make its definition from the SPEC defaults, and what it
+/// is for.
 pub struct Entry {
     pub id: &'static str,
     make: Make,
+    pub role: Role,
+}
+
+/// What a built-in is for: where it is offered and whether it has quick settings ([`quick_spec`]).
+pub enum Role {
+    /// A paper figure's run, its second id or its tuned variant: the Paper view's, at the figure's
+    /// quick settings.
+    Figure(&'static Preset),
+    /// A sweep the page's sweep view offers as a preset.
+    SweepPreset,
+    /// A run with quick settings of its own (the Theory view's `thy-horizon`).
+    Quick(Quick),
+    /// Run from the command line and the reproduction only.
+    Other,
 }
 
 impl Entry {
     /// A figure's experiment, from its record.
     const fn figure(f: &'static Preset) -> Entry {
-        Entry { id: f.id, make: f.make }
+        Entry { id: f.id, make: f.make, role: Role::Figure(f) }
     }
 
     /// The second id of a figure's run (`fig-d` is `fig-c`'s).
     const fn also(f: &'static Preset) -> Entry {
         match f.also {
-            Some(id) => Entry { id, make: f.make },
+            Some(id) => Entry { id, make: f.make, role: Role::Figure(f) },
             None => panic!("the figure has no second id"),
         }
     }
@@ -36,8 +51,17 @@ impl Entry {
     /// A figure's variant with tuned widths.
     const fn tuned(f: &'static Preset) -> Entry {
         match f.tuned {
-            Some(t) => Entry { id: t.id, make: t.make },
+            Some(t) => Entry { id: t.id, make: t.make, role: Role::Figure(f) },
             None => panic!("the figure has no tuned variant"),
+        }
+    }
+
+    /// The quick settings of this entry, if it has them.
+    fn quick(&'static self) -> Option<&'static Quick> {
+        match &self.role {
+            Role::Figure(f) => Some(&f.quick),
+            Role::Quick(q) => Some(q),
+            Role::SweepPreset | Role::Other => None,
         }
     }
 }
@@ -56,6 +80,7 @@ pub const REGISTRY: &[Entry] = &[
     Entry::figure(&GEOM),
     Entry {
         id: "geom-nq",
+        role: Role::Other,
         make: |id, base| ExperimentSpec {
             id: id.into(),
             title: "Geometry of nq-trivia: distance distributions and token-length CDFs per source".into(),
@@ -76,6 +101,7 @@ pub const REGISTRY: &[Entry] = &[
     // stream length 100, where the paper reports CUCB-SC-Cont's largest advantage).
     Entry {
         id: "sens-off-beta",
+        role: Role::SweepPreset,
         make: |id, base| {
             offline_sensitivity(
                 id,
@@ -88,6 +114,7 @@ pub const REGISTRY: &[Entry] = &[
     },
     Entry {
         id: "sens-off-lambda",
+        role: Role::SweepPreset,
         make: |id, _| {
             offline_sensitivity(
                 id,
@@ -100,6 +127,7 @@ pub const REGISTRY: &[Entry] = &[
     },
     Entry {
         id: "sens-off-length",
+        role: Role::SweepPreset,
         make: |id, _| {
             offline_sensitivity(
                 id,
@@ -112,6 +140,7 @@ pub const REGISTRY: &[Entry] = &[
     },
     Entry {
         id: "sens-off-zeta",
+        role: Role::SweepPreset,
         make: |id, _| {
             offline_sensitivity(
                 id,
@@ -124,6 +153,7 @@ pub const REGISTRY: &[Entry] = &[
     },
     Entry {
         id: "sens-off-noise",
+        role: Role::SweepPreset,
         make: |id, _| {
             offline_sensitivity(
                 id,
@@ -135,24 +165,28 @@ pub const REGISTRY: &[Entry] = &[
         },
     },
     // Online sensitivity (synthetic, T = 2,000, n_eval = 5,000, 3 seeds).
-    Entry { id: "sens-on-beta", make: sens_on_beta },
+    Entry { id: "sens-on-beta", make: sens_on_beta, role: Role::SweepPreset },
     Entry {
         id: "sens-on-length",
+        role: Role::SweepPreset,
         make: |id, _| {
             online_sensitivity(id, "kernel length-scale ℓ_k", "kernel_length", values(&[0.1, 0.2, 0.4]))
         },
     },
     Entry {
         id: "sens-on-lambda",
+        role: Role::SweepPreset,
         make: |id, _| online_sensitivity(id, "ridge λ", "lambda", values(&[0.01, 0.1, 1.0])),
     },
     Entry {
         id: "sens-on-epsilon",
+        role: Role::SweepPreset,
         make: |id, _| online_sensitivity(id, "ε", "epsilon", values(&[0.2, 0.4, 0.6])),
     },
     // nq-trivia: the settings under which the paper's online claim could hold (SPEC §13).
     Entry {
         id: "sens-nq-epsilon",
+        role: Role::SweepPreset,
         make: |id, base| ExperimentSpec {
             id: id.into(),
             title: "nq-trivia online: final average regret vs ε (T = 2,000)".into(),
@@ -168,6 +202,7 @@ pub const REGISTRY: &[Entry] = &[
     // a grid, β × ℓ_k; each cell is the unit scripts/reproduce.sh ran as one β sweep per ℓ_k.
     Entry {
         id: "nq-tune",
+        role: Role::SweepPreset,
         make: |id, base| ExperimentSpec {
             id: id.into(),
             title: "nq-trivia online: tuning CLCB-SC-LS-Cont on held-out seeds 100-102 (T = 2,000)".into(),
@@ -186,10 +221,11 @@ pub const REGISTRY: &[Entry] = &[
     },
     // Cost–correctness frontier: what each policy pays against how often it serves a wrong answer
     // (SPEC §14, §15).
-    Entry { id: "frontier", make: frontier },
+    Entry { id: "frontier", make: frontier, role: Role::Other },
     // Theory check: cache switches against the horizon T (stage thresholds depend on T).
     Entry {
         id: "thy-switch",
+        role: Role::Other,
         make: |id, base| {
             horizon_sweep(
                 id,
@@ -203,6 +239,7 @@ pub const REGISTRY: &[Entry] = &[
     },
     Entry {
         id: "thy-switch-cont",
+        role: Role::Other,
         make: |id, base| {
             horizon_sweep(
                 id,
@@ -219,6 +256,7 @@ pub const REGISTRY: &[Entry] = &[
     // ([`crate::experiment::theory::report`]).
     Entry {
         id: "thy-horizon",
+        role: Role::Quick(THY_HORIZON_QUICK),
         make: |id, base| {
             horizon_sweep(
                 id,
@@ -232,25 +270,24 @@ pub const REGISTRY: &[Entry] = &[
     },
 ];
 
-/// The quick settings of built-ins that are not paper figures (a figure's are in its record,
-/// [`crate::experiment::definition::presets`]): `thy-horizon` at T = 250 … 2,000, 3 seeds, n_eval = 1,000, the page's
-/// Theory view (aimed at under a minute on 2 cores).
-const QUICK: &[(&str, Quick)] = &[(
-    "thy-horizon",
-    Quick {
-        seeds: 3,
-        overrides: &[("n_eval", 1000.0)],
-        sweep_values: Some(&[250.0, 500.0, 1000.0, 2000.0]),
-        drop: &[],
-    },
-)];
+/// `thy-horizon`'s quick settings (the page's Theory view): T = 250 … 2,000, 3 seeds,
+/// n_eval = 1,000 (aimed at under a minute on 2 cores). A figure's are in its record
+/// ([`crate::experiment::definition::presets`]).
+const THY_HORIZON_QUICK: Quick = Quick {
+    seeds: 3,
+    overrides: &[("n_eval", 1000.0)],
+    sweep_values: Some(&[250.0, 500.0, 1000.0, 2000.0]),
+    drop: &[],
+};
 
-/// Whether `id` (or `<id>-tuned`) has quick settings ([`quick_spec`]): a Paper-view preset or
-/// one of [`QUICK`].
+fn entry(id: &str) -> Option<&'static Entry> {
+    REGISTRY.iter().find(|e| e.id == id)
+}
+
+/// Whether the built-in `id` has quick settings ([`quick_spec`]): a paper figure's run (its second
+/// id and tuned variant too) or an entry with quick settings of its own.
 pub fn has_quick(id: &str) -> bool {
-    let id = id.trim_end_matches("-tuned");
-    crate::experiment::definition::presets::paper_presets().iter().any(|p| p.id == id)
-        || QUICK.iter().any(|(q, _)| *q == id)
+    entry(id).is_some_and(|e| e.quick().is_some())
 }
 
 const fn ids<const N: usize>(r: &[Entry]) -> [&'static str; N] {
@@ -266,15 +303,15 @@ const fn ids<const N: usize>(r: &[Entry]) -> [&'static str; N] {
 /// Ids accepted by [`builtin`], read from [`REGISTRY`].
 pub const BUILTIN_IDS: [&str; REGISTRY.len()] = ids(REGISTRY);
 
-/// The built-in sweeps the page's sweep view offers as presets: the reproduction's sensitivity
-/// sweeps (`sens-*`) and the `nq-tune` grid.
+/// The built-in sweeps the page's sweep view offers as presets (role [`Role::SweepPreset`]: the
+/// reproduction's sensitivity sweeps and the `nq-tune` grid), in the registry's order.
 pub fn sweep_presets() -> Vec<&'static str> {
-    BUILTIN_IDS.iter().copied().filter(|id| id.starts_with("sens-") || *id == "nq-tune").collect()
+    REGISTRY.iter().filter(|e| matches!(e.role, Role::SweepPreset)).map(|e| e.id).collect()
 }
 
 /// The experiment `id` of the registry, with the paper's settings where it gives them.
 pub fn builtin(id: &str) -> Result<ExperimentSpec> {
-    match REGISTRY.iter().find(|e| e.id == id) {
+    match entry(id) {
         Some(e) => Ok((e.make)(e.id, Params::default())),
         None => {
             Err(Error::unsupported(format!("unknown experiment `{id}`; known: {}", BUILTIN_IDS.join(", "))))
@@ -282,15 +319,12 @@ pub fn builtin(id: &str) -> Result<ExperimentSpec> {
     }
 }
 
-/// The definition of preset `id` (or `<id>-tuned`) at quick settings.
+/// The definition of the built-in `id` at its quick settings (unchanged when it has none).
 pub fn quick_spec(id: &str) -> Result<ExperimentSpec> {
     let spec = builtin(id)?;
-    match crate::experiment::definition::presets::preset(id) {
-        Some(p) => p.quick.apply(spec),
-        None => match QUICK.iter().find(|(q, _)| *q == id) {
-            Some((_, quick)) => quick.apply(spec),
-            None => Ok(spec),
-        },
+    match entry(id).and_then(Entry::quick) {
+        Some(quick) => quick.apply(spec),
+        None => Ok(spec),
     }
 }
 
@@ -310,4 +344,34 @@ pub fn frontier_definition(dataset: DatasetId) -> Result<ExperimentSpec> {
     );
     spec.validate()?;
     Ok(spec)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The roles say what each built-in is for: the sweep view's presets are the sensitivity sweeps
+    /// and the nq-trivia grid, in the registry's order; quick settings belong to the paper's figures
+    /// (their second ids and tuned variants too) and to `thy-horizon`.
+    #[test]
+    fn roles_give_the_sweep_presets_and_the_quick_settings() {
+        let sweeps = sweep_presets();
+        assert_eq!(sweeps.first(), Some(&"sens-off-beta"));
+        assert_eq!(sweeps.last(), Some(&"nq-tune"));
+        assert!(sweeps.iter().all(|id| id.starts_with("sens-") || *id == "nq-tune"), "{sweeps:?}");
+        assert_eq!(sweeps.len(), BUILTIN_IDS.iter().filter(|id| id.starts_with("sens-")).count() + 1);
+        for id in
+            ["fig-a", "fig-a-tuned", "fig-b-tuned", "fig-c", "fig-d", "fig-e", "fig-f", "geom", "thy-horizon"]
+        {
+            assert!(has_quick(id), "{id}");
+        }
+        for id in ["sens-on-beta", "nq-tune", "frontier", "thy-switch", "geom-nq", "no-such"] {
+            assert!(!has_quick(id), "{id}");
+        }
+        // A figure's quick settings are its record's, whichever of its ids runs.
+        let quick = quick_spec("fig-d").unwrap();
+        assert_eq!(quick.seeds, crate::experiment::definition::presets::FIG_C.quick.seeds);
+        assert_eq!(quick_spec("thy-horizon").unwrap().seeds, 3);
+        assert_eq!(quick_spec("frontier").unwrap().seeds, builtin("frontier").unwrap().seeds);
+    }
 }
