@@ -2,8 +2,11 @@
 //   - on synthetic and on nq-trivia (its four files of the shared data, loaded with "Load your
 //     data…" as a reader would) the view runs the regret view's run, draws its six panels (each
 //     naming the paper's statement) and a table whose every verdict cell equals the engine's words
-//     of that check in the run's JSON export (`theory.runs[].checks[].words`), and is one of the
-//     three verdicts;
+//     of that check in the run's JSON export (`theory.runs[].checks[].words`), is one of the
+//     verdicts, and is the one its stated test (shown in the theorem cell, with its tolerance)
+//     gives on the slope interval beside it; a Reg(t) row reads "not confirmed" exactly when a
+//     premise row of the same run (ε_t, m_eff violated; γ_t's bound says nothing) fails;
+//   - no column of the table is cut off at 1440, 768 or 390 px;
 //   - Theorem 5.1's four terms (up to constants) are drawn beside Reg(t), their values at T those
 //     of the engine's report (`theory.runs[].bound`);
 //   - no page script writes a verdict's words: they come from the engine only;
@@ -23,7 +26,9 @@ const { root, origin, server, browser, errors, tally, openPage } = await pageSui
 const { check } = tally;
 const data = process.env.CSC_DATA || path.join(root, '../shared/data');
 const NQ = ['nq.jsonl', 'nq.emb.f32', 'triviaqa.jsonl', 'triviaqa.emb.f32'];
-const WORDS = ['consistent with the theorem', 'not visible at this horizon', 'not visible at these sample sizes', 'assumption violated here'];
+const WORDS = ['consistent with the theorem', 'consistent within the tolerance', 'not visible at this horizon', 'not visible at these sample sizes',
+  'faster than stated at this horizon', 'decays slower than stated at these sample sizes', 'assumption violated here', 'not confirmed: a premise fails here',
+  'the bound says nothing at this horizon'];
 const small = 'seeds=2&horizon=600&n_eval=300&policies=clcb-sc-ls-cont,greedy';
 
 async function jobDone(page, job, timeout) {
@@ -33,9 +38,60 @@ async function jobDone(page, job, timeout) {
   return status;
 }
 
-/** The table of panel `job`: each row's quantity, verdict key and cells. */
+/** The table of panel `job`: each row's quantity, verdict key, cells and the measured interval's ends. */
 const tableOf = (page, job) => page.evaluate((j) => [...document.querySelectorAll(`[data-job=${j}] table.theory-checks tbody tr`)]
-  .map((tr) => ({ quantity: tr.dataset.quantity, verdict: tr.dataset.verdict, cells: [...tr.children].map((c) => c.textContent) })), job);
+  .map((tr) => ({ quantity: tr.dataset.quantity, verdict: tr.dataset.verdict, cells: [...tr.children].map((c) => c.textContent),
+    lo: Number(tr.cells[3].dataset.lo || NaN), hi: Number(tr.cells[3].dataset.hi || NaN) })), job);
+
+/** A number of the stated test as the engine prints it (`−0.4`, `0.1`). */
+const num = (t) => Number(t.replace('−', '-'));
+
+/**
+ * The verdict a row's stated test gives on its interval, read from the test's own words and
+ * numbers in the theorem cell ("Test: consistent if the upper end ≤ S; within the tolerance if ≤
+ * S'; [the bound says nothing if the lower end ≥ V;] violated | faster than stated if the lower
+ * end > S'; [not confirmed if …]") and the row's interval; `premiseFails` for Reg rows.
+ */
+function verdictByTest(row, premiseFails) {
+  const test = /Test: (.*)\.$/.exec(row.cells[4])?.[1];
+  assert(test, `no stated test in "${row.cells[4]}"`);
+  const s = num(/consistent if the upper end ≤ (\S+);/.exec(test)[1]);
+  const tol = num(/within the tolerance if ≤ (\S+?);/.exec(test)[1]);
+  const vac = /the bound says nothing if the lower end ≥ (\S+?);/.exec(test);
+  const above = /(violated|faster than stated) if the lower end > (\S+?)(;|$)/.exec(test);
+  const { lo, hi } = row;
+  if (!(Number.isFinite(lo) && Number.isFinite(hi))) return 'not_visible';
+  if (/not confirmed if/.test(test) && premiseFails) return 'violated';
+  if (vac && lo >= num(vac[1])) return 'vacuous';
+  if (hi <= s) return 'consistent';
+  if (hi <= tol) return 'tolerated';
+  if (lo > num(above[2])) return above[1] === 'violated' ? 'violated' : 'faster';
+  return 'not_visible';
+}
+
+/** Every row's verdict against its stated test and interval (grouped by policy and T for the
+ *  premises of Reg(t)); returns how many rows were read. */
+function verdictsByTheirTests(rows) {
+  const key = (r) => `${r.cells[0]}|${r.cells[1]}`;
+  const fails = new Set(rows.filter((r) => ['eps_t', 'm_eff', 'gamma'].includes(r.quantity) && ['violated', 'vacuous'].includes(r.verdict)).map(key));
+  for (const r of rows) {
+    // Reg(T) across horizons defers to the premises at the grid's largest T.
+    const largest = Math.max(...rows.filter((q) => q.cells[0] === r.cells[0] && q.quantity === 'regret').map((q) => Number(q.cells[1])));
+    const premise = r.quantity === 'regret' ? fails.has(key(r)) : r.quantity === 'horizon' ? fails.has(`${r.cells[0]}|${largest}`) : false;
+    const want = verdictByTest(r, premise);
+    assert(r.verdict === want, `${r.cells[0]} T = ${r.cells[1]} ${r.quantity}: "${r.cells[5]}" (${r.verdict}) on [${r.lo}, ${r.hi}], but its test "${r.cells[4]}" gives ${want}`);
+  }
+  return rows.length;
+}
+
+/** Cells of the checks table cut off by its region (or the page) at the current width. */
+const cutCells = (page, job) => page.evaluate((j) => {
+  const t = document.querySelector(`[data-job=${j}] table.theory-checks`);
+  const region = t.closest('.table-scroll') || document.documentElement;
+  const right = Math.min(region.getBoundingClientRect().right, document.documentElement.clientWidth) + 0.5;
+  return [...t.querySelectorAll('th, td')].filter((c) => c.getBoundingClientRect().width > 0 && (c.getBoundingClientRect().right > right || c.scrollWidth > c.clientWidth + 1))
+    .map((c) => c.textContent.slice(0, 30));
+}, job);
 
 /** The page's verdicts against the report the page exported. */
 async function checkTable(page, job) {
@@ -49,7 +105,9 @@ async function checkTable(page, job) {
     assert(r.quantity === want[i].quantity && r.verdict === want[i].verdict, `row ${i}: ${r.quantity}/${r.verdict} vs ${want[i].quantity}/${want[i].verdict}`);
     assert(r.cells[5] === want[i].words && WORDS.includes(r.cells[5]), `row ${i}: "${r.cells[5]}" vs "${want[i].words}"`);
     assert(r.cells[3] === want[i].measured, `row ${i} measured: ${r.cells[3]}`);
+    assert(r.cells[4].includes(want[i].test), `row ${i} shows its test: ${r.cells[4]}`);
   });
+  verdictsByTheirTests(rows);
   return { report, rows };
 }
 
@@ -90,7 +148,17 @@ try {
     const p = await openPage(`?view=theory&dataset=synthetic&${small}`);
     await jobDone(p, 'theory', 600000);
     const { rows } = await checkTable(p, 'theory');
-    assert(rows.length === 8, `${rows.length} rows: 4 checks × 2 policies`);
+    assert(rows.length === 9, `${rows.length} rows: 5 checks of CLCB-SC-LS-Cont (γ_t among them), 4 of Greedy`);
+    assert(rows.filter((r) => r.quantity === 'gamma').length === 1, 'γ_t is checked for the kernel learner only');
+    // Nothing of the table is cut off, on a wide screen, a tablet or a phone (cards).
+    for (const w of [1440, 768, 390]) {
+      await p.setViewportSize({ width: w, height: 900 });
+      await p.waitForTimeout(200);
+      const cut = await cutCells(p, 'theory');
+      assert(!cut.length, `at ${w} px, cells cut off: ${cut.join(' | ')}`);
+      await p.screenshot({ path: path.join(root, 'artifacts', `theory-table-${w}.png`), fullPage: true });
+    }
+    await p.setViewportSize({ width: 1280, height: 900 });
     const drawn = await panels(p, 'theory');
     assert(drawn.length === 6, `${drawn.length} panels`);
     for (const [i, ref] of ['Theorem 5.1', 'Theorem 5.1', 'Lemma 5.2', 'Assumption 1', 'Assumption 1', 'Lemma 5.3'].entries()) {
@@ -109,7 +177,7 @@ try {
     await p.setViewportSize({ width: 1280, height: 900 });
     // The engine's fitted lines and the verdicts in the titles of the panels with a check.
     for (const i of [0, 4]) assert(drawn[i].keys.some((k) => k && k.startsWith('fit-')), `panel ${i}: ${drawn[i].keys}`);
-    for (const i of [0, 3, 4, 5]) assert(WORDS.some((w) => drawn[i].title.endsWith(w)), `panel ${i}: ${drawn[i].title}`);
+    for (const i of [0, 2, 3, 4, 5]) assert(WORDS.some((w) => drawn[i].title.endsWith(w)), `panel ${i}: ${drawn[i].title}`);
     // "Where it breaks": the arrivals no longer cluster and the engine says Assumption 1 fails.
     await p.click('#theory-break');
     await waitFor(p, () => /synthetic_sigma=0.05/.test(location.search), null, { timeout: 10000 });
@@ -132,7 +200,7 @@ try {
     }
     await jobDone(p, 'theory', 900000);
     const { rows } = await checkTable(p, 'theory');
-    assert(rows.length === 8, `${rows.length} rows`);
+    assert(rows.length === 9, `${rows.length} rows`);
     console.log(`     nq-trivia verdicts: ${rows.map((r) => `${r.cells[0]} ${r.quantity}: ${r.cells[3]} → ${r.cells[5]}`).join('; ')}`);
     await p.close();
   });

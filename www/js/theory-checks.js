@@ -95,7 +95,7 @@ export function theoryCharts(report) {
   const reg = cumulative(report);
   const mine = (s) => s.key === first;
   const one = (metric) => series(st, metric, (k) => k === first).map((s) => ({ ...s, label: `${s.label}: ${metric}` }));
-  const regret = check(checks, 'regret'), eps = check(checks, 'eps_t'), meff = check(checks, 'm_eff'), sw = check(checks, 'switches');
+  const regret = check(checks, 'regret'), eps = check(checks, 'eps_t'), meff = check(checks, 'm_eff'), gamma = check(checks, 'gamma'), sw = check(checks, 'switches');
   const T = Math.max(...reg.flatMap((s) => s.points.map((p) => p.x)), 1);
   const verdict = (c) => (c ? ` — ${c.words}` : '');
   const name = labelOf(first);
@@ -109,7 +109,7 @@ export function theoryCharts(report) {
       series: [...reg.filter(mine).map((s) => ({ ...s, label: `Reg(t), ${name}` })),
         ...TERMS.map(({ term, label, colour, dash }) => one(`bound_${term}`).map((s) => ({ ...s, key: `bound-${term}`, label, colour, dash, marker: 'none' }))).flat()],
       empty: 'This policy measures no bound terms (only the CLCB family has γ_t and stages).' },
-    { title: `Information gain γ_t = ½ log det(I + K_t/λ) of ${name} (Theorem 5.1's γ_T; Lemma 5.2)`, xLabel: 'round t', yLabel: 'γ_t',
+    { title: `Information gain γ_t = ½ log det(I + K_t/λ) of ${name} (Theorem 5.1's γ_T; Lemma 5.2)${verdict(gamma)}`, xLabel: 'round t', yLabel: 'γ_t',
       series: one('gamma'), empty: 'This policy has no kernel model: no γ_t.' },
     { title: `Effective centers m_eff(t) and net size m_max(t) (Assumption 1)${verdict(meff)}`, xLabel: 'round t', yLabel: 'centers',
       series: [...one('m_eff'), ...one('m_max')], empty: 'This policy keeps no ε-net: no m_eff.' },
@@ -153,21 +153,34 @@ export function gapCharts(report) {
 /** An empty table of checks, for `fillTable` (hidden until a report has checks). */
 export const checksTable = () => el('table', { className: 'numbers theory-checks', hidden: true });
 
-/** Fills `table` with the report's checks (the engine's words only). */
+/** Fills `table` with the report's checks (the engine's words only): each row's measured slope
+ *  carries its interval's ends (`data-lo`, `data-hi`), and its theorem cell the stated test the
+ *  verdict is drawn by (`TheoryCheck.test`), so that every verdict can be read against them. */
 export function fillTable(table, report) {
   const rows = report ? theoryRows(report) : [];
   table.hidden = !rows.length;
   if (table.parentElement) table.parentElement.hidden = table.hidden; // its scrolling region
   const xName = report?.theory?.offline?.length ? 'n' : 'T';
-  table.innerHTML = '<caption>Theory checks: log-log slopes with 95% intervals (over seeds; one seed: the fit\'s), each against the paper\'s statement</caption>'
-    + `<thead><tr><th scope="col">policy</th><th scope="col">${xName}</th><th scope="col">quantity</th><th scope="col">measured</th><th scope="col">theorem</th><th scope="col">verdict</th><th scope="col">n</th></tr></thead>`;
+  const heads = ['policy', xName, 'quantity', 'measured', 'theorem and its test', 'verdict', 'n'];
+  table.innerHTML = '<caption>Theory checks: log-log slopes with 95% intervals (over seeds; one seed: the fit\'s), each against the paper\'s statement by the test beside it</caption>'
+    + `<thead><tr>${heads.map((h) => `<th scope="col">${h}</th>`).join('')}</tr></thead>`;
   const body = document.createElement('tbody');
   for (const { policy, x, c } of rows) {
     const tr = body.insertRow();
     tr.dataset.quantity = c.quantity;
     tr.dataset.verdict = c.verdict;
-    tr.appendChild(el('th', { scope: 'row' }, policy));
-    for (const v of [String(x), c.name, c.measured, `${c.theorem} (${c.reference})`, c.words, `${c.n} ${c.over}`]) tr.insertCell().textContent = v;
+    const th = el('th', { scope: 'row' }, policy);
+    th.dataset.label = heads[0];
+    tr.appendChild(th);
+    const cells = [String(x), c.name, c.measured, `${c.theorem} (${c.reference})`, c.words, `${c.n} ${c.over}`];
+    cells.forEach((v, i) => {
+      const td = tr.insertCell();
+      td.textContent = v;
+      td.dataset.label = heads[i + 1];
+      if (i === 2) Object.assign(td.dataset, { lo: String(c.slope.lo ?? ''), hi: String(c.slope.hi ?? '') });
+      if (i === 3) td.append(el('br'), el('small', { className: 'test' }, `Test: ${c.test}.`));
+      if (i === 4) td.className = `verdict ${c.verdict}`;
+    });
   }
   table.append(body);
 }

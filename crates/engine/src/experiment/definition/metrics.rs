@@ -157,6 +157,9 @@ metrics! {
     TheorySlopeSwitches "theory_slope_switches", "slope of switches/(m_max ln ln t)",
         "One run's log-log slope of switches/(m_max·ln ln t) over its last half; Lemma 5.3 means ≤ 0.",
         "§5.3; SPEC-NOTES#theory-diagnostics";
+    TheorySlopeGamma "theory_slope_gamma", "slope of γ_t",
+        "One run's log-log slope of γ_t over its last decade; Theorem 5.1's Õ(√T) needs γ_T polylogarithmic (≤ 0), and from ½ its cost term grows like T.",
+        "§5.3; appendix A.2; SPEC-NOTES#theory-diagnostics";
 }
 
 /// The entry of `id`, with or without the `final_` prefix.

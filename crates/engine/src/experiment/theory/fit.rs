@@ -21,6 +21,9 @@ pub enum Quantity {
     #[serde(rename = "m_eff")]
     Meff,
     Switches,
+    /// The information gain γ_t (Theorem 5.1's cost term `β_T·√(T·γ_T)`; JSON `"gamma"`, as its
+    /// metric).
+    Gamma,
     Horizon,
     /// The offline suboptimality gap against the stream length n (Theorem 4.1), one fit per
     /// algorithm and seed over the sweep of `log_len`.
@@ -29,7 +32,8 @@ pub enum Quantity {
 
 impl Quantity {
     /// Every quantity checked on one run, in table order.
-    pub const RUN: [Quantity; 4] = [Quantity::Regret, Quantity::Epsilon, Quantity::Meff, Quantity::Switches];
+    pub const RUN: [Quantity; 5] =
+        [Quantity::Regret, Quantity::Epsilon, Quantity::Meff, Quantity::Gamma, Quantity::Switches];
 
     /// Its key in metric names (`theory_slope_<id>`).
     pub const fn id(&self) -> &'static str {
@@ -38,6 +42,7 @@ impl Quantity {
             Quantity::Epsilon => Metric::EpsT.id(),
             Quantity::Meff => Metric::MEff.id(),
             Quantity::Switches => Metric::Switches.id(),
+            Quantity::Gamma => Metric::Gamma.id(),
             Quantity::Horizon => "horizon",
             Quantity::Gap => Metric::Gap.id(),
         }
@@ -50,6 +55,7 @@ impl Quantity {
             Quantity::Epsilon => "ε_t",
             Quantity::Meff => "m_eff(t)",
             Quantity::Switches => "switches / (m_max·ln ln t)",
+            Quantity::Gamma => "γ_t",
             Quantity::Horizon => "Reg(T) across horizons",
             Quantity::Gap => "offline gap against n",
         }
@@ -59,8 +65,15 @@ impl Quantity {
         match self {
             Quantity::Regret | Quantity::Horizon => 0.5,
             Quantity::Epsilon | Quantity::Gap => -0.5,
-            Quantity::Meff | Quantity::Switches => 0.0,
+            Quantity::Meff | Quantity::Switches | Quantity::Gamma => 0.0,
         }
+    }
+    /// Whether the stated slope is an assumption of the theorem (Assumption 1's ε_t and m_eff, and
+    /// the polylogarithmic γ_T its Õ(√T) needs) rather than what a theorem or lemma concludes: an
+    /// assumption measured to fail is "violated here"; a conclusion measured to fail grows faster
+    /// than stated at this horizon (its O(·) may hide what a longer run would show).
+    pub const fn is_premise(&self) -> bool {
+        matches!(self, Quantity::Epsilon | Quantity::Meff | Quantity::Gamma)
     }
     /// What the paper states, in words.
     pub const fn theorem(&self) -> &'static str {
@@ -70,6 +83,7 @@ impl Quantity {
             Quantity::Epsilon => "slope ≤ −½: ε_t = O(1/√t)",
             Quantity::Meff => "slope ≤ 0: m_eff bounded",
             Quantity::Switches => "slope ≤ 0: switches = O(m_max log log T)",
+            Quantity::Gamma => "slope ≤ 0: γ_T polylogarithmic, so that the cost term is Õ(√T)",
             Quantity::Gap => "slope ≤ −½ in n: SubOpt = O(n^(−1/2))",
         }
     }
@@ -79,13 +93,14 @@ impl Quantity {
             Quantity::Regret | Quantity::Horizon => "Theorem 5.1",
             Quantity::Epsilon | Quantity::Meff => "Assumption 1",
             Quantity::Switches => "Lemma 5.3",
+            Quantity::Gamma => "Theorem 5.1; appendix A.2",
             Quantity::Gap => "Theorem 4.1",
         }
     }
     /// The share of the run the slope is fitted over: `t ∈ [T·from, T]`.
     pub const fn window_from(&self) -> f64 {
         match self {
-            Quantity::Regret | Quantity::Epsilon => 0.1,
+            Quantity::Regret | Quantity::Epsilon | Quantity::Gamma => 0.1,
             Quantity::Meff | Quantity::Switches => 0.5,
             Quantity::Horizon | Quantity::Gap => 0.0,
         }
@@ -147,6 +162,7 @@ pub fn series(q: Quantity, cps: &[Checkpoint]) -> Vec<(f64, f64)> {
                 Quantity::Gap => None,
                 Quantity::Epsilon => th.and_then(|p| p.eps_t),
                 Quantity::Meff => th.and_then(|p| p.m_eff),
+                Quantity::Gamma => th.and_then(|p| p.gamma),
                 Quantity::Switches => th
                     .filter(|_| c.t >= 16)
                     .and_then(|p| p.m_max.map(|m| c.switches as f64 / (m as f64 * p.loglog_t))),
@@ -168,6 +184,7 @@ mod tests {
             Quantity::Epsilon,
             Quantity::Meff,
             Quantity::Switches,
+            Quantity::Gamma,
             Quantity::Horizon,
             Quantity::Gap,
         ] {

@@ -5,9 +5,7 @@
 //! lemma means it.
 
 use crate::experiment::run::observation::first_seen;
-use crate::experiment::theory::{
-    check_horizons, check_of_fits, LogLogFit, Quantity, TheoryCheck, TheoryVerdict,
-};
+use crate::experiment::theory::{check_horizons, check_of_fits, LogLogFit, Quantity, TheoryCheck};
 use crate::experiment::Metric;
 use crate::experiment::{ExperimentSpec, Measure, UnitResult};
 use serde::{Deserialize, Serialize};
@@ -180,7 +178,7 @@ pub fn theory_report(spec: &ExperimentSpec, units: &[UnitResult]) -> Option<Theo
         }
     }
     let mut runs = Vec::new();
-    let mut violated_at_largest: BTreeMap<usize, bool> = BTreeMap::new();
+    let mut premise_failed_at_largest: BTreeMap<usize, bool> = BTreeMap::new();
     for (&(ai, xb), seeds) in &groups {
         let x = f64::from_bits(xb);
         let horizon =
@@ -207,17 +205,24 @@ pub fn theory_report(spec: &ExperimentSpec, units: &[UnitResult]) -> Option<Theo
             (if q == Quantity::Switches { from.max(16.0) } else { from }, horizon)
         };
         let check = |q: Quantity, violated: bool| check_of_fits(q, &fits(q), window(q), violated);
+        // The premises first (ε_t, m_eff and, for a kernel learner, γ_t), so that Reg(t)'s
+        // verdict defers to a failed one.
         let eps = check(Quantity::Epsilon, false);
         let meff = check(Quantity::Meff, false);
-        let violated = [&eps, &meff].iter().any(|c| c.verdict == TheoryVerdict::Violated);
-        violated_at_largest.insert(ai, violated); // x ascends within a policy: the last one stays
-        let regret = check(Quantity::Regret, violated);
+        let gamma = fits(Quantity::Gamma).iter().any(Option::is_some).then(|| check(Quantity::Gamma, false));
+        let fails =
+            [Some(&eps), Some(&meff), gamma.as_ref()].iter().flatten().any(|c| c.verdict.premise_fails());
+        premise_failed_at_largest.insert(ai, fails); // x ascends within a policy: the last one stays
+        let regret = check(Quantity::Regret, fails);
         let switches = check(Quantity::Switches, false);
         let bound = bound_at(seeds, horizon);
         runs.push(TheoryRuns {
             policy: order[ai].clone(),
             x,
-            checks: vec![regret, eps, meff, switches],
+            checks: [Some(regret), Some(eps), Some(meff), gamma, Some(switches)]
+                .into_iter()
+                .flatten()
+                .collect(),
             bound,
         });
     }
@@ -226,8 +231,8 @@ pub fn theory_report(spec: &ExperimentSpec, units: &[UnitResult]) -> Option<Theo
         for (ai, by_seed) in finals {
             let mut points: Vec<Vec<(f64, f64)>> = by_seed.into_values().collect();
             points.iter_mut().for_each(|s| crate::order::stable_sort_by_key(s, |a| a.0));
-            let violated = violated_at_largest.get(&ai).copied().unwrap_or(false);
-            let check = check_horizons(&points, violated);
+            let fails = premise_failed_at_largest.get(&ai).copied().unwrap_or(false);
+            let check = check_horizons(&points, fails);
             horizons.push(TheoryHorizon { policy: order[ai].clone(), check, points });
         }
     }
@@ -270,6 +275,22 @@ impl TheoryReport {
         }
         for h in &self.offline {
             row(&mut out, &h.policy, h.check.to, &h.check);
+        }
+        // Each quantity's stated test once, in the table's order: what every verdict is drawn by.
+        let mut tests: Vec<&TheoryCheck> = Vec::new();
+        let all = self
+            .runs
+            .iter()
+            .flat_map(|r| &r.checks)
+            .chain(self.horizons.iter().chain(&self.offline).map(|h| &h.check));
+        for c in all {
+            if !tests.iter().any(|t| t.quantity == c.quantity) {
+                tests.push(c);
+            }
+        }
+        out.push_str(&format!("\nThe tests (tolerance {}):\n", crate::experiment::theory::TOLERANCE));
+        for c in tests {
+            out.push_str(&format!("  {}: {}\n", c.name, c.test));
         }
         let bounds: Vec<_> = self.runs.iter().filter_map(|r| r.bound.as_ref().map(|b| (r, b))).collect();
         if !bounds.is_empty() {
