@@ -11,7 +11,9 @@
 //   - a claimed win (direction holds) by an algorithm whose hit rate is 0 on every seed is flagged
 //     "wins by never serving from the cache", and so is the table's lead;
 //   - each online table opens with the winner's hit rate and realised cost;
-//   - every "±" shows at most two significant digits of its half-width.
+//   - every "±" shows at most two significant digits of its half-width;
+//   - a zero-hit win never reads "reproduced"; a quantity the run is calibrated to produce (geom's
+//     arrival-to-source median) reads "calibrated, not reproduced".
 // Screenshots of the Paper view (fig-e) at 1440 and 390 px go to artifacts/. Prints "N passed,
 // M failed".   CSC_DATA=/work/shared/data node tests/e2e/verdicts.mjs
 //   PRESETS=fig-e,fig-c node tests/e2e/verdicts.mjs    only these presets (the walk's totals unchecked)
@@ -87,7 +89,7 @@ function printed(paper) {
   return m ? { value: Number(m[1]), tol: 0.5 * 10 ** -(m[2] ? m[2].length : 0) } : null;
 }
 
-const seen = { identical: 0, zeroHitFlagged: 0, differs: 0, presets: 0 };
+const seen = { identical: 0, zeroHitFlagged: 0, differs: 0, calibrated: 0, presets: 0 };
 let nameToId = new Map();
 
 try {
@@ -152,10 +154,18 @@ try {
           const wins = claim.outcome.kind === 'judged' && claim.outcome.direction === 'holds';
           if (zeroHits && wins) {
             assert(/wins by never serving from the cache/.test(r.verdictText), `${where}: a zero-hit win, not flagged`);
+            assert(r.verdict !== 'reproduced' && !/^reproduced/.test(r.verdictText), `${where}: a zero-hit win reads "reproduced"`);
             seen.zeroHitFlagged += 1;
           }
           if (/never serving/.test(r.verdictText)) assert(zeroHits && wins, `${where}: flagged, but hit rates ${hits && [...hits.values()]}`);
         }
+        // A quantity the run is calibrated to produce is never "reproduced".
+        if (claim.outcome.kind === 'calibrated') {
+          assert(r.verdict === 'calibrated' && /^calibrated, not reproduced/.test(r.verdictText), `${where}: a calibrated quantity`);
+          seen.calibrated += 1;
+        }
+        // A ratio the paper does not state (fig-e's runtime: "nearly identical latency") is measured, not judged.
+        if (r.paper === 'no ratio stated') assert(r.verdict === 'measured', `${where}: judged against a ratio the paper does not state`);
         // 4. "±" at the half-width's precision: at most two significant digits.
         for (const m of r.measured.matchAll(/± (\d+(?:\.\d+)?)/g)) {
           const digits = m[1].replace('.', '').replace(/^0+/, '');
@@ -184,7 +194,7 @@ try {
   if (!only) await check('the walk met every kind it checks: identical pairs, numbers the paper states outside the interval, a zero-hit win', async () => {
     console.log(`     ${JSON.stringify(seen)}`);
     assert(seen.presets === menu.length, `${seen.presets} of ${menu.length} presets`);
-    assert(seen.identical > 0 && seen.differs > 0 && seen.zeroHitFlagged > 0, JSON.stringify(seen));
+    assert(seen.identical > 0 && seen.differs > 0 && seen.zeroHitFlagged > 0 && seen.calibrated > 0, JSON.stringify(seen));
   });
   // The bundle-less page probes for the nq-trivia bundle (data/manifest.json): its 404 is expected.
   await check('no console error', async () => {

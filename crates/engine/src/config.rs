@@ -10,7 +10,7 @@ use crate::mismatch::Mismatch;
 use serde::{Deserialize, Serialize};
 
 mod list;
-pub use list::{param_info, Control, ParamEntry, ParamInfo, PARAMETERS};
+pub use list::{param_info, symbol_of, Control, ParamEntry, ParamInfo, PARAMETERS};
 
 /// Every parameter with its SPEC default, in [`PARAMETERS`] order. (Here, beside [`Params`], so
 /// that `list.rs` names nothing of this file, which re-exports it: no import cycle.)
@@ -67,6 +67,18 @@ impl Eviction {
         match self {
             Eviction::Lru => "LRU (least recently used)",
             Eviction::Gdsf => "GDSF (Greedy-Dual-Size-Frequency, cost-aware)",
+        }
+    }
+
+    /// What the rule evicts when the cache is full, in words (the frontier's notes say it of a
+    /// threshold family; [`crate::online::eviction`]).
+    pub const fn evicts(self) -> &'static str {
+        match self {
+            Eviction::Lru => "evicts the least recently used entry (SPEC §9)",
+            Eviction::Gdsf => {
+                "evicts the entry of lowest GDSF priority L + frequency × cost (Cherkasova 1998; the \
+                 clock L ages entries not used for a while)"
+            }
         }
     }
 }

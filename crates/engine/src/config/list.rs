@@ -42,6 +42,12 @@ pub struct ParamInfo {
     pub control: Option<Control>,
 }
 
+/// A parameter's symbol (`ε`, `n`, `T`), or `id` itself when it is not a parameter: the name
+/// descriptions, sweep axes and verdicts use.
+pub fn symbol_of(id: &str) -> &str {
+    PARAMETERS.iter().find(|p| p.id == id).map_or(id, |p| p.symbol)
+}
+
 const fn main(min: f64, max: f64, step: f64) -> Option<Control> {
     Some(Control { min, max, step, more: false })
 }

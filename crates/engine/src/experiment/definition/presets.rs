@@ -264,11 +264,12 @@ fn json_number(v: f64) -> serde_json::Value {
 
 /// The frontier view's quick settings: the `frontier` experiment (its k = 50, on synthetic
 /// [`crate::experiment::definition::builtins::SYNTHETIC_FRONTIER_K`], and every family of
-/// [`crate::experiment::definition::registry`]) over the page's horizon and evaluation sample
-/// (T = 1,000, n_eval = 1,000, as `csc::bindings::url_state::page_params`) and 3 seeds, so a
-/// browser tab on 2 cores draws it in about a minute (docs/PERFORMANCE.md).
+/// [`crate::experiment::definition::registry`]) and 3 seeds; its horizon is the view's (the page's
+/// T, 1,000 by default as `csc::bindings::url_state::page_params`, so a browser tab on 2 cores
+/// draws it in about a minute: docs/PERFORMANCE.md) with `n_eval = T`, which
+/// [`crate::experiment::frontier_definition`] sets.
 pub fn frontier_quick() -> Quick {
-    Quick { seeds: 3, overrides: &[("horizon", 1000.0), ("n_eval", 1000.0)], sweep_values: None, drop: &[] }
+    Quick { seeds: 3, overrides: &[], sweep_values: None, drop: &[] }
 }
 
 /// The dataset as a reader knows it: a built-in's name, or "your data (file)".
@@ -285,12 +286,6 @@ pub(crate) fn dataset_name(d: &DatasetId) -> String {
     }
 }
 
-/// A parameter's name in words and sweep axes: its symbol in the one list of parameters
-/// ([`crate::config::PARAMETERS`]), or the key itself when it is not a parameter.
-pub fn param_label(param: &str) -> &str {
-    crate::config::PARAMETERS.iter().find(|p| p.id == param).map_or(param, |p| p.symbol)
-}
-
 /// What ran, in words, from the resolved definition: dataset, the parameters that matter for its
 /// measure, the sweep, the algorithms and the seeds. Every title and description of a result on
 /// the page is this text of the definition that ran.
@@ -301,9 +296,18 @@ pub fn describe(spec: &ExperimentSpec) -> String {
         spec.sweep.as_ref().is_some_and(|s| s.param == key || s.by.as_ref().is_some_and(|b| b.param == key))
     };
     let mut parts = vec![dataset];
+    // The arrival model of a dataset object: the one it names, else a user file's default
+    // (uniform; `stream::resolve_arrival`). A built-in's own model (SPEC §7) goes unsaid.
+    if let DatasetId::Spec(s) = &spec.dataset {
+        match (&s.arrival, &s.jsonl) {
+            (Some(a), _) => parts.push(a.words()),
+            (None, Some(_)) => parts.push(crate::stream::ArrivalSpec::Uniform.words()),
+            (None, None) => {}
+        }
+    }
     let mut put = |key: &str, v: f64| {
         if !swept(key) {
-            parts.push(format!("{} = {}", param_label(key), num(v)));
+            parts.push(format!("{} = {}", crate::config::symbol_of(key), num(v)));
         }
     };
     match &spec.measure {
@@ -330,9 +334,9 @@ pub fn describe(spec: &ExperimentSpec) -> String {
                 values.iter().map(|v| v.as_f64().map_or_else(|| v.to_string(), num)).collect();
             v.join(", ")
         };
-        let mut axis = format!("{} = {}", param_label(&s.param), vals(&s.values));
+        let mut axis = format!("{} = {}", crate::config::symbol_of(&s.param), vals(&s.values));
         if let Some(b) = &s.by {
-            axis.push_str(&format!(" × {} = {}", param_label(&b.param), vals(&b.values)));
+            axis.push_str(&format!(" × {} = {}", crate::config::symbol_of(&b.param), vals(&b.values)));
         }
         parts.push(axis);
     }
@@ -345,7 +349,9 @@ pub fn describe(spec: &ExperimentSpec) -> String {
             let names: Vec<String> = families
                 .iter()
                 .map(|f| match &f.param {
-                    Some(param) => format!("{} over {} {}", f.name(), param_label(param), f.values.len()),
+                    Some(param) => {
+                        format!("{} over {} {}", f.name(), crate::config::symbol_of(param), f.values.len())
+                    }
                     None => f.name(),
                 })
                 .collect();
@@ -396,11 +402,16 @@ pub struct PaperValue {
 }
 
 /// The numbers the paper prints for a preset's metrics: its claims that compare a value
-/// ([`Comparison::Value`]), not a reduction or ratio, which no axis of the figure shows.
+/// ([`Comparison::Value`], and [`Comparison::Calibrated`]: the value the run is set to give), not
+/// a reduction or ratio, which no axis of the figure shows.
 pub fn paper_values(preset: &str) -> Vec<PaperValue> {
     let mut out = Vec::new();
     for c in claims(preset).unwrap_or_default() {
-        let (Comparison::Value { ours }, Some(printed)) = (c.comparison, c.paper) else { continue };
+        let (Comparison::Value { ours } | Comparison::Calibrated { ours }, Some(printed)) =
+            (c.comparison, c.paper)
+        else {
+            continue;
+        };
         let Ok(value) = printed.parse::<f64>() else { continue };
         let x = match c.at {
             At::X(x) => Some(x),

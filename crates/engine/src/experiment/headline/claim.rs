@@ -53,6 +53,10 @@ pub enum Comparison {
     Falls { ours: Series },
     /// No claim: the paper states no number; the row shows what was measured.
     Measured { ours: Series },
+    /// The paper's value of a quantity the run is set to produce (synthetic `σ_e` is calibrated
+    /// to the paper's median arrival-to-source distance): a check of the calibration, never a
+    /// reproduction.
+    Calibrated { ours: Series },
 }
 
 impl Comparison {
@@ -62,7 +66,8 @@ impl Comparison {
             Comparison::Value { ours }
             | Comparison::Lowest { ours }
             | Comparison::Falls { ours }
-            | Comparison::Measured { ours } => vec![ours],
+            | Comparison::Measured { ours }
+            | Comparison::Calibrated { ours } => vec![ours],
             Comparison::Below { ours, baseline } | Comparison::Ratio { ours, baseline } => {
                 vec![ours, baseline]
             }

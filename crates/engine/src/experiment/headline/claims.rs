@@ -33,7 +33,13 @@ const GREEDY: Series = Series::Policy(PolicyKind::Greedy);
 
 /// The offline figures' two claims at `x`: the paper's reduction against CUCB-SC, and the lowest
 /// gap.
-fn offline(widths: Widths, x: f64, what: &'static str, paper: &'static str) -> Vec<Claim> {
+fn offline(
+    widths: Widths,
+    x: f64,
+    what: &'static str,
+    lowest: &'static str,
+    paper: &'static str,
+) -> Vec<Claim> {
     let why = match widths {
         Widths::Theoretical => OFF_WHY,
         Widths::Tuned => OFF_TUNED_WHY,
@@ -50,7 +56,7 @@ fn offline(widths: Widths, x: f64, what: &'static str, paper: &'static str) -> V
             identical: Some(Identity::SaturatedUpperBounds),
         },
         Claim {
-            what: "CUCB-SC-Cont has the lowest gap",
+            what: lowest,
             metric: Metric::Gap.id(),
             at: At::X(x),
             comparison: Comparison::Lowest { ours: CONT },
@@ -64,12 +70,24 @@ fn offline(widths: Widths, x: f64, what: &'static str, paper: &'static str) -> V
 
 /// Fig. 2(a): at stream length 100 CUCB-SC-Cont's gap is 73.32 % below CUCB-SC's (§6).
 pub fn fig_a(widths: Widths) -> Vec<Claim> {
-    offline(widths, 100.0, "CUCB-SC-Cont gap below CUCB-SC at stream length 100", "73.32")
+    offline(
+        widths,
+        100.0,
+        "CUCB-SC-Cont gap below CUCB-SC at stream length 100",
+        "CUCB-SC-Cont has the lowest gap at stream length 100",
+        "73.32",
+    )
 }
 
 /// Fig. 2(b): at ε = 0.4 CUCB-SC-Cont's gap is 52.95 % below CUCB-SC's (§6).
 pub fn fig_b(widths: Widths) -> Vec<Claim> {
-    offline(widths, 0.4, "CUCB-SC-Cont gap below CUCB-SC at ε = 0.4", "52.95")
+    offline(
+        widths,
+        0.4,
+        "CUCB-SC-Cont gap below CUCB-SC at ε = 0.4",
+        "CUCB-SC-Cont has the lowest gap at ε = 0.4",
+        "52.95",
+    )
 }
 
 /// Fig. 2(c, d): the online claims on synthetic data (§6).
@@ -118,12 +136,17 @@ fn online(nq: bool) -> Vec<Claim> {
     ));
     v.push(regret("… the lowest final average regret", Comparison::Lowest { ours: CLCB }, None, same));
     v.push(Claim {
-        what: "runtime of CLCB-SC-LS-Cont relative to CLCB-SC-LS",
+        what: if nq {
+            "runtime of CLCB-SC-LS-Cont relative to CLCB-SC-LS (the paper: “a nearly identical latency of approximately 250 seconds”)"
+        } else {
+            "runtime of CLCB-SC-LS-Cont relative to CLCB-SC-LS"
+        },
         metric: Metric::RuntimeMs.id(),
         at: At::Final,
         comparison: Comparison::Ratio { ours: CLCB, baseline: CLCB_LS },
-        // Synthetic: "a runtime increase of 47.8%"; nq-trivia: "nearly identical latency".
-        paper: Some(if nq { "1.0" } else { "1.478" }),
+        // Synthetic: "a runtime increase of 47.8%". On nq-trivia the paper states no ratio, only
+        // "a nearly identical latency of approximately 250 seconds": measured, not judged.
+        paper: if nq { None } else { Some("1.478") },
         source: if nq { "§6, Fig. 2(f)" } else { "§6, Fig. 2(d)" },
         why: RUNTIME_WHY,
         identical: None,
@@ -208,7 +231,13 @@ pub fn geom(_: Widths) -> Vec<Claim> {
         what,
         metric,
         at: At::X(0.5),
-        comparison: Comparison::Value { ours: Series::Named(series) },
+        // σ_e is calibrated to the arrival-to-source median (SPEC §7): that row checks the
+        // calibration; the others are consequences of the prompts and σ_e.
+        comparison: if metric == "distance_to_universe" {
+            Comparison::Calibrated { ours: Series::Named(series) }
+        } else {
+            Comparison::Value { ours: Series::Named(series) }
+        },
         paper: Some(paper),
         source: "Appendix, Figs. 8–11",
         why: "Where we differ 6: our synthetic prompts are not the paper's; σ_e is calibrated to the paper's 0.074 arrival-to-source median.",

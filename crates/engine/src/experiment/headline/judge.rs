@@ -125,8 +125,15 @@ pub(super) fn judged(
     }
 }
 
-/// Evaluation: one claim on a run's units, at the settings `params` that ran.
-pub fn judge(claim: &Claim, units: &[UnitResult], params: &Params) -> Evaluation {
+/// " at k = 20": where a value of the sweep was read, by the swept parameter's symbol (`axis`,
+/// [`crate::config::symbol_of`]), or " at x = 20" without one.
+pub fn at_x(axis: Option<&str>, x: f64) -> String {
+    format!(" at {} = {}", axis.unwrap_or("x"), crate::experiment::stats::num(x))
+}
+
+/// Evaluation: one claim on a run's units, at the settings `params` that ran; `axis`: the swept
+/// parameter's symbol, which names the x of a pair read at several.
+pub fn judge(claim: &Claim, units: &[UnitResult], params: &Params, axis: Option<&str>) -> Evaluation {
     let mut e = Evaluation {
         outcome: Outcome::NotRun,
         n: 0,
@@ -139,13 +146,14 @@ pub fn judge(claim: &Claim, units: &[UnitResult], params: &Params) -> Evaluation
         lowest: Vec::new(),
         falls: None,
         pairs: Vec::new(),
+        versus: None,
     };
     let same = |with: Vec<String>| Outcome::Identical {
         with,
         reason: claim.identical.and_then(|i| i.reason(params)).map(str::to_string),
     };
     match claim.comparison {
-        Comparison::Value { ours } | Comparison::Measured { ours } => {
+        Comparison::Value { ours } | Comparison::Measured { ours } | Comparison::Calibrated { ours } => {
             let v = values(units, ours.id(), claim.metric);
             let Some(x) = xs_of(&v, claim.at).first().copied() else { return e };
             let m = Interval::of(&v[&x].values().copied().collect::<Vec<_>>());
@@ -153,6 +161,9 @@ pub fn judge(claim: &Claim, units: &[UnitResult], params: &Params) -> Evaluation
             e.measured = Some(m);
             e.outcome = match claim.comparison {
                 Comparison::Value { .. } => judged(None, magnitude(claim.paper, &m), false),
+                Comparison::Calibrated { .. } => {
+                    Outcome::Calibrated { magnitude: magnitude(claim.paper, &m) }
+                }
                 _ => Outcome::Measured,
             };
         }
@@ -208,11 +219,18 @@ pub fn judge(claim: &Claim, units: &[UnitResult], params: &Params) -> Evaluation
                         same_as.push(name(o));
                     }
                     parts.push(direction(&diff));
+                    // Against whom, and at which x when the claim reads several.
+                    let who = if xs.len() > 1 {
+                        format!("{}{}", name(o), at_x(axis, f64::from_bits(*x)))
+                    } else {
+                        name(o)
+                    };
                     // The closest competitor: the lowest lower bound of (other − ours).
                     if closest.is_none_or(|c| diff.lo.total_cmp(&c.lo).is_lt() || !c.lo.is_finite()) {
                         closest = Some(diff);
+                        e.versus = Some(who.clone());
                     }
-                    e.pairs.push((name(o), diff));
+                    e.pairs.push((who, diff));
                 }
                 crate::order::stable_sort_by_key(&mut means, |p| p.1);
                 if let Some((best, _)) = means.first() {
@@ -275,14 +293,17 @@ pub fn judge(claim: &Claim, units: &[UnitResult], params: &Params) -> Evaluation
     e
 }
 
-/// The lead of a table: the winner of its first "lowest" claim, with its hit rate and realised
+/// The lead of a table: the winner of its first "lowest" claim, at the x that claim reads (its
+/// last, for a claim read at every x; named by `axis` in a sweep), with its hit rate and realised
 /// cost where the run records them.
-pub(super) fn lead(claims: &[Claim], units: &[UnitResult]) -> Option<Lead> {
+pub(super) fn lead(claims: &[Claim], units: &[UnitResult], axis: Option<&str>) -> Option<Lead> {
     let c = claims.iter().find(|c| matches!(c.comparison, Comparison::Lowest { .. }))?;
     let mut best: Option<(String, Interval)> = None;
+    let mut read_at: Option<f64> = None;
     for id in algorithms_of(units, c.metric).into_iter().filter(|a| a != "oracle") {
         let v = values(units, &id, c.metric);
-        let Some(x) = final_x(&v) else { continue };
+        let Some(x) = xs_of(&v, c.at).last().copied() else { continue };
+        read_at = Some(f64::from_bits(x));
         let i = Interval::of(&v[&x].values().copied().collect::<Vec<_>>());
         if best.as_ref().is_none_or(|(_, b)| i.mean < b.mean) {
             best = Some((id, i));
@@ -298,7 +319,12 @@ pub(super) fn lead(claims: &[Claim], units: &[UnitResult]) -> Option<Lead> {
     let never = never_hits(units, &algorithm);
     let w = |i: &Interval| i.words(Unit::Plain.suffix());
     let what = crate::experiment::definition::metrics::metric(c.metric).map_or(c.metric, |m| m.name);
-    let mut text = format!("Lowest {what}: {} ({})", name(&algorithm), w(&value));
+    // In a sweep, the x the lead is read at (a run without a sweep has one x: its last round).
+    let at = match (axis, read_at) {
+        (Some(_), Some(x)) => at_x(axis, x),
+        _ => String::new(),
+    };
+    let mut text = format!("Lowest {what}{at}: {} ({})", name(&algorithm), w(&value));
     match (&hit_rate, &realised_cost) {
         (Some(h), Some(r)) => {
             text.push_str(&format!(", hit rate {}, realised cost {} per round", w(h), w(r)))

@@ -14,6 +14,9 @@ pub enum Outcome {
     NotRun,
     /// No claim to test: a quantity the paper gives no number for, as measured.
     Measured,
+    /// The paper's number of a quantity the run is calibrated to produce, and whether the
+    /// measured interval holds it (a check of the calibration, not a reproduction).
+    Calibrated { magnitude: Magnitude },
     /// The compared algorithms gave bit-identical values on every seed.
     Identical {
         /// The algorithms `ours` equals (display names).
@@ -42,6 +45,10 @@ pub enum Outcome {
 pub enum Verdict {
     /// Direction and magnitude both hold.
     Reproduced,
+    /// Direction and magnitude hold, but the winner's hit rate is 0 on every seed: it wins by never
+    /// serving from the cache, which is not the caching the claim is about (docs/SPEC-NOTES.md,
+    /// "Headline verdicts").
+    NeverServes,
     /// The direction holds (or there is none) but the paper's number lies outside the interval.
     Differs,
     /// The direction fails.
@@ -54,19 +61,26 @@ pub enum Verdict {
     NotRun,
     /// No claim to test.
     Measured,
+    /// A quantity the run is calibrated to produce: not evidence for or against the paper.
+    Calibrated,
 }
 
 impl Outcome {
-    /// The verdict: reproduced only when both parts hold.
+    /// The verdict: reproduced only when both parts hold, and not by a winner that never serves
+    /// from the cache.
     pub fn verdict(&self) -> Verdict {
         match self {
             Outcome::NotRun => Verdict::NotRun,
             Outcome::Measured => Verdict::Measured,
+            Outcome::Calibrated { .. } => Verdict::Calibrated,
             Outcome::Identical { .. } => Verdict::Identical,
-            Outcome::Judged { direction, magnitude, .. } => match (direction, magnitude) {
+            Outcome::Judged { direction, magnitude, never_hits, .. } => match (direction, magnitude) {
                 (Some(Direction::Fails), _) => Verdict::NotReproduced,
                 (Some(Direction::Undecided), _) | (_, Magnitude::Undecided) => Verdict::Undecided,
                 (_, Magnitude::Differs) => Verdict::Differs,
+                (Some(Direction::Holds), Magnitude::Matches | Magnitude::NotStated) if *never_hits => {
+                    Verdict::NeverServes
+                }
                 (Some(Direction::Holds), Magnitude::Matches | Magnitude::NotStated) => Verdict::Reproduced,
                 (None, Magnitude::Matches) => Verdict::Reproduced,
                 (None, Magnitude::NotStated) => Verdict::Measured,
@@ -90,8 +104,12 @@ pub struct Evaluation {
     pub lowest: Vec<String>,
     /// "falls": (first x, its mean, final x, its mean).
     pub falls: Option<(f64, f64, f64, f64)>,
-    /// The paired intervals the direction was read from, against whom (display names).
+    /// The paired intervals the direction was read from, against whom (display names, with the
+    /// x where the claim reads several).
     pub pairs: Vec<(String, Interval)>,
+    /// Against whom the direction's interval (`Outcome::Judged::difference`) was read, when it
+    /// is one of several pairs ("lowest": the closest competitor).
+    pub versus: Option<String>,
 }
 
 /// One row of a headline table.

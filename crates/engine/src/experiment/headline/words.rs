@@ -37,12 +37,19 @@ pub fn words(e: &Evaluation, paper: Option<&str>) -> String {
     match &e.outcome {
         Outcome::NotRun => "not run".into(),
         Outcome::Measured => "no claim (measured)".into(),
+        Outcome::Calibrated { magnitude } => format!(
+            "calibrated, not reproduced: the run is set to give the paper's {printed}; {measured} {}",
+            if *magnitude == Magnitude::Matches { "holds it" } else { "does not hold it" }
+        ),
         Outcome::Identical { with, reason } => match reason {
             Some(r) => format!("identical on every seed (with {}): {r}", with.join(", ")),
             None => format!("identical on every seed (with {})", with.join(", ")),
         },
         Outcome::Judged { direction, difference, magnitude, never_hits } => {
             let verdict = e.outcome.verdict();
+            // The competitor (and x) the direction's interval was read against, when it is one of
+            // several pairs.
+            let versus = e.versus.as_ref().map_or_else(String::new, |v| format!(" against {v}"));
             let mut s = match (verdict, direction) {
                 (Verdict::Reproduced, Some(_)) => {
                     format!("reproduced: direction holds, {}", size(*magnitude))
@@ -50,17 +57,21 @@ pub fn words(e: &Evaluation, paper: Option<&str>) -> String {
                 (Verdict::Reproduced, None) => {
                     format!("reproduced: {measured} matches the paper's {printed}")
                 }
+                (Verdict::NeverServes, _) => {
+                    format!("not a caching win: direction holds, {}", size(*magnitude))
+                }
                 (Verdict::Differs, Some(_)) => format!("direction holds; {}", size(*magnitude)),
                 (Verdict::Differs, None) => size(*magnitude),
                 (Verdict::NotReproduced, _) => format!(
-                    "not reproduced: direction fails, paired interval {}",
+                    "not reproduced: direction fails{versus}, paired interval {}",
                     difference.as_ref().map_or_else(String::new, bounds)
                 ),
                 (Verdict::Undecided, Some(Direction::Undecided)) => format!(
-                    "undecided at n = {}: paired interval {} includes 0",
+                    "undecided at n = {}: paired interval{versus} {} includes 0",
                     e.n,
                     difference.as_ref().map_or_else(String::new, bounds)
                 ),
+                (Verdict::Measured, _) => "measured: the paper states no number to compare".into(),
                 _ => format!("undecided: {}", size(*magnitude)),
             };
             if *never_hits {
@@ -83,8 +94,8 @@ pub(super) fn x_words(metric: &str, x: Option<f64>) -> String {
 
 impl Claim {
     /// The row: the evaluation in words.
-    pub(super) fn row(&self, units: &[UnitResult], params: &Params) -> HeadlineRow {
-        let e = judge(self, units, params);
+    pub(super) fn row(&self, units: &[UnitResult], params: &Params, axis: Option<&str>) -> HeadlineRow {
+        let e = judge(self, units, params, axis);
         let (paper, test) = self.stated(&e);
         let measured_text = if let Some((x0, m0, x1, m1)) = e.falls {
             format!(
@@ -128,7 +139,7 @@ impl Claim {
         let against =
             |printed: &str| format!("; the paper's {printed} (± half its last digit) matches if inside");
         match self.comparison {
-            Comparison::Value { ours } => {
+            Comparison::Value { ours } | Comparison::Calibrated { ours } => {
                 let p = self.paper.unwrap_or("");
                 (
                     p.to_string(),
@@ -168,7 +179,7 @@ impl Claim {
                 ),
             ),
             Comparison::Ratio { ours, baseline } => {
-                let p = self.paper.map_or(String::new(), |p| format!("{p}×"));
+                let p = self.paper.map_or("no ratio stated".into(), |p| format!("{p}×"));
                 (
                     p.clone(),
                     format!(
@@ -247,10 +258,11 @@ pub fn evaluate(spec: &ExperimentSpec, units: &[UnitResult], claims: &[Claim]) -
     if matches!(spec.dataset, crate::experiment::DatasetId::Spec(_)) {
         return None;
     }
+    let axis = spec.sweep.as_ref().map(|s| crate::config::symbol_of(&s.param));
     Some(Headline {
         preset: spec.id.clone(),
         interval: INTERVAL.into(),
-        lead: lead(claims, units),
-        rows: claims.iter().map(|c| c.row(units, &spec.params)).collect(),
+        lead: lead(claims, units, axis),
+        rows: claims.iter().map(|c| c.row(units, &spec.params, axis)).collect(),
     })
 }
