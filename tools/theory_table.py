@@ -34,6 +34,18 @@ def table(report, name):
         row(h["policy"], f"{c['from']:.0f} … {c['to']:.0f}", c)
     if report["theory"].get("offline"):
         rows[0] = rows[0].replace("| T |", "| stream length |")
+    # Each quantity's stated test once, below the table: what every verdict is drawn by.
+    checks = [c for g in report["theory"]["runs"] for c in g["checks"]]
+    checks += [h["check"] for h in report["theory"].get("horizons", []) + report["theory"].get("offline", [])]
+    tests = {}
+    for c in checks:
+        if c.get("test"):
+            tests.setdefault(c["name"], c["test"])
+    if tests:
+        rows.append("")
+        rows.append("The tests (tolerance 0.1 in the exponent):")
+        rows.append("")
+        rows.extend(f"- {q}: {t}." for q, t in tests.items())
     return "\n".join(rows)
 
 
