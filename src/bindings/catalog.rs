@@ -97,16 +97,27 @@ pub fn interval_words() -> String {
 
 /// The frontier view's experiment: the `frontier` definition at the engine's quick settings
 /// (`csc::experiment::frontier_quick`) on `dataset` — a built-in's name, a dataset object naming
-/// the reader's file, or nothing for nq-trivia. The page runs it on its worker pool and exports it;
-/// `csc run` on the exported definition gives the same bits.
+/// the reader's file, or nothing for nq-trivia — over `horizon` rounds with `n_eval = T`
+/// (`csc::experiment::frontier_definition`; nothing: the page's default T, 1,000; at 2,000 on
+/// nq-trivia it is `csc run frontier`). The page runs it on its worker pool and exports it;
+/// `csc run` on the exported definition gives the same bits. A horizon that is not a whole number
+/// of rounds ≥ 1 throws one plain message.
 #[wasm_bindgen(js_name = frontierDefinition, unchecked_return_type = "ExperimentSpec")]
 pub fn frontier_definition_js(
     #[wasm_bindgen(
         unchecked_optional_param_type = "\"synthetic\" | \"nq-trivia\" | \"plane\" | DatasetSpec | null"
     )]
     dataset: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "number | null")] horizon: JsValue,
 ) -> JsResult<JsValue> {
-    to_js(&frontier_definition(dataset_arg(dataset)?).map_err(js_err)?)
+    let horizon = match optional(horizon) {
+        None => {
+            crate::bindings::url_state::page_params(crate::bindings::url_state::PageDataset::default())
+                .horizon
+        }
+        Some(v) => super::convert::whole("horizon", v.as_f64().unwrap_or(f64::NAN), 1)?,
+    };
+    to_js(&frontier_definition(dataset_arg(dataset)?, horizon).map_err(js_err)?)
 }
 
 /// The dataset argument of [`frontier_definition_js`] and `tuneDefinition`: a built-in's name, a

@@ -278,6 +278,7 @@ pub fn run_settings_controls() -> Vec<PageControl> {
         });
     }
     out.push(eviction_control());
+    out.push(frontier_horizon_control());
     out.push(PageControl {
         kind: Kind::Select,
         reference: "SPEC-NOTES#arrival-models",
@@ -315,6 +316,29 @@ pub fn eviction_control() -> PageControl {
             format!("params.{}", p.id),
             p.symbol.into(),
             format!("{}. {}", sentence(p.name), p.doc),
+        )
+    }
+}
+
+/// The frontier view's own input of the one `params.horizon` state (the others sit under More
+/// parameters): the frontier runs the engine's settings but this T, with `n_eval = T`
+/// (`csc::experiment::frontier_definition`), so a link's `horizon` runs there too. Its range and
+/// reference are the parameter's.
+pub fn frontier_horizon_control() -> PageControl {
+    let p = param_info("horizon").expect("horizon is a parameter");
+    let c = p.control.expect("the horizon has a page control");
+    PageControl {
+        reference: p.reference,
+        section: "frontier",
+        min: Some(c.min),
+        max: Some(c.max),
+        step: Some(c.step),
+        ..number(
+            "frontier-horizon",
+            format!("params.{}", p.id),
+            p.symbol.into(),
+            "Rounds of every run of the frontier, with n_eval = T (csc run frontier is T = 2,000); shared with the other views"
+                .into(),
         )
     }
 }

@@ -89,11 +89,14 @@ try {
   await waitFor(page, () => document.body.dataset.ready === 'true', null, 120000);
   let t = Date.now();
   await page.setInputFiles('#file', files);
-  await waitFor(page, (n) => new RegExp(`^Ready: ${n} queries`).test(document.getElementById('status').textContent)
-    || /^Could not/.test(document.getElementById('upload-msg').textContent), rows, 300000);
-  console.log(`upload checked in ${((Date.now() - t) / 1000).toFixed(1)} s: ${await page.textContent('#status')}`);
+  // The page stays on the view the data is loaded from (upload.js): from the live view, the live
+  // run's "Ready" ends the check; from another view (VIEW_FIRST=1), the upload's "Loaded".
+  await waitFor(page, ([n, first]) => (first ? /^Loaded/.test(document.getElementById('upload-msg').textContent)
+    : new RegExp(`^Ready: ${n} queries`).test(document.getElementById('status').textContent))
+    || /^Could not/.test(document.getElementById('upload-msg').textContent), [rows, viewFirst], 300000);
+  console.log(`upload checked in ${((Date.now() - t) / 1000).toFixed(1)} s: ${await page.textContent(viewFirst ? '#upload-msg' : '#status')}`);
   t = Date.now();
-  // Loading data switches the page to the live view (upload.js), so the view is opened again.
+  // Without VIEW_FIRST the page is on the live view: open the view.
   await page.click(`.tabs [data-view=${view}]`);
   let last = '';
   const timer = setInterval(async () => {

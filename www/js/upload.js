@@ -119,7 +119,9 @@ async function load(files, app) {
   const opt = /** @type {HTMLOptionElement} */ (document.querySelector('#dataset option[value=upload]'));
   opt.disabled = false;
   opt.textContent = `${name} (your data, ${info})`;
-  app.set((s) => { s.dataset = 'upload'; s.view = 'live'; }, { restart: true });
+  // The reader stays on the view they loaded it from (which re-runs on it: main.js 'change');
+  // the live run restarts on it too.
+  app.set((s) => { s.dataset = 'upload'; }, { restart: true });
   const l = app.linked;
   const differs = l && l.checksum && l.checksum !== checksum ? ` The link was made with ${l.file}, checksum ${l.checksum}; this file's checksum is ${checksum}.` : '';
   // What loading changed (e.g. rows normalised to unit length), said before "every view runs on it".

@@ -265,11 +265,11 @@ fn a_frontier_on_data_without_ground_truth_is_refused_with_the_reason() {
 fn the_frontier_view_runs_the_engine_quick_definition_on_any_dataset() {
     let full = builtin("frontier").unwrap();
     for dataset in [DatasetId::NqTrivia, DatasetId::Synthetic] {
-        let q = frontier_definition(dataset.clone()).unwrap();
+        let q = frontier_definition(dataset.clone(), 1000).unwrap();
         q.validate().unwrap();
         assert_eq!(q.dataset, dataset);
-        // The quick settings (frontier_quick): T, n_eval and seeds; every family kept, and k
-        // (below synthetic's 50-query universe there).
+        // The quick settings (frontier_quick): the view's T with n_eval = T, 3 seeds; every
+        // family kept, and k (below synthetic's 50-query universe there).
         let k = if dataset == DatasetId::NqTrivia { 50 } else { SYNTHETIC_FRONTIER_K };
         let universe = synthetic::universe(q.params.c_floor).unwrap().len();
         assert!(SYNTHETIC_FRONTIER_K < universe, "k {SYNTHETIC_FRONTIER_K} vs {universe} queries");
@@ -287,7 +287,20 @@ fn the_frontier_view_runs_the_engine_quick_definition_on_any_dataset() {
     assert_eq!(frontier_quick().seeds, 3);
     let mine =
         DatasetId::Spec(Box::new(DatasetSpec { jsonl: Some("mine.jsonl".into()), ..Default::default() }));
-    assert!(frontier_definition(mine).unwrap().title.contains("your data (mine.jsonl)"));
+    assert!(frontier_definition(mine, 1000).unwrap().title.contains("your data (mine.jsonl)"));
+}
+
+/// The view's horizon is the run's: T and n_eval follow it, the title says it, and at T = 2,000 on
+/// nq-trivia the view runs the `frontier` experiment itself (what `csc run frontier` runs). A
+/// horizon the parameter refuses is refused with its message.
+#[test]
+fn the_frontier_view_follows_its_horizon() {
+    let q = frontier_definition(DatasetId::Synthetic, 2500).unwrap();
+    assert_eq!((q.params.horizon, q.params.n_eval), (2500, 2500));
+    assert!(q.title.contains("T = 2,500, n_eval = 2,500"), "{}", q.title);
+    assert_eq!(frontier_definition(DatasetId::NqTrivia, 2000).unwrap(), builtin("frontier").unwrap());
+    let e = frontier_definition(DatasetId::NqTrivia, 0).unwrap_err().to_string();
+    assert!(e.contains("horizon"), "{e}");
 }
 
 #[test]

@@ -1,6 +1,7 @@
 // @ts-check
 // The frontier view: the engine's `frontier` experiment at its quick settings
-// (csc::experiment::frontier_definition) on the page's dataset, run on the worker pool: error rate
+// (csc::experiment::frontier_definition) on the page's dataset over the page's horizon T (the
+// view's own T control, a link's `horizon`; n_eval = T), run on the worker pool: error rate
 // (SPEC §14) against realised cost per round, one line per family (the threshold cache over τ,
 // GPTCache's default, vCache over δ, CLCB-SC-LS-Cont over β, and single policies), with 95%
 // intervals both ways. Every point carries its paired difference against a reference the reader
@@ -32,9 +33,11 @@ const planeWhy = () => (planeReason ??= (() => { const d = Dataset.plane(); cons
 /** "—" and the reason: what the view shows instead of a frontier on data without ground truth. */
 const noFrontier = (why) => `Error rate: — (${why}). The frontier plots realised cost against the error rate, so it needs data with ground truth: nq-trivia, synthetic, or your file with "answers" or "label" on each record.`;
 
-/** The frontier request of the page's dataset, or `{ message }` when it cannot run.
+/** The frontier definition of the page's dataset and horizon (the engine's frontierDefinition:
+ * its settings, the page's T with n_eval = T), or `{ message }` when it cannot run (no data, no
+ * ground truth, or the engine's one message for a horizon it refuses).
  * @param {App} app */
-export function frontierRequest(app) {
+export function frontierExperiment(app) {
   const s = app.state, up = uploadedData(app);
   if (s.dataset === 'upload' && !up) return { message: LOAD_FIRST };
   if (s.dataset === 'plane') return { message: noFrontier(planeWhy()) };
@@ -42,7 +45,11 @@ export function frontierRequest(app) {
   // The dataset is a built-in here (upload without data and plane returned above); the engine
   // checks the uploaded data's dataset object, arrival model included.
   const data = up ? /** @type {import('../../pkg/csc.js').DatasetSpec} */ (up.upload) : /** @type {'synthetic' | 'nq-trivia'} */ (s.dataset);
-  return runRequest(app, up, frontierDefinition(data));
+  try {
+    return { up, experiment: frontierDefinition(data, s.params.horizon) };
+  } catch (e) {
+    return { message: e.message };
+  }
 }
 
 /** The worker request running `experiment` on the page's dataset (the uploaded data `up`, or a
@@ -101,8 +108,16 @@ export function createFrontierView(app) {
     const c = configurationOf(report, point);
     if (c) app.set((s) => { Object.assign(s, c); s.view = 'regret'; });
   };
+  // Under the view's T: what runs, in the engine's words (the definition's title: dataset, k, T,
+  // n_eval, seeds), before and while it runs, so a link's horizon shows before any result.
+  const runs = Object.assign(document.createElement('p'), { className: 'frontier-runs muted' });
+  document.querySelector('[data-controls=frontier]')?.after(runs);
   const panel = new JobPanel(root, {
-    request: () => frontierRequest(app),
+    request: () => {
+      const f = frontierExperiment(app);
+      runs.textContent = 'experiment' in f ? `Runs: ${f.experiment.title}.` : '';
+      return 'experiment' in f ? runRequest(app, f.up, f.experiment) : f;
+    },
     charts: (report) => {
       const chart = frontierChart(report, (key, i) => {
         const p = chart.series.find((s) => s.key === key)?.points[i];

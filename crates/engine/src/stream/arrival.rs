@@ -166,6 +166,20 @@ impl ArrivalSpec {
         Ok(spec)
     }
 
+    /// The model in words, as a run's description names it (`popularity arrivals (log-normal)`,
+    /// `bursty arrivals by source`, `arrivals replayed from order.txt`).
+    pub fn words(&self) -> String {
+        match self {
+            ArrivalSpec::Uniform => "uniform arrivals (jittered)".into(),
+            ArrivalSpec::Bursty { group_by: Some(f) } => format!("bursty arrivals by {f}"),
+            ArrivalSpec::Bursty { group_by: None } => "bursty arrivals".into(),
+            ArrivalSpec::Popularity => "popularity arrivals (log-normal)".into(),
+            ArrivalSpec::Replay { index: Some(f), .. } => format!("arrivals replayed from {f}"),
+            ArrivalSpec::Replay { index: None, .. } => "arrivals replayed in the file's order".into(),
+            ArrivalSpec::Plane => "plane arrivals (blob mixture)".into(),
+        }
+    }
+
     /// The record field a user dataset must be grouped by.
     pub fn group_by(&self) -> Option<&str> {
         match self {

@@ -329,10 +329,16 @@ pub fn quick_spec(id: &str) -> Result<ExperimentSpec> {
 }
 
 /// The frontier at the frontier view's quick settings ([`frontier_quick`]) on `dataset` (a
-/// built-in or a dataset object naming the reader's file), titled after it. The CLI runs the same
-/// definition (`csc run <its JSON>`) to the same bits.
-pub fn frontier_definition(dataset: DatasetId) -> Result<ExperimentSpec> {
+/// built-in or a dataset object naming the reader's file) over `horizon` rounds, with an
+/// evaluation sample as large (`n_eval = T`, as the `frontier` experiment's), titled after it:
+/// at T = 2,000 on nq-trivia it is the `frontier` experiment itself. `horizon` is checked as the
+/// parameter is (`T`: a whole number of rounds, at least 1). The CLI runs the same definition
+/// (`csc run <its JSON>`) to the same bits.
+pub fn frontier_definition(dataset: DatasetId, horizon: usize) -> Result<ExperimentSpec> {
     let mut spec = frontier_quick().apply(builtin("frontier")?)?;
+    for key in ["horizon", "n_eval"] {
+        spec.params = crate::config::with_param(&spec.params, key, &serde_json::json!(horizon))?;
+    }
     if dataset == DatasetId::Synthetic {
         spec.params.k = SYNTHETIC_FRONTIER_K;
     }
