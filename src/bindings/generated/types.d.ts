@@ -369,7 +369,7 @@ export type Diagnostics = null | LowSwitchDiagnostics | CellDiagnostics | Frozen
  * How a point compares with the reference in one quantity (lower is better for both cost and
  * error rate).
  */
-export type Difference = "reference" | "identical" | "lower" | "not-distinguishable" | "higher";
+export type Difference = "reference" | "identical" | "lower" | "not-distinguishable" | "higher" | "pending";
 
 /**
  * The direction part of a verdict.
@@ -457,12 +457,18 @@ export type FrontierComparison = {
   method: string,
   rows: Array<FrontierRow>,
   /**
-   * One sentence when no point is distinguishable from the reference in either quantity.
+   * One sentence when no point is distinguishable from the reference in either quantity
+   * (only for a report that holds every unit of its experiment).
    */
   undecided: string | null,
   /**
+   * One sentence when the report does not hold every unit of its experiment yet (a run in
+   * progress, a cancelled run, a shard): how many it holds, and that nothing is decided.
+   */
+  incomplete: string | null,
+  /**
    * Why a family's average regret is the same at every value of its parameter, where it is
-   * ([`crate::experiment::Report::flat_regret_notes`]).
+   * ([`crate::experiment::Report::flat_regret_notes`]); none while the report is incomplete.
    */
   notes: Array<string>,
 };

@@ -6,9 +6,10 @@
 // GPTCache's default, vCache over δ, CLCB-SC-LS-Cont over β, and single policies), with 95%
 // intervals both ways. Every point carries its paired difference against a reference the reader
 // picks (default: the engine's, GPTCache's preset) in realised cost and in error rate, with the
-// engine's words ("cheaper / not distinguishable / dearer"; csc::experiment::frontier); when
-// nothing is distinguishable, the engine's sentence says so above the chart, with its notes (why
-// a family's regret is flat) and its method. Hover shows a point's configuration, metrics and
+// engine's words ("cheaper / not distinguishable / dearer"; csc::experiment::frontier); while the
+// run is incomplete nothing is decided and the engine's sentence above the chart says how many
+// units are in; when nothing is distinguishable, its sentence says so, with its notes (why a
+// family's regret is flat) and its method. Hover shows a point's configuration, metrics and
 // differences; a click on it (or Enter on its row's Open button) opens that configuration in the
 // regret view. On data without ground truth there is no error rate: the view shows "—" and the
 // engine's reason, and runs nothing.
@@ -180,8 +181,11 @@ export function createFrontierView(app) {
     const fams = report ? frontierFamilies(report) : [];
     tableEl.replaceChildren();
     if (!fams.length) return;
-    verdict.textContent = comparison?.undecided ?? '';
-    verdict.hidden = !comparison?.undecided;
+    // The engine's one sentence: how many units are in while the run is incomplete (nothing is
+    // decided then), else that no point is distinguishable, when none is.
+    const sentence = comparison?.incomplete ?? comparison?.undecided ?? '';
+    verdict.textContent = sentence;
+    verdict.hidden = !sentence;
     notes.replaceChildren(...(comparison?.notes ?? []).map((n) => Object.assign(document.createElement('li'), { textContent: n })));
     notes.hidden = !notes.childElementCount;
     method.textContent = comparison?.method ?? '';

@@ -41,10 +41,24 @@ impl Report {
     }
 
     /// Every point compared with point `reference` (an experiment point of this frontier;
-    /// `None` for another experiment or a point it does not have).
+    /// `None` for another experiment or a point it does not have). A report that does not hold
+    /// every unit of its experiment (a run in progress, a cancelled run, a shard) decides nothing:
+    /// every difference is [`Difference::Pending`], it says how many units it holds instead of
+    /// the undecided sentence, and it gives no notes (more seeds may change what they state).
     pub fn frontier_comparison(&self, reference: usize) -> Option<FrontierComparison> {
         let (rf, ri) = self.experiment.family_of(reference)?;
         let rx = rf.x(ri);
+        let (have, total) = (self.units.len(), self.experiment.units().len());
+        let complete = have >= total;
+        let settle = |p: Option<Paired>| {
+            p.map(|mut p| {
+                if !complete && p.difference != Difference::Reference {
+                    p.difference = Difference::Pending;
+                    p.words = Difference::Pending.words(true).into();
+                }
+                p
+            })
+        };
         let mut rows = Vec::new();
         for p in self.frontier_points() {
             let Some(point) = self.point_index(&p) else { continue };
@@ -58,8 +72,8 @@ impl Report {
                 point,
                 config: config_of(p.family, p.x),
                 intervals,
-                cost: self.paired_difference(point, reference, FRONTIER_METRICS[0].0, true),
-                error: self.paired_difference(point, reference, FRONTIER_METRICS[1].0, false),
+                cost: settle(self.paired_difference(point, reference, FRONTIER_METRICS[0].0, true)),
+                error: settle(self.paired_difference(point, reference, FRONTIER_METRICS[1].0, false)),
             });
         }
         let reference_config = config_of(rf, rx);
@@ -68,11 +82,19 @@ impl Report {
                 || r.error.as_ref().is_some_and(|e| e.difference.decided())
         });
         let seeds = rows.iter().filter_map(|r| r.cost.as_ref()).map(|c| c.n).max().unwrap_or(0);
-        let undecided = (!decided && rows.len() > 1).then(|| {
+        let undecided = (complete && !decided && rows.len() > 1).then(|| {
             format!(
                 "No point is distinguishable from {reference_config} in realised cost or in error rate: \
                  every paired 95% interval over the {seeds} shared seed{} holds 0.",
                 if seeds == 1 { "" } else { "s" }
+            )
+        });
+        let incomplete = (!complete).then(|| {
+            let n = self.experiment.seeds;
+            format!(
+                "{have} of {total} units measured: no point is compared with {reference_config} until \
+                 every point has run all {n} seed{}.",
+                if n == 1 { "" } else { "s" }
             )
         });
         Some(FrontierComparison {
@@ -81,7 +103,8 @@ impl Report {
             method: FRONTIER_METHOD.into(),
             rows,
             undecided,
-            notes: self.flat_regret_notes(),
+            incomplete,
+            notes: if complete { self.flat_regret_notes() } else { Vec::new() },
         })
     }
 

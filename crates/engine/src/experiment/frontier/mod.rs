@@ -11,7 +11,10 @@
 //! decides where the unpaired intervals overlap. Words, from [`Difference::words`]: an interval
 //! wholly below 0 is "cheaper" / "fewer wrong answers", wholly above "dearer" / "more wrong
 //! answers", one that holds 0 "not distinguishable", and a difference of exactly 0 on every seed
-//! "identical on every seed" (no number of seeds would separate them).
+//! "identical on every seed" (no number of seeds would separate them). A report that does not
+//! hold every unit of its experiment yet (a run in progress, a cancelled run, a shard) decides
+//! nothing: every difference is "not decided (run incomplete)", and one sentence says how many
+//! units it holds.
 
 //!
 //! The files:

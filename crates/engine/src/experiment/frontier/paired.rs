@@ -23,6 +23,9 @@ pub enum Difference {
     NotDistinguishable,
     /// The paired interval lies wholly above 0.
     Higher,
+    /// Not decided: the report does not hold every unit of its experiment yet (a run in progress,
+    /// a cancelled run, a shard), so more seeds may still move the interval.
+    Pending,
 }
 
 impl Difference {
@@ -56,6 +59,7 @@ impl Difference {
             (Difference::Higher, true) => "dearer",
             (Difference::Lower, false) => "fewer wrong answers",
             (Difference::Higher, false) => "more wrong answers",
+            (Difference::Pending, _) => "not decided (run incomplete)",
         }
     }
 
@@ -111,9 +115,13 @@ pub struct FrontierComparison {
     /// [`crate::experiment::frontier::FRONTIER_METHOD`].
     pub method: String,
     pub rows: Vec<FrontierRow>,
-    /// One sentence when no point is distinguishable from the reference in either quantity.
+    /// One sentence when no point is distinguishable from the reference in either quantity
+    /// (only for a report that holds every unit of its experiment).
     pub undecided: Option<String>,
+    /// One sentence when the report does not hold every unit of its experiment yet (a run in
+    /// progress, a cancelled run, a shard): how many it holds, and that nothing is decided.
+    pub incomplete: Option<String>,
     /// Why a family's average regret is the same at every value of its parameter, where it is
-    /// ([`crate::experiment::Report::flat_regret_notes`]).
+    /// ([`crate::experiment::Report::flat_regret_notes`]); none while the report is incomplete.
     pub notes: Vec<String>,
 }

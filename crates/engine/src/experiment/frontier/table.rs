@@ -94,7 +94,7 @@ impl Report {
     /// The frontier's table: a row per point, each metric's 95% interval clipped to its range (as
     /// in the page's table) and the paired differences against the default reference, both in
     /// the engine's words ([`Interval::words`], [`crate::experiment::stats::format_difference`]); then the
-    /// method, the undecided sentence and the notes.
+    /// method, the incomplete or undecided sentence and the notes.
     pub(crate) fn frontier_table(&self) -> String {
         let cmp = self.default_frontier_comparison();
         let mut rows: Vec<Vec<String>> = vec![["algorithm", "parameter"]
@@ -144,7 +144,7 @@ impl Report {
         }
         if let Some(c) = &cmp {
             out.push_str(&format!("\nReference: {}. {}\n", c.reference_config, c.method));
-            for line in c.undecided.iter().chain(&c.notes) {
+            for line in c.incomplete.iter().chain(&c.undecided).chain(&c.notes) {
                 out.push_str(&format!("{line}\n"));
             }
         }

@@ -71,3 +71,109 @@ fn titles_come_from_the_settings() {
     assert!(frontier_title("x", &Params { horizon: 123456, ..p }, 1)
         .contains("T = 123,456, n_eval = 2,000, 1 seed)"));
 }
+
+/// A frontier's report made by hand: every unit of `spec` (or those `keep` keeps) with the
+/// final realised cost, error rate, hit rate and average regret that `at(point, seed)` gives.
+fn report_of(
+    spec: &crate::experiment::ExperimentSpec,
+    at: impl Fn(usize, u64) -> [f64; 4],
+    keep: impl Fn(&crate::experiment::Unit) -> bool,
+) -> crate::experiment::Report {
+    use crate::experiment::run::observation::Observation;
+    let units = spec
+        .units()
+        .into_iter()
+        .filter(|u| keep(u))
+        .map(|u| {
+            let (f, _) = spec.family_of(u.point).unwrap();
+            let values = at(u.point, u.seed);
+            let observations = FRONTIER_METRICS
+                .iter()
+                .zip(values)
+                .map(|((metric, _), value)| Observation {
+                    algorithm: f.key(),
+                    metric: metric.to_string(),
+                    x: spec.unit_x(&u),
+                    y: f64::NAN,
+                    value,
+                })
+                .collect();
+            crate::experiment::UnitResult {
+                experiment: spec.id.clone(),
+                params: spec.unit_params(&u).unwrap(),
+                unit: u,
+                dataset: crate::dataset::DatasetInfo {
+                    name: "hand".into(),
+                    size: 100,
+                    dim: 2,
+                    dist_scale: 2.0,
+                    checksum: "0".into(),
+                    no_ground_truth: None,
+                    notes: vec![],
+                },
+                observations,
+                detail: serde_json::json!({}),
+            }
+        })
+        .collect();
+    crate::experiment::Report::new(spec, units)
+}
+
+/// Two threshold families (LRU, the default, and GDSF) over τ, GPTCache's preset and Greedy.
+fn two_evictions() -> crate::experiment::ExperimentSpec {
+    crate::experiment::ExperimentSpec::from_json(
+        r#"{"id": "hand-frontier", "dataset": "synthetic", "measure": {"kind": "frontier", "families": [
+            {"policy": "threshold", "param": "threshold_tau", "values": [0.1, 0.3]},
+            {"policy": "threshold", "label": "Threshold (GPTCache)", "set": {"threshold_cosine": 0.6}},
+            {"policy": "greedy"},
+            {"policy": "threshold", "label": "Threshold (GDSF)", "set": {"eviction": "gdsf"},
+             "param": "threshold_tau", "values": [0.1, 0.3]}
+        ]}, "params": {"horizon": 100, "n_eval": 100, "k": 4}, "seeds": 3}"#,
+    )
+    .unwrap()
+}
+
+/// A run in progress decides nothing: while units remain, every difference is pending, the
+/// sentence says how many units are in (never "no point is distinguishable … over the 0 shared
+/// seeds"), and no note states what more seeds may change; once every unit is in, the same
+/// numbers decide.
+#[test]
+fn a_report_missing_units_decides_nothing() {
+    let spec = two_evictions();
+    // Greedy (point 3) is much cheaper than GPTCache's preset (point 2) on every seed.
+    let at = |point: usize, seed: u64| {
+        let cost = if point == 3 { 0.1 } else { 0.5 } + 0.001 * seed as f64;
+        [cost, 0.01, 0.05, 0.02]
+    };
+    for keep in [1, 10, 17] {
+        let partial = report_of(&spec, at, |u| u.index < keep);
+        let c = partial.frontier.as_ref().unwrap();
+        assert_eq!(c.undecided, None);
+        assert_eq!(
+            c.incomplete.as_deref(),
+            Some(
+                format!(
+                    "{keep} of 18 units measured: no point is compared with Threshold (GPTCache) until every \
+                     point has run all 3 seeds."
+                )
+                .as_str()
+            )
+        );
+        for r in &c.rows {
+            for d in [&r.cost, &r.error].into_iter().flatten() {
+                assert!(matches!(d.difference, Difference::Pending | Difference::Reference), "{r:?}");
+                assert!(d.difference == Difference::Reference || d.words == "not decided (run incomplete)");
+            }
+        }
+        assert!(c.notes.is_empty(), "{:?}", c.notes);
+        assert!(partial.summary().contains(c.incomplete.as_deref().unwrap()));
+    }
+    let full = report_of(&spec, at, |_| true);
+    let c = full.frontier.as_ref().unwrap();
+    assert_eq!(c.incomplete, None);
+    let greedy = c.rows.iter().find(|r| r.point == 3).unwrap();
+    assert_eq!(greedy.cost.as_ref().unwrap().words, "cheaper");
+    // Another reference picked mid-run: pending too.
+    let other = report_of(&spec, at, |u| u.index < 17).frontier_comparison(3).unwrap();
+    assert!(other.incomplete.is_some() && other.undecided.is_none());
+}
