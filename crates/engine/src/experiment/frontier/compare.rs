@@ -5,6 +5,7 @@ use super::paired::{Difference, FrontierComparison, FrontierRow, Paired};
 use super::point::{
     config_of, default_reference, FrontierPoint, FRONTIER_METHOD, FRONTIER_METRICS, FRONTIER_RANGES,
 };
+use crate::config::Eviction;
 use crate::experiment::stats::Interval;
 use crate::experiment::{Measure, Report};
 use crate::online::PolicyKind;
@@ -119,12 +120,14 @@ impl Report {
     /// Why a swept family's average regret reads the same at every value of its parameter
     /// (to the table's 4 decimals), where it does. Regret (§5.1) prices the cache a policy *keeps*,
     /// `L(M_t) − L(M_orc)`, not the requests it serves. The threshold cache admits every miss and
-    /// evicts the least recently used (SPEC §9): when it misses nearly every request at every τ (on
-    /// nq-trivia 94–95%), what it keeps is nearly the `k` most recent requests whatever τ, so its
-    /// regret hardly moves while τ changes which requests are served (hit rate, realised cost,
-    /// error rate). The note gives the measured miss shares and, for scale, what an empty cache
-    /// scores, `L(∅) − L(M_orc)` (each unit's `no_cache_loss` and `oracle_loss`). Other families
-    /// get the general reason.
+    /// evicts by its family's rule ([`Eviction::evicts`]: LRU, SPEC §9, or GDSF): when it misses
+    /// nearly every request at every τ (on nq-trivia 94–95%), it admits nearly the same requests
+    /// whatever τ, so what its rule keeps — under LRU nearly the `k` most recent requests, under
+    /// GDSF the `k` of highest priority among entries hardly ever used — hardly moves while τ
+    /// changes which requests are served (hit rate, realised cost, error rate). The note names
+    /// the rule the family's units ran with, gives the measured miss shares and, for scale, what
+    /// an empty cache scores, `L(∅) − L(M_orc)` (each unit's `no_cache_loss` and
+    /// `oracle_loss`). Other families get the general reason.
     pub fn flat_regret_notes(&self) -> Vec<String> {
         let Measure::Frontier { families } = &self.experiment.measure else { return Vec::new() };
         let points = self.frontier_points();
@@ -156,18 +159,37 @@ impl Report {
             let misses: Vec<f64> = mine.iter().filter_map(|p| p.stats[2].map(|s| 1.0 - s.mean)).collect();
             let (lo, hi) =
                 misses.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), m| (a.min(*m), b.max(*m)));
-            let (name, k, r) = (f.name(), self.experiment.params.k, &regrets[0]);
-            let why = if f.policy == PolicyKind::Threshold && !misses.is_empty() && lo >= 0.5 {
-                format!(
-                    "this cache admits every miss and evicts the least recently used (SPEC §9), and it misses \
-                     {:.1}–{:.1}% of requests at every {param}, so what it keeps is nearly the {k} most recent \
-                     requests whatever {param}: {param} changes which requests are served from it (hit rate, \
-                     realised cost, error rate), hardly the cache.",
-                    100.0 * lo,
-                    100.0 * hi
-                )
-            } else {
-                format!("{param} changes which requests are served from the cache, not that cache's loss.")
+            let (name, r) = (f.name(), &regrets[0]);
+            // The rule and k the family's units ran with (its `set`, else the experiment's).
+            let ran = self
+                .units
+                .iter()
+                .find(|u| range.contains(&u.unit.point))
+                .map(|u| (u.params.eviction, u.params.k));
+            let why = match ran {
+                Some((rule, k)) if f.policy == PolicyKind::Threshold && !misses.is_empty() && lo >= 0.5 => {
+                    let kept = match rule {
+                        Eviction::Lru => {
+                            format!("what it keeps is nearly the {k} most recent requests whatever {param}")
+                        }
+                        Eviction::Gdsf => format!(
+                            "GDSF keeps the {k} of highest L + frequency × cost among entries hardly ever \
+                             used, nearly the same whatever {param}"
+                        ),
+                    };
+                    format!(
+                        "this cache admits every miss and {}, and it misses {:.1}–{:.1}% of requests at \
+                         every {param}, so it admits nearly the same requests and {kept}: {param} changes \
+                         which requests are served from it (hit rate, realised cost, error rate), hardly \
+                         the cache.",
+                        rule.evicts(),
+                        100.0 * lo,
+                        100.0 * hi
+                    )
+                }
+                _ => format!(
+                    "{param} changes which requests are served from the cache, not that cache's loss."
+                ),
             };
             notes.push(format!(
                 "{name}'s average regret is {r} at every {param}: regret (§5.1) prices the cache a policy keeps, \

@@ -177,3 +177,25 @@ fn a_report_missing_units_decides_nothing() {
     let other = report_of(&spec, at, |u| u.index < 17).frontier_comparison(3).unwrap();
     assert!(other.incomplete.is_some() && other.undecided.is_none());
 }
+
+/// Each threshold family's note on its flat regret names the eviction rule its units ran with:
+/// LRU's "least recently used" is never said of the GDSF family, nor GDSF's priority of LRU's.
+#[test]
+fn each_threshold_familys_note_names_its_own_eviction() {
+    let spec = two_evictions();
+    // Flat regret in τ, 95% misses: both threshold families get the note.
+    let report = report_of(&spec, |_, seed| [0.5, 0.01, 0.05, 0.02 + 0.0001 * seed as f64], |_| true);
+    let notes = &report.frontier.as_ref().unwrap().notes;
+    assert_eq!(notes.len(), 2, "{notes:?}");
+    let lru = notes.iter().find(|n| n.starts_with("Threshold's")).unwrap();
+    let gdsf = notes.iter().find(|n| n.starts_with("Threshold (GDSF)'s")).unwrap();
+    assert!(lru.contains(crate::config::Eviction::Lru.evicts()), "{lru}");
+    assert!(lru.contains("nearly the 4 most recent requests"), "{lru}");
+    assert!(gdsf.contains(crate::config::Eviction::Gdsf.evicts()), "{gdsf}");
+    assert!(gdsf.contains("GDSF keeps the 4 of highest L + frequency × cost"), "{gdsf}");
+    assert!(!gdsf.contains("least recently used") && !gdsf.contains("most recent"), "{gdsf}");
+    assert!(!lru.contains("GDSF"), "{lru}");
+    // The same words in the CLI's summary and the JSON report.
+    assert!(report.summary().contains(gdsf.as_str()));
+    assert!(serde_json::to_string(&report).unwrap().contains(crate::config::Eviction::Gdsf.evicts()));
+}
