@@ -141,6 +141,9 @@ test('the caption names the figure, the resolved run, the seeds and the interval
   assert.ok(named.includes('Greedy, 3 seeds (0…). Lines:') && !named.includes('from seed'), named);
   const scatter = captionText({ title: 'S', kind: 'scatter', xLabel: 'x', yLabel: 'y', logX: true, series: [] }, { seeds: 1, interval: 'the engine\'s words' });
   assert.equal(scatter, 'S: y against x (log x). 1 seed. Points: the mean over seeds; bars: the engine\'s words (shown from 3 seeds up).');
+  // A chart's note (P-CHR: why its AUC's range is narrow) follows what it plots.
+  const noted = captionText({ title: 'P', kind: 'path', xLabel: 'x', yLabel: 'y', note: 'The range is narrow.', series: [] }, { seeds: 3 });
+  assert.equal(noted, 'P: y against x. The range is narrow. 3 seeds.');
 });
 
 test('wrap: greedy word wrap that keeps every word', () => {

@@ -169,7 +169,8 @@ export function captionText(spec, run = {}) {
   const refs = (spec.refs || []).map((r) => r.label).filter(Boolean);
   const marks = refs.length ? ` Reference marks: ${refs.join('; ')}.` : '';
   const engine = run.engine ? ` ${run.engine}.` : ''; // the report's engine, 'csc <version>'
-  return `${spec.title}: ${what}${names.length ? `, for ${names.join(', ')}` : ''}.${ran}${seeds}${interval}${marks}${engine}`;
+  const note = spec.note ? ` ${spec.note}` : '';
+  return `${spec.title}: ${what}${names.length ? `, for ${names.join(', ')}` : ''}.${note}${ran}${seeds}${interval}${marks}${engine}`;
 }
 
 /** Greedy word wrap at about `chars` characters a line. */

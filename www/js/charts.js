@@ -48,6 +48,8 @@
  * @property {[number, number]} [xRange] the range x can take: the padded x axis stays inside it
  * @property {[number, number]} [yRange] the range y can take: the padded linear y axis stays inside it
  * @property {string} [empty]
+ * @property {string} [note] a sentence the caption carries after what the chart plots (P-CHR: why
+ *   the AUC's range is what it is)
  * @property {string} [valueLabel]
  * @property {(key: string | null, index: number, datum: any) => void} [onPoint] `datum`: the point or cell
  * @property {ChartSeries[]} [series]

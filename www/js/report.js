@@ -360,7 +360,9 @@ export function frontierMeta(fam, p, /** @type {FrontierRow | undefined} */ row,
  * Caching"): hit precision (y) against cache-hit ratio (x) per frontier family, as the engine
  * computes it (`report.pchr`, csc::experiment::pchr): points in parameter order joined for a swept
  * family, a single policy a point, 95% intervals both ways; the legend gives each family's AUC over
- * the common hit-ratio range, or the engine's note where the family does not span it. `null`
+ * the common hit-ratio range in the engine's words, or "no AUC" (hover: the engine's note) where
+ * the family does not span it; the caption says why the range is what it is (the engine's
+ * `range_note`). `null`
  * without a P-CHR (another experiment, or no ground truth).
  */
 export function pchrChart(report) {
@@ -370,7 +372,9 @@ export function pchrChart(report) {
   const num = (v) => (v == null ? undefined : v);
   const series = p.families.map((fam, i) => {
     const family = families[i] || {};
-    const auc = fam.auc ? `AUC ${fmtInterval(fam.auc)}` : fam.note ? 'no AUC' : '';
+    // The engine's words for its AUC (at its interval's precision, with the mean hit precision
+    // over the range; "identical on every seed"; "no AUC"), none for a single policy.
+    const auc = fam.words;
     return {
       key: fam.key, label: auc ? `${fam.name} (${auc})` : fam.name, ...styleFields(family.policy), ...(family.label ? { dash: [2, 3] } : {}),
       points: fam.points.filter((q) => q.hit_ratio.mean != null && q.precision.mean != null).map((q) => ({
@@ -380,8 +384,7 @@ export function pchrChart(report) {
       })),
     };
   }).filter((s) => s.points.length);
-  const range = p.range ? `; AUC over hit ratios [${p.range.map((v) => v.toFixed(4)).join(', ')}]` : '; the families share no hit-ratio range (no AUC)';
-  return { kind: 'path', title: `P-CHR: hit precision vs cache-hit ratio (upper right is better)${range}`, xLabel: 'cache-hit ratio (hits / requests)',
+  return { kind: 'path', title: `P-CHR: hit precision vs cache-hit ratio (upper right is better); ${p.range_words}`, note: p.range_note ?? undefined, xLabel: 'cache-hit ratio (hits / requests)',
     zoomY: true, xRange: [0, 1], yRange: [0, 1], yLabel: 'hit precision (1 − wrong hits / hits)', series, empty: noTruthText(report) };
 }
 

@@ -1160,6 +1160,17 @@ export type Pchr = {
    * The common hit-ratio range `[lo, hi]` of the AUCs (`null` when the families share none).
    */
   range: [number, number] | null,
+  /**
+   * The range in words for a chart's title (`AUC over hit ratios [0.048, 0.050]`), or that
+   * the families share none.
+   */
+  range_words: string,
+  /**
+   * Why the range is what it is: the families that span it on every seed, which family's seed
+   * sets each end, and where their mean curves overlap when that is wider (`null` without a
+   * range).
+   */
+  range_note: string | null,
   families: Array<PchrFamily>,
   /**
    * How it is computed, in words.
@@ -1196,6 +1207,12 @@ export type PchrFamily = {
    * Why there is no AUC, when a swept family has none.
    */
   note: string | null,
+  /**
+   * Its AUC in words for a legend: the AUC at its interval's precision and the mean hit
+   * precision over the range (AUC ÷ its width), "identical on every seed" where every seed
+   * gives the same area, or "no AUC" (`null` for a single policy).
+   */
+  words: string | null,
 };
 
 /**

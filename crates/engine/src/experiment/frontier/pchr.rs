@@ -57,6 +57,10 @@ pub struct PchrFamily {
     pub auc: Option<Interval>,
     /// Why there is no AUC, when a swept family has none.
     pub note: Option<String>,
+    /// Its AUC in words for a legend: the AUC at its interval's precision and the mean hit
+    /// precision over the range (AUC ÷ its width), "identical on every seed" where every seed
+    /// gives the same area, or "no AUC" (`null` for a single policy).
+    pub words: Option<String>,
 }
 
 /// A frontier's P-CHR: every family, the common hit-ratio range and the notes.
@@ -65,6 +69,13 @@ pub struct PchrFamily {
 pub struct Pchr {
     /// The common hit-ratio range `[lo, hi]` of the AUCs (`null` when the families share none).
     pub range: Option<[f64; 2]>,
+    /// The range in words for a chart's title (`AUC over hit ratios [0.048, 0.050]`), or that
+    /// the families share none.
+    pub range_words: String,
+    /// Why the range is what it is: the families that span it on every seed, which family's seed
+    /// sets each end, and where their mean curves overlap when that is wider (`null` without a
+    /// range).
+    pub range_note: Option<String>,
     pub families: Vec<PchrFamily>,
     /// How it is computed, in words.
     pub method: String,

@@ -3,7 +3,8 @@
 
 use super::pchr::{auc, Pchr, PchrFamily, PchrPoint, PCHR_METHOD};
 use super::point::FRONTIER_METRICS;
-use crate::experiment::stats::Interval;
+use crate::experiment::stats::aggregate::zero_width;
+use crate::experiment::stats::{decimals_for, fixed, significant, Interval};
 use crate::experiment::{Measure, Report};
 use std::collections::BTreeMap;
 
@@ -18,22 +19,29 @@ fn span(xs: &[f64]) -> (f64, f64) {
 }
 
 /// The hit ratios a swept family's points span on every seed: `[max_s min, min_s max]` over the
-/// seeds' (hit ratio, precision) points; `None` when that is empty.
-fn every_seed_span(pts: &[Curve]) -> Option<(f64, f64)> {
+/// seeds' (hit ratio, precision) points, each end with the seed that sets it; `None` when that is
+/// empty.
+fn every_seed_span(pts: &[Curve]) -> Option<((f64, u64), (f64, u64))> {
     let seeds: std::collections::BTreeSet<u64> = pts.iter().flat_map(|p| p.2.keys().copied()).collect();
-    let (mut lo, mut hi) = (f64::NEG_INFINITY, f64::INFINITY);
+    let (mut lo, mut hi) = ((f64::NEG_INFINITY, 0), (f64::INFINITY, 0));
     for s in seeds {
         let xs: Vec<f64> = pts.iter().filter_map(|p| p.2.get(&s).map(|v| v.0)).collect();
         let (a, b) = span(&xs);
-        (lo, hi) = (lo.max(a), hi.min(b));
+        if a > lo.0 {
+            lo = (a, s);
+        }
+        if b < hi.0 {
+            hi = (b, s);
+        }
     }
-    (lo.is_finite() && hi.is_finite() && lo <= hi).then_some((lo, hi))
+    (lo.0.is_finite() && hi.0.is_finite() && lo.0 <= hi.0).then_some((lo, hi))
 }
 
 /// P-CHR's common hit-ratio range ([`crate::experiment::frontier::pchr`]) from the swept families' spans (`None`: not
 /// swept, or no hit): the range `[lo, hi]`, `lo < hi`, that the most families span, the widest
 /// among those, then the lowest; its ends are among the spans' ends. `None` when no two ends of
-/// the spans make a range of positive width that any family spans.
+/// the spans make a range of positive width that any family spans. Written out, with its reason
+/// and its width, in `SPEC-NOTES#p-chr-the-common-hit-ratio-range`.
 pub fn common_range(spans: &[Option<(f64, f64)>]) -> Option<(f64, f64)> {
     let spans: Vec<(f64, f64)> = spans.iter().flatten().copied().collect();
     let mut best: Option<(usize, f64, f64)> = None;
@@ -55,6 +63,92 @@ pub fn common_range(spans: &[Option<(f64, f64)>]) -> Option<(f64, f64)> {
         }
     }
     best.map(|(_, lo, hi)| (lo, hi))
+}
+
+/// Hit ratios in words, at the precision the range's width needs (at least 3 decimals).
+fn ratios(lo: f64, hi: f64) -> (String, String) {
+    let d = decimals_for(hi - lo).max(3);
+    (fixed(lo, d), fixed(hi, d))
+}
+
+/// Names joined as a sentence does: `A`, `A and B`, `A, B and C`.
+fn joined(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => (*one).to_string(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+/// The title's words for the common range, and why it is what it is: the families that span it
+/// on every seed, which family's seed sets each end (a seed's curve is never extrapolated), and
+/// where their mean curves overlap when that is wider (the chart draws the means, so a reader
+/// sees the wider overlap).
+fn range_words(
+    range: Option<(f64, f64)>,
+    families: &[PchrFamily],
+    spans: &[Option<((f64, u64), (f64, u64))>],
+) -> (String, Option<String>) {
+    let Some((lo, hi)) = range else {
+        return ("the families share no hit-ratio range (no AUC)".into(), None);
+    };
+    let (l, h) = ratios(lo, hi);
+    let title = format!("AUC over hit ratios [{l}, {h}]");
+    let inside: Vec<(&PchrFamily, ((f64, u64), (f64, u64)))> = families
+        .iter()
+        .zip(spans)
+        .filter_map(|(f, s)| s.filter(|(a, b)| a.0 <= lo && b.0 >= hi).map(|s| (f, s)))
+        .collect();
+    let Some(low) = inside.iter().find(|(_, (a, _))| a.0 == lo) else { return (title, None) };
+    let Some(high) = inside.iter().find(|(_, (_, b))| b.0 == hi) else { return (title, None) };
+    let names: Vec<&str> = inside.iter().map(|(f, _)| f.name.as_str()).collect();
+    let span_verb = if names.len() == 1 { "spans" } else { "each span" };
+    // Where the drawn (mean) curves overlap: each family's points' mean hit ratios.
+    let mut overlap = (f64::NEG_INFINITY, f64::INFINITY);
+    for (f, _) in &inside {
+        let xs: Vec<f64> =
+            f.points.iter().filter(|p| p.precision.mean.is_finite()).map(|p| p.hit_ratio.mean).collect();
+        let (a, b) = span(&xs);
+        overlap = (overlap.0.max(a), overlap.1.min(b));
+    }
+    let wider = if overlap.0.is_finite() && overlap.1.is_finite() && (overlap.0 < lo || overlap.1 > hi) {
+        let (a, b) = ratios(overlap.0, overlap.1);
+        let whose = if names.len() == 1 { "its mean curve spans" } else { "their mean curves overlap over" };
+        format!(" It is narrower than the chart suggests: {whose} [{a}, {b}], but a seed's curve is never extrapolated.")
+    } else {
+        String::new()
+    };
+    let note = format!(
+        "The AUC's range [{l}, {h}] is the hit ratios that {} {span_verb} on every seed: it starts \
+         where {}'s curve starts on seed {} and ends where {}'s ends on seed {}.{wider} Each AUC is about \
+         the range's width ({}) times the mean hit precision over it; the legend gives both.",
+        joined(&names),
+        low.0.name,
+        (low.1).0 .1,
+        high.0.name,
+        (high.1).1 .1,
+        fixed(hi - lo, decimals_for(hi - lo).max(3)),
+    );
+    (title, Some(note))
+}
+
+/// A family's AUC in words for the legend: the AUC at its interval's precision and the mean hit
+/// precision over the range (AUC ÷ the range's width), or "identical on every seed" where every
+/// seed gives the same area; "no AUC" where the family has a note instead; `None` for a single
+/// policy.
+fn auc_words(f: &PchrFamily, range: Option<(f64, f64)>) -> Option<String> {
+    f.param.as_ref()?;
+    let (Some(a), Some((lo, hi))) = (f.auc, range) else { return Some("no AUC".into()) };
+    let w = hi - lo;
+    let per = |i: &Interval| Interval { mean: i.mean / w, lo: i.lo / w, hi: i.hi / w, n: i.n };
+    if a.n >= 2 && zero_width(a.mean, a.half()) {
+        return Some(format!(
+            "AUC {}, identical on every seed (mean hit precision {} over the range)",
+            significant(a.mean, 4),
+            significant(a.mean / w, 4)
+        ));
+    }
+    Some(format!("AUC {}, mean hit precision {} over the range", a.words(""), per(&a).words("")))
 }
 
 impl Report {
@@ -90,8 +184,8 @@ impl Report {
             let i = Interval::of(&v);
             Interval::clipped(i.n, i.mean, i.half(), (0.0, 1.0))
         };
-        // Each swept family's span of mean hit ratio, then the common range (`common_range`).
-        let mut spans: Vec<Option<(f64, f64)>> = Vec::new();
+        // Each swept family's span on every seed, then the common range (`common_range`).
+        let mut spans: Vec<Option<((f64, u64), (f64, u64))>> = Vec::new();
         let mut out = Vec::new();
         for (f, pts) in families.iter().zip(&curves) {
             let points: Vec<PchrPoint> = pts
@@ -111,10 +205,12 @@ impl Report {
                 points,
                 auc: None,
                 note: None,
+                words: None,
             });
         }
-        let range = common_range(&spans);
-        for (((f, pts), fam), sp) in families.iter().zip(&curves).zip(&mut out).zip(&spans) {
+        let plain: Vec<Option<(f64, f64)>> = spans.iter().map(|s| s.map(|(a, b)| (a.0, b.0))).collect();
+        let range = common_range(&plain);
+        for (((f, pts), fam), sp) in families.iter().zip(&curves).zip(&mut out).zip(&plain) {
             if f.param.is_none() {
                 continue;
             }
@@ -163,7 +259,17 @@ impl Report {
                 ));
             }
         }
-        Some(Pchr { range: range.map(|(a, b)| [a, b]), families: out, method: PCHR_METHOD.into() })
+        let (range_words, range_note) = range_words(range, &out, &spans);
+        for fam in &mut out {
+            fam.words = auc_words(fam, range);
+        }
+        Some(Pchr {
+            range: range.map(|(a, b)| [a, b]),
+            range_words,
+            range_note,
+            families: out,
+            method: PCHR_METHOD.into(),
+        })
     }
 
     /// The P-CHR chart data (`<out>.pchr.csv`): a row per point, `family,algorithm_id,param,x,point,`

@@ -199,3 +199,56 @@ fn each_threshold_familys_note_names_its_own_eviction() {
     assert!(report.summary().contains(gdsf.as_str()));
     assert!(serde_json::to_string(&report).unwrap().contains(crate::config::Eviction::Gdsf.evicts()));
 }
+
+/// P-CHR's range in words: which family's seed sets each end, and that the mean curves overlap
+/// more widely (a seed's curve is never extrapolated); each AUC at its interval's precision with
+/// the mean hit precision over the range, and an AUC equal on every seed read as such, not as
+/// twelve zeros.
+#[test]
+fn pchr_says_why_its_range_is_narrow_and_words_its_aucs() {
+    let spec = two_evictions();
+    // Hit ratios by (point, seed): Threshold (points 0, 1) spans [0.04, 0.08] on seeds 0, 1 and
+    // [0.05, 0.08] on seed 2; Threshold (GDSF) (points 4, 5) spans [0.04, 0.07] but only
+    // [0.04, 0.055] on seed 2. Precision 1 at the low end, 0.5 at the high end.
+    let hit = |point: usize, seed: u64| match (point, seed) {
+        (0, 2) => 0.05,
+        (0, _) => 0.04,
+        (1, _) => 0.08,
+        (4, _) => 0.04,
+        (5, 2) => 0.055,
+        (5, _) => 0.07,
+        _ => 0.06,
+    };
+    let at = |point: usize, seed: u64| {
+        let h = hit(point, seed);
+        let precision = if point == 1 || point == 5 { 0.5 } else { 1.0 };
+        [0.5, h * (1.0 - precision), h, 0.02]
+    };
+    let report = report_of(&spec, at, |_| true);
+    let p = report.pchr.as_ref().unwrap();
+    assert_eq!(p.range, Some([0.05, 0.055]));
+    assert_eq!(p.range_words, "AUC over hit ratios [0.0500, 0.0550]");
+    let note = p.range_note.as_deref().unwrap();
+    assert!(
+        note.starts_with(
+            "The AUC's range [0.0500, 0.0550] is the hit ratios that Threshold and Threshold (GDSF) each span \
+             on every seed: it starts where Threshold's curve starts on seed 2 and ends where Threshold \
+             (GDSF)'s ends on seed 2."
+        ),
+        "{note}"
+    );
+    assert!(note.contains("their mean curves overlap over [0.043, 0.065]"), "{note}");
+    let words = |name: &str| p.families.iter().find(|f| f.name == name).unwrap().words.clone();
+    assert_eq!(words("Greedy"), None);
+    let t = words("Threshold").unwrap();
+    assert!(t.starts_with("AUC ") && t.contains(" ± ") && t.contains("mean hit precision"), "{t}");
+    // Threshold (GDSF)'s curve is the same on seeds 0 and 1 but not 2: an interval. With every
+    // seed equal, the AUC reads as identical on every seed.
+    let same = report_of(&spec, |point, _| at(point, 0), |_| true);
+    let p = same.pchr.as_ref().unwrap();
+    let g = p.families.iter().find(|f| f.name == "Threshold").unwrap();
+    let a = g.auc.unwrap();
+    assert!(a.half().abs() < 1e-12, "{a:?}");
+    let w = g.words.as_deref().unwrap();
+    assert!(w.contains("identical on every seed") && !w.contains("000000"), "{w}");
+}

@@ -58,11 +58,20 @@ impl PartialEq for Stat {
 /// the bindings' `intervalWords()`).
 pub const INTERVAL: &str = "mean ± 95% Student-t half-width over the n seeds (t_{0.975, n−1}·sd/√n)";
 
+/// Whether a half-width is zero: exactly, or at the rounding noise of its mean (seeds that all
+/// gave the same value whose mean is not a double: three 0.02 average to 0.019999999999999997,
+/// whose standard deviation is then about 1e-18, not 0). Such an interval is shown as what it is,
+/// every seed equal, never as twelve zeros of "precision".
+pub fn zero_width(mean: f64, half: f64) -> bool {
+    half == 0.0 || half.abs() <= 1e-12 * mean.abs()
+}
+
 /// `mean ± half` rounded to the precision the half-width supports: the half-width to two
 /// significant digits and the mean to the same decimal place, so `48.66667 ± 16.54154` prints
-/// `49 ± 17` and `53.894 ± 5.3212` prints `53.9 ± 5.3`. A zero half-width (every seed equal) prints
-/// `± 0` after the mean to 4 significant digits; a missing one (NaN, a single seed) prints the mean
-/// alone. Every table of the page and the CLI formats intervals with this.
+/// `49 ± 17` and `53.894 ± 5.3212` prints `53.9 ± 5.3`. A zero half-width (every seed equal, also
+/// at rounding noise: [`zero_width`]) prints `± 0` after the mean to 4 significant digits; a
+/// missing one (NaN, a single seed) prints the mean alone. Every table of the page and the CLI
+/// formats intervals with this.
 pub fn format_interval(mean: f64, half: f64) -> String {
     if !mean.is_finite() {
         return "–".into();
@@ -70,7 +79,7 @@ pub fn format_interval(mean: f64, half: f64) -> String {
     if !half.is_finite() {
         return significant(mean, 4);
     }
-    if half == 0.0 {
+    if zero_width(mean, half) {
         return format!("{} ± 0", significant(mean, 4));
     }
     let decimals = decimals_for(half);
@@ -85,7 +94,7 @@ pub fn format_interval(mean: f64, half: f64) -> String {
 /// touching zero (and `0.0296 ± 0.0302`, which includes it, is not shown as touching it either). The frontier's tables, in the CLI and the page, write their differences with this.
 pub fn format_difference(mean: f64, half: f64) -> String {
     let m = mean.abs();
-    let body = if m.is_finite() && half.is_finite() && half != 0.0 {
+    let body = if m.is_finite() && half.is_finite() && !zero_width(m, half) {
         let d = decimals_keeping_sign(decimals_for(half), &[(m, -half.abs())]);
         format!("{} ± {}", fixed(m, d), fixed(half.abs(), d))
     } else {
@@ -279,6 +288,20 @@ mod format_tests {
         assert_eq!(format_interval(0.123456, f64::NAN), "0.1235");
         assert_eq!(format_interval(f64::NAN, 1.0), "–");
     }
+
+    /// Seeds that all gave 0.02 average to 0.019999999999999997 with a half-width of rounding
+    /// noise: every seed equal, "± 0", never "0.020000000000 ± 0.000000000000".
+    #[test]
+    fn rounding_noise_is_no_spread() {
+        let (mean, _, half) = mean_std_ci95(&[0.02, 0.02, 0.02, 0.02, 0.02, 0.02, 0.02]);
+        assert!(half.is_finite() && half.abs() < 1e-15, "{half}");
+        assert_eq!(format_interval(mean, half), "0.02000 ± 0");
+        assert_eq!(format_interval(0.019999999999999997, 3.5e-18), "0.02000 ± 0");
+        assert_eq!(Interval::symmetric(0.019999999999999997, 3.5e-18, 4).words(""), "0.02000 ± 0");
+        assert_eq!(format_difference(0.019999999999999997, 3.5e-18), "+0.02000 ± 0");
+        // A real spread, however small beside a large mean, keeps its digits.
+        assert_eq!(format_interval(1.0, 2e-9), "1.0000000000 ± 0.0000000020");
+    }
 }
 
 /// An interval over seeds: the mean and the 95% bounds (NaN, `null` in JSON, with fewer than 2
@@ -338,7 +361,7 @@ impl Interval {
     pub fn words(&self, suffix: &str) -> String {
         let symmetric =
             ((self.hi - self.mean) - (self.mean - self.lo)).abs() <= 1e-9 * self.half().abs().max(1e-300);
-        if symmetric || !self.is_finite() {
+        if symmetric || !self.is_finite() || zero_width(self.mean, (self.hi - self.lo) / 2.0) {
             let half = if self.is_finite() { self.half() } else { f64::NAN };
             format!("{}{suffix}", format_interval(self.mean, half))
         } else {
