@@ -14,7 +14,9 @@ const el = (tag, attrs = {}, text = '') => Object.assign(document.createElement(
 export const definitionFile = (spec) => `${spec.id}.definition.json`;
 
 /**
- * The command and, when it names the definition file, that file's text (`null` otherwise).
+ * The command and, when it names the definition file (as any of its arguments: `csc run FILE`,
+ * `csc tune-threshold FILE --precision 0.9`), that file's text (`null` otherwise), so the
+ * command can always be run from what the page gives.
  * `commandOf(spec, file)` makes the command: the engine's cliCommand (`csc run`) unless a view
  * gives its own (the "Pick a threshold" answer: the engine's tuneCommand).
  * @param {any} spec
@@ -23,7 +25,8 @@ export const definitionFile = (spec) => `${spec.id}.definition.json`;
 export function reproduction(spec, commandOf = cliCommand) {
   const file = definitionFile(spec);
   const command = commandOf(spec, file);
-  return { command, file, definition: command.endsWith(file) ? JSON.stringify(spec, null, 2) : null };
+  const names = command.split(/\s+/).includes(file);
+  return { command, file, definition: names ? JSON.stringify(spec, null, 2) : null };
 }
 
 /** Copies `text`, saying so on `button` (or how to copy by hand if the browser refuses). */

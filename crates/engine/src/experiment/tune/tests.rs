@@ -200,7 +200,15 @@ fn tau_is_chosen_on_the_first_half_and_reported_on_the_other() {
         "{}",
         a.sentences[0]
     );
-    assert!(a.sentences[1].ends_with("the target holds there."), "{}", a.sentences[1]);
+    assert!(
+        a.sentences[1].ends_with(&format!(
+            "the target holds there: its one-sided 95% Clopper–Pearson lower bound on hit precision on \
+             these seeds, {}, is at least 0.85.",
+            crate::experiment::stats::significant(c.reporting.bound, 4)
+        )),
+        "{}",
+        a.sentences[1]
+    );
     // Precision ≥ 0.95: no τ meets it; the closest bound is τ = 0.2's.
     let a = r.tune_threshold(Target::Precision(0.95)).unwrap();
     assert_eq!((a.tau, a.best.as_ref().map(|c| c.value)), (None, Some(0.2)));
@@ -210,6 +218,51 @@ fn tau_is_chosen_on_the_first_half_and_reported_on_the_other() {
     one.units.retain(|u| u.unit.seed == 0);
     let e = one.tune_threshold(Target::Precision(0.9)).unwrap_err().to_string();
     assert!(e.contains("it needs at least 2 seeds"), "{e}");
+}
+
+/// "Does not hold" beside a held-out hit precision above the target is explained in the same
+/// sentence: the one-sided 95% Clopper–Pearson lower bound on the held-out seeds, which is what
+/// falls short, next to the target; and the bound never rounds onto the target.
+#[test]
+fn a_target_that_fails_on_held_out_seeds_is_said_with_its_bound() {
+    // Selection as above (τ = 0.2 meets 0.85); held out, τ = 0.2 has 20 hits, 1 wrong: hit
+    // precision 0.95, but its lower bound cp_lower(19, 20) = 0.7840 is below 0.85.
+    let r = constructed(|point, seed| match (point, seed < 2) {
+        (0, _) => (10, 0),
+        (1, true) => (30, 1),
+        (1, false) => (10, if seed == 2 { 1 } else { 0 }),
+        _ => (50, 10),
+    });
+    let a = r.tune_threshold(Target::Precision(0.85)).unwrap();
+    let c = a.threshold.as_ref().unwrap();
+    assert_eq!((c.reporting.precision, c.reporting.holds), (0.95, false));
+    let bound = cp_lower(19, 20, ALPHA);
+    assert!(bound < 0.85, "{bound}");
+    let said = format!(
+        "hit precision 0.9500 [0.7513, 0.9987] (two-sided 95% Clopper–Pearson), error rate 0.005000 [0.0001266, \
+         0.02754]; the target does not hold there: its one-sided 95% Clopper–Pearson lower bound on hit \
+         precision on these seeds, {}, is below 0.85.",
+        crate::experiment::stats::significant(bound, 4)
+    );
+    assert!(
+        a.sentences[1].starts_with("On the held-out seeds 2, 3: hit ratio 0.1000, "),
+        "{}",
+        a.sentences[1]
+    );
+    assert!(a.sentences[1].ends_with(&said), "{}\nwant …{said}", a.sentences[1]);
+    // Every sentence that says whether the target holds says its bound in that sentence.
+    for s in a.sentences.iter().filter(|s| s.contains("the target holds") || s.contains("does not hold")) {
+        assert!(s.contains("Clopper–Pearson lower bound on hit precision on these seeds, "), "{s}");
+    }
+    // A bound just below the target is never shown as the target: more digits until it reads below.
+    let mut m = c.reporting.clone();
+    m.bound = 0.849_996;
+    let words = super::words::verdict(&m, Target::Precision(0.85));
+    assert!(words.ends_with("on these seeds, 0.849996, is below 0.85"), "{words}");
+    // An error-rate target: its upper bound, at most or above.
+    let e = super::words::verdict(&c.reporting, Target::ErrorRate(0.01));
+    assert!(e.starts_with("the target does not hold there: its one-sided 95% Clopper–Pearson upper bound on the error rate on these seeds, "), "{e}");
+    assert!(e.ends_with("is above 0.01"), "{e}");
 }
 
 #[test]

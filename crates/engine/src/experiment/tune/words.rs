@@ -18,6 +18,35 @@ fn seeds_words(s: &[u64]) -> String {
     s.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")
 }
 
+/// Whether the target holds on some seeds, with the one-sided 95% Clopper–Pearson bound it is
+/// judged by next to the target, so that "does not hold" beside a hit precision above the target
+/// reads as what it is: the bound, not the estimate, falls short. The bound is shown with as many
+/// digits as its comparison with the target needs (never rounded onto it).
+pub(super) fn verdict(m: &Measured, target: Target) -> String {
+    let (which, goal, at_least) = match target {
+        Target::Precision(p) => ("lower bound on hit precision", p, true),
+        Target::ErrorRate(e) => ("upper bound on the error rate", e, false),
+    };
+    if m.counts.hits == 0 {
+        return "the target does not hold there: no hit".into();
+    }
+    let meets = |v: f64| if at_least { v >= goal } else { v <= goal };
+    let shown = (4..=12)
+        .map(|d| crate::experiment::stats::significant(m.bound, d))
+        .find(|t| t.parse::<f64>().is_ok_and(|v| meets(v) == meets(m.bound)))
+        .unwrap_or_else(|| m.bound.to_string());
+    let relation = match (m.holds, at_least) {
+        (true, true) => "at least",
+        (true, false) => "at most",
+        (false, true) => "below",
+        (false, false) => "above",
+    };
+    format!(
+        "the target {} there: its one-sided 95% Clopper–Pearson {which} on these seeds, {shown}, is {relation} {goal}",
+        if m.holds { "holds" } else { "does not hold" }
+    )
+}
+
 impl TuneAnswer {
     /// The answer in sentences: τ and its cosine with what it measured on each half, or that no τ
     /// meets the target with the best reachable; vCache's δ; the paper's policy's saving.
@@ -30,14 +59,13 @@ impl TuneAnswer {
         let (sel, rep) = (seeds_words(&self.selection_seeds), seeds_words(&self.reporting_seeds));
         let held = |m: &Measured| {
             format!(
-                "hit ratio {}, hit precision {} {} (two-sided 95% Clopper–Pearson), error rate {} {}, \
-                 one-sided 95% bound {}",
+                "hit ratio {}, hit precision {} {} (two-sided 95% Clopper–Pearson), error rate {} {}; {}",
                 n4(m.hit_ratio),
                 if m.precision.is_finite() { n4(m.precision) } else { "— (no hit)".into() },
                 interval(m.precision_ci),
                 n4(m.error_rate),
                 interval(m.error_ci),
-                n4(m.bound)
+                verdict(m, self.target)
             )
         };
         let mut out = Vec::new();
@@ -51,11 +79,7 @@ impl TuneAnswer {
                     n4(c.selection.hit_ratio),
                     n4(c.selection.bound)
                 ));
-                out.push(format!(
-                    "On the held-out seeds {rep}: {}; the target {} there.",
-                    held(&c.reporting),
-                    if c.reporting.holds { "holds" } else { "does not hold" }
-                ));
+                out.push(format!("On the held-out seeds {rep}: {}.", held(&c.reporting)));
                 if self.rows.last().is_some_and(|r| r.tau == c.value) {
                     out.push(format!(
                         "τ = {} is the grid's largest: a larger τ may also meet the target with more hits.",
@@ -82,10 +106,9 @@ impl TuneAnswer {
         match &self.vcache {
             Some(v) => out.push(format!(
                 "vCache meets the same target on the selection seeds at δ = {} (the largest hit ratio \
-                 by the same rule): on the held-out seeds, {}; the target {} there.",
+                 by the same rule): on the held-out seeds, {}.",
                 v.value,
-                held(&v.reporting),
-                if v.reporting.holds { "holds" } else { "does not hold" }
+                held(&v.reporting)
             )),
             None => out.push(match &self.vcache_best {
                 Some(b) => format!(
@@ -104,7 +127,7 @@ impl TuneAnswer {
         }
         match (&self.paper, &self.saving, &self.threshold) {
             (Some(p), Some(s), Some(c)) => {
-                let verdict = match s.difference {
+                let saving = match s.difference {
                     Difference::Lower => format!(
                         "it saves {} per request against the threshold cache at τ = {}",
                         n4(-s.mean),
@@ -128,7 +151,7 @@ impl TuneAnswer {
                 let diff = if s.mean > 0.0 { format!("+{diff}") } else { diff };
                 out.push(format!(
                     "CLCB-SC-LS-Cont (the paper's policy) meets the target on the selection seeds at \
-                     β = {} (held-out hit precision {}, hit ratio {}; the target {} there); {verdict} \
+                     β = {} (held-out hit precision {}, hit ratio {}; {}); {saving} \
                      (paired over the {} held-out seeds: {diff} in realised cost per request).",
                     p.value,
                     if p.reporting.precision.is_finite() {
@@ -137,7 +160,7 @@ impl TuneAnswer {
                         "— (no hit)".into()
                     },
                     n4(p.reporting.hit_ratio),
-                    if p.reporting.holds { "holds" } else { "does not hold" },
+                    verdict(&p.reporting, self.target),
                     s.n,
                 ));
             }
