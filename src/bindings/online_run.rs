@@ -181,6 +181,22 @@ impl JsOnlineRun {
         self.live.policies().iter().map(|k| acting_symbol(*k, true).to_string()).collect()
     }
 
+    /// Per policy, how it chooses its cache among its ε-net's centers, with the run's `k` ("kept
+    /// 10 others"): why a center it does not cache is left out (a center's details in the live
+    /// view). Empty for a policy without ε-net centers.
+    #[wasm_bindgen(getter, js_name = cacheRules)]
+    pub fn cache_rules(&self) -> Vec<String> {
+        self.live.cache_rules()
+    }
+
+    /// What the live view's picture is, in one line for its canvas: "2-D PCA of 384-d embeddings:
+    /// keeps 6% of the variance; nearby points here may be far apart" (the variance the dataset's
+    /// projection keeps, measured), or on 2-D data the space itself.
+    #[wasm_bindgen(getter)]
+    pub fn caption(&self) -> String {
+        self.live.caption()
+    }
+
     /// `L(M_orc)` on the evaluation sample.
     #[wasm_bindgen(getter, js_name = oracleLoss)]
     pub fn oracle_loss(&self) -> f64 {

@@ -9,8 +9,15 @@
 // - four policies side by side (p3, p4 in the link), and back to three;
 // - nq-trivia at T = 5,000 (the first 2,500 questions of each source of the shared data, served
 //   as the page's bundle from a temporary folder): older arrivals become the density, and the
-//   hover on a wrong hit shows both questions, both gold answers and says wrong.
-// Screenshots of 2 and 4 panels at 1440 and 390 px go to artifacts/. No console error.
+//   hover on a wrong hit shows both questions, both gold answers and says wrong;
+// - what the view writes about the run is the engine's: each canvas's caption (what the picture
+//   is: on 384-d data the PCA's kept variance, as the dataset measures it), wrapped to the canvas
+//   at 1440, 768 and 390 px; the counters labelled by the engine's metric list, costs per round
+//   as their neighbours (the realised cost per round equals the engine's); a center's details
+//   name the run's k (the engine's cache rule), never the symbol;
+// - while playing, the toolbar shows the run's rounds per second (its value is not checked).
+// Screenshots of 2 and 4 panels at 1440 and 390 px, and nq-trivia at 1440, 768 and 390 px, go to
+// artifacts/. No console error.
 //   CSC_DATA=/work/shared/data node tests/e2e/live.mjs
 import { existsSync, mkdtempSync, writeFileSync, readFileSync, mkdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -81,6 +88,26 @@ async function open(query, viewport = { width: 1440, height: 1000 }) {
   return page;
 }
 const rounds = (page) => page.evaluate(() => Number(document.body.dataset.round));
+/** Each shown panel's canvas caption and its wrapped lines, [text, width, room] (CSS px). */
+const captions = (page) => page.$$eval('.panels figure.live:not([hidden])', (fs) => fs.map((f) => ({ caption: f.dataset.caption, lines: JSON.parse(f.dataset.captionLines || '[]') })));
+/** Every panel's caption is `want`, whole, on lines no wider than the canvas leaves them. */
+async function captionFits(page, want, where) {
+  const got = await captions(page);
+  assert(got.length >= 2, `${where}: ${got.length} panels`);
+  for (const [i, c] of got.entries()) {
+    assert(c.caption === want, `${where}, panel ${i}: the canvas says “${c.caption}”, the engine “${want}”`);
+    assert(c.lines.map(([l]) => l).join(' ') === want, `${where}, panel ${i}: the lines drop words: ${JSON.stringify(c.lines)}`);
+    for (const [l, w, room] of c.lines) assert(w <= room || !l.includes(' '), `${where}, panel ${i}: “${l}” is ${w} px wide, the canvas leaves ${room}`);
+  }
+}
+/** Nothing is wider than the window (no horizontal scrolling, nothing cut at the right). */
+async function fitsWidth(page, where) {
+  const { scroll, width, wide } = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth, width: window.innerWidth,
+    wide: [...document.querySelectorAll('#view-live *')].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5 && e.getClientRects().length).map((e) => e.id || e.className || e.tagName).slice(0, 5),
+  }));
+  assert(scroll <= width && !wide.length, `${where}: the page is ${scroll} px wide in a ${width} px window; past the edge: ${wide.join(', ')}`);
+}
 const why = (page, p) => page.evaluate((p) => { const e = document.querySelector(`#panel-${p} .why`); return { round: Number(e.dataset.round), parts: e.dataset.parts, text: e.textContent }; }, p);
 const shot = (page, name) => page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
 
@@ -132,9 +159,42 @@ await check('why this round: the first rounds one at a time and a batch\'s last 
     assert(Math.abs(c.avg_regret - got.regret) < 1e-12 && Math.abs(c.hit_rate - got.hit) < 1e-12, `panel ${p}: the page's chart differs from the engine's counters`);
     assert(Math.abs(got.noCache - (run.noCacheLoss - run.oracleLoss)) < 1e-12, `no-cache line ${got.noCache}`);
   }
+  // The counters: labelled by the engine's metric list; the realised cost per round, as its
+  // neighbours (the regret and its parts) are, equal to the engine's.
+  const names = new Map(csc.metrics().map((m) => [m.id, m.name]));
+  const counters = run.counters();
+  for (let p = 0; p < ids.length; p++) {
+    const got = await page.evaluate((p) => [...document.querySelectorAll(`#panel-${p} .counters div`)].map((d) => ({ label: d.querySelector('dt').textContent, counter: d.querySelector('dd').dataset.counter, text: d.querySelector('dd').textContent, value: Number(d.querySelector('dd').dataset.value) })), p);
+    const want = { hit: 'hit_rate', cost: 'avg_realised_cost', switches: 'switches', regret: 'avg_regret', gap: 'avg_loss_gap', switchcost: 'avg_switch_cost', error: 'error_rate' };
+    for (const c of got) {
+      if (c.counter === 'round') continue;
+      assert(c.label === names.get(want[c.counter]), `panel ${p}: the counter “${c.label}” is not the engine's “${names.get(want[c.counter])}”`);
+    }
+    const cost = got.find((c) => c.counter === 'cost');
+    assert(cost.label === 'realised cost per round', `panel ${p}: ${cost.label}`);
+    assert(Math.abs(cost.value - counters[p].avg_realised_cost) < 1e-12 && cost.text === counters[p].avg_realised_cost.toFixed(4), `panel ${p}: realised cost per round ${cost.text} (${cost.value}), the engine's ${counters[p].avg_realised_cost}`);
+  }
+  // The caption: what the picture is, the engine's words with the variance the projection keeps.
+  const ev = ds.explainedVariance();
+  assert(run.caption === `2-D PCA of ${ds.dim}-d embeddings: keeps ${Math.round(100 * (ev[0] + ev[1]))}% of the variance; nearby points here may be far apart`, run.caption);
+  await captionFits(page, run.caption, 'synthetic at 1440 px');
+  // A center left out of the cache says why, with the run's k.
+  const k = csc.validateParams(state.params).k;
+  await page.focus('#panel-0 .canvas-wrap canvas');
+  let tip = '';
+  for (let j = 0; j < 200 && !/cached: no/.test(tip); j++) {
+    await page.keyboard.press('ArrowRight');
+    tip = await page.textContent('#tip-0');
+  }
+  assert(/cached: no/.test(tip), `no center left out of the cache: ${tip}`);
+  assert(tip.includes(`cached: no — ${run.cacheRules[0]}`) && run.cacheRules[0].endsWith(`kept ${k} others`), `the tip says “${tip}”, the engine “${run.cacheRules[0]}” (k = ${k})`);
+  assert(!/\bk others\b/.test(tip), tip);
+  await page.keyboard.press('Escape');
   await shot(page, 'live-2-panels-1440');
   await page.setViewportSize({ width: 390, height: 900 });
   await page.waitForTimeout(300);
+  await captionFits(page, run.caption, 'synthetic at 390 px');
+  await fitsWidth(page, 'synthetic at 390 px');
   await shot(page, 'live-2-panels-390');
   run.free(); ds.free();
 });
@@ -183,9 +243,12 @@ await check('while playing, one engine call per animation frame', async () => {
   assert(await p.evaluate(() => document.body.dataset.liveMode) === 'paused', 'ready and paused');
   await p.click('#play');
   assert(await p.evaluate(() => document.body.dataset.liveMode) === 'playing', 'playing');
+  // The pace, measured by the page over wall time (its value depends on the machine).
+  await waitFor(p, () => /^[\d,]+ rounds\/s$/.test(document.getElementById('live-pace').textContent), null, { timeout: 30000 });
   await waitFor(p, () => Number(document.body.dataset.round) >= 90, null, { timeout: 60000 });
   await p.click('#play');
   await waitFor(p, () => document.body.dataset.liveMode === 'paused');
+  assert(await p.textContent('#live-pace') === '', 'a paused run shows no pace');
   await p.waitForTimeout(500); // the last reply lands
   const { posts, frames, round } = await p.evaluate(() => {
     const w = /** @type {any} */ (window);
@@ -244,7 +307,26 @@ await check('nq-trivia at T = 5,000: older arrivals become a density; the hover 
     const d = await page.evaluate((p) => ({ ...document.getElementById(`panel-${p}`).dataset }), p);
     assert(Number(d.trail) + Number(d.density) === 5000, `panel ${p}: ${d.trail} in the trail + ${d.density} in the density ≠ 5000`);
   }
+  // The caption: 2-D PCA of the 384-d embeddings, with the variance it keeps as the engine
+  // measures it on the same files.
+  const nq = csc.Dataset.nqTrivia(readFileSync(extra['/data/nq.jsonl'], 'utf8'), new Uint8Array(readFileSync(extra['/data/nq.emb.f32'])),
+    readFileSync(extra['/data/triviaqa.jsonl'], 'utf8'), new Uint8Array(readFileSync(extra['/data/triviaqa.emb.f32'])));
+  const ev = nq.explainedVariance(), kept = Math.round(100 * (ev[0] + ev[1]));
+  nq.free();
+  const want = `2-D PCA of ${DIM}-d embeddings: keeps ${kept}% of the variance; nearby points here may be far apart`;
+  console.log(`     nq-trivia: ${want}`);
+  await captionFits(page, want, 'nq-trivia at 1440 px');
+  await fitsWidth(page, 'nq-trivia at 1440 px');
   await shot(page, 'live-nq-trivia-5000-1440');
+  for (const width of [768, 390]) {
+    await page.setViewportSize({ width, height: 1000 });
+    await page.waitForTimeout(400);
+    await captionFits(page, want, `nq-trivia at ${width} px`);
+    await fitsWidth(page, `nq-trivia at ${width} px`);
+    await shot(page, `live-nq-trivia-5000-${width}`);
+  }
+  await page.setViewportSize({ width: 1440, height: 1000 });
+  await page.waitForTimeout(400);
   let shown = null;
   for (let p = 2; p >= 0 && !shown; p--) {
     const at = await page.evaluate((p) => JSON.parse(document.getElementById(`panel-${p}`).dataset.wrongAt || '[]'), p);

@@ -329,7 +329,7 @@ try {
       const got = await counters(p, i);
       const w = want[i];
       assert(got.round === w.t && got.switches === w.switches, `policy ${i}: round ${got.round}/${w.t}, switches ${got.switches}/${w.switches}`);
-      for (const [k, nk] of [['hit', 'hit_rate'], ['cost', 'realised_cost'], ['regret', 'avg_regret']]) {
+      for (const [k, nk] of [['hit', 'hit_rate'], ['cost', 'avg_realised_cost'], ['regret', 'avg_regret']]) {
         assert(Math.abs(got[k] - w[nk]) <= 1e-9 * Math.max(1, Math.abs(w[nk])), `policy ${i} ${k}: page ${got[k]}, native ${w[nk]}`);
       }
     }

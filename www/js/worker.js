@@ -42,13 +42,14 @@ serve({
     dataset = makeDataset(msg);
     const params = validateParams(msg.params);
     run = new OnlineRun(dataset, params, msg.policies, msg.arrival || undefined);
-    const ev2 = dataset.dim === 2 ? null : Array.from(dataset.explainedVariance());
     // The catalog entries of the run's policies (family, where each explained step is defined).
     const catalog = policies();
     const entries = msg.policies.map((id) => catalog.find((p) => p.id === id));
     return {
       universe: run.universe(), policies: run.policies, entries, actingSymbols: run.actingSymbols, horizon: run.horizon,
-      oracleLoss: run.oracleLoss, noCacheLoss: run.noCacheLoss, dim: dataset.dim, size: dataset.size, explained: ev2, checksum: dataset.checksum,
+      oracleLoss: run.oracleLoss, noCacheLoss: run.noCacheLoss, dim: dataset.dim, size: dataset.size, checksum: dataset.checksum,
+      // What the picture is (its projection's kept variance) and each policy's cache rule with the run's k: the engine's words.
+      caption: run.caption, cacheRules: run.cacheRules,
       // SPEC §14: why this data has no ground truth (null when it has): the error-rate counter's "—".
       noGroundTruth: dataset.info().no_ground_truth ?? null,
       initMs: performance.now() - t0, arrival: msg.arrival || null, frame: run.step(0, dataset.dim === 2 ? msg.heatN : 0),

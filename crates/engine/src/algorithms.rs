@@ -342,6 +342,30 @@ impl PolicyKind {
         self.policy_info().steps
     }
 
+    /// Its cache rule ([`PolicyInfo::cache_rule`]) for a run whose cache holds `k` items: the
+    /// symbol `k` replaced by the number ("kept 10 others"; "kept 1 other"), as the live view's
+    /// center details say it.
+    pub fn cache_rule_for(&self, k: usize) -> String {
+        let mut out: Vec<String> = Vec::new();
+        let mut singular_next = false;
+        for word in self.policy_info().cache_rule.split(' ') {
+            if word == "k" {
+                out.push(k.to_string());
+                singular_next = k == 1;
+                continue;
+            }
+            // The plural the number governs ("k others", "k cells", "k random cells").
+            match (singular_next, word.strip_suffix('s')) {
+                (true, Some(one)) if matches!(word, "others" | "cells") => {
+                    out.push(one.to_string());
+                    singular_next = false;
+                }
+                _ => out.push(word.to_string()),
+            }
+        }
+        out.join(" ")
+    }
+
     /// The six online algorithms the paper's online figures compare (§6, and the appendix's
     /// CLCB-Frozen-Cont; SPEC §10), in the list's order: the benchmarks' default list.
     pub fn compared() -> Vec<PolicyKind> {
@@ -410,6 +434,31 @@ mod tests {
         }
         assert!(PolicyKind::Lfu.policy_info().cache_rule.contains("most requested"));
         assert!(PolicyKind::Greedy.policy_info().cache_rule.contains("count × mean cost"));
+    }
+
+    /// A run's cache rule names its k, never the symbol (the live view's center details said
+    /// "kept k others").
+    #[test]
+    fn a_runs_cache_rule_names_its_k() {
+        for kind in PolicyKind::ALL {
+            let rule = kind.policy_info().cache_rule;
+            for k in [1, 10, 250] {
+                let got = kind.cache_rule_for(k);
+                assert!(!got.split(' ').any(|w| w == "k"), "{kind:?}: {got}");
+                let has_k = rule.split(' ').any(|w| w == "k");
+                assert_eq!(got.contains(&format!(" {k} ")), has_k, "{kind:?}: {got}");
+                if !has_k {
+                    assert_eq!(got, rule);
+                }
+            }
+        }
+        assert!(PolicyKind::ClcbScLsCont.cache_rule_for(10).ends_with("(Alg. 4 l. 17–18), kept 10 others"));
+        assert!(PolicyKind::Oracle.cache_rule_for(1).ends_with("on the true costs kept 1 other"));
+        assert_eq!(
+            PolicyKind::EpsilonGreedy.cache_rule_for(1),
+            "Epsilon-Greedy keeps Greedy's 1 cell (largest count × mean cost), or 1 random cell with probability ε (our convention, docs/SPEC-NOTES.html#online-spec-9)"
+        );
+        assert!(PolicyKind::Lfu.cache_rule_for(50).starts_with("LFU keeps the 50 most requested cells"));
     }
 
     #[test]

@@ -153,6 +153,8 @@ pub struct LiveRun {
     asked: Vec<(usize, Vec<f32>, String)>,
     /// Per policy, the checkpoints already handed out in a [`Frame`].
     sent: Vec<usize>,
+    /// The cache size `k` of the run.
+    k: usize,
 }
 
 impl LiveRun {
@@ -199,7 +201,7 @@ impl LiveRun {
             .map(|&k| Simulation::new(env.clone(), k, params, 0))
             .collect::<Result<Vec<_>>>()?;
         let sent = vec![0; sims.len()];
-        Ok(LiveRun { dataset, projection, trace, sims, t: 0, asked: Vec::new(), sent })
+        Ok(LiveRun { dataset, projection, trace, sims, t: 0, asked: Vec::new(), sent, k: params.k })
     }
 
     /// The horizon `T`.
@@ -223,6 +225,22 @@ impl LiveRun {
     }
     pub fn trace(&self) -> &Trace {
         &self.trace
+    }
+
+    /// Per policy, how it chooses its cache among its ε-net's centers, with the run's `k`
+    /// ([`PolicyKind::cache_rule_for`]): why a center it does not cache is left out. Empty for a
+    /// policy without ε-net centers.
+    pub fn cache_rules(&self) -> Vec<String> {
+        self.policies().iter().map(|k| k.cache_rule_for(self.k)).collect()
+    }
+
+    /// What the view's picture is, in one line (drawn in each canvas): on 2-D data the space
+    /// itself, else the projection with the variance it keeps ([`Projection::caption`]).
+    pub fn caption(&self) -> String {
+        match &self.projection {
+            Some(p) => p.caption(),
+            None => "2-D data drawn as is: distances are exact".to_string(),
+        }
     }
 
     /// The 2-D position the view draws `x` at: the point itself on 2-D data, else its projection.

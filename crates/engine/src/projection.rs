@@ -101,6 +101,23 @@ impl Projection {
         self.mean.len()
     }
 
+    /// The share of the fitted points' variance the picture keeps: both axes' together.
+    pub fn kept(&self) -> f64 {
+        (self.explained[0] + self.explained[1]).clamp(0.0, 1.0)
+    }
+
+    /// What a picture drawn with it is, in one line (the live view draws it in each canvas):
+    /// "2-D PCA of 384-d embeddings: keeps 6% of the variance; nearby points here may be far
+    /// apart". The second clause holds for every orthogonal projection: it never lengthens a
+    /// distance, so points far apart in the space can meet in the picture, never the reverse.
+    pub fn caption(&self) -> String {
+        format!(
+            "2-D PCA of {}-d embeddings: keeps {} of the variance; nearby points here may be far apart",
+            self.dim(),
+            percent(self.kept())
+        )
+    }
+
     /// The 2-D coordinates of `x`. Panics if `x` has the wrong dimension (use
     /// [`project_all`](Self::project_all) for unchecked input).
     pub fn project(&self, x: &[f32]) -> [f64; 2] {
@@ -122,6 +139,20 @@ impl Projection {
             )));
         }
         Ok(points.iter().flat_map(|x| self.project(x)).collect())
+    }
+}
+
+/// A share in `[0, 1]` as a whole percentage, never rounded to a value it is not: "under 1%"
+/// above 0 and "over 99%" below 1 (within rounding error of the fit: 10⁻⁶ percentage points).
+fn percent(share: f64) -> String {
+    const ROUNDING: f64 = 1e-6;
+    let p = 100.0 * share;
+    if p > ROUNDING && p < 0.5 {
+        "under 1%".to_string()
+    } else if (99.5..100.0 - ROUNDING).contains(&p) {
+        "over 99%".to_string()
+    } else {
+        format!("{p:.0}%")
     }
 }
 
@@ -265,6 +296,36 @@ mod tests {
         assert!(Projection::fit(&Points::new(4).unwrap()).is_err());
         let e = one.project_all(&pts(2, vec![0.0, 0.0])).unwrap_err().to_string();
         assert!(e.contains("fitted on 3-dimensional"), "{e}");
+    }
+
+    /// The caption states the dimension and the kept variance the fit measured, rounded to a
+    /// whole percentage that never reads 0% or 100% when it is not.
+    #[test]
+    fn the_caption_states_the_kept_variance() {
+        let mut pr = Projection {
+            mean: vec![0.0; 384],
+            axes: [vec![0.0; 384], vec![0.0; 384]],
+            explained: [0.04, 0.022],
+        };
+        assert_eq!(
+            pr.caption(),
+            "2-D PCA of 384-d embeddings: keeps 6% of the variance; nearby points here may be far apart"
+        );
+        assert!((pr.kept() - 0.062).abs() < 1e-12);
+        pr.explained = [0.003, 0.001];
+        assert!(pr.caption().contains("keeps under 1% of the variance"), "{}", pr.caption());
+        pr.explained = [0.9, 0.0996];
+        assert!(pr.caption().contains("keeps over 99% of the variance"), "{}", pr.caption());
+        pr.explained = [0.0, 0.0];
+        assert!(pr.caption().contains("keeps 0% of the variance"), "{}", pr.caption());
+        // A plane in 5-D: all of it.
+        let (p, _, _) = plane_in_5d();
+        let fitted = Projection::fit(&p).unwrap();
+        assert!(
+            fitted.caption().starts_with("2-D PCA of 5-d embeddings: keeps 100% of the variance"),
+            "{}",
+            fitted.caption()
+        );
     }
 
     #[test]

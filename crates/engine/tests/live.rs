@@ -363,6 +363,40 @@ fn events_add_up_to_the_policies_counters() {
     let _: &PolicyRound = &rounds[0].policies[0];
 }
 
+/// What the live view writes about a run comes from the run: the canvas caption names the
+/// data's dimension and the variance its projection keeps (synthetic's PCA, measured here
+/// again), the plane is drawn as is; a center's details name the run's k, never the symbol.
+#[test]
+fn the_captions_and_cache_rules_name_the_runs_numbers() {
+    let synthetic = Arc::new(csc_engine::dataset::synthetic::universe(0.01).unwrap());
+    let p = Params { horizon: 50, n_eval: 50, k: 7, ..Params::default() };
+    let projection = Projection::fit(&synthetic.points).unwrap();
+    let kept = 100.0 * (projection.explained[0] + projection.explained[1]);
+    assert!(kept > 1.0 && kept < 99.0, "{kept}");
+    let kinds = [PolicyKind::ClcbScLsCont, PolicyKind::Lfu, PolicyKind::Threshold];
+    let trace = generate_trace(
+        synthetic.clone(),
+        ArrivalModel::default_for(&synthetic, &p).unwrap(),
+        &p.clone().check().unwrap(),
+    )
+    .unwrap();
+    let run =
+        LiveRun::from_trace(synthetic.clone(), Some(projection), trace, &p.clone().check().unwrap(), &kinds)
+            .unwrap();
+    assert_eq!(
+        run.caption(),
+        format!(
+            "2-D PCA of {}-d embeddings: keeps {kept:.0}% of the variance; nearby points here may be far apart",
+            synthetic.points.dim()
+        )
+    );
+    let rules = run.cache_rules();
+    assert!(rules[0].ends_with("kept 7 others"), "{}", rules[0]);
+    assert!(rules[1].starts_with("LFU keeps the 7 most requested cells"), "{}", rules[1]);
+    assert_eq!(rules[2], "", "the threshold cache keeps no ε-net");
+    assert!(tiny_run(&[PolicyKind::Greedy], 5, 1).caption().contains("2-D data drawn as is"));
+}
+
 fn sorted(keys: &[u64]) -> Vec<u64> {
     let mut v = keys.to_vec();
     v.sort_unstable();

@@ -10,14 +10,15 @@
 // texts and answers come from the worker's `roundText`/`roundAnswers`, through `roundsInfo`).
 // Under the canvas: "why this round" (why-round.js) and the running chart (live-chart.js).
 import { Delaunay } from '../../vendor/d3-delaunay/d3-delaunay.min.mjs';
-import { defineMetric } from '../metrics.js';
+import { defineMetric, metricInfo } from '../metrics.js';
 import { RunningChart, blank } from './live-chart.js';
 
-export const HIT = '#0f7b55';
-export const LLM = '#d9480f';
+/** The decision colours are the page's (css/style.css `--hit`, `--llm`, `--cached`), read once
+ *  the stylesheet applies, so the canvas and the text of the Ask panel and legend agree. */
+const cssColour = (name) => getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+let HIT = '', LLM = '', CACHED = '';
 /** A hit that served a wrong answer (SPEC §14): a cross, not a dot, so shape tells it too. */
 export const WRONG = '#7c1d6f';
-const CACHED = '#5b21b6';
 const TRAIL = 600;
 /** The newest arrivals drawn at full strength; older ones in the trail fade. */
 const BRIGHT = 120;
@@ -77,10 +78,11 @@ export class LivePanel {
     this.why.dataset.parts = parts.join(' ');
   }
 
-  /** `cacheRule`: how the policy chooses its cache (the engine's catalog, `PolicyInfo.cache_rule`),
-   *  which a center's details say of a center it does not cache. */
+  /** `cacheRule`: how the policy chooses its cache, with the run's k (the engine's words,
+   *  `OnlineRun.cacheRules`), which a center's details say of a center it does not cache. */
   setup({ name, universe, plane, cacheRule = '' }) {
     this.reset();
+    [HIT, LLM, CACHED] = ['--hit', '--llm', '--cached'].map(cssColour);
     this.title.textContent = name;
     this.cacheRule = cacheRule;
     this.universe = universe;
@@ -210,15 +212,28 @@ export class LivePanel {
     this.exposeWrongMarks();
     ctx.strokeStyle = '#c9ced6'; ctx.lineWidth = 1;
     ctx.strokeRect(this.pad, this.pad, this.size, this.size);
-    if (label) {
-      ctx.font = '12px system-ui, sans-serif'; ctx.textAlign = 'left'; ctx.textBaseline = 'bottom';
-      const tw = ctx.measureText(label).width;
-      ctx.fillStyle = 'rgba(255,255,255,0.88)';
-      ctx.fillRect(this.pad + 2, this.pad + this.size - 20, tw + 8, 18);
-      ctx.fillStyle = '#374151';
-      ctx.fillText(label, this.pad + 6, this.pad + this.size - 5);
-    }
+    if (label) this.drawCaption(ctx, label);
     return pulsing;
+  }
+
+  /** What the picture is (the engine's `OnlineRun.caption`), at the canvas's foot, wrapped to
+   *  its width; its lines are kept on the panel (`data-caption-lines`) for the end-to-end test. */
+  drawCaption(ctx, label) {
+    ctx.font = '12px system-ui, sans-serif'; ctx.textAlign = 'left'; ctx.textBaseline = 'bottom';
+    const room = this.size - 12, lines = [];
+    for (const word of label.split(' ')) {
+      const last = lines.length ? `${lines[lines.length - 1]} ${word}` : word;
+      if (lines.length && ctx.measureText(last).width <= room) lines[lines.length - 1] = last;
+      else lines.push(word);
+    }
+    const lh = 15, widest = Math.max(...lines.map((l) => ctx.measureText(l).width));
+    const top = this.pad + this.size - 4 - lines.length * lh;
+    ctx.fillStyle = 'rgba(255,255,255,0.9)';
+    ctx.fillRect(this.pad + 2, top, Math.min(widest + 8, this.size - 4), lines.length * lh + 2);
+    ctx.fillStyle = '#374151';
+    lines.forEach((l, i) => ctx.fillText(l, this.pad + 6, top + (i + 1) * lh));
+    this.root.dataset.caption = label;
+    this.root.dataset.captionLines = JSON.stringify(lines.map((l) => [l, Math.ceil(ctx.measureText(l).width), room]));
   }
 
   /** For the end-to-end test: where the newest wrong answers served sit on the canvas (CSS px),
@@ -330,21 +345,23 @@ export class LivePanel {
 
   setCounters(cp) {
     const f = (v, d) => (v == null || !Number.isFinite(v) ? '–' : v.toFixed(d));
-    // [counter, label, text, value, metric id of csc::experiment::metrics]. Average regret is
-    // shown with its two parts: the loss gap and the switching cost, per round.
-    const rows = [['round', 'round t', String(cp.t), cp.t, ''], ['hit', 'hit rate', `${(cp.hit_rate * 100).toFixed(1)} %`, cp.hit_rate, 'hit_rate'],
-      ['cost', 'realised cost', f(cp.realised_cost, 1), cp.realised_cost, 'realised_cost'], ['switches', 'switches', String(cp.switches), cp.switches, 'switches'],
-      ['regret', 'avg regret', f(cp.avg_regret, 4), cp.avg_regret, 'avg_regret'],
-      ['gap', '… loss gap', f(cp.avg_loss_gap, 4), cp.avg_loss_gap, 'avg_loss_gap'],
-      ['switchcost', '… switching', f(cp.avg_switch_cost, 4), cp.avg_switch_cost, 'avg_switch_cost'],
+    // [counter, text, value, metric id of csc::experiment::metrics], labelled with the metric's
+    // name in the engine's list. Costs are per round, as the regret and its two parts (the loss
+    // gap and the switching cost) beside them; the switches are a count.
+    /** @type {[string, string, number, import('../../pkg/csc.js').MetricId | ''][]} */
+    const rows = [['round', String(cp.t), cp.t, ''], ['hit', `${(cp.hit_rate * 100).toFixed(1)} %`, cp.hit_rate, 'hit_rate'],
+      ['cost', f(cp.avg_realised_cost, 4), cp.avg_realised_cost, 'avg_realised_cost'], ['switches', String(cp.switches), cp.switches, 'switches'],
+      ['regret', f(cp.avg_regret, 4), cp.avg_regret, 'avg_regret'],
+      ['gap', f(cp.avg_loss_gap, 4), cp.avg_loss_gap, 'avg_loss_gap'],
+      ['switchcost', f(cp.avg_switch_cost, 4), cp.avg_switch_cost, 'avg_switch_cost'],
       // SPEC §14: shown "—" where the dataset has no ground truth (the footer says why).
-      ['error', 'error rate', cp.error_rate == null ? '—' : `${(cp.error_rate * 100).toFixed(2)} %`, cp.error_rate ?? NaN, 'error_rate']];
+      ['error', cp.error_rate == null ? '—' : `${(cp.error_rate * 100).toFixed(2)} %`, cp.error_rate ?? NaN, 'error_rate']];
     const dl = this.root.querySelector('.counters');
     if (!dl.children.length) {
-      for (const [k, name, , , id] of rows) {
+      for (const [k, , , id] of rows) {
         const div = document.createElement('div');
         const dt = document.createElement('dt');
-        dt.textContent = name;
+        dt.textContent = id ? metricInfo(id).name : 'round t';
         if (id) defineMetric(dt, id);
         const dd = Object.assign(document.createElement('dd'), { textContent: '–' });
         dd.dataset.counter = k;
@@ -354,7 +371,7 @@ export class LivePanel {
     }
     // For the end-to-end test: the wrong answers marked in the trail (SPEC §14).
     this.root.dataset.wrongMarks = String(this.arrWrong.reduce((n, w, i) => n + (w === 1 && i < this.arrN ? 1 : 0), 0));
-    for (const [k, , text, value] of rows) {
+    for (const [k, text, value] of rows) {
       const dd = dl.querySelector(`[data-counter="${k}"]`);
       dd.textContent = text;
       dd.dataset.value = String(value); // full precision, for the end-to-end test

@@ -24,6 +24,8 @@ const KEYS = ['p1', 'p2', 'p3', 'p4'];
 const CURVE_COLUMNS = ['t', 'avgRegret', 'switches', 'avgRealisedCost', 'hitRate', 'loss', 'estRmse'];
 /** The modes in which a run is set up and answers requests. */
 const READY = ['paused', 'playing', 'stepping', 'finished'];
+/** The wall time over which the live run's pace (rounds per second) is measured, and how often it is shown. */
+const PACE_WINDOW_MS = 2000, PACE_SHOW_MS = 250;
 
 /** The policies the state puts in panels, in order (an empty p3 or p4 is no panel). */
 export const panelPolicies = (s) => KEYS.map((k) => s[k]).filter(Boolean);
@@ -78,6 +80,21 @@ export function createLiveView(app) {
   // The policy selects, speed and colouring are the control table's (js/controls.js): a new
   // policy restarts the run (main.js), the speed is read every frame, a new colouring redraws.
   const status = (text) => { $('status').textContent = text; };
+  // The pace while playing, beside the status: not announced (it changes several times a second).
+  const paceEl = Object.assign(document.createElement('span'), { id: 'live-pace', className: 'status' });
+  $('status').after(paceEl);
+  /** Rounds per second of wall time over the last PACE_WINDOW_MS: `samples` are [time, round] of
+   *  the frames drawn while playing (the page's clock, performance.now). */
+  const pace = { samples: /** @type {[number, number][]} */ ([]), shownAt: 0 };
+  function measurePace(round) {
+    const now = performance.now(), s = pace.samples;
+    s.push([now, round]);
+    while (s.length > 2 && now - s[1][0] >= PACE_WINDOW_MS) s.shift();
+    if (now - pace.shownAt < PACE_SHOW_MS || now - s[0][0] < PACE_SHOW_MS) return;
+    pace.shownAt = now;
+    const perSecond = (round - s[0][1]) / ((now - s[0][0]) / 1000);
+    paceEl.textContent = `${Math.round(perSecond).toLocaleString('en-US')} rounds/s`;
+  }
   const colourBy = () => { const v = app.state.colour; return v === 'auto' ? (session.run && session.run.dim === 2 ? 'decision' : 'cell') : v; };
   let shownColour = app.state.colour;
 
@@ -95,6 +112,7 @@ export function createLiveView(app) {
 
   /** Moves the run to `mode` and shows it (the Play button; `data-live-mode` for the tests). */
   function to(mode) {
+    if (mode !== session.mode) { pace.samples = []; paceEl.textContent = ''; } // measured while playing only
     session.mode = mode;
     const playing = mode === 'playing';
     $('play').textContent = playing ? 'Pause' : 'Play';
@@ -150,7 +168,7 @@ export function createLiveView(app) {
       : "arrivals are coloured by their round's decision (served from the cache or sent to the LLM)";
     $('proj-note').textContent = m.dim === 2
       ? 'The plane is 2-D: this is the space itself. Dark dots are the six blob centres of the arrival mixture; the lines are the exact Voronoi cells of the ε-net centers; the shading is the KRR cost estimate ĉ(x) of kernel policies (§6; the baselines have none).'
-      : `These queries are ${m.dim}-dimensional: the picture is a 2-D PCA projection (${(100 * (m.explained[0] + m.explained[1])).toFixed(0)} % of the variance). The cells drawn are Voronoi cells of the projected centers, not the true ${m.dim}-d cells; ${how}.`;
+      : `${m.caption}. The cells drawn are Voronoi cells of the projected centers, not the true ${m.dim}-d cells; ${how}.`;
   }
 
   function onReady(m) {
@@ -158,7 +176,7 @@ export function createLiveView(app) {
     session.curves = m.policies.map(() => Object.fromEntries(CURVE_COLUMNS.map((k) => [k, []])));
     info.clear();
     const plane = m.dim === 2;
-    panels.forEach((p, i) => { if (i < m.policies.length) p.setup({ name: m.policies[i], universe: m.universe, plane, cacheRule: m.entries[i].cache_rule }); });
+    panels.forEach((p, i) => { if (i < m.policies.length) p.setup({ name: m.policies[i], universe: m.universe, plane, cacheRule: m.cacheRules[i] }); });
     showProjectionNote();
     $('oracle-loss').textContent = `Live stream: oracle loss L(M_orc) = ${m.oracleLoss.toFixed(4)} on n_eval = ${app.state.params.n_eval} (the run's evaluation sample); no cache L(∅) = ${m.noCacheLoss.toFixed(4)}. `
       + (m.noGroundTruth ? `Error rate: — (${m.noGroundTruth}).` : 'Error rate: wrong cache hits against the gold answers (our convention, docs/SPEC-NOTES.html#ground-truth-spec-14; the paper prices a hit by φ alone).');
@@ -199,6 +217,7 @@ export function createLiveView(app) {
       heat.interval = Math.max(400, 4 * m.heatMs);
     }
     absorb(f);
+    if (session.mode === 'playing') measurePace(f.round);
     if (m.ask) app.emit('asked', m); // views/ask.js
     if (f.round >= run.horizon) { to('finished'); status(`Done: T = ${run.horizon} rounds played.`); } else if (session.mode === 'stepping' && !session.queued && !session.question) to('paused');
   }
@@ -246,7 +265,7 @@ export function createLiveView(app) {
     }
     if (view.dirty && view.active) {
       view.dirty = false;
-      const label = run ? (run.dim === 2 ? 'plane (2-D, exact)' : `PCA projection of ${run.dim}-d`) : '';
+      const label = run ? run.caption : '';
       const now = performance.now();
       const shown = run ? run.policies.length : 0;
       const pulsing = panels.map((p, i) => (i < shown ? p.draw(label, colourBy(), now, run.horizon) : false)).some(Boolean);
