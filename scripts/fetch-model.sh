@@ -5,12 +5,28 @@
 # them to f16 (half the download; min cosine to the f32 embeddings 0.9999992, see embed/tests) and
 # writes www/model/ (gitignored):
 #   model.f16.safetensors  tokenizer.json  config.json  LICENSE (wrapper, MIT)  MODEL_CARD.md (Apache-2.0)
-# Needs pip and Python >= 3.8 (standard library only). Re-running is a no-op once the files exist.
+#   manifest.json: every file's size in bytes, so the page's progress counts the download against
+#   its real total whatever the server says of lengths (www/js/embed-files.js MODEL_MANIFEST)
+# Needs pip and Python >= 3.8 (standard library only). Re-running only rewrites the manifest once
+# the files exist.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=www/model
 want_sha=53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db
+# manifest: $out/manifest.json, the size of every other file of $out, replaced in one rename.
+manifest() {
+    python3 - "$out" <<'PY'
+import json, os, sys
+out = sys.argv[1]
+sizes = {f: os.path.getsize(os.path.join(out, f)) for f in sorted(os.listdir(out))
+         if f != "manifest.json" and not f.endswith(".part") and os.path.isfile(os.path.join(out, f))}
+json.dump({"about": "The size in bytes of each model file (scripts/fetch-model.sh)", "bytes": sizes},
+          open(os.path.join(out, "manifest.json.part"), "w"), indent=1)
+os.replace(os.path.join(out, "manifest.json.part"), os.path.join(out, "manifest.json"))
+PY
+}
 if [ -f "$out/model.f16.safetensors" ] && [ -f "$out/tokenizer.json" ] && [ -f "$out/config.json" ]; then
+    manifest
     echo "fetch-model: $out is already there"
     exit 0
 fi
@@ -70,5 +86,6 @@ with open(tmp, "wb") as f:
 os.replace(tmp, os.path.join(out, "model.f16.safetensors"))
 print(f"fetch-model: wrote {out}/model.f16.safetensors ({8 + len(h) + off} bytes)")
 PY
+manifest
 ls -l "$out"
 echo "fetch-model: gzipped weights $(gzip -9 -c "$out/model.f16.safetensors" | wc -c) bytes"

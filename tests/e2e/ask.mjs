@@ -4,14 +4,16 @@
 // checks that it is played as the next round in both panels — the round counter advances by one
 // — with, per policy, where it landed (its cell and that center's question, or a new center),
 // the nearest cached question with d and φ(d), and the decision with its reason; the five nearest
-// universe questions; a center's hover tip with its question. Then a second visit in the same
+// universe questions; a center's hover tip with its question. The first load's progress, read as
+// it is shown, counts every model file's bytes (the weights too) against their total, the sum of
+// the sizes of the model files the page fetched. Then a second visit in the same
 // browser profile, whose model comes from Cache Storage (no download), and ten more questions
 // for the milliseconds per question, asked twice; then ten on the synthetic data: for all 31,
 // every explanation (from the state before the round) predicts the engine's decision. No request may leave the origin, no console error.
 // Prints the timings (cold first question, second visit, per question) and "N passed, M failed";
 // non-zero on failure.
 //   node tests/e2e/ask.mjs
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,11 +38,24 @@ const context = await chromium.launchPersistentContext(profile, {
 });
 const errors = [], foreign = [];
 let modelRequests = 0;
+/** The model files the page fetched (under model/; its manifest of sizes aside). */
+const modelFiles = new Set();
 // Worker requests too (the embedding worker fetches the model): watched on the context.
 context.on('request', (r) => {
   const u = r.url();
   if (u.includes('/model/model.f16.safetensors')) modelRequests++;
+  const file = u.startsWith(`${origin}/model/`) && u.slice(`${origin}/model/`.length).split(/[?#]/)[0];
+  if (file && file !== 'manifest.json') modelFiles.add(file);
   if (!u.startsWith(origin) && !u.startsWith('blob:') && !u.startsWith('data:')) foreign.push(u);
+});
+// Every text the Ask status shows, with the progress bar's max and value at that moment.
+await context.addInitScript(() => {
+  const w = /** @type {any} */ (window);
+  w.__askProgress = [];
+  addEventListener('DOMContentLoaded', () => {
+    const s = document.getElementById('ask-status'), bar = /** @type {HTMLProgressElement} */ (document.getElementById('ask-progress'));
+    if (s) new MutationObserver(() => w.__askProgress.push({ text: s.textContent, max: bar.max, value: bar.value })).observe(s, { childList: true, characterData: true, subtree: true });
+  });
 });
 function watch(page) {
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
@@ -108,6 +123,23 @@ await check('a typed question on nq-trivia is the next round in both panels, exp
     assert(/against the cache that serves it, the nearest is (this question itself|“.+”), d = [\d.]+, φ\(d\) = [\d.]+|cache serving it is empty/.test(t), `no nearest: ${t}`);
   }
   await checkPredictions(page);
+  // The load's progress: every reading counts against the model files' total as served.
+  const files = [...modelFiles];
+  const served = files.reduce((a, f) => a + statSync(path.join(dist, 'model', f)).size, 0);
+  const mb = (n) => (n / 1e6).toFixed(1);
+  const seen = await page.evaluate(() => /** @type {any} */ (window).__askProgress.filter((r) => /^Loading the model/.test(r.text)));
+  assert(files.length === 3 && served > 45e6, `the model files fetched: ${files.join(', ')} (${served} bytes)`);
+  assert(seen.length >= 3, `${seen.length} progress readings: ${JSON.stringify(seen)}`);
+  const loaded = [];
+  for (const r of seen) {
+    const m = r.text.match(/^Loading the model… ([\d.]+) of ([\d.]+) MB$/);
+    assert(m && m[2] === mb(served) && r.max === served, `“${r.text}” (bar max ${r.max}): the total is not the ${mb(served)} MB (${served} bytes) of ${files.join(', ')}`);
+    loaded.push(Number(m[1]));
+  }
+  // During the download, not only before and after it: the weights counted as they came.
+  assert(loaded.some((x) => x > 1 && x < Number(mb(served)) - 1), `no reading during the weights' download: ${loaded.join(', ')}`);
+  assert(loaded.every((x, i) => i === 0 || x >= loaded[i - 1]) && loaded.at(-1) === Number(mb(served)), `the readings: ${loaded.join(', ')}`);
+  console.log(`     ${seen.length} progress readings, against ${served} bytes (${files.join(', ')}): ${seen[0].text} … ${seen.at(-1).text}`);
   // CLCB-SC-LS-Cont (left panel) gives its reason: c̲ against φ (Alg. 5 lines 4–6).
   assert(/because c̲ = -?[\d.]+ (≤|>) φ = [\d.]+/.test(items[0]), `no reason: ${items[0]}`);
   const uni = await page.$$eval('.ask-universe li', (li) => li.map((e) => e.textContent));
@@ -124,6 +156,7 @@ await check('the plane refuses a question with a plain message', async () => {
   watch(p2);
   await p2.goto(`${origin}/?dataset=plane`);
   await waitFor(p2, () => /^Ready/.test(document.getElementById('status').textContent), null, { timeout: 60000 });
+  await waitFor(p2, () => document.body.dataset.askReady === 'true', null, { timeout: 30000 }); // Ask enabled
   await p2.fill('#ask-text', 'how tall is the eiffel tower');
   await p2.click('#ask-go');
   await waitFor(p2, () => /plane holds points/.test(document.getElementById('ask-status').textContent), null, { timeout: 60000 });

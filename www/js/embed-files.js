@@ -8,6 +8,12 @@
 /** The model's files under model/ (all-MiniLM-L6-v2 as f16, its tokenizer, its configuration). */
 export const MODEL_FILES = { weights: 'model.f16.safetensors', tokenizer: 'tokenizer.json', config: 'config.json' };
 
+/** Under model/: the size in bytes of each of its files, `{ "bytes": { "tokenizer.json": 466247, … } }`
+ *  (scripts/fetch-model.sh), so that the download's progress counts against its real total
+ *  whatever the server says of lengths (none when it sends chunks; the encoded size when it
+ *  compresses). */
+export const MODEL_MANIFEST = 'manifest.json';
+
 /** Which parts of Ask are served: ASK_STATUS (beside index.html) maps each part's `id` to
  *  whether it is in place, `{ "parts": { "pkg-embed": false, "model": true } }`, written by
  *  scripts/dist-ask.sh as it places each part. A page served without the file (a bundle built

@@ -51,8 +51,10 @@ export function createAskView(app, live) {
     name: 'the embedding worker', startHint: 'it could not be started (is pkg-embed/ built and served? scripts/wasm-embed.sh)',
     onNote: (m) => {
       if (m.type === 'progress') {
+        // Bytes of every model file (the weights too) against the sum of their served sizes
+        // (embed-worker.js); without a total the bar runs indeterminate.
         bar.hidden = false;
-        bar.value = m.total ? m.loaded / m.total : 0;
+        if (m.total) { bar.max = m.total; bar.value = Math.min(m.loaded, m.total); } else bar.removeAttribute('value');
         status(m.preparing ? 'Preparing the model…' : `Loading the model… ${(m.loaded / 1e6).toFixed(1)}${m.total ? ` of ${(m.total / 1e6).toFixed(1)}` : ''} MB`);
       } else if (m.type === 'loaded') {
         bar.hidden = true;
