@@ -124,7 +124,6 @@ fi
 step "page type-check (tsc)" node tests/e2e/node_modules/typescript/bin/tsc -p www/jsconfig.json
 step "page type-check catches wrong uses" node tests/e2e/tscheck.mjs
 step "playground e2e" node tests/e2e/run.mjs
-step "accessibility e2e (axe-core, every view)" node tests/e2e/a11y.mjs
 step "the page's smaller faults e2e" node tests/e2e/faults.mjs
 step "experiment figures e2e" node tests/e2e/charts.mjs
 # The live view explaining its rounds (why this round, running charts, four panels, nq-trivia at
@@ -154,6 +153,9 @@ step "fixture key e2e" node tests/e2e/fixture_key.mjs
 # (tests/e2e/embed.mjs), with the worker pool's report checked against one worker's.
 step "bundle" bash scripts/dist.sh
 step "embedding e2e" node tests/e2e/embed.mjs
+# axe-core in every view, the live view after asking a question (the bundle step built the
+# embedding package and the model in www/).
+step "accessibility e2e (axe-core, every view)" node tests/e2e/a11y.mjs
 # Every Paper-view preset at quick settings: no excluded number reads "reproduced", identical pairs
 # read "identical", a zero-hit win is flagged (fig-e on the
 # bundle's nq-trivia, so it runs after the bundle step).

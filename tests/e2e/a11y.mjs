@@ -4,9 +4,14 @@
 // its "experimental" rules out of a run by tags even when they carry those tags; they are turned
 // on here, so "label in name" (WCAG 2.5.3, label-content-name-mismatch: a control's accessible
 // name contains its visible text, so a speech-input user can say what they see) is checked too.
+// The live view also asks a question ("Ask a question", with the embedding package and the model
+// of www/pkg-embed and www/model, which scripts/dist.sh builds) and is checked with the answer
+// shown, its decisions in colour ("sent to the LLM", "served").
 // Finds 0 violations or fails, naming each rule, view and node. Screenshots of each view at
 // 1280 px go to artifacts/a11y-*.png.
-//   node tests/e2e/a11y.mjs [VIEW…]  (needs www/pkg: bash scripts/wasm.sh; VIEW: live, regret, …, embedded-live)
+//   node tests/e2e/a11y.mjs [VIEW…]  (needs www/pkg: bash scripts/wasm.sh, and for the live view
+//   www/pkg-embed and www/model: bash scripts/dist.sh; VIEW: live, regret, …, embedded-live)
+import { existsSync } from 'node:fs';
 import { readFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +22,11 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const www = path.join(root, 'www');
 const artifacts = path.join(root, 'artifacts');
 requirePkg(www);
+// `node tests/e2e/a11y.mjs regret paper`: only those views.
+const only = process.argv.slice(2);
+if (!only.length || only.includes('live')) for (const f of ['pkg-embed/csc_embed.js', 'model/model.f16.safetensors']) {
+  if (!existsSync(path.join(www, f))) { console.error(`www/${f} is missing: the live view asks a question; build it first (bash scripts/dist.sh)`); process.exit(1); }
+}
 await mkdir(artifacts, { recursive: true });
 
 /** The tags of WCAG 2.0 and 2.1, levels A and AA, and axe's best practices. */
@@ -47,6 +57,16 @@ const VIEWS = [
     await waitFor(p, () => /^Ready/.test(document.getElementById('status').textContent), null, { timeout: 120000 });
     await p.click('#step');
     await waitFor(p, () => Number(document.querySelector('#panel-0 [data-counter=round]').textContent) >= 1);
+    // A question asked: the answer names each policy's decision in its colour ("sent to the
+    // LLM" in the LLM's orange); a new question founds a center, so the LLM is called for it.
+    await waitFor(p, () => document.body.dataset.askReady === 'true', null, { timeout: 30000 });
+    const round = await p.evaluate(() => Number(document.body.dataset.round));
+    await p.fill('#ask-text', 'who wrote the declaration of independence');
+    await p.click('#ask-go');
+    await waitFor(p, () => /^(Played as round|Could not)/.test(document.getElementById('ask-status').textContent), null, { timeout: 240000 });
+    assert(/^Played as round/.test(await p.textContent('#ask-status')), await p.textContent('#ask-status'));
+    assert(await p.evaluate(() => Number(document.body.dataset.round)) === round + 1, 'the question was not played as the next round');
+    assert(await p.locator('#ask-out b.llm').count() > 0, `no decision "sent to the LLM" to check: ${await p.textContent('#ask-out')}`);
   }],
   ['regret', `?view=regret&${small}&policies=greedy,lfu`, (p) => jobDone(p, 'regret')],
   ['offline', `?view=offline&${small}`, (p) => jobDone(p, 'offline')],
@@ -82,8 +102,6 @@ async function jobDone(page, job) {
 try {
   // axe runs inside the page: a context that lets its script in past the page's CSP.
   const ctx = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
-  // `node tests/e2e/a11y.mjs regret paper`: only those views.
-  const only = process.argv.slice(2);
   for (const [what, query, show] of VIEWS.filter(([w]) => !only.length || only.includes(w.replace(/\s+/g, '-')))) {
     await check(`${what}: axe-core (WCAG 2.1 A/AA with its experimental rules, best practice) finds no violation once it has run`, async () => {
       const p = await ctx.newPage();
