@@ -19,7 +19,8 @@ fn report_arg(v: JsValue) -> Option<Report> {
 
 /// Every point of frontier report `report` compared with its experiment point `reference`:
 /// clipped intervals, paired differences in realised cost and error rate with their words, the
-/// sentence when nothing is distinguishable and the notes on flat regret. Throws one plain
+/// sentence when nothing is distinguishable (or, for a report still missing units, how many it
+/// holds: nothing is decided then) and the notes on flat regret. Throws one plain
 /// message for a value that is not a frontier report or a point it does not have.
 #[wasm_bindgen(js_name = frontierComparison, unchecked_return_type = "FrontierComparison")]
 pub fn frontier_comparison_js(

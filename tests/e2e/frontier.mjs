@@ -15,6 +15,14 @@
 //   - on `plane` the view shows "—" and the engine's reason and runs nothing, and an online
 //     report without ground truth draws its error-rate chart as "—" with the reason.
 //   - a point of the P-CHR chart against the CLI's <id>.pchr.csv, and the GDSF family;
+//   - while units remain the view decides nothing: the engine's sentence says how many units are
+//     in, every paired cell reads "not decided (run incomplete)" (read mid-run, as a reader sees it);
+//   - T = 2,000 set by the view's control runs `csc run frontier` itself (the CLI's own experiment,
+//     T = 2,000): its definition and every statistic but runtime equal, and every cell of the
+//     page's table equal to the CLI's .frontier.csv in the engine's words; the link the control
+//     made opens with T = 2,000 in the control and in what the view says it runs;
+//   - your data loaded from the Frontier view keeps the reader there, re-runs the frontier on it
+//     (never the old run's partial result under "Done"), and the caption names the arrival model;
 // Screenshots of the view at 1440, 768 and 390 px go to artifacts/ (the table fits each). Prints "N passed, M failed".
 //   CSC_DATA=/work/shared/data node tests/e2e/frontier.mjs
 import { readFile, readdir, writeFile, mkdir, mkdtemp } from 'node:fs/promises';
@@ -86,42 +94,111 @@ const chartData = (page, job, i = 0) => page.evaluate(([j, n]) => {
 }, [job, i]);
 /** The stats of a report without runtime (the one statistic that differs from run to run). */
 const statsBut = (r) => r.stats.filter((s) => s.metric !== 'runtime_ms').map((s) => JSON.stringify(s));
+/** The words of a decided paired difference (csc::experiment::frontier::Difference::words). */
+const DECIDED = /^(cheaper|dearer|fewer wrong answers|more wrong answers|identical on every seed)$/;
+/** Keeps a number and its interval on one line, as the page's table cells do (report.js nbsp). */
+const nbsp = (t) => t.replaceAll(' ± ', '\u00a0±\u00a0').replaceAll(', ', ',\u00a0');
 
-let page, pageReport, chosen, cliCsv, cliOut;
+/** The frontier panel as a reader sees it mid-run, read in one go once its status says units
+ *  remain and its table has rows: the status, the sentence above the chart and every paired cell. */
+async function midRun(page, timeout = 600000) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const seen = await page.evaluate(() => {
+      const root = document.querySelector('[data-job=frontier]');
+      const status = root.querySelector('.status').textContent;
+      const rows = root.querySelectorAll('tr[data-point]').length;
+      const verdict = root.querySelector('.frontier-undecided');
+      return { status, rows, sentence: verdict.hidden ? '' : verdict.textContent, running: root.dataset.status === 'running',
+        cells: [...root.querySelectorAll('tr[data-point] td.paired')].map((td) => td.textContent) };
+    });
+    if (seen.running && seen.rows > 0) return seen;
+    assert(Date.now() < end && !/^Done/.test(seen.status), `the run ended before a partial table was seen: ${seen.status}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+/** Asserts that a partial table decides nothing: the engine's sentence (n of `units` units) and
+ *  every paired cell "not decided" (the reference's own cells aside). */
+function decidesNothing(seen, units) {
+  const m = /^(\d+) of (\d+) units measured: no point is compared with Threshold \(GPTCache\) until every point has run all 3 seeds\.$/.exec(seen.sentence);
+  assert(m && Number(m[2]) === units && Number(m[1]) < units, `mid-run (${seen.status}) the sentence reads "${seen.sentence}"`);
+  const decided = seen.cells.filter((c) => DECIDED.test(c.replace(/^.*: /, '')));
+  assert(!decided.length, `mid-run cells claim a decision: ${decided.slice(0, 3).join(' | ')}`);
+  assert(seen.cells.every((c) => c === 'the reference' || c === '—' || c.endsWith(': not decided (run incomplete)')), `mid-run cells: ${seen.cells.slice(0, 4).join(' | ')}`);
+}
+
+/** Runs the CLI with `args` (plus the data and an output folder) and compares its report with the
+ *  page's JSON export of the frontier: every statistic but runtime bit for bit, and every cell of
+ *  the page's table with the CLI's .frontier.csv written by the engine's own formatters (in node).
+ *  Returns the CLI's report, its .frontier.csv as rows and its output folder. */
+async function againstCli(page, pageJson, args) {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'csc-frontier-'));
+  await writeFile(path.join(dir, 'frontier-page.json'), JSON.stringify(pageJson.experiment));
+  await run('cargo', ['run', '--quiet', '--locked', '--profile', 'test', '--bin', 'csc', '--', 'run', ...args(path.join(dir, 'frontier-page.json')),
+    '--data', data, '--out', path.join(dir, 'out'), '--quiet'], { cwd: root, maxBuffer: 1 << 26 });
+  const out = path.join(dir, 'out');
+  const outs = await readdir(out);
+  const cli = JSON.parse(await readFile(path.join(out, outs.find((f) => /^[^.]+\.json$/.test(f))), 'utf8'));
+  const a = statsBut(pageJson), b = statsBut(cli);
+  assert(a.length === b.length && a.length > 0, `${a.length} statistics in the page, ${b.length} from the CLI`);
+  const differ = a.filter((s, i) => s !== b[i]);
+  assert(!differ.length, `${differ.length} statistics differ, e.g. page ${differ[0]} vs CLI ${b[a.indexOf(differ[0])]}`);
+  const csv = (await readFile(path.join(out, outs.find((f) => /\.frontier\.csv$/.test(f))), 'utf8')).trim().split('\n').map((l) => l.split(','));
+  const head = csv[0];
+  // Cell for cell: the page's table (families in order, values ascending, as the CSV) against the
+  // CLI's numbers in the engine's words: each interval (formatBounds), each paired difference
+  // (formatDifference and its verdict).
+  const rows = await page.$$eval('[data-job=frontier] tr[data-point]', (trs) => trs.map((tr) => ({ series: tr.dataset.series, cells: [...tr.cells].slice(1, 7).map((td) => td.textContent) })));
+  assert(rows.length === csv.length - 1, `${rows.length} rows in the page's table, ${csv.length - 1} in the CLI's`);
+  const num = (v) => (v === '' ? null : Number(v));
+  rows.forEach((r, i) => {
+    const c = csv[i + 1], col = (name) => c[head.indexOf(name)];
+    assert(r.series === c[0], `row ${i}: page ${r.series}, CLI ${c[0]}`);
+    const want = ['final_avg_realised_cost', 'final_error_rate', 'final_hit_rate', 'final_avg_regret']
+      .map((m) => (col(m) === '' ? '—' : nbsp(csc.formatBounds(num(col(m)), num(col(`${m}_lo`)), num(col(`${m}_hi`))))));
+    for (const q of ['cost', 'error']) {
+      const verdict = col(`${q}_verdict`), mean = col(`${q}_vs_reference`);
+      want.push(mean === '' ? '—' : verdict === 'the reference' ? verdict : `${nbsp(csc.formatDifference(num(mean), num(col(`${q}_vs_reference_ci95`))))}: ${verdict}`);
+    }
+    const bad = r.cells.findIndex((t, j) => t !== want[j]);
+    assert(bad < 0, `row ${i} (${c[0]} ${c[3]}), cell ${bad}: page "${r.cells[bad]}", CLI "${want[bad]}"`);
+  });
+  return { cli, csv, out };
+}
+
+let page, pageReport, chosen, cliCsv, cliOut, cliReport;
 /** The default reference's point, from the CLI's CSV. */
 const at0 = (csv) => csv[1][csv[0].indexOf('reference_point')];
 try {
-  await check('the frontier runs on the nq-trivia files (with gold answers) loaded into the bundle-less page', async () => {
+  await check('the frontier runs on the nq-trivia files (with gold answers) loaded into the bundle-less page, deciding nothing while units remain', async () => {
     page = await openPage('?view=frontier&dataset=nq-trivia&workers=2');
     assert(/not bundled/.test(await statusOnceDataKnown(page, 'frontier')), 'the bundle-less page asks for the files');
     const files = await Promise.all(FILES.map(async (name) => ({ name, mimeType: 'application/octet-stream', buffer: await readFile(path.join(data, name)) })));
     await page.setInputFiles('#file', files);
     await waitFor(page, () => /^Loaded nq-trivia \(5000 questions\).*gold answers/.test(document.getElementById('upload-msg').textContent), null, { timeout: 180000 });
+    const runs = await page.textContent('.frontier-runs');
+    assert(runs === 'Runs: Cost–correctness frontier on nq-trivia (k = 50, T = 1,000, n_eval = 1,000, 3 seeds).', runs);
+    // While units remain, nothing is decided (the engine's sentence says how many are in).
+    const seen = await midRun(page);
+    decidesNothing(seen, 87);
+    console.log(`     mid-run (${seen.status}): "${seen.sentence}"`);
     const status = await jobDone(page, 'frontier', 1800000);
     console.log(`     ${status}`);
     assert(/^Done: 87 units/.test(status), status);
   });
 
-  await check('a point of the chart equals the CLI\'s value for the exported definition, bit for bit', async () => {
+  await check('the CLI on the exported definition gives every statistic bit for bit and every cell of the table; a chart point equals its chart data', async () => {
     pageReport = await exportJson(page, 'frontier');
     const def = pageReport.experiment;
-    assert(def.measure.kind === 'frontier' && def.params.k === 50 && def.params.horizon === 1000 && def.seeds === 3, JSON.stringify(def.params));
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'csc-frontier-'));
-    await writeFile(path.join(dir, 'frontier-page.json'), JSON.stringify(def));
-    await run('cargo', ['run', '--quiet', '--locked', '--profile', 'test', '--bin', 'csc', '--', 'run', path.join(dir, 'frontier-page.json'),
-      '--data', data, '--out', path.join(dir, 'out'), '--quiet'], { cwd: root, maxBuffer: 1 << 26 });
-    const outs = await readdir(path.join(dir, 'out'));
-    const cli = JSON.parse(await readFile(path.join(dir, 'out', outs.find((f) => /\.json$/.test(f))), 'utf8'));
-    const a = statsBut(pageReport), b = statsBut(cli);
-    assert(a.length === b.length && a.length > 0, `${a.length} statistics in the page, ${b.length} from the CLI`);
-    const differ = a.filter((s, i) => s !== b[i]);
-    assert(!differ.length, `${differ.length} statistics differ, e.g. page ${differ[0]} vs CLI ${b[a.indexOf(differ[0])]}`);
+    assert(def.measure.kind === 'frontier' && def.params.k === 50 && def.params.horizon === 1000 && def.params.n_eval === 1000 && def.seeds === 3, JSON.stringify(def.params));
+    const { csv, out, cli } = await againstCli(page, pageReport, (file) => [file]);
+    cliReport = cli;
     // The chart's point: vCache at δ = 0.05, against the CLI's chart data.
     const chart = await chartData(page, 'frontier');
     const series = chart.series.find((s) => s.key === 'vcache');
     assert(series && series.points.length === 6, `the vCache series: ${JSON.stringify(chart.series.map((s) => [s.key, s.points.length]))}`);
     chosen = series.points.find((p) => p.value === 0.05);
-    const csv = (await readFile(path.join(dir, 'out', outs.find((f) => /\.frontier\.csv$/.test(f))), 'utf8')).trim().split('\n').map((l) => l.split(','));
     const head = csv[0], row = csv.find((r) => r[0] === 'vcache' && r[3] === '0.05');
     const col = (name) => Number(row[head.indexOf(name)]);
     assert(chosen.x === col('final_error_rate') && chosen.y === col('final_avg_realised_cost'),
@@ -133,7 +210,7 @@ try {
     assert(chosen.xlo === elo && chosen.xhi === ehi, `the error rate's 95% interval [${chosen.xlo}, ${chosen.xhi}] vs the CLI's [${elo}, ${ehi}]`);
     assert(clo === Math.max(0, c - cc) && elo === Math.max(0, e - ec) && ehi === Math.min(1, e + ec), `clipping: ${c} ± ${cc}, ${e} ± ${ec}`);
     cliCsv = csv;
-    cliOut = path.join(dir, 'out');
+    cliOut = out;
     // Every family is a line, its points in parameter order; the single policies are points.
     const keys = chart.series.map((s) => s.key);
     for (const k of ['threshold', 'threshold:threshold-gptcache', 'vcache', 'clcb-sc-ls-cont', 'clcb-sc-ls', 'greedy', 'lfu', 'lru']) assert(keys.includes(k), `no series ${k}: ${keys}`);
@@ -158,6 +235,18 @@ try {
         `${key}: page (${point.x}, ${point.y}) [${point.lo}, ${point.hi}] vs CLI (${col('hit_ratio')}, ${col('precision')}) [${col('precision_lo')}, ${col('precision_hi')}]`);
       console.log(`     ${key} τ = ${value}: hit ratio ${point.x}, precision ${point.y}; CLI AUC ${row[head.indexOf('auc')] || '—'}`);
     }
+    // The AUCs and the range in the engine's words, as the CLI's report gives them: the legend's
+    // AUC at its interval's precision, and the caption saying why the range is what it is.
+    const p = cliReport.pchr;
+    assert(chart.title.endsWith(`; ${p.range_words}`), `title "${chart.title}" vs "${p.range_words}"`);
+    const caption = await page.$$eval('[data-job=frontier] .charts figure.chart', (f) => f[1].querySelector('.chart-caption').textContent);
+    assert(p.range_note && caption.includes(p.range_note), `caption "${caption}" lacks "${p.range_note}"`);
+    for (const fam of p.families.filter((f) => f.words)) {
+      const s = chart.series.find((x) => x.key === fam.key);
+      assert(!s || s.label === `${fam.name} (${fam.words})`, `legend "${s?.label}" vs ${fam.name} (${fam.words})`);
+      assert(!/0{8}/.test(fam.words), fam.words);
+    }
+    console.log(`     ${p.range_note}`);
   });
 
   await check('the page shows the CLI\'s paired difference against GPTCache\'s preset, in the engine\'s words', async () => {
@@ -259,7 +348,46 @@ try {
     for (let i = 0; ; i++) { const c = await chartData(page, 'regret', i); if (!c) break; titles.push(c); }
     const err = titles.find((c) => /^Error rate E\(t\)/.test(c.title));
     assert(err && err.series.length === 1 && err.series[0].points.length > 1, `error-rate chart ${JSON.stringify(err && err.series.map((s) => s.points.length))}`);
+  });
+
+  let linkT2000, titleT2000;
+  await check('T = 2,000 by the view\'s control is `csc run frontier` itself: the same definition, every statistic and every cell of the table', async () => {
+    // Back to the Frontier view (its T = 1,000 run is kept), then T = 2,000 in its own control.
+    await page.click('.tabs [data-view=frontier]');
+    await waitFor(page, () => document.querySelector('[data-job=frontier]').dataset.status === 'done', null, { timeout: 10000 });
+    assert(await page.inputValue('#frontier-horizon') === '1000', 'the control does not show T = 1,000');
+    await page.fill('#frontier-horizon', '2000');
+    await page.dispatchEvent('#frontier-horizon', 'change');
+    await waitFor(page, () => new URLSearchParams(location.search).get('horizon') === '2000', null, { timeout: 10000 });
+    linkT2000 = page.url();
+    const runs = await page.textContent('.frontier-runs');
+    assert(runs === 'Runs: Cost–correctness frontier on nq-trivia (k = 50, T = 2,000, n_eval = 2,000, 3 seeds).', runs);
+    const seen = await midRun(page);
+    decidesNothing(seen, 87);
+    const status = await jobDone(page, 'frontier', 3600000);
+    console.log(`     ${status}`);
+    const json = await exportJson(page, 'frontier');
+    // `csc run frontier`: the CLI's own experiment (T = 2,000, n_eval = 2,000), not the page's file.
+    const { cli } = await againstCli(page, json, () => ['frontier']);
+    assert(JSON.stringify(json.experiment) === JSON.stringify(cli.experiment), `definitions differ: page ${JSON.stringify(json.experiment.params)} vs CLI ${JSON.stringify(cli.experiment.params)}`);
+    assert(json.description === cli.description && /T = 2,000/.test(cli.description), `description: page "${json.description}", CLI "${cli.description}"`);
+    const caption = await page.textContent('[data-job=frontier] .charts figure.chart .chart-caption');
+    assert(caption.includes('T = 2,000') && !caption.includes('T = 1,000'), caption);
+    // The command under the run is the CLI's own: the page ran exactly `csc run frontier`.
+    const command = await page.textContent('[data-job=frontier] .cli-command');
+    assert(command === 'csc run frontier', command);
+    titleT2000 = cli.experiment.title;
     await page.close();
+  });
+
+  await check('the link the control made opens the view at T = 2,000: its control and what it runs say so', async () => {
+    const p = await openPage(new URL(linkT2000).search);
+    assert(await p.inputValue('#frontier-horizon') === '2000', `the control reads ${await p.inputValue('#frontier-horizon')}`);
+    const runs = await p.textContent('.frontier-runs');
+    // The definition the CLI ran at T = 2,000 (`csc run frontier`), by its title.
+    assert(titleT2000 && runs === `Runs: ${titleT2000}.`, `${runs} vs the CLI's ${titleT2000}`);
+    assert(/not bundled/.test(await statusOnceDataKnown(p, 'frontier')), 'the bundle-less page asks for the files');
+    await p.close();
   });
 
   await check('on plane the view shows "—" and the engine\'s reason, and runs nothing', async () => {
@@ -282,6 +410,31 @@ try {
     await p.screenshot({ path: path.join(artifacts, 'frontier-plane-390.png'), fullPage: true });
     await p.close();
   });
+  await check('your data loaded from the Frontier view keeps the reader there and re-runs the frontier on it; its caption names the arrival model', async () => {
+    const p = await openPage('?view=frontier&workers=2');
+    // The synthetic frontier is running when the reader loads a file (200 labelled queries).
+    await waitFor(p, () => /^Running: [1-9]/.test(document.querySelector('[data-job=frontier] .status').textContent), null, { timeout: 120000 });
+    const unit = (v) => { const n = Math.hypot(...v); return v.map((x) => x / n); };
+    const rows = Array.from({ length: 200 }, (_, i) => JSON.stringify({ text: `q${i}`, tokens: 5 + (i % 7), label: `L${i % 30}`, embedding: unit(Array.from({ length: 8 }, (_, j) => Math.sin(i * 0.7 + j * 1.3))) }));
+    await p.setInputFiles('#file', { name: 'mine.jsonl', mimeType: 'application/json', buffer: Buffer.from(rows.join('\n')) });
+    await waitFor(p, () => /^Loaded mine\.jsonl/.test(document.getElementById('upload-msg').textContent), null, { timeout: 60000 });
+    const q = new URLSearchParams(await p.evaluate(() => location.search));
+    assert(q.get('view') === 'frontier' && q.get('dataset') === 'upload', `loading left the Frontier view: ${q}`);
+    assert(await p.isVisible('#view-frontier') && await p.isHidden('#view-live'), 'the Frontier view is not shown');
+    // At once the view runs on the new data: never the synthetic run's partial result under "Done".
+    const now = await p.evaluate(() => ({ status: document.querySelector('[data-job=frontier] .status').textContent, runs: document.querySelector('.frontier-runs').textContent }));
+    assert(/^Running/.test(now.status) && now.runs.startsWith('Runs: Cost–correctness frontier on your data (mine.jsonl)'), JSON.stringify(now));
+    // Popularity arrivals: the view re-runs on them and its caption says so.
+    await p.selectOption('#arrival', 'popularity');
+    const status = await jobDone(p, 'frontier', 600000);
+    assert(/^Done: 87 units/.test(status), status);
+    const json = await exportJson(p, 'frontier');
+    assert(json.experiment.dataset.arrival?.model === 'popularity', JSON.stringify(json.experiment.dataset));
+    const caption = await p.textContent('[data-job=frontier] .charts figure.chart .chart-caption');
+    assert(caption.includes('your data (mine.jsonl), popularity arrivals (log-normal)'), caption);
+    await p.close();
+  });
+
   await check('no console errors; nothing missing but the absent bundle\'s manifest', async () => {
     assert(!consoleErrors.length, consoleErrors.join(' | '));
     assert(missing.every((p) => p === '/data/manifest.json'), `not found: ${missing.join(', ')}`);
