@@ -253,10 +253,12 @@ try {
     await page.keyboard.press('ArrowRight');
     assert(/center #0/.test(await page.textContent('#panel-1 .tip')), 'ArrowRight did not show center #0');
     // A center the policy does not cache says how this policy chooses its cache, in the engine's
-    // words (its catalog entry's cache_rule): Greedy's own rule, not Reverse Greedy's.
-    const rule = await page.evaluate(async (name) => (await import('/pkg/csc.js')).policies().find((p) => p.name === name || p.id === name)?.cache_rule,
-      await page.textContent('#panel-1 h2.panel-name'));
-    assert(rule && !/Reverse Greedy/.test(rule), `panel 1's cache rule: ${rule}`);
+    // words (its catalog entry's cache_rule, with the run's k for the symbol): Greedy's own rule,
+    // not Reverse Greedy's.
+    const k = await page.inputValue('#k');
+    const rule = await page.evaluate(async ([name, k]) => (await import('/pkg/csc.js')).policies().find((p) => p.name === name || p.id === name)
+      ?.cache_rule.split(' ').map((w) => (w === 'k' ? k : w)).join(' '), [await page.textContent('#panel-1 h2.panel-name'), k]);
+    assert(rule && !/Reverse Greedy/.test(rule) && rule.includes(` ${k} cells`), `panel 1's cache rule: ${rule}`);
     let left = null;
     for (let i = 0; i < 80 && !left; i++) {
       const tip = await page.textContent('#panel-1 .tip');
