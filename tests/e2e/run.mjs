@@ -416,7 +416,7 @@ try {
     const menu = await p.evaluate(() => [...document.querySelectorAll('#preset option')].map((o) => o.value));
     assert(menu.join() === 'fig-a,fig-b,fig-c,fig-e,abl-k,krr-err,geom', `menu ${menu}`);
     // The engine's words (csc::experiment::headline::words): both parts of a verdict.
-    const verdictWords = /^(reproduced: |direction holds; differs: |differs: |not reproduced: direction fails|undecided |identical on every seed|not run$|no claim \(measured\)$)/;
+    const verdictWords = /^(reproduced: |direction holds; differs: |differs: |not reproduced: direction fails|undecided |identical on every seed|not run$|no claim \(measured\)$|measured: the paper states no number|calibrated, not reproduced: |not a caching win: )/;
     await p.close();
     for (const id of menu.filter((m) => m !== 'fig-e')) { // fig-e: tests/e2e/embed.mjs, on the bundle
       const p = await openPage(`?view=paper&preset=${id}`, undefined, { ready: false });

@@ -6,7 +6,17 @@ use super::*;
 use crate::config::Params;
 
 fn eval(outcome: Outcome, measured: Option<Interval>, unit: Unit) -> Evaluation {
-    Evaluation { outcome, n: 5, x: None, measured, unit, lowest: vec![], falls: None, pairs: vec![] }
+    Evaluation {
+        outcome,
+        n: 5,
+        x: None,
+        measured,
+        unit,
+        lowest: vec![],
+        falls: None,
+        pairs: vec![],
+        versus: None,
+    }
 }
 
 #[test]
@@ -70,7 +80,7 @@ fn each_outcome_in_words() {
     );
     assert_eq!(
         w(judged(Some(&holds), Magnitude::NotStated, true), None, Unit::Plain, None),
-        format!("reproduced: direction holds, size not stated; {NEVER_HITS}")
+        format!("not a caching win: direction holds, size not stated; {NEVER_HITS}")
     );
     assert_eq!(
         w(
@@ -111,6 +121,15 @@ fn each_outcome_in_words() {
     assert!(!s.contains("distinguishable"));
     assert_eq!(w(Outcome::NotRun, None, Unit::Plain, None), "not run");
     assert_eq!(w(Outcome::Measured, None, Unit::Plain, None), "no claim (measured)");
+    assert_eq!(
+        w(Outcome::Calibrated { magnitude: Magnitude::Matches }, value, Unit::Plain, Some("0.011")),
+        "calibrated, not reproduced: the run is set to give the paper's 0.011; 0.01103 ± 0.00091 holds it"
+    );
+    // A ratio the paper does not state is measured, not judged.
+    assert_eq!(
+        w(judged(None, Magnitude::NotStated, false), ratio, Unit::Times, None),
+        "measured: the paper states no number to compare"
+    );
 }
 
 #[test]
