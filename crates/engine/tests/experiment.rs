@@ -76,8 +76,11 @@ fn aggregation_by_hand() {
     let s = aggregate(&[mk(1.0, 0), mk(2.0, 1), mk(3.0, 2)]);
     assert_eq!(s.len(), 1);
     assert_eq!((s[0].n, s[0].mean, s[0].std), (3, 2.0, 1.0));
-    assert!((s[0].ci95 - 4.303 / 3f64.sqrt()).abs() < 1e-12);
-    assert_eq!(t_quantile(1000), 1.96);
+    // sd 1 over 3 seeds: t_{0.975,2}/√3, t_{0.975,2} = 0.95/√0.04875 = 4.302652729749464 (two
+    // degrees of freedom in closed form: t = (2p − 1)/√(2p(1 − p)) at p = 0.975).
+    assert!((s[0].ci95 - 4.302_652_729_749_464 / 3f64.sqrt()).abs() < 1e-12);
+    // Computed for every df, not read from a table that stops at 30 (mpmath: 1.96233908082640848…).
+    assert_eq!(t_quantile(1000), 1.962_339_080_826_408_5);
 }
 
 #[test]

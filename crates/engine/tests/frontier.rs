@@ -134,8 +134,9 @@ fn a_small_frontier_runs_to_its_table_and_chart_data() {
     for (m, paired) in [("final_avg_realised_cost", 0), ("final_error_rate", 1)] {
         let d: Vec<f64> = (0..2).map(|s| value(3, s, m) - value(2, s, m)).collect();
         let mean = (d[0] + d[1]) / 2.0;
-        // n = 2: sd = |d0 − d1|/√2, half-width t_{0.975,1}·sd/√2 = 12.706·|d0 − d1|/2.
-        let ci = 12.706 * (d[0] - d[1]).abs() / 2.0;
+        // n = 2: sd = |d0 − d1|/√2, half-width t_{0.975,1}·sd/√2 = 12.706204736174705·|d0 − d1|/2
+        // (one degree of freedom is Cauchy: t_{0.975,1} = tan(0.475π) = cot(π/40)).
+        let ci = 12.706_204_736_174_705 * (d[0] - d[1]).abs() / 2.0;
         let row = cmp.rows.iter().find(|r| r.point == 3).unwrap();
         let p = if paired == 0 { row.cost.as_ref() } else { row.error.as_ref() }.unwrap();
         assert_eq!(p.n, 2);
@@ -232,7 +233,9 @@ fn a_small_frontier_runs_to_its_table_and_chart_data() {
                 "{}: {auc:?} vs {areas:?}",
                 f.name
             );
-            assert!((auc.half() - 12.706 * (areas[0] - areas[1]).abs() / 2.0).abs() < 1e-12, "{}", f.name);
+            // Two seeds: t_{0.975,1}·|a0 − a1|/2 with t_{0.975,1} = cot(π/40), as above.
+            let half = 12.706_204_736_174_705 * (areas[0] - areas[1]).abs() / 2.0;
+            assert!((auc.half() - half).abs() < 1e-12, "{}", f.name);
         }
     }
     let pcsv = report.pchr_csv().unwrap();

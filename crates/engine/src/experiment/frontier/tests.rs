@@ -6,15 +6,17 @@ use crate::experiment::stats::Interval;
 
 #[test]
 fn a_paired_difference_and_its_interval_on_a_hand_computed_case() {
-    // d = (−0.02, −0.01, −0.03): mean −0.02, sd 0.01, half-width t_{0.975,2}·0.01/√3
-    // = 4.303 × 0.01 / 1.7320508 = 0.0248434…: the interval [−0.0448, 0.0048] holds 0.
+    // d = (−0.02, −0.01, −0.03): mean −0.02, sd 0.01, half-width t_{0.975,2}·0.01/√3 with
+    // t_{0.975,2} = 0.95/√0.04875 = 4.302652729749464 (two degrees of freedom in closed form:
+    // t = (2p − 1)/√(2p(1 − p)) at p = 0.975), so 4.302652729749464 × 0.01 / 1.7320508 = 0.0248414…:
+    // the interval [−0.0448, 0.0048] holds 0.
     let (v, mean, ci) = Difference::of(&[-0.02, -0.01, -0.03]);
     assert!((mean + 0.02).abs() < 1e-15, "{mean}");
-    assert!((ci - 4.303 * 0.01 / 3f64.sqrt()).abs() < 1e-12, "{ci}");
+    assert!((ci - 4.302_652_729_749_464 * 0.01 / 3f64.sqrt()).abs() < 1e-12, "{ci}");
     assert_eq!(v, Difference::NotDistinguishable);
     // A tighter spread decides: d = (−0.020, −0.021, −0.019), sd 0.001, half-width 0.00248.
     let (v, mean, ci) = Difference::of(&[-0.020, -0.021, -0.019]);
-    assert!((mean + 0.02).abs() < 1e-12 && (ci - 4.303 * 0.001 / 3f64.sqrt()).abs() < 1e-12);
+    assert!((mean + 0.02).abs() < 1e-12 && (ci - 4.302_652_729_749_464 * 0.001 / 3f64.sqrt()).abs() < 1e-12);
     assert_eq!((v, v.words(true), v.words(false)), (Difference::Lower, "cheaper", "fewer wrong answers"));
     let (v, ..) = Difference::of(&[0.020, 0.021, 0.019]);
     assert_eq!((v.words(true), v.words(false)), ("dearer", "more wrong answers"));

@@ -1,13 +1,17 @@
 //! Statistics over seeds: the mean, spread and 95% Student-t interval of every point
 //! ([`aggregate`]), and how intervals and differences are written.
 //!
-//! - [`binomial`]: exact binomial bounds (Clopper–Pearson) by bisection on the CDF;
-//! - [`student`]: Student's t quantile for the 95% intervals;
+//! - `beta`: the regularized incomplete beta function's continued fraction, behind both tails,
+//!   evaluated in double-double arithmetic (`dd`);
+//! - [`binomial`]: exact binomial bounds (Clopper–Pearson), the roots of the binomial tails;
+//! - [`student`]: Student's t quantile for the 95% intervals, computed for every df;
 //! - [`aggregate`]: [`Stat`], [`Interval`], [`aggregate`](aggregate::aggregate) and the number
 //!   formats ([`format_interval`], [`format_difference`]).
 
 pub mod aggregate;
+mod beta;
 pub mod binomial;
+mod dd;
 pub mod student;
 
 pub(crate) use aggregate::num;

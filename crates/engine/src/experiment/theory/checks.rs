@@ -305,15 +305,15 @@ mod tests {
 
     /// Hand-computed: ln t = 0, 1, 2 (t = 1, e, e²) and ln y = 0, 1, 3: slope 1.5, intercept
     /// −1/6, residuals (1/6, −1/3, 1/6), SSE = 1/6, se = √(SSE/1 / Sxx) = √(1/12),
-    /// half = t_{0.975,1}·0.288675 (12.706·0.288675 = 3.66790).
+    /// half = t_{0.975,1}·0.288675 with t_{0.975,1} = cot(π/40) = 12.706204736174705 (one degree
+    /// of freedom is Cauchy): 12.706204736174705·0.288675 = 3.667965.
     #[test]
     fn a_fit_by_hand() {
         let e = std::f64::consts::E;
         let f = loglog_fit(&[(1.0, 1.0), (e, e), (e * e, e * e * e)]).unwrap();
         assert!((f.slope - 1.5).abs() < 1e-12, "{f:?}");
         assert!((f.intercept + 1.0 / 6.0).abs() < 1e-12, "{f:?}");
-        let t = crate::experiment::stats::student::t_quantile(1);
-        assert!((f.half - t * (1.0f64 / 12.0).sqrt()).abs() < 1e-9, "{f:?}");
+        assert!((f.half - 12.706_204_736_174_705 * (1.0f64 / 12.0).sqrt()).abs() < 1e-9, "{f:?}");
     }
 
     fn exact(slope: f64) -> Interval {
@@ -492,8 +492,8 @@ mod tests {
         assert_eq!(flat.words, "decays slower than stated at these sample sizes");
         let two = check_series(Quantity::Gap, &[seed(1.0, -0.3), seed(1.0, -0.7)], false);
         assert!((two.slope.mean + 0.5).abs() < 1e-12);
-        let t = crate::experiment::stats::student::t_quantile(1);
-        assert!((two.slope.half() - t * 0.2).abs() < 1e-9, "{:?}", two.slope);
+        // Two seeds: t_{0.975,1}·sd/√2 with sd = 0.2·√2, t_{0.975,1} = cot(π/40) = 12.706204736174705.
+        assert!((two.slope.half() - 12.706_204_736_174_705 * 0.2).abs() < 1e-9, "{:?}", two.slope);
         assert_eq!(two.verdict, TheoryVerdict::NotVisible, "the interval reaches above −0.4");
         // One seed: its least-squares interval over the 6 points (exact: zero width).
         let one = check_series(Quantity::Gap, &[seed(1.0, -0.55)], false);
