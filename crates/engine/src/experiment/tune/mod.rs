@@ -11,7 +11,8 @@
 //! - **Bound.** Clopper–Pearson (1934), exact: the one-sided 95% lower bound of a proportion with
 //!   `x` successes in `n` trials is the `p` with `P(X ≥ x; n, p) = 0.05` (`0` for `x = 0`; `0.05^(1/n)`
 //!   for `x = n`), the upper bound the `p` with `P(X ≤ x; n, p) = 0.05` (`1` for `x = n`), each
-//!   found by bisection on the binomial CDF ([`binomial_cdf`]) to the last bit. The two-sided 95%
+//!   the double nearest the root of the binomial tail, an incomplete beta function evaluated in
+//!   double-double arithmetic ([`crate::experiment::stats::binomial`]). The two-sided 95%
 //!   interval takes 0.025 on each side. A point's counts are pooled over the seeds of a half, and
 //!   its requests treated as independent trials (the rounds of one run are not quite: the bound is
 //!   the usual one for a measured proportion).

@@ -8,14 +8,14 @@ use serde::{Deserialize, Serialize};
 pub const ALPHA: f64 = 0.05;
 
 /// The bound, named (the CLI, the page and docs/SPEC-NOTES.md say it).
-pub const TUNE_BOUND: &str = "Clopper–Pearson (exact; bisection on the binomial CDF)";
+pub const TUNE_BOUND: &str = "Clopper–Pearson (exact; the root of the binomial tail, to the nearest double)";
 
 /// How the answer is made, in words.
 pub const TUNE_METHOD: &str = "τ is chosen on the selection seeds (the first half of the seeds) and \
     reported on the other half: among the threshold cache's τ with at least one hit whose one-sided \
-    95% Clopper–Pearson bound (exact; bisection on the binomial CDF) meets the target, the one with \
-    the largest hit ratio (ties: the smaller τ). Counts are pooled over a half's seeds; hit \
-    precision is correct hits over hits, error rate wrong hits over requests (SPEC §14). vCache's δ \
+    95% Clopper–Pearson bound (exact; the root of the binomial tail, to the nearest double) meets the \
+    target, the one with the largest hit ratio (ties: the smaller τ). Counts are pooled over a half's \
+    seeds; hit precision is correct hits over hits, error rate wrong hits over requests (SPEC §14). vCache's δ \
     and CLCB-SC-LS-Cont's β are chosen by the same rule; the saving is the paired difference in \
     realised cost per request over the reporting seeds (mean and 95% Student-t interval, SPEC §10).";
 
