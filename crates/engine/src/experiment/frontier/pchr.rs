@@ -17,7 +17,9 @@
 //! hit ratio) are joined by straight lines and the area under them over `[lo, hi]` is [`auc`];
 //! the family's AUC is the mean of these areas with its 95% Student-t interval over seeds. A
 //! seed whose points do not span `[lo, hi]` is not extrapolated: the family then has no AUC, and
-//! a note says which seed spans what. The types live here, apart from the computation
+//! a note says which seed spans what. The rule, why, and how narrow the range can be (nothing
+//! bounds its width from below; 0.001 on nq-trivia): `SPEC-NOTES#p-chr-the-common-hit-ratio-range`
+//! (docs/SPEC-NOTES.md). The types live here, apart from the computation
 //! (`Report::pchr` in [`crate::experiment::frontier`]), so that the report, which holds a P-CHR, and the
 //! frontier, which reads reports, do not import each other.
 
