@@ -18,10 +18,14 @@ fn span(xs: &[f64]) -> (f64, f64) {
     xs.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| (a.min(*x), b.max(*x)))
 }
 
+/// A swept family's span of hit ratios on every seed: its low end and the seed that sets it, its
+/// high end and the seed that sets it.
+type SeedSpan = ((f64, u64), (f64, u64));
+
 /// The hit ratios a swept family's points span on every seed: `[max_s min, min_s max]` over the
 /// seeds' (hit ratio, precision) points, each end with the seed that sets it; `None` when that is
 /// empty.
-fn every_seed_span(pts: &[Curve]) -> Option<((f64, u64), (f64, u64))> {
+fn every_seed_span(pts: &[Curve]) -> Option<SeedSpan> {
     let seeds: std::collections::BTreeSet<u64> = pts.iter().flat_map(|p| p.2.keys().copied()).collect();
     let (mut lo, mut hi) = ((f64::NEG_INFINITY, 0), (f64::INFINITY, 0));
     for s in seeds {
@@ -87,14 +91,14 @@ fn joined(names: &[&str]) -> String {
 fn range_words(
     range: Option<(f64, f64)>,
     families: &[PchrFamily],
-    spans: &[Option<((f64, u64), (f64, u64))>],
+    spans: &[Option<SeedSpan>],
 ) -> (String, Option<String>) {
     let Some((lo, hi)) = range else {
         return ("the families share no hit-ratio range (no AUC)".into(), None);
     };
     let (l, h) = ratios(lo, hi);
     let title = format!("AUC over hit ratios [{l}, {h}]");
-    let inside: Vec<(&PchrFamily, ((f64, u64), (f64, u64)))> = families
+    let inside: Vec<(&PchrFamily, SeedSpan)> = families
         .iter()
         .zip(spans)
         .filter_map(|(f, s)| s.filter(|(a, b)| a.0 <= lo && b.0 >= hi).map(|s| (f, s)))
@@ -185,7 +189,7 @@ impl Report {
             Interval::clipped(i.n, i.mean, i.half(), (0.0, 1.0))
         };
         // Each swept family's span on every seed, then the common range (`common_range`).
-        let mut spans: Vec<Option<((f64, u64), (f64, u64))>> = Vec::new();
+        let mut spans: Vec<Option<SeedSpan>> = Vec::new();
         let mut out = Vec::new();
         for (f, pts) in families.iter().zip(&curves) {
             let points: Vec<PchrPoint> = pts
