@@ -695,7 +695,7 @@ export type Measure = { "kind": "offline", algorithms: Array<OfflineId>, } | { "
  * entry, in its order), so that the engine names a metric by a variant a typo cannot
  * make; its serde form is the id (`MetricId` in the JS API's types).
  */
-export type MetricId = "avg_regret" | "avg_loss_gap" | "avg_switch_cost" | "switches" | "hit_rate" | "avg_realised_cost" | "realised_cost" | "runtime_ms" | "gap" | "loss" | "est_rmse" | "est_mae" | "est_max" | "error_rate" | "hit_precision" | "tau_mean" | "explore_share" | "cache_size" | "gamma" | "beta_t" | "m_eff" | "m_max" | "eps_t" | "sum_tau" | "bound_cost" | "bound_arrival" | "bound_discretisation" | "bound_switching" | "theory_slope_regret" | "theory_slope_eps_t" | "theory_slope_m_eff" | "theory_slope_switches";
+export type MetricId = "avg_regret" | "avg_loss_gap" | "avg_switch_cost" | "switches" | "hit_rate" | "avg_realised_cost" | "realised_cost" | "runtime_ms" | "gap" | "loss" | "est_rmse" | "est_mae" | "est_max" | "error_rate" | "hit_precision" | "tau_mean" | "explore_share" | "cache_size" | "gamma" | "beta_t" | "m_eff" | "m_max" | "eps_t" | "sum_tau" | "bound_cost" | "bound_arrival" | "bound_discretisation" | "bound_switching" | "theory_slope_regret" | "theory_slope_eps_t" | "theory_slope_m_eff" | "theory_slope_switches" | "theory_slope_gamma";
 
 /**
  * One metric as a reader sees it.
@@ -773,7 +773,7 @@ export type OfflineId = "cucb-sc-cont" | "cucb-sc" | "greedy" | "epsilon-greedy"
 /**
  * What evaluating a claim on a run found ([`judge`]); [`words`] says it.
  */
-export type Outcome = { "kind": "not-run" } | { "kind": "measured" } | { "kind": "identical", 
+export type Outcome = { "kind": "not-run" } | { "kind": "measured" } | { "kind": "calibrated", magnitude: Magnitude, } | { "kind": "identical", 
 /**
  * The algorithms `ours` equals (display names).
  */
@@ -1529,9 +1529,13 @@ export type TheoryCheck = {
    * [`Quantity::reference`].
    */
   reference: string,
+  /**
+   * The test the verdict is drawn by, with its numbers ([`stated_test`]).
+   */
+  test: string,
   verdict: TheoryVerdict,
   /**
-   * [`TheoryVerdict::words`].
+   * [`TheoryVerdict::words_for`].
    */
   words: string,
   /**
@@ -1624,7 +1628,7 @@ export type TheoryPoint = {
 /**
  * What is checked.
  */
-export type TheoryQuantity = "regret" | "eps_t" | "m_eff" | "switches" | "horizon" | "gap";
+export type TheoryQuantity = "regret" | "eps_t" | "m_eff" | "switches" | "gamma" | "horizon" | "gap";
 
 /**
  * The theory checks of an online report, or of an offline sweep of the stream length.
@@ -1654,9 +1658,9 @@ export type TheoryRuns = {
 };
 
 /**
- * The three verdicts: each check says one of them.
+ * The verdicts: each check says one of them ([`judge`], module docs).
  */
-export type TheoryVerdict = "consistent" | "not_visible" | "violated";
+export type TheoryVerdict = "consistent" | "tolerated" | "not_visible" | "faster" | "violated" | "vacuous";
 
 /**
  * The answer of `csc tune-threshold` and of the page's form.
@@ -1952,7 +1956,7 @@ export type VCacheDiagnostics = {
 /**
  * A claim's verdict, the one class of its outcome ([`Outcome::verdict`]).
  */
-export type Verdict = "reproduced" | "differs" | "not-reproduced" | "undecided" | "identical" | "not-run" | "measured";
+export type Verdict = "reproduced" | "never-serves" | "differs" | "not-reproduced" | "undecided" | "identical" | "not-run" | "measured" | "calibrated";
 
 /** A metric's observation at the end of a run: `final_` and its id. */
 export type FinalMetricId = `final_${MetricId}`;
