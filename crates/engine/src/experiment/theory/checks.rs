@@ -139,6 +139,8 @@ pub fn stated_test(q: Quantity) -> String {
     }
     lines.push(if q.is_premise() {
         format!("violated if the lower end > {}", num(t))
+    } else if q == Quantity::Gap {
+        format!("decays slower than stated if the lower end > {}", num(t))
     } else {
         format!("faster than stated if the lower end > {}", num(t))
     });

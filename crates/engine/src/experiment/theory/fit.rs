@@ -83,7 +83,7 @@ impl Quantity {
             Quantity::Epsilon => "slope ≤ −½: ε_t = O(1/√t)",
             Quantity::Meff => "slope ≤ 0: m_eff bounded",
             Quantity::Switches => "slope ≤ 0: switches = O(m_max log log T)",
-            Quantity::Gamma => "slope ≤ 0: γ_T polylogarithmic, so that the cost term is Õ(√T)",
+            Quantity::Gamma => "slope ≤ 0: γ_T polylog (for Õ(√T))",
             Quantity::Gap => "slope ≤ −½ in n: SubOpt = O(n^(−1/2))",
         }
     }

@@ -249,12 +249,12 @@ impl TheoryReport {
         // The x column: the horizon T, or the largest stream length n of an offline sweep.
         let x = if self.runs.is_empty() && !self.offline.is_empty() { "n" } else { "T" };
         out.push_str(&format!(
-            "{:<24}{:>8}  {:<28}{:<36}{:<58}{:<30}{:>4}\n",
+            "{:<24}{:>8}  {:<28}{:<36}{:<64}{:<50}{:>4}\n",
             "algorithm", x, "quantity", "measured", "theorem", "verdict", "n"
         ));
         let row = |out: &mut String, policy: &str, x: f64, c: &TheoryCheck| {
             out.push_str(&format!(
-                "{:<24}{:>8}  {:<28}{:<36}{:<58}{:<30}{:>4} {}\n",
+                "{:<24}{:>8}  {:<28}{:<36}{:<64}{:<50}{:>4} {}\n",
                 name(policy),
                 x,
                 c.name,
