@@ -336,9 +336,8 @@ pub fn quick_spec(id: &str) -> Result<ExperimentSpec> {
 /// (`csc run <its JSON>`) to the same bits.
 pub fn frontier_definition(dataset: DatasetId, horizon: usize) -> Result<ExperimentSpec> {
     let mut spec = frontier_quick().apply(builtin("frontier")?)?;
-    for key in ["horizon", "n_eval"] {
-        spec.params = crate::config::with_param(&spec.params, key, &serde_json::json!(horizon))?;
-    }
+    (spec.params.horizon, spec.params.n_eval) = (horizon, horizon);
+    spec.params.validate()?;
     if dataset == DatasetId::Synthetic {
         spec.params.k = SYNTHETIC_FRONTIER_K;
     }

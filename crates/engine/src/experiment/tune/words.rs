@@ -30,11 +30,11 @@ pub(super) fn verdict(m: &Measured, target: Target) -> String {
     if m.counts.hits == 0 {
         return "the target does not hold there: no hit".into();
     }
-    let meets = |v: f64| if at_least { v >= goal } else { v <= goal };
-    let shown = (4..=12)
-        .map(|d| crate::experiment::stats::significant(m.bound, d))
-        .find(|t| t.parse::<f64>().is_ok_and(|v| meets(v) == meets(m.bound)))
-        .unwrap_or_else(|| m.bound.to_string());
+    // 4 significant digits, more until the shown bound sits on the same side of the target as the
+    // bound itself (the engine's one rule for numbers a verdict is read from).
+    use crate::experiment::stats::{decimals_keeping_sign, fixed};
+    let four = if m.bound > 0.0 { (3 - m.bound.log10().floor() as i32).clamp(0, 12) as usize } else { 4 };
+    let shown = fixed(m.bound, decimals_keeping_sign(four, &[(m.bound, -goal)]));
     let relation = match (m.holds, at_least) {
         (true, true) => "at least",
         (true, false) => "at most",
