@@ -303,7 +303,7 @@ fn the_frontier_view_follows_its_horizon() {
     assert!(q.title.contains("T = 2,500, n_eval = 2,500"), "{}", q.title);
     assert_eq!(frontier_definition(DatasetId::NqTrivia, 2000).unwrap(), builtin("frontier").unwrap());
     let e = frontier_definition(DatasetId::NqTrivia, 0).unwrap_err().to_string();
-    assert!(e.contains("horizon"), "{e}");
+    assert!(e.contains("`horizon`"), "{e}");
 }
 
 #[test]

@@ -336,8 +336,10 @@ pub fn quick_spec(id: &str) -> Result<ExperimentSpec> {
 /// (`csc run <its JSON>`) to the same bits.
 pub fn frontier_definition(dataset: DatasetId, horizon: usize) -> Result<ExperimentSpec> {
     let mut spec = frontier_quick().apply(builtin("frontier")?)?;
-    (spec.params.horizon, spec.params.n_eval) = (horizon, horizon);
+    // T first, so a horizon refused is named as the horizon; then n_eval = T.
+    spec.params.horizon = horizon;
     spec.params.validate()?;
+    spec.params.n_eval = horizon;
     if dataset == DatasetId::Synthetic {
         spec.params.k = SYNTHETIC_FRONTIER_K;
     }
