@@ -83,7 +83,9 @@ const STROKED = new Set(['plus', 'times', 'asterisk', 'wye']);
 /** A small legend swatch: the series' dash and marker in its colour (also used by the export). */
 export function swatch(style, kind, w = 26, h = 14) {
   const s = svgEl('svg', { width: w, height: h, viewBox: `0 0 ${w} ${h}`, 'aria-hidden': 'true', class: 'swatch' });
-  if (kind !== 'scatter') s.append(svgEl('line', { x1: 1, x2: w - 1, y1: h / 2, y2: h / 2, stroke: style.colour, 'stroke-width': 2.5, 'stroke-dasharray': style.dash.length ? style.dash.join(' ') : null }));
+  const lineOnly = style.marker === 'none'; // a fitted line or a reference shape: a line, no marker
+  if (kind !== 'scatter' || lineOnly) s.append(svgEl('line', { x1: 1, x2: w - 1, y1: h / 2, y2: h / 2, stroke: style.colour, 'stroke-width': 2.5, 'stroke-dasharray': style.dash.length ? style.dash.join(' ') : null }));
+  if (lineOnly) return s;
   const path = svgEl('path', { transform: `translate(${w / 2},${h / 2})` });
   const sym = plotSymbol(style.marker);
   const ctx = pathContext();
@@ -234,6 +236,12 @@ function plotXY(Plot, spec, series, { width, height, logY }) {
     const sym = plotSymbol(st.marker), stroked = STROKED.has(sym);
     pts.forEach((p) => pointsOut.push({ key: s.key ?? s.label, label: s.label, i: s.points.indexOf(p), p, colour: st.colour }));
     const withBand = pts.filter((p) => loOf(p) !== hiOf(p));
+    // Marker 'none' (a fitted line, a reference shape): a line in any kind of chart, never dots
+    // (drawn as dots on a scatter, a fit's 40 points hid the seeds' own).
+    if (st.marker === 'none') {
+      if (pts.length > 1) marks.push(Plot.line(pts, { x: 'x', y: 'y', stroke: st.colour, strokeWidth: 1.8, strokeDasharray: dash }));
+      continue;
+    }
     if (kind === 'line') {
       if (withBand.length > 1) marks.push(Plot.areaY(withBand, { x: 'x', y1: (p) => clampY(loOf(p)), y2: (p) => clampY(hiOf(p)), fill: st.colour, fillOpacity: series.length > 3 ? 0.1 : 0.16 }));
       marks.push(Plot.line(pts, { x: 'x', y: 'y', stroke: st.colour, strokeWidth: 2, strokeDasharray: dash }));

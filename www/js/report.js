@@ -388,6 +388,14 @@ export function pchrChart(report) {
     zoomY: true, xRange: [0, 1], yRange: [0, 1], yLabel: 'hit precision (1 − wrong hits / hits)', series, empty: noTruthText(report) };
 }
 
+/** Colours and markers of the further families of one policy (its first keeps the engine's style). */
+const FAMILY_VARIANTS = [{ colour: '#4d4d4d', marker: 'wye' }, { colour: '#7b4fa0', marker: 'times' }, { colour: '#a05a2c', marker: 'asterisk' }];
+function sameFamilyVariant(seen, policy) {
+  const n = seen.get(policy) || 0;
+  seen.set(policy, n + 1);
+  return n === 0 ? {} : FAMILY_VARIANTS[(n - 1) % FAMILY_VARIANTS.length];
+}
+
 /**
  * The frontier chart: error rate (x) against realised cost per round (y), one line per
  * family with its points joined in parameter order, 95% intervals both ways as the engine clips
@@ -404,8 +412,12 @@ export function pchrChart(report) {
 export function frontierChart(report, onPoint, comparison = report.frontier) {
   const rows = new Map((comparison?.rows || []).map((r) => [r.point, r]));
   const num = (v) => (v == null ? undefined : v);
+  const seen = new Map(); // policy → families of it so far
   const series = frontierFamilies(report).map((fam) => ({
     key: fam.key, label: fam.label, ...styleFields(fam.family.policy), ...(fam.family.label ? { dash: [2, 3] } : {}),
+    // A second or third family of the same policy (the threshold cache's LRU, GDSF and GPTCache
+    // families) gets a colour and marker of its own, so no two families look alike.
+    ...sameFamilyVariant(seen, fam.family.policy),
     points: fam.points.filter((p) => p.stats.cost && p.stats.error && p.stats.error.mean != null).map((p) => {
       const c = p.stats.cost, e = p.stats.error, row = rows.get(p.point);
       const [ci, ei] = row ? [row.intervals[0], row.intervals[1]] : [null, null];

@@ -53,6 +53,11 @@ function checksOf(report, policy) {
 }
 const check = (checks, q) => checks.find((c) => c.quantity === q);
 
+/** A second quantity of the same policy in one panel (m_max beside m_eff, Σ τ_u beside the
+ *  switches): its own colour, dash and marker, so the two never read as one series. */
+const SECOND = { colour: '#6a3d9a', dash: [6, 3], marker: 'square' };
+const restyled = (list, style) => list.map((s) => ({ ...s, key: `${s.key}-second`, ...style }));
+
 /** Theorem 5.1's four terms (csc::online::theory::BoundTerms; metrics `bound_<term>`, the report's
  *  `theory.runs[].bound` at T), each drawn in its own colour and dash. */
 const TERMS = [
@@ -112,12 +117,12 @@ export function theoryCharts(report) {
     { title: `Information gain γ_t = ½ log det(I + K_t/λ) of ${name} (Theorem 5.1's γ_T; Lemma 5.2)${verdict(gamma)}`, xLabel: 'round t', yLabel: 'γ_t',
       series: one('gamma'), empty: 'This policy has no kernel model: no γ_t.' },
     { title: `Effective centers m_eff(t) and net size m_max(t) (Assumption 1)${verdict(meff)}`, xLabel: 'round t', yLabel: 'centers',
-      series: [...one('m_eff'), ...one('m_max')], empty: 'This policy keeps no ε-net: no m_eff.' },
+      series: [...one('m_eff'), ...restyled(one('m_max'), SECOND)], empty: 'This policy keeps no ε-net: no m_eff.' },
     { title: `Discretisation error ε_t, log-log (Assumption 1: O(1/√t))${verdict(eps)}`, logX: true, logY: true, xLabel: 'round t', yLabel: 'ε_t',
       series: [...epsSeries, ...fitted(eps, `ε_t, ${name}`), ...shape('1/√t shape', epsSeries[0], eps?.from ?? T / 10, T, (t) => 1 / Math.sqrt(t))],
       empty: 'This policy keeps no ε-net: no ε_t.' },
     { title: `Switches and Σ τ_u beside ln ln t (Lemma 5.3: O(m_max log log T))${verdict(sw)}`, xLabel: 'round t', yLabel: 'count',
-      series: [...switches.map((s) => ({ ...s, label: `${s.label}: switches` })), ...sumTau,
+      series: [...switches.map((s) => ({ ...s, label: `${s.label}: switches` })), ...restyled(sumTau, SECOND),
         ...shape('ln ln t shape', sumTau[0] || switches[0], 16, T, (t) => Math.max(Math.log(Math.log(t)), 1e-9))] },
   ];
 }
