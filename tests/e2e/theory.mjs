@@ -58,7 +58,7 @@ function verdictByTest(row, premiseFails) {
   const s = num(/consistent if the upper end ≤ (\S+);/.exec(test)[1]);
   const tol = num(/within the tolerance if ≤ (\S+?);/.exec(test)[1]);
   const vac = /the bound says nothing if the lower end ≥ (\S+?);/.exec(test);
-  const above = /(violated|faster than stated) if the lower end > (\S+?)(;|$)/.exec(test);
+  const above = /(violated|faster than stated|decays slower than stated) if the lower end > (\S+?)(;|$)/.exec(test);
   const { lo, hi } = row;
   if (!(Number.isFinite(lo) && Number.isFinite(hi))) return 'not_visible';
   if (/not confirmed if/.test(test) && premiseFails) return 'violated';
@@ -89,7 +89,10 @@ const cutCells = (page, job) => page.evaluate((j) => {
   const t = document.querySelector(`[data-job=${j}] table.theory-checks`);
   const region = t.closest('.table-scroll') || document.documentElement;
   const right = Math.min(region.getBoundingClientRect().right, document.documentElement.clientWidth) + 0.5;
-  return [...t.querySelectorAll('th, td')].filter((c) => c.getBoundingClientRect().width > 0 && (c.getBoundingClientRect().right > right || c.scrollWidth > c.clientWidth + 1))
+  // The column headings, visually hidden when each check is a card (narrow screens), are left out.
+  const head = t.tHead, headShown = head && head.getBoundingClientRect().width > 2;
+  return [...t.querySelectorAll('th, td')].filter((c) => (headShown || !head?.contains(c)) && c.getBoundingClientRect().width > 0
+    && (c.getBoundingClientRect().right > right || c.scrollWidth > c.clientWidth + 1))
     .map((c) => c.textContent.slice(0, 30));
 }, job);
 
