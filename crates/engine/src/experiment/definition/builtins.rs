@@ -302,7 +302,7 @@ pub(crate) fn frontier(id: &str, base: Params) -> ExperimentSpec {
 }
 
 /// The frontier's k on synthetic data at the page's quick settings
-/// ([`crate::experiment::definition::presets::frontier_definition`]): synthetic's universe holds 50 queries, so the
+/// ([`crate::experiment::definition::registry::frontier_definition`]): synthetic's universe holds 50 queries, so the
 /// `frontier` experiment's k = 50 would cache all of it and make every policy the same; at this k
 /// the families separate where they differ (measured in docs/PERFORMANCE.md, "Frontier").
 pub const SYNTHETIC_FRONTIER_K: usize = 10;

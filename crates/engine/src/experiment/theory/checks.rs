@@ -21,7 +21,7 @@
 //! `± t_{0.975, p−2}·se` over its p checkpoints (the checkpoints of one run are not independent,
 //! so that interval is narrower than a seed interval would be: it says how well a line fits).
 //!
-//! **Verdicts** ([`judge`]): each check's stated test ([`Quantity::test`], shown beside the
+//! **Verdicts** ([`judge`]): each check's stated test ([`stated_test`], shown beside the
 //! verdict), on the slope interval `[lo, hi]` against the stated slope `s` and [`TOLERANCE`]:
 //! - *consistent with the theorem*: `hi ≤ s` (no faster growth than the paper's, no slower decay);
 //! - *consistent within the tolerance*: `s < hi ≤ s + 0.1` (a log factor the `Õ(·)` hides, or
@@ -83,9 +83,7 @@ impl TheoryVerdict {
             (TheoryVerdict::NotVisible, _) => "not visible at this horizon",
             (TheoryVerdict::Faster, Quantity::Gap) => "decays slower than stated at these sample sizes",
             (TheoryVerdict::Faster, _) => "faster than stated at this horizon",
-            (TheoryVerdict::Violated, Quantity::Regret | Quantity::Horizon) => {
-                "not confirmed: a premise fails here"
-            }
+            (TheoryVerdict::Violated, q) if q.rests_on_premises() => "not confirmed: a premise fails here",
             (TheoryVerdict::Violated, _) => "assumption violated here",
             (TheoryVerdict::Vacuous, _) => "the bound says nothing at this horizon",
         }
@@ -97,14 +95,14 @@ impl TheoryVerdict {
     }
 }
 
-/// The verdict on a slope interval of `q` by its stated test (module docs, [`Quantity::test`]).
+/// The verdict on a slope interval of `q` by its stated test (module docs, [`stated_test`]).
 /// `premise_fails`: whether a premise check of the same runs fails (read for Reg(t) and Reg(T)
 /// across horizons only). An interval with a NaN end is not visible.
 pub fn judge(q: Quantity, slope: &Interval, premise_fails: bool) -> TheoryVerdict {
     if !(slope.lo.is_finite() && slope.hi.is_finite()) {
         return TheoryVerdict::NotVisible;
     }
-    if premise_fails && matches!(q, Quantity::Regret | Quantity::Horizon) {
+    if premise_fails && q.rests_on_premises() {
         return TheoryVerdict::Violated;
     }
     let s = q.exponent();
@@ -144,7 +142,7 @@ pub fn stated_test(q: Quantity) -> String {
     } else {
         format!("faster than stated if the lower end > {}", num(t))
     });
-    if matches!(q, Quantity::Regret | Quantity::Horizon) {
+    if q.rests_on_premises() {
         lines.push("not confirmed if ε_t or m_eff is violated or γ_t's bound says nothing".into());
     }
     lines.join("; ")
@@ -251,26 +249,35 @@ pub fn check_of_fits(
     }
 }
 
-/// The checks of one policy's runs (one checkpoint list per seed): the premises first (ε_t, m_eff,
-/// γ_t), so that Reg(t)'s verdict can defer to a failed one; returned in [`Quantity::RUN`] order,
-/// γ_t only where the policy measures it (a kernel learner).
+/// The checks of one group of runs in [`Quantity::RUN`] order, made by `check(q, premise_fails)`:
+/// the premises first (ε_t, m_eff and, where `gamma`, γ_t: a kernel learner's), so that Reg(t)'s
+/// verdict defers to a failed one; with whether one failed (which Reg(T) across horizons reads).
+pub fn checks_in_order(
+    mut check: impl FnMut(Quantity, bool) -> TheoryCheck,
+    gamma: bool,
+) -> (Vec<TheoryCheck>, bool) {
+    let eps = check(Quantity::Epsilon, false);
+    let meff = check(Quantity::Meff, false);
+    let gamma = gamma.then(|| check(Quantity::Gamma, false));
+    let fails =
+        [Some(&eps), Some(&meff), gamma.as_ref()].into_iter().flatten().any(|c| c.verdict.premise_fails());
+    let regret = check(Quantity::Regret, fails);
+    let switches = check(Quantity::Switches, false);
+    ([Some(regret), Some(eps), Some(meff), gamma, Some(switches)].into_iter().flatten().collect(), fails)
+}
+
+/// The checks of one policy's runs (one checkpoint list per seed), by [`checks_in_order`]; γ_t only
+/// where the policy measures it.
 pub fn check_runs(runs: &[&[Checkpoint]]) -> Vec<TheoryCheck> {
     let of = |q| runs.iter().map(|c| series(q, c)).collect::<Vec<_>>();
-    let eps = check_of(Quantity::Epsilon, &of(Quantity::Epsilon), false);
-    let meff = check_of(Quantity::Meff, &of(Quantity::Meff), false);
-    let gamma_series = of(Quantity::Gamma);
-    let gamma =
-        gamma_series.iter().any(|s| !s.is_empty()).then(|| check_of(Quantity::Gamma, &gamma_series, false));
-    let fails = [Some(&eps), Some(&meff), gamma.as_ref()].iter().flatten().any(|c| c.verdict.premise_fails());
-    let regret = check_of(Quantity::Regret, &of(Quantity::Regret), fails);
-    let switches = check_of(Quantity::Switches, &of(Quantity::Switches), false);
-    [Some(regret), Some(eps), Some(meff), gamma, Some(switches)].into_iter().flatten().collect()
+    let gamma = of(Quantity::Gamma).iter().any(|s| !s.is_empty());
+    checks_in_order(|q, fails| check_of(q, &of(q), fails), gamma).0
 }
 
 /// Reg(T) across horizons: `finals[s]` holds seed s's `(T, Reg(T))`, one per horizon of the grid;
-/// `assumption_violated` as for Reg(t).
-pub fn check_horizons(finals: &[Vec<(f64, f64)>], assumption_violated: bool) -> TheoryCheck {
-    check_of(Quantity::Horizon, finals, assumption_violated)
+/// `premise_fails` as for Reg(t).
+pub fn check_horizons(finals: &[Vec<(f64, f64)>], premise_fails: bool) -> TheoryCheck {
+    check_of(Quantity::Horizon, finals, premise_fails)
 }
 
 /// A check of `q` from per-seed series `(x, y)` fitted whole (as [`check_horizons`]; the offline

@@ -75,6 +75,11 @@ impl Quantity {
     pub const fn is_premise(&self) -> bool {
         matches!(self, Quantity::Epsilon | Quantity::Meff | Quantity::Gamma)
     }
+    /// Whether the check is Theorem 5.1's regret (within a run or across horizons), whose verdict
+    /// defers to its premises' checks on the same runs.
+    pub const fn rests_on_premises(&self) -> bool {
+        matches!(self, Quantity::Regret | Quantity::Horizon)
+    }
     /// What the paper states, in words.
     pub const fn theorem(&self) -> &'static str {
         match self {

@@ -11,6 +11,7 @@ pub mod fit;
 pub mod report;
 
 pub use checks::{
-    check_horizons, check_of_fits, check_runs, check_series, judge, TheoryCheck, TheoryVerdict, TOLERANCE,
+    check_horizons, check_of_fits, check_runs, check_series, checks_in_order, judge, TheoryCheck,
+    TheoryVerdict, TOLERANCE,
 };
 pub use fit::{loglog_fit, series, LogLogFit, Quantity};

@@ -5,7 +5,9 @@
 //! lemma means it.
 
 use crate::experiment::run::observation::first_seen;
-use crate::experiment::theory::{check_horizons, check_of_fits, LogLogFit, Quantity, TheoryCheck};
+use crate::experiment::theory::{
+    check_horizons, check_of_fits, checks_in_order, LogLogFit, Quantity, TheoryCheck,
+};
 use crate::experiment::Metric;
 use crate::experiment::{ExperimentSpec, Measure, UnitResult};
 use serde::{Deserialize, Serialize};
@@ -204,27 +206,11 @@ pub fn theory_report(spec: &ExperimentSpec, units: &[UnitResult]) -> Option<Theo
             let from = q.window_from() * horizon;
             (if q == Quantity::Switches { from.max(16.0) } else { from }, horizon)
         };
-        let check = |q: Quantity, violated: bool| check_of_fits(q, &fits(q), window(q), violated);
-        // The premises first (ε_t, m_eff and, for a kernel learner, γ_t), so that Reg(t)'s
-        // verdict defers to a failed one.
-        let eps = check(Quantity::Epsilon, false);
-        let meff = check(Quantity::Meff, false);
-        let gamma = fits(Quantity::Gamma).iter().any(Option::is_some).then(|| check(Quantity::Gamma, false));
-        let fails =
-            [Some(&eps), Some(&meff), gamma.as_ref()].iter().flatten().any(|c| c.verdict.premise_fails());
+        let check = |q: Quantity, fails: bool| check_of_fits(q, &fits(q), window(q), fails);
+        let (checks, fails) = checks_in_order(check, fits(Quantity::Gamma).iter().any(Option::is_some));
         premise_failed_at_largest.insert(ai, fails); // x ascends within a policy: the last one stays
-        let regret = check(Quantity::Regret, fails);
-        let switches = check(Quantity::Switches, false);
         let bound = bound_at(seeds, horizon);
-        runs.push(TheoryRuns {
-            policy: order[ai].clone(),
-            x,
-            checks: [Some(regret), Some(eps), Some(meff), gamma, Some(switches)]
-                .into_iter()
-                .flatten()
-                .collect(),
-            bound,
-        });
+        runs.push(TheoryRuns { policy: order[ai].clone(), x, checks, bound });
     }
     let mut horizons = Vec::new();
     if sweeps_horizon(spec) {
