@@ -40,10 +40,12 @@ impl BallIndex {
             pivots.push(p);
             let mut far = (-1.0f64, 0usize);
             for j in 0..n {
-                let d = metric.dist(points.row(j), points.row(p));
-                if d < to_pivot[j] {
-                    to_pivot[j] = d;
-                    owner[j] = b;
+                // Only a distance below the current one changes anything.
+                if let Some(d) = metric.dist_unless_above(points.row(j), points.row(p), to_pivot[j]) {
+                    if d < to_pivot[j] {
+                        to_pivot[j] = d;
+                        owner[j] = b;
+                    }
                 }
                 if to_pivot[j] > far.0 {
                     far = (to_pivot[j], j);
@@ -94,9 +96,10 @@ impl BallIndex {
                 if (dp[b] - dj).abs() > radius[j] + MARGIN {
                     continue;
                 }
-                let d = self.metric.dist(x, self.points.row(j));
-                if d <= radius[j] {
-                    out.push((j, d));
+                if let Some(d) = self.metric.dist_unless_above(x, self.points.row(j), radius[j]) {
+                    if d <= radius[j] {
+                        out.push((j, d));
+                    }
                 }
             }
         }
@@ -131,7 +134,14 @@ impl BallIndex {
                 if dp[b] - dj > bar {
                     continue;
                 }
-                let d = self.metric.dist(x, self.points.row(j));
+                // Farther than the best so far cannot win, not even a tie.
+                let Some(d) = self.metric.dist_unless_above(
+                    x,
+                    self.points.row(j),
+                    best.map_or(f64::INFINITY, |(_, bd)| bd),
+                ) else {
+                    continue;
+                };
                 if best.is_none_or(|(bj, bd)| d < bd || (d == bd && j < bj)) {
                     best = Some((j, d));
                 }
@@ -150,9 +160,10 @@ impl BallIndex {
                 break;
             }
             for &(j, _) in annulus(&self.balls[b], dp[b], r + MARGIN) {
-                let d = self.metric.dist(x, self.points.row(j));
-                if d <= r {
-                    out.push((j, d));
+                if let Some(d) = self.metric.dist_unless_above(x, self.points.row(j), r) {
+                    if d <= r {
+                        out.push((j, d));
+                    }
                 }
             }
         }

@@ -124,11 +124,41 @@ impl Metric {
         sq_euclidean(a, b).sqrt() / self.scale
     }
 
+    /// `d(x, y)` for a caller that has no use for a distance above `bound`: `None` only when
+    /// `d(x, y) > bound` for certain (decided part-way through the sum, see
+    /// [`sq_euclidean_bounded`](crate::vector_ops::sq_euclidean_bounded)), else `Some` of exactly
+    /// [`dist`](Self::dist)'s bits (possibly above `bound`: callers test it as before).
+    ///
+    /// The squared limit is `(bound·D)²·(1 + 10⁻¹²)`: a sum `s` above it has
+    /// `√s / D ≥ bound·(1 + 5·10⁻¹³)(1 − 3·2⁻⁵³) > bound` after the correctly rounded square root
+    /// and division, so a pair cut off is one [`dist`](Self::dist) would have put above `bound`.
+    /// Below the smallest normal limits (and for a `bound` of 0, ∞ or NaN) nothing is cut off.
+    #[inline]
+    pub fn dist_unless_above(&self, a: &[f32], b: &[f32], bound: f64) -> Option<f64> {
+        crate::vector_ops::sq_euclidean_bounded(a, b, self.squared_limit(bound))
+            .map(|s| s.sqrt() / self.scale)
+    }
+
+    /// The limit on `‖a − b‖²` that [`dist_unless_above`](Self::dist_unless_above) cuts at (∞
+    /// where it cuts nothing).
+    #[inline]
+    fn squared_limit(&self, bound: f64) -> f64 {
+        let r = bound * self.scale;
+        let limit = r * r * (1.0 + 1e-12);
+        if limit.is_finite() && limit >= 1e-280 {
+            limit
+        } else {
+            f64::INFINITY
+        }
+    }
+
     /// Nearest row of `set` to `x` and its distance; ties to the lowest index; `None` if empty.
     pub fn nearest(&self, x: &[f32], set: &Points) -> Option<(usize, f64)> {
         let mut best: Option<(usize, f64)> = None;
         for (j, row) in set.iter().enumerate() {
-            let d = self.dist(x, row);
+            let Some(d) = self.dist_unless_above(x, row, best.map_or(f64::INFINITY, |(_, bd)| bd)) else {
+                continue; // farther than the best so far: not nearer
+            };
             if best.is_none_or(|(_, bd)| d < bd) {
                 best = Some((j, d));
             }

@@ -45,6 +45,44 @@ fn sq_euclidean_body(a: &[f32], b: &[f32]) -> f64 {
     s
 }
 
+/// [`sq_euclidean_body`] with an early exit: after every [`BOUND_BLOCK`] terms the lanes summed
+/// so far are combined (into a copy) and compared with `limit`; above it, `None`. Otherwise the
+/// same operations as [`sq_euclidean_body`] in the same order, so the same bits.
+///
+/// Exact as a test, not only in exact arithmetic: every term is non-negative and rounded addition
+/// is monotone (`fl(a + b) ≥ a` for `b ≥ 0`), so each lane's final sum is at least its partial
+/// sum, the fixed pairwise [`combine`] of the final lanes is at least that of the partial ones,
+/// and the tail only adds. The computed full sum is therefore `≥` every partial value checked:
+/// `None` means the full sum is above `limit` too.
+#[inline(always)]
+fn sq_euclidean_bounded_body(a: &[f32], b: &[f32], limit: f64) -> Option<f64> {
+    let mut acc = [0.0f64; LANES];
+    let full = a.len().min(b.len()) / LANES * LANES;
+    let mut start = 0;
+    while start < full {
+        let end = (start + BOUND_BLOCK).min(full);
+        for (x, y) in a[start..end].chunks_exact(LANES).zip(b[start..end].chunks_exact(LANES)) {
+            for l in 0..LANES {
+                let d = x[l] as f64 - y[l] as f64;
+                acc[l] += d * d;
+            }
+        }
+        start = end;
+        if start < full && combine(acc) > limit {
+            return None;
+        }
+    }
+    let mut s = combine(acc);
+    for (x, y) in a[full..].iter().zip(&b[full..]) {
+        let d = *x as f64 - *y as f64;
+        s += d * d;
+    }
+    Some(s)
+}
+
+/// Terms between the early-exit checks of [`sq_euclidean_bounded`] (a multiple of [`LANES`]).
+pub const BOUND_BLOCK: usize = 4 * LANES;
+
 /// The portable `f32` filter (a summation order of its own; it is never a result).
 fn sq_euclidean_f32_body(a: &[f32], b: &[f32]) -> f32 {
     let mut acc = [0.0f32; 4];
@@ -165,6 +203,10 @@ mod avx2 {
         super::sq_euclidean_body(a, b)
     }
     #[target_feature(enable = "avx2")]
+    pub unsafe fn sq_euclidean_bounded(a: &[f32], b: &[f32], limit: f64) -> Option<f64> {
+        super::sq_euclidean_bounded_body(a, b, limit)
+    }
+    #[target_feature(enable = "avx2")]
     pub unsafe fn dot(a: &[f64], b: &[f64]) -> f64 {
         super::dot_body(a, b)
     }
@@ -209,6 +251,21 @@ pub fn sq_euclidean(a: &[f32], b: &[f32]) -> f64 {
         return unsafe { avx2::sq_euclidean(a, b) };
     }
     sq_euclidean_body(a, b)
+}
+
+/// [`sq_euclidean`] for a caller that has no use for a value above `limit`: `None` when a
+/// partial sum is already above it (so the full sum is too), else `Some` of exactly
+/// [`sq_euclidean`]'s bits (which may still be above `limit`). Far pairs stop after a block or two
+/// instead of all `n` terms (see [`sq_euclidean_bounded_body`] for why the test is exact).
+#[inline]
+pub fn sq_euclidean_bounded(a: &[f32], b: &[f32], limit: f64) -> Option<f64> {
+    debug_assert_eq!(a.len(), b.len());
+    #[cfg(target_arch = "x86_64")]
+    if avx2::available() {
+        // SAFETY: the CPU supports AVX2 (checked at run time).
+        return unsafe { avx2::sq_euclidean_bounded(a, b, limit) };
+    }
+    sq_euclidean_bounded_body(a, b, limit)
 }
 
 /// `‖a − b‖²` entirely in `f32`: a fast *filter* only (twice the lanes per vector register
@@ -343,6 +400,37 @@ mod tests {
             let g = sq_euclidean_f32_error(n);
             for got in [f64::from(sq_euclidean_f32(&a, &b)), f64::from(sq_euclidean_f32_body(&a, &b))] {
                 assert!((got - exact).abs() <= g * exact, "n = {n}: {got} vs {exact}");
+            }
+        }
+    }
+
+    /// The early-exit form: `Some` carries exactly `sq_euclidean`'s bits; `None` only when the
+    /// full value is above the limit; every threshold around the value and every length
+    /// around the block size.
+    #[test]
+    fn bounded_distance_is_the_distance_or_a_true_exceedance() {
+        for n in [0usize, 1, 15, 16, 63, 64, 65, 128, 384, 385, 1000] {
+            let a: Vec<f32> = (0..n).map(|i| ((i * 7919) % 101) as f32 / 37.0 - 1.3).collect();
+            let b: Vec<f32> = (0..n).map(|i| ((i * 104729) % 97) as f32 / 53.0 - 0.7).collect();
+            let full = sq_euclidean(&a, &b);
+            let mut stopped = 0;
+            for f in [0.0, 0.01, 0.1, 0.5, 0.9, 0.999_999, 1.0, 1.000_001, 2.0] {
+                let limit = full * f;
+                for got in [sq_euclidean_bounded(&a, &b, limit), sq_euclidean_bounded_body(&a, &b, limit)] {
+                    match got {
+                        Some(s) => assert_eq!(s.to_bits(), full.to_bits(), "n = {n}, f = {f}"),
+                        None => {
+                            assert!(full > limit, "n = {n}, f = {f}: stopped below the limit");
+                            stopped += 1;
+                        }
+                    }
+                }
+                if f >= 1.0 {
+                    assert!(sq_euclidean_bounded(&a, &b, limit).is_some(), "n = {n}, f = {f}");
+                }
+            }
+            if n >= 2 * BOUND_BLOCK {
+                assert!(stopped > 0, "n = {n}: a low limit stops early");
             }
         }
     }
