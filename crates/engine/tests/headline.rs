@@ -314,6 +314,39 @@ fn the_lead_and_the_lowest_row_name_their_x() {
     let lead = h.lead.as_ref().unwrap();
     assert!(lead.text.starts_with("Lowest suboptimality gap at n = 100: CUCB-SC-Cont"), "{}", lead.text);
     assert!(row(&r, "lowest gap").what.ends_with("at stream length 100"));
+    // A test read at one x of the sweep names it by the swept parameter's symbol, as the lead does.
+    assert!(
+        h.rows.iter().any(|x| x.test.contains("(gap at n = 100)")),
+        "{:?}",
+        h.rows.iter().map(|x| &x.test).collect::<Vec<_>>()
+    );
+    assert!(h.rows.iter().all(|x| !x.test.contains(" at x = ")));
+}
+
+/// A policy that never filled its cache is named with its size in the CLI's table, and the table
+/// says what that means.
+#[test]
+fn a_short_cache_is_named_and_explained_in_the_summary() {
+    let r = report(
+        "fig-c",
+        &[
+            ("clcb-frozen-cont", "final_cache_size", T, &[1.0, 1.0, 1.0]),
+            ("clcb-frozen-cont", "final_avg_regret", T, &[0.10, 0.11, 0.09]),
+        ],
+    );
+    let text = r.summary();
+    assert!(text.contains("clcb-frozen-cont (1 item)"), "{text}"); // named by its id: not among the spec's policies
+    assert!(text.contains(&csc_engine::online::sim::sized_label_note(5)), "{text}");
+    // A full cache: the name alone, and no note.
+    let full = report(
+        "fig-c",
+        &[
+            ("clcb-frozen-cont", "final_cache_size", T, &[5.0, 5.0, 5.0]),
+            ("clcb-frozen-cont", "final_avg_regret", T, &[0.10, 0.11, 0.09]),
+        ],
+    );
+    let text = full.summary();
+    assert!(!text.contains("(1 item)") && !text.contains("“(n items)”"), "{text}");
 }
 
 /// The geometry preset's arrival-to-source median is what σ_e is calibrated to produce: a check

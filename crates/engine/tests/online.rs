@@ -367,6 +367,13 @@ fn a_short_cache_is_labelled_with_its_size() {
     assert_eq!(sized_label("LFU", 3.0, 5), "LFU (3 items)");
     assert_eq!(sized_label("LFU", 2.5, 5), "LFU (2.5 items)");
     assert_eq!(sized_label("Greedy", 5.0, 5), "Greedy");
+    assert_eq!(sized_label("Greedy", f64::NAN, 5), "Greedy");
+    // What such a name means, with the run's k, for the table or figure that shows one.
+    assert_eq!(
+        csc_engine::online::sim::sized_label_note(5),
+        "“(n items)” after a policy's name: its cache held n items at the end of the run (the mean over \
+         the seeds of a report), fewer than k = 5; it never filled its cache."
+    );
     // The tiny world with k = 3: Greedy fills all three cells, the oracle holds one.
     let (_, mut sim) = play(PolicyKind::Greedy, 30, 3, |_| {});
     assert_eq!(sim.result().last.cache_size, 3);

@@ -77,15 +77,15 @@ pub fn replay(a: &ReplayArgs) -> Res<()> {
     );
     // SPEC §14: "—" where the trace carries no ground truth (or, for precision, no hits).
     let opt = |v: Option<f64>, digits: usize| v.map_or("—".to_string(), |v| format!("{v:.digits$}"));
+    let mut sized = false;
     for r in &results {
         let l = &r.last;
+        let name = csc_engine::algorithms::name_of(&r.policy).unwrap_or(&r.policy);
+        let label = csc_engine::online::sim::sized_label(name, l.cache_size as f64, params.k);
+        sized |= label != name;
         println!(
             "{:<26}{:>14.6}{:>12}{:>10.3}{:>12.4}{:>12}{:>15}",
-            csc_engine::online::sim::sized_label(
-                csc_engine::algorithms::name_of(&r.policy).unwrap_or(&r.policy),
-                l.cache_size as f64,
-                params.k
-            ),
+            label,
             l.avg_regret,
             l.switches,
             l.hit_rate,
@@ -93,6 +93,9 @@ pub fn replay(a: &ReplayArgs) -> Res<()> {
             opt(l.error_rate, 4),
             opt(l.hit_precision, 3)
         );
+    }
+    if sized {
+        println!("{}", csc_engine::online::sim::sized_label_note(params.k));
     }
     if !t.has_labels() {
         println!("error rate, hit precision: — (the trace has no labels, SPEC §14)");

@@ -459,6 +459,17 @@ pub fn sized_label(label: &str, size: f64, k: usize) -> String {
     }
 }
 
+/// What a name written by [`sized_label`] means, for the table or figure that shows one
+/// ("(1 item)" after CLCB-Frozen-Cont at β = 1, docs/SPEC-NOTES.md, "CLCB-Frozen-Cont"):
+/// "“(n items)” after a policy's name: its cache held n items at the end of the run (the mean
+/// over the seeds of a report), fewer than k = 5; it never filled its cache."
+pub fn sized_label_note(k: usize) -> String {
+    format!(
+        "“(n items)” after a policy's name: its cache held n items at the end of the run (the mean \
+         over the seeds of a report), fewer than k = {k}; it never filled its cache."
+    )
+}
+
 /// Runs `kinds` over a whole trace (each policy sees identical arrivals, noise and `E`).
 pub fn run_trace(trace: &Trace, params: &Checked, kinds: &[PolicyKind]) -> Result<Vec<RunResult>> {
     let env = Arc::new(Environment::from_trace(trace, params)?);

@@ -83,20 +83,11 @@ pub fn words(e: &Evaluation, paper: Option<&str>) -> String {
     }
 }
 
-pub(super) fn x_words(metric: &str, x: Option<f64>) -> String {
-    match x {
-        Some(x) if !metric.starts_with("final_") && metric != Metric::RuntimeMs.id() => {
-            format!(" at x = {x}")
-        }
-        _ => String::new(),
-    }
-}
-
 impl Claim {
     /// The row: the evaluation in words.
     pub(super) fn row(&self, units: &[UnitResult], params: &Params, axis: Option<&str>) -> HeadlineRow {
         let e = judge(self, units, params, axis);
-        let (paper, test) = self.stated(&e);
+        let (paper, test) = self.stated(&e, axis);
         let measured_text = if let Some((x0, m0, x1, m1)) = e.falls {
             format!(
                 "{} at t = {x0} → {} at t = {x1}",
@@ -126,14 +117,21 @@ impl Claim {
     }
 
     /// The paper's number in its unit, and the test in words.
-    fn stated(&self, e: &Evaluation) -> (String, String) {
+    fn stated(&self, e: &Evaluation, axis: Option<&str>) -> (String, String) {
         if e.outcome == Outcome::NotRun {
             return (
                 self.paper.unwrap_or("").to_string(),
                 "an algorithm this claim compares did not run".into(),
             );
         }
-        let of = x_words(self.metric, e.x);
+        // Where the value is read (" at n = 1,000", by the swept parameter's symbol: at_x); a
+        // final or runtime metric has no x.
+        let of = match e.x {
+            Some(x) if !self.metric.starts_with("final_") && self.metric != Metric::RuntimeMs.id() => {
+                at_x(axis, x)
+            }
+            _ => String::new(),
+        };
         let pairs =
             || e.pairs.iter().map(|(who, i)| format!("{who} {}", bounds(i))).collect::<Vec<_>>().join("; ");
         let against =

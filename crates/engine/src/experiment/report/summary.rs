@@ -194,12 +194,14 @@ impl Report {
                     })
                     .collect();
                 crate::order::stable_sort_by_key(&mut rows, |r| r.1);
+                let mut sized = false;
                 for (a, _) in rows {
                     let size = self.final_mean(a, Metric::CacheSize.final_id()).map(|s| s.mean);
                     let name = self.label(a);
                     let label = size.map_or(name.clone(), |z| {
                         crate::online::sim::sized_label(&name, z, self.experiment.params.k)
                     });
+                    sized |= label != name;
                     out.push_str(&format!(
                         "{label:<26}{:>24}{:>20}{:>16}{:>18}{:>20}{:>18}{:>18}\n",
                         cell(self.final_mean(a, Metric::AvgRegret.final_id()), 5),
@@ -210,6 +212,10 @@ impl Report {
                         truth_cell(self.final_mean(a, Metric::ErrorRate.final_id()), 4),
                         truth_cell(self.final_mean(a, Metric::HitPrecision.final_id()), 3),
                     ));
+                }
+                if sized {
+                    out.push_str(&crate::online::sim::sized_label_note(self.experiment.params.k));
+                    out.push('\n');
                 }
             }
         }
