@@ -92,6 +92,8 @@ const FUNCTIONS = {
   formatBounds: () => [0.012, 0, 0.0424],
   provideSynthetic: () => [syntheticBytes],
   intervalWords: () => [],
+  sizedLabel: () => ['CLCB-Frozen-Cont', 1, 5],
+  sizedLabelNote: () => [5],
 };
 /** A finished two-point frontier report on synthetic (one seed each), for frontierComparison. */
 let frontierRep = null;

@@ -114,7 +114,7 @@ export function runHostile(g, bench, synthetic) {
         'defaultParams', 'validateParams', 'determinismReport', 'nativeDeterminismReport', 'version', 'commit',
         'policies', 'offlineAlgorithms', 'paperPresets', 'metrics', 'parameters', 'arrivalModels', 'datasets',
         'pageControls', 'paperValues', 'frontierDefinition', 'formatInterval', 'formatDifference', 'formatBounds',
-        'intervalWords');
+        'intervalWords', 'sizedLabel', 'sizedLabelNote');
   fn('epsilonNet', [pts, 2, 0.4, D]);
   fn('reverseGreedy', [pts, 2, D, w, c, 2, phi, new Uint32Array([0])]);
   fn('exactOptimum', [pts, 2, D, w, c, 2, phi]);
@@ -139,6 +139,12 @@ export function runHostile(g, bench, synthetic) {
   fn('formatDifference', [-0.0031, 0.0012]);
   fn('formatBounds', [0.012, 0, 0.0424]);
   fn('intervalWords', []);
+  fn('sizedLabel', ['CLCB-Frozen-Cont', 1, 5]);
+  fn('sizedLabelNote', [5]);
+  mustThrow('sizedLabel k 0', () => g.sizedLabel('LFU', 1, 0));
+  mustThrow('sizedLabel k 2.5', () => g.sizedLabel('LFU', 1, 2.5));
+  mustThrow('sizedLabel label a number', () => g.sizedLabel(3, 1, 5));
+  mustThrow('sizedLabelNote k -1', () => g.sizedLabelNote(-1));
   fn('frontierDefinition', ['synthetic']);
   mustThrow('frontierDefinition an unknown dataset', () => g.frontierDefinition('nope'));
   mustThrow('frontierDefinition a number', () => g.frontierDefinition(3));

@@ -95,6 +95,27 @@ pub fn interval_words() -> String {
     crate::experiment::INTERVAL.to_string()
 }
 
+/// A policy's name with its final cache size when that is below `k`
+/// (`csc::online::sim::sized_label`): "CLCB-Frozen-Cont (1 item)", so a policy that never filled
+/// its cache is not read as a k-item one. A size that is not a number gives the name as is; a
+/// label that is not a string, or a `k` that is not a whole number ≥ 1, throws one plain message.
+#[wasm_bindgen(js_name = sizedLabel)]
+pub fn sized_label(
+    #[wasm_bindgen(unchecked_param_type = "string")] label: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number | null")] size: JsValue,
+    k: f64,
+) -> JsResult<String> {
+    let label = super::convert::string("label", &label)?;
+    Ok(crate::online::sim::sized_label(&label, num(&size), super::convert::whole("k", k, 1)?))
+}
+
+/// What a name written by `sizedLabel` means (`csc::online::sim::sized_label_note`), for the
+/// caption or table that shows one. A `k` that is not a whole number ≥ 1 throws one plain message.
+#[wasm_bindgen(js_name = sizedLabelNote)]
+pub fn sized_label_note(k: f64) -> JsResult<String> {
+    Ok(crate::online::sim::sized_label_note(super::convert::whole("k", k, 1)?))
+}
+
 /// The frontier view's experiment: the `frontier` definition at the engine's quick settings
 /// (`csc::experiment::frontier_quick`) on `dataset` — a built-in's name, a dataset object naming
 /// the reader's file, or nothing for nq-trivia — over `horizon` rounds with `n_eval = T`

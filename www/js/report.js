@@ -6,7 +6,7 @@
 // `offlineAlgorithms()`) and are only drawn. Series that are not algorithms (geometry) keep their
 // series names and take charts.js's fallback style by position. Reference marks: the numbers the
 // paper prints (`paperValues`, csc::experiment::claims) on its figures, and the oracle.
-import { policies, offlineAlgorithms, paperValues, experimentDefinition, formatBounds, formatDifference, formatInterval, intervalWords } from '../pkg/csc.js';
+import { policies, offlineAlgorithms, paperValues, experimentDefinition, formatBounds, formatDifference, formatInterval, intervalWords, sizedLabel as engineSizedLabel, sizedLabelNote } from '../pkg/csc.js';
 
 /** @typedef {import('../pkg/csc.js').Report} Report */
 /** @typedef {import('../pkg/csc.js').Stat} Stat */
@@ -155,16 +155,22 @@ export function offlineCharts(report) {
 /**
  * A policy's name with its final cache size when that is below k (mean over seeds), e.g.
  * "CLCB-Frozen-Cont (1 item)", so a policy that never filled its cache is not read as a k-item one
- * (csc::online::sim::sized_label).
+ * (the engine's words: `sizedLabel`, csc::online::sim::sized_label; what it means: `sizedNote`).
  * @param {Report} report
  * @param {string} key
  */
 export function sizedLabel(report, key) {
-  const s = final(report.stats, key, 'final_cache_size'), k = report.experiment.params.k;
-  const name = labelOf(key);
-  if (!s || s.mean == null || !(s.mean < k)) return name;
-  const n = Number.isInteger(s.mean) ? String(s.mean) : s.mean.toFixed(1);
-  return `${name} (${n} item${s.mean === 1 ? '' : 's'})`;
+  const s = final(report.stats, key, 'final_cache_size');
+  return engineSizedLabel(labelOf(key), s?.mean ?? null, report.experiment.params.k);
+}
+/**
+ * What a sized name means (csc::online::sim::sized_label_note), for a caption or table that shows
+ * one of `keys`; undefined when none is sized.
+ * @param {Report} report
+ * @param {string[]} keys
+ */
+export function sizedNote(report, keys) {
+  return keys.some((k) => sizedLabel(report, k) !== labelOf(k)) ? sizedLabelNote(report.experiment.params.k) : undefined;
 }
 const sized = (report, list) => list.map((s) => ({ ...s, label: sizedLabel(report, s.key) }));
 
@@ -202,15 +208,22 @@ export function onlineCharts(report, { efficiency = false } = {}) {
       series: sized(report, series(st, 'error_rate')), empty: noTruthText(report) },
   ];
   if (efficiency) charts.push(efficiencyChart(report));
-  return charts;
+  return charts.map((c) => (c.kind === 'scatter' ? c : explainSized(report, c)));
+}
+
+/** A chart whose legend names a policy with its cache size says what that means in its caption
+ *  (`note`). @param {Report} report @param {ChartSpec} chart @returns {ChartSpec} */
+function explainSized(report, chart) {
+  const note = sizedNote(report, (chart.series || []).map((s) => s.key ?? s.label));
+  return note ? { ...chart, note: chart.note ? `${chart.note} ${note}` : note } : chart;
 }
 
 /** Runtime against final average regret, one point per policy, with the paper's values.
  *  @param {Report} report @returns {ChartSpec} */
 export function efficiencyChart(report) {
   const refs = paperValuesOf(report, 'final_avg_regret').map((v) => paperMark(report, v, labelOf(v.series), null));
-  return { title: 'Runtime vs final average regret (lower left is better)', kind: 'scatter', logX: true, logY: true,
-    xLabel: 'runtime (ms, this browser)', yLabel: 'final R(T)/T', refs, series: sized(report, efficiencySeries(report.stats)) };
+  return explainSized(report, { title: 'Runtime vs final average regret (lower left is better)', kind: 'scatter', logX: true, logY: true,
+    xLabel: 'runtime (ms, this browser)', yLabel: 'final R(T)/T', refs, series: sized(report, efficiencySeries(report.stats)) });
 }
 
 /** A swept parameter's name for axes (the page's short labels, else the parameter's name). */

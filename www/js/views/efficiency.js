@@ -4,7 +4,7 @@
 import { JobPanel } from './job-panel.js';
 import { onlineRequest } from './regret.js';
 import { uploadedData } from '../upload.js';
-import { efficiencyChart, final, fmtStat, onlineKeys, sizedLabel, SWITCH_MEANING } from '../report.js';
+import { efficiencyChart, final, fmtStat, onlineKeys, sizedLabel, sizedNote, SWITCH_MEANING } from '../report.js';
 /** @typedef {import('../state.js').App} App */
 
 function table(report) {
@@ -29,7 +29,9 @@ export function createEfficiencyView(app) {
     onReport: (job) => {
       const rows = job && job.report ? table(job.report) : [];
       tableEl.hidden = !rows.length;
-      tableEl.innerHTML = `<caption>Final values, mean ± 95% interval over seeds</caption><thead><tr><th scope="col">policy</th><th scope="col">R(T)/T</th><th scope="col">runtime ms</th><th scope="col" title="${SWITCH_MEANING}">switches</th><th scope="col">hit rate</th></tr></thead>`;
+      // A policy named with its cache size ("(1 item)"): the caption says what that means.
+      const sized = job && job.report ? sizedNote(job.report, onlineKeys(job.report.stats)) : undefined;
+      tableEl.innerHTML = `<caption>Final values, mean ± 95% interval over seeds${sized ? `. ${sized}` : ''}</caption><thead><tr><th scope="col">policy</th><th scope="col">R(T)/T</th><th scope="col">runtime ms</th><th scope="col" title="${SWITCH_MEANING}">switches</th><th scope="col">hit rate</th></tr></thead>`;
       const body = document.createElement('tbody');
       for (const r of rows) {
         const tr = body.insertRow();
