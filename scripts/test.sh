@@ -160,6 +160,9 @@ step "accessibility e2e (axe-core, every view)" node tests/e2e/a11y.mjs
 # read "identical", a zero-hit win is flagged (fig-e on the
 # bundle's nq-trivia, so it runs after the bundle step).
 step "verdicts e2e (on the bundle)" env SITE=dist node tests/e2e/verdicts.mjs
+# Every view at 1440, 768 and 390 px on the bundle: nothing cut off, no reference label over a
+# series, axe's WCAG A/AA rules at each width.
+step "layout e2e (every view, three widths, on the bundle)" env SITE=dist node tests/e2e/layout.mjs
 
 }
 

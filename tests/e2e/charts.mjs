@@ -1,6 +1,7 @@
 // End-to-end test of the experiment figures (www/js/charts.js on Observable Plot) in headless
 // Chromium, on real runs: the regret view (line), the efficiency view (scatter), the offline
-// view (fig-a), the paper view (fig-c with the paper's value marked, abl-k with integer k), and a
+// view (fig-a), the paper view (fig-c with the paper's value marked, its Epsilon-Greedy set aside
+// as far above the others, named in a note and shown again from the legend, abl-k with integer k), and a
 // path and a heatmap drawn from those runs' reports. For each chart type: the SVG export parses,
 // names every series in its legend, carries the data drawn, which equals the CSV export; the PNG
 // exports are 2× and 3× the figure's CSS size; the axes contain every band and bar drawn. Also:
@@ -77,7 +78,10 @@ async function checkExports(page, sel) {
   const fig = await page.evaluate((s) => {
     const f = document.querySelector(s);
     const p = f.querySelector('svg.chart-plot');
-    return { title: f.chartData.title, series: f.chartData.series.map((x) => ({ key: x.key, label: x.label, points: x.points })), width: p.getBoundingClientRect().width, attrW: Number(p.getAttribute('width')), caption: f.caption };
+    // The export holds the series shown: one the reader hid, or set aside as far above the
+    // others (charts.js outliers), is left out of its legend and data.
+    const shown = f.chartData.series.filter((x) => !f.hiddenKeys.has(x.key ?? x.label));
+    return { title: f.chartData.title, series: shown.map((x) => ({ key: x.key, label: x.label, points: x.points })), width: p.getBoundingClientRect().width, attrW: Number(p.getAttribute('width')), caption: f.caption };
   }, sel);
   assert(Math.abs(fig.width - fig.attrW) < 1 && svg.width === fig.attrW, `SVG width ${svg.width}, figure ${fig.width}`);
   const joined = svg.texts.join(' ');
@@ -93,7 +97,7 @@ async function checkExports(page, sel) {
   return { svg, text: svgFile.body.toString() };
 }
 
-/** Every point drawn (x within the x axis) has its band and bars inside the axes. */
+/** Every point drawn (x within the x axis, its series shown) has its band and bars inside the axes. */
 async function checkAxesHoldBands(page, sel) {
   const r = await page.evaluate((s) => {
     const f = document.querySelector(s);
@@ -102,6 +106,7 @@ async function checkAxesHoldBands(page, sel) {
     const bad = [];
     let drawn = 0;
     for (const ser of f.chartData.series) {
+      if (f.hiddenKeys.has(ser.key ?? ser.label)) continue;
       for (const q of ser.points) {
         if (!(q.x >= xd[0] && q.x <= xd[1])) continue;
         drawn++;
@@ -250,6 +255,17 @@ try {
     // point at this run's last round.
     assert(svg.texts.some((t) => t === 'paper at T = 5,000: CLCB-SC-LS-Cont 0.0083'), `no paper mark in ${svg.texts.filter((t) => /paper/.test(t))}`);
     assert(svg.data.refs.some((r) => r.kind === 'paper' && r.y === 0.0083 && r.x == null), `paper ref in the data: ${JSON.stringify(svg.data.refs)}`);
+    // Epsilon-Greedy (regret about 0.53, the others below 0.2) is set aside: hidden in the page
+    // with a note naming it, left out of the export, which says so; the legend shows it again.
+    const note = await p.textContent(`${sel} .chart-note`);
+    assert(/^Epsilon-Greedy \(R\(t\)\/t 0\.\d+ at round t = 1,500\) is off this scale, far above the others: show it from the legend\.$/.test(note), `note: ${note}`);
+    assert(!svg.data.series.some((x) => x.key === 'epsilon-greedy') && /Epsilon-Greedy \(R\(t\)\/t 0\.\d+ at round t = 1,500\) is left out of this figure/.test(svg.texts.join(' ')), 'the export does not say Epsilon-Greedy is left out');
+    await p.click(`${sel} .legend-item[data-key=epsilon-greedy]`);
+    assert(await p.getAttribute(`${sel} .legend-item[data-key=epsilon-greedy]`, 'aria-pressed') === 'true', 'the legend did not show Epsilon-Greedy');
+    assert(/lies far above the others: hide it from the legend/.test(await p.textContent(`${sel} .chart-note`)), 'the note after showing it');
+    const top = await p.evaluate((s) => /** @type {any} */ (document.querySelector(`${s} svg.chart-plot`)).scale('y').domain[1], sel);
+    assert(top > 0.5, `shown again, the y axis ends at ${top}`);
+    await p.click(`${sel} .legend-item[data-key=epsilon-greedy]`);
     await checkAxesHoldBands(p, sel);
     await shot(p, 'paper-fig-c-1440');
     await p.setViewportSize({ width: 390, height: 844 });

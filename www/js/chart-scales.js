@@ -183,3 +183,68 @@ export function wrap(text, chars) {
   if (line) lines.push(line);
   return lines;
 }
+
+/** How much of the y axis the other series may fill at most for a series above them all to be
+ *  set aside (outliers): half. */
+export const OUTLIER_SHARE = 1 / 2;
+
+/**
+ * The series of a line chart that lie far above the bulk of the others (docs/SPEC-NOTES.md,
+ * "A series far above the others"): the fewest series m, taken from the top (by their
+ * highest drawn value, band included), whose lowest drawn value is above the highest of every
+ * series left, and without which the y axis (domains: bands, reference marks and 0 included)
+ * would be at most OUTLIER_SHARE as tall; at least two series, and more than half of them, stay. None on a log y
+ * axis (it shows decades apart), nor in a scatter, path or heatmap (each point is read against
+ * all the others). `hidden`: series the reader hid, which count for neither side. Returns
+ * [{ key, label, x, y }], highest first, with the series' last drawn point, for the note that
+ * names it.
+ * @param {ChartSpec} spec
+ * @param {{ hidden?: Set<string>, logY?: boolean }} [opts]
+ */
+export function outliers(spec, { hidden = new Set(), logY = !!spec.logY } = {}) {
+  if ((spec.kind && spec.kind !== 'line') || logY) return [];
+  const keyOf = (s) => s.key ?? s.label;
+  const drawn = (spec.series || []).filter((s) => !hidden.has(keyOf(s))).map((s) => ({ s, pts: drawnPoints(spec, s) })).filter((d) => d.pts.length);
+  const low = (d) => Math.min(...d.pts.map(loOf)), high = (d) => Math.max(...d.pts.map(hiOf));
+  const byTop = [...drawn].sort((a, b) => high(b) - high(a));
+  const span = (d) => d.y[1] - d.y[0];
+  const all = span(domains(spec, { hidden, logY: false }));
+  for (let m = 1; drawn.length - m >= 2 && drawn.length - m > drawn.length / 2; m++) {
+    const top = byTop.slice(0, m), rest = byTop.slice(m);
+    // A fitted line or a reference shape (marker 'none') is drawn to be read against the data.
+    if (top.some((d) => d.s.marker === 'none')) return [];
+    if (!(Math.min(...top.map(low)) > Math.max(...rest.map(high)))) continue;
+    const aside = new Set([...hidden, ...top.map((d) => keyOf(d.s))]);
+    if (span(domains(spec, { hidden: aside, logY: false })) <= OUTLIER_SHARE * all) {
+      return top.map(({ s, pts }) => ({ key: keyOf(s), label: s.label, x: pts[pts.length - 1].x, y: pts[pts.length - 1].y }));
+    }
+  }
+  return [];
+}
+
+/** A number as the page writes an x value: whole numbers with thousands separators (1,500), else num. */
+const xWords = (v) => (Number.isInteger(v) ? v.toLocaleString('en-US') : num(v));
+
+/**
+ * The note under a chart's legend naming the series `outliers` set aside: its last value and
+ * where, and how to show it ("Epsilon-Greedy (R(t)/t 0.533 at round t = 1,500) is off this
+ * scale, far above the others: show it from the legend."). `shown`: the keys of those the reader
+ * showed again, named as far above the others instead. `exported`: the words of a figure's
+ * export, which has no legend to click. Empty when there are none.
+ * @param {ChartSpec} spec
+ * @param {{ key: string, label: string, x: number, y: number }[]} list
+ * @param {Set<string>} [shown]
+ * @param {{ exported?: boolean }} [opts]
+ */
+export function outlierNote(spec, list, shown = new Set(), { exported = false } = {}) {
+  const at = (o) => `${o.label} (${spec.yLabel || 'y'} ${num(o.y)} at ${spec.xLabel || 'x'} = ${xWords(o.x)})`;
+  const names = (l) => (l.length < 3 ? l.join(' and ') : `${l.slice(0, -1).join(', ')} and ${l.at(-1)}`);
+  const off = list.filter((o) => !shown.has(o.key)).map(at), on = list.filter((o) => shown.has(o.key)).map(at);
+  const parts = [];
+  const one = off.length === 1;
+  if (off.length && exported) parts.push(`${names(off)} ${one ? 'is' : 'are'} left out of this figure: far above the others, off its scale.`);
+  else if (off.length) parts.push(`${names(off)} ${one ? 'is' : 'are'} off this scale, far above the others: show ${one ? 'it' : 'them'} from the legend.`);
+  if (on.length && exported) parts.push(`${names(on)} ${on.length === 1 ? 'lies' : 'lie'} far above the others.`);
+  else if (on.length) parts.push(`${names(on)} ${on.length === 1 ? 'lies' : 'lie'} far above the others: hide ${on.length === 1 ? 'it' : 'them'} from the legend to read them.`);
+  return parts.join(' ');
+}

@@ -12,7 +12,9 @@
 // 'heatmap': cells coloured by value (viridis), the interval per cell on hover. `onPoint(key,
 // index, datum)` is called on click or Enter on a point (path: the series key; heatmap: null).
 // The figure's axes include every band and bar and reference line; its legend hides and shows a
-// series (click, Enter, Space); a crosshair readout gives every series' value at the pointer or at
+// series (click, Enter, Space), and a line chart's series far above all the others (outliers,
+// chart-scales.js) starts hidden, named with its last value in a note under the legend, so it
+// does not flatten the rest; a crosshair readout gives every series' value at the pointer or at
 // the x reached with the arrow keys; a log-y switch appears where the values span decades.
 // Styles: an algorithm's colour, marker and dash come from the engine's list through the spec
 // (report.js); any other series takes an Okabe–Ito colour, marker and dash by position, so every
@@ -57,11 +59,13 @@
  * @property {ChartCell[]} [cells]
  */
 
-import { band, domains, drawnPoints, finite, hiOf, loOf, integerTicks, logTicks, num, styleOf, summarise, captionText, wrap } from './chart-scales.js';
+import { band, domains, drawnPoints, finite, hiOf, loOf, integerTicks, logTicks, num, outlierNote, outliers, styleOf, summarise, captionText, wrap } from './chart-scales.js';
 import { crosshair } from './chart-crosshair.js';
+import { placeLabels } from './chart-labels.js';
 import { htmlEl, svgEl, SVGNS } from './chart-svg.js';
 
 export * from './chart-scales.js';
+export * from './chart-labels.js';
 
 
 /** d3 symbols for the engine's marker names d3 lacks (d3's own: circle, square, diamond, star, …). */
@@ -137,14 +141,22 @@ export function drawChart(host, spec, opts = {}) {
   host.chartData = { title: spec.title || '', kind: spec.kind || 'line', xLabel: spec.xLabel, yLabel: spec.yLabel, valueLabel: spec.valueLabel, series: spec.series || [], cells: spec.cells, refs: spec.refs || [] };
   host.chartSpec = spec;
   host.caption = opts.caption || '';
-  host.hiddenKeys ??= new Set();
+  // The reader's legend choices (key → shown) outlast redraws; a series far above the others
+  // (outliers) is hidden until the reader shows it. `hiddenKeys`: what this drawing leaves out.
+  host.legendChoice ??= new Map();
   const keyOf = (s) => s.key ?? s.label;
   const sig = `${spec.title}|${(spec.series || []).map(keyOf).join(',')}`;
-  if (host.chartSig !== sig) { host.chartSig = sig; host.hiddenKeys = new Set(); host.logYChoice = undefined; }
-  const hidden = host.hiddenKeys;
+  if (host.chartSig !== sig) { host.chartSig = sig; host.legendChoice = new Map(); host.logYChoice = undefined; }
+  const choice = host.legendChoice;
   const heat = spec.kind === 'heatmap';
-  const dom0 = heat ? null : domains(spec, { hidden });
   const logY = heat ? false : host.logYChoice ?? !!spec.logY;
+  const aside = heat ? [] : outliers(spec, { hidden: new Set([...choice].filter(([, on]) => !on).map(([k]) => k)), logY });
+  const asideKeys = new Set(aside.map((o) => o.key));
+  const hidden = new Set((spec.series || []).map(keyOf).filter((k) => (choice.has(k) ? !choice.get(k) : asideKeys.has(k))));
+  host.hiddenKeys = hidden;
+  const shownAgain = new Set([...asideKeys].filter((k) => !hidden.has(k)));
+  host.outlierNote = outlierNote(spec, aside, shownAgain, { exported: true });
+  const dom0 = heat ? null : domains(spec, { hidden });
   const titleId = `${host.id || (host.id = `chart-${Math.random().toString(36).slice(2, 9)}`)}-title`;
   const head = htmlEl('div', { className: 'chart-head' });
   head.append(htmlEl('h2', { className: 'chart-title', id: titleId }, spec.title || ''));
@@ -159,15 +171,19 @@ export function drawChart(host, spec, opts = {}) {
   const parts = [head];
   const series = (spec.series || []).map((s, i) => ({ ...s, style: styleOf(s, i) }));
   if (!heat && series.length) parts.push(legend(series, hidden, spec.kind, (key) => {
-    if (hidden.has(key)) hidden.delete(key); else hidden.add(key);
+    choice.set(key, hidden.has(key));
     drawChart(host, spec, opts);
     host.querySelector(`.chart-legend button[data-key="${CSS.escape(key)}"]`)?.focus();
   }));
+  if (aside.length) parts.push(htmlEl('p', { className: 'chart-note' }, outlierNote(spec, aside, shownAgain)));
   // The plot's CSS width is the figure's content width (so the SVG is drawn at 1:1, never scaled).
   const cs = host.clientWidth ? getComputedStyle(host) : null;
   const inner = cs ? host.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) : 480;
   const width = Math.max(240, Math.floor(inner));
-  const height = opts.height || Math.round(Math.min(300, Math.max(200, width * 0.62)));
+  // Tall enough for the y axis's label, which Plot centres on the frame and cannot wrap
+  // (P-CHR's "hit precision (1 − wrong hits / hits) →" is longer than 200 px).
+  const yLabelRoom = !heat && spec.yLabel ? Math.ceil(textWidth(`${spec.yLabel} →`, cs?.fontFamily || 'sans-serif')) + 2 * MARGIN.bottom - 2 * MARGIN.top + 8 : 0;
+  const height = opts.height || Math.max(yLabelRoom, Math.round(Math.min(300, Math.max(200, width * 0.62))));
   const readout = htmlEl('p', { className: 'chart-readout' });
   readout.setAttribute('aria-live', 'polite');
   // A redraw (a resize, new units of a running job) keeps the keyboard where the reader left it: a
@@ -180,7 +196,7 @@ export function drawChart(host, spec, opts = {}) {
   if (!hasData || !Plot) {
     parts.push(htmlEl('p', { className: 'chart-empty' }, !Plot ? 'The chart library did not load.' : spec.empty || 'No data yet'));
   } else {
-    const built = heat ? heatmap(Plot, spec, width, height) : plotXY(Plot, spec, series.filter((s) => !hidden.has(keyOf(s))), { width, height, logY });
+    const built = heat ? heatmap(Plot, spec, width, height) : plotXY(Plot, spec, series.filter((s) => !hidden.has(keyOf(s))), { width, height, logY, fontFamily: cs?.fontFamily || 'sans-serif' });
     fig = stripStyles(built.svg);
     fig.classList.add('chart-plot');
     fig.setAttribute('role', 'img');
@@ -221,11 +237,16 @@ function legend(series, hidden, kind, toggle) {
   return box;
 }
 
-/** Line, scatter and path charts. Returns { svg, points: [{ key, label, i, p, colour }] }. */
-function plotXY(Plot, spec, series, { width, height, logY }) {
+/**
+ * Line, scatter and path charts. Returns { svg, points: [{ key, label, i, p, colour }] }.
+ * @param {any} Plot @param {ChartSpec} spec @param {any[]} series
+ * @param {{ width: number, height: number, logY: boolean, fontFamily: string, yTop?: number }} size `yTop`: a higher top of the y axis
+ */
+function plotXY(Plot, spec, series, { width, height, logY, fontFamily, yTop }) {
   const kind = spec.kind || 'line';
   const shownSpec = { ...spec, series };
   const dom = domains(shownSpec, { logY });
+  if (finite(yTop) && yTop > dom.y[1]) dom.y[1] = yTop;
   const [y0] = dom.y, [x0] = dom.x;
   const clampY = (v) => (logY ? Math.max(v, y0) : v), clampX = (v) => (spec.logX ? Math.max(v, x0) : v);
   const marks = [];
@@ -257,30 +278,115 @@ function plotXY(Plot, spec, series, { width, height, logY }) {
     }
   }
   if (spec.zeroLine && !logY) marks.push(Plot.ruleY([0], { stroke: '#4b5563', strokeDasharray: '4,3' }));
-  // Reference labels stay whole in the figure and its exports: wrapped to the frame's width (in
-  // ems of their 11 px font), above their mark, and not clipped by the frame — a point's mark (a
-  // diamond, often at the last x) and its label, which ends left of it, are drawn unclipped.
-  const refText = { text: 'label', fill: '#000', fontSize: 11, stroke: 'white', strokeWidth: 3, paintOrder: 'stroke', lineAnchor: 'bottom', lineWidth: Math.max(6, (width - 58 - 16 - 16) / 11) };
+  // Reference marks: a line across the frame, or a diamond at a point (often at the last x, drawn
+  // unclipped); their labels are placed after the plot, where they cross no data (placeRefLabels).
   for (const r of spec.refs || []) {
     if (!finite(r.y) || (logY && r.y <= 0)) continue;
-    if (finite(r.x)) {
-      marks.push(Plot.dot([r], { x: 'x', y: 'y', r: 7, stroke: '#000', strokeWidth: 1.8, symbol: 'diamond', fill: 'none', clip: false }));
-      marks.push(Plot.text([r], { ...refText, x: 'x', y: 'y', dy: -9, dx: -6, textAnchor: 'end', clip: false }));
-    } else {
-      marks.push(Plot.ruleY([r.y], { stroke: '#000', strokeDasharray: r.kind === 'no-cache' ? '6,2,1,2' : '3,3', strokeWidth: 1.2 }));
-      marks.push(Plot.text([r], { ...refText, y: 'y', frameAnchor: 'left', dy: -3, dx: 4, textAnchor: 'start' }));
-    }
+    if (finite(r.x)) marks.push(Plot.dot([r], { x: 'x', y: 'y', r: 7, stroke: '#000', strokeWidth: 1.8, symbol: 'diamond', fill: 'none', clip: false }));
+    else marks.push(Plot.ruleY([r.y], { stroke: '#000', strokeDasharray: r.kind === 'no-cache' ? '6,2,1,2' : '3,3', strokeWidth: 1.2 }));
   }
   const xTicks = spec.integerX ? integerTicks(dom.x[0], dom.x[1], Math.max(2, Math.floor(width / 60))) : spec.logX ? logTicks(dom.x[0], dom.x[1]) : undefined;
   const yTicks = logY ? logTicks(dom.y[0], dom.y[1]) : undefined;
   const svg = Plot.plot({
-    width, height, className: 'csc-plot', marginLeft: 58, marginBottom: 40, marginTop: 14, marginRight: 16,
+    width, height, className: 'csc-plot', marginLeft: MARGIN.left, marginBottom: MARGIN.bottom, marginTop: MARGIN.top, marginRight: MARGIN.right,
     x: { type: spec.logX ? 'log' : 'linear', domain: dom.x, label: spec.xLabel, labelAnchor: 'center', labelOffset: 34, ticks: xTicks, tickFormat: spec.integerX ? 'd' : spec.logX ? '~g' : undefined, grid: true },
     y: { type: logY ? 'log' : 'linear', domain: dom.y, label: spec.yLabel, labelAnchor: 'center', labelOffset: 48, ticks: yTicks, tickFormat: logY ? '~g' : undefined, grid: true },
     clip: true,
     marks,
   });
+  const room = placeRefLabels(svg, spec, series, { width, height, logY, fontFamily });
+  // A line's label that covers a series wherever it goes beside its line: the y axis is raised
+  // once, so that the label fits above its line (SPEC-NOTES, "Reference labels").
+  if (room && !finite(yTop)) return plotXY(Plot, spec, series, { width, height, logY, fontFamily, yTop: room });
   return { svg, points: pointsOut, xs: [...new Set(pointsOut.map((q) => q.p.x))].sort((a, b) => a - b) };
+}
+
+/** The plot's margins (plotXY): the frame is [left, width − right] × [top, height − bottom]. */
+const MARGIN = { left: 58, right: 16, top: 14, bottom: 40 };
+/** The reference labels' font size and line height, in pixels. */
+const REF_FONT = 11, REF_LINE = 13;
+let measurer = null;
+/** A text's width in pixels at the reference labels' font. */
+function textWidth(text, fontFamily) {
+  measurer ??= document.createElement('canvas').getContext('2d');
+  measurer.font = `${REF_FONT}px ${fontFamily}`;
+  return measurer.measureText(text).width;
+}
+
+/**
+ * Draws the reference labels of a plotted figure where they cross no series (chart-labels.js,
+ * placeLabels): each label measured (wrapped to the frame's width when wider), the drawn data
+ * projected through the figure's own scales — lines, markers, error bars, bands, the reference
+ * lines and diamonds — and each label written in its box, inside the frame, as one
+ * `<g data-mark="ref-label">` whose texts carry the box they were given (data-box) and its cost
+ * (data-hits). Returns a y axis top that would give a line's label covering a series a place
+ * above its line, or null.
+ */
+function placeRefLabels(svg, spec, series, { width, height, logY, fontFamily }) {
+  const refs = (spec.refs || []).filter((r) => r.label && finite(r.y) && !(logY && r.y <= 0));
+  if (!refs.length || typeof svg.scale !== 'function') return null;
+  const sx = svg.scale('x'), sy = svg.scale('y');
+  const [y0] = sy.domain, [x0] = sx.domain;
+  const X = (v) => sx.apply(spec.logX ? Math.max(v, x0) : v), Y = (v) => sy.apply(logY ? Math.max(v, y0) : v);
+  const frame = { x0: MARGIN.left, x1: width - MARGIN.right, y0: MARGIN.top, y1: height - MARGIN.bottom };
+  const kind = spec.kind || 'line';
+  /** @type {import('./chart-labels.js').Obstacles & { points: import('./chart-labels.js').Pt[], bands: [number, number, number][][], rules: import('./chart-labels.js').Pt[][] }} */
+  const data = { lines: [], points: [], bands: [], rules: [] };
+  const { lines, points, bands } = data;
+  for (const s of series) {
+    const pts = drawnPoints(spec, s);
+    if (kind === 'line' || s.style.marker === 'none' || kind === 'path') lines.push(pts.map((p) => [X(p.x), Y(p.y)]));
+    if (s.style.marker === 'none') continue;
+    if (kind === 'line') {
+      const withBand = pts.filter((p) => loOf(p) !== hiOf(p));
+      if (withBand.length > 1) bands.push(withBand.map((p) => [X(p.x), Y(loOf(p)), Y(hiOf(p))]));
+    } else {
+      for (const p of pts) {
+        points.push([X(p.x), Y(p.y)]);
+        if (loOf(p) !== hiOf(p)) lines.push([[X(p.x), Y(loOf(p))], [X(p.x), Y(hiOf(p))]]);
+        if (finite(p.xlo) && finite(p.xhi)) lines.push([[X(p.xlo), Y(p.y)], [X(p.xhi), Y(p.y)]]);
+      }
+    }
+  }
+  if (spec.zeroLine && !logY) data.rules.push([[frame.x0, Y(0)], [frame.x1, Y(0)]]);
+  const { rules } = data;
+  for (const r of refs) {
+    if (finite(r.x)) { const [px, py] = [X(r.x), Y(r.y)]; rules.push([[px - 7, py], [px, py - 7], [px + 7, py], [px, py + 7], [px - 7, py]]); }
+    else rules.push([[frame.x0, Y(r.y)], [frame.x1, Y(r.y)]]);
+  }
+  const room = frame.x1 - frame.x0 - 8;
+  const texts = refs.map((r) => {
+    let out = [r.label];
+    for (let chars = Math.floor(room / 5); chars > 8 && out.some((t) => textWidth(t, fontFamily) > room); chars -= 4) out = wrap(r.label, chars);
+    return out;
+  });
+  const wants = refs.map((r, i) => {
+    const w = Math.max(...texts[i].map((t) => textWidth(t, fontFamily))) + 2, h = texts[i].length * REF_LINE;
+    return finite(r.x) ? { at: 'point', x: X(r.x), y: Y(r.y), w, h } : { at: 'rule', y: Y(r.y), w, h };
+  });
+  const boxes = placeLabels(wants, { ...data, radius: kind === 'line' ? 3.5 : spec.radius || 5 }, frame);
+  const g = svgEl('g', { 'data-mark': 'ref-label', 'font-size': REF_FONT, fill: '#000', stroke: 'white', 'stroke-width': 3, 'paint-order': 'stroke', 'text-anchor': 'start' });
+  // Each label on white (masking a reference line it may cross), then its text with a halo.
+  boxes.forEach((b) => g.append(svgEl('rect', { x: b.x0, y: b.y0, width: b.x1 - b.x0, height: b.y1 - b.y0, fill: 'white', 'fill-opacity': 0.85, stroke: 'none' })));
+  boxes.forEach((b, i) => texts[i].forEach((line, j) => {
+    const t = svgEl('text', { x: b.x0 + 1, y: b.y0 + REF_LINE * j + 10, 'data-box': [b.x0, b.y0, b.x1, b.y1].map((v) => v.toFixed(1)).join(' '), 'data-hits': b.hits });
+    t.textContent = line;
+    g.append(t);
+  }));
+  svg.append(g);
+  // The highest line whose label covers a series: the y axis top that puts the label's full
+  // height (and its gap) between that line and the frame's top, so it has a place above it.
+  const [ya, yb] = sy.domain, H = frame.y1 - frame.y0;
+  const f = (v) => (logY ? Math.log10(v) : v), inv = (v) => (logY ? 10 ** v : v);
+  let top = null;
+  boxes.forEach((b, i) => {
+    if (b.hits < 100 || wants[i].at !== 'rule' || !(refs[i].y < yb)) return;
+    const q = Math.min(0.5, (b.y1 - b.y0 + 4) / H);
+    // Never past the range the quantity can take (a rate's 1).
+    const want = Math.min(inv((f(refs[i].y) - f(ya) * q) / (1 - q)), spec.yRange ? spec.yRange[1] : Infinity);
+    if (want > yb && (top == null || want > top)) top = want;
+  });
+  return top;
 }
 
 /** A heatmap: band scales over the cells' x and y values, viridis colour, a colour ramp. */
@@ -376,7 +482,7 @@ export function figureSvg(host) {
   p.setAttribute('x', 0); p.setAttribute('y', y);
   root.append(p);
   y += H + 6;
-  for (const line of wrap(host.caption || captionText(spec), Math.floor(W / 5.9))) {
+  for (const line of wrap(`${host.outlierNote ? `${host.outlierNote} ` : ''}${host.caption || captionText(spec)}`, Math.floor(W / 5.9))) {
     y += 14;
     const t = svgEl('text', { x: 8, y, 'font-size': 10.5, fill: '#374151' });
     t.textContent = line;
