@@ -429,7 +429,7 @@ def theory_gap(rep, out, name, algs=("cucb-sc-cont", "cucb-sc", "greedy")):
         for xv in xs:
             v = [val - ref[k[1]] for k, val in rep.per_seed(a, "loss", xv).items() if k[1] in ref]
             fm.append(np.mean(v))
-            fc.append(t975(len(v)) * np.std(v, ddof=1) / np.sqrt(len(v)) if len(v) > 1 else 0)
+            fc.append(t975(rep, len(v)) * np.std(v, ddof=1) / np.sqrt(len(v)) if len(v) > 1 else 0)
         fm, fc = np.array(fm), np.array(fc)
         axs[1].errorbar(xs, fm, yerr=fc, color=COLORS.get(a), marker=MARKERS.get(a), capsize=3, label=N(a), lw=1.6)
         b2, a2 = loglog_fit(np.array(xs), fm)
@@ -452,12 +452,15 @@ def theory_gap(rep, out, name, algs=("cucb-sc-cont", "cucb-sc", "greedy")):
     return fits
 
 
-def t975(n):
-    """Student-t 97.5% quantile for n samples (n − 1 degrees of freedom)."""
-    table = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262,
-             10: 2.228, 11: 2.201, 12: 2.179, 13: 2.160, 14: 2.145, 15: 2.131, 16: 2.120, 17: 2.110,
-             18: 2.101, 19: 2.093, 20: 2.086}
-    return table.get(n - 1, 2.0)
+def t975(rep, n):
+    """The engine's Student-t 97.5% quantile for n samples (n − 1 degrees of freedom), read back
+    from the report: every stat of n seeds has ci95 = t · std / √n (csc::experiment::stats), so
+    t = ci95 · √n / std of any such stat with a spread. No table here: the engine computes t for
+    every df (Student-t quantiles, SPEC-NOTES); a report with no such stat is an error."""
+    for s in rep.stats:
+        if s["n"] == n and s.get("std") and s.get("ci95") is not None and s["std"] > 0:
+            return s["ci95"] * np.sqrt(n) / s["std"]
+    raise ValueError(f"no stat of {n} seeds with a spread in the report to read t_0.975,{n - 1} from")
 
 
 def theory_eps(rep, out, name):
