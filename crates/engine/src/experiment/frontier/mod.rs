@@ -19,11 +19,11 @@
 //!
 //! The files:
 //! - [`point`]: the frontier's metrics and ranges, a point ([`FrontierPoint`]) and the reference;
-//! - [`table`]: the points of a report and the chart data (`<out>.frontier.csv`);
+//! - `table`: the points of a report and the chart data (`<out>.frontier.csv`);
 //! - [`paired`]: the types of a paired comparison and their words (held by the report);
-//! - [`compare`]: every point's paired difference against the reference, and notes on flat regret;
+//! - `compare`: every point's paired difference against the reference, and notes on flat regret;
 //! - [`pchr`]: the types of precision against cache-hit ratio (P-CHR) and its AUC;
-//! - [`pchr_curves`]: P-CHR computed from a report, with its common range and CSV.
+//! - `pchr_curves`: P-CHR computed from a report, with its common range and CSV.
 
 mod compare;
 pub mod paired;
