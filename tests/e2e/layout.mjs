@@ -6,7 +6,8 @@
 //    whole: not cut by an ancestor that hides overflow (a scroller, which the reader can scroll,
 //    is fine), not overflowing itself, and not off the page's sides;
 //  - every text of every chart (ticks, axis labels, reference labels) lies inside its figure;
-//  - every reference label is inside the plot's frame and covers no series: sampled every 2 px
+//  - every reference label is inside the plot's frame, overlaps no other label and covers no
+//    series: sampled every 2 px
 //    along each drawn line (Plot's line marks) and at each marker, no point lies inside a label's
 //    box (chart-labels.js placeLabels, which the drawing uses, is tested in tests/charts/; this
 //    reads the page as drawn);
@@ -146,6 +147,8 @@ const faults = (page) => page.evaluate(() => {
       if (hit) out.push(`chart "${title}": label "${t.textContent}" covers a series at (${hit.map((v) => v.toFixed(0))})`);
       const dot = dots.find((d) => d.left < r.right - pad && d.right > r.left + pad && d.top < r.bottom - pad && d.bottom > r.top + pad);
       if (dot) out.push(`chart "${title}": label "${t.textContent}" covers a marker`);
+      const other = labels.find((o) => o.t !== t && o.r.left < r.right - pad && o.r.right > r.left + pad && o.r.top < r.bottom - pad && o.r.bottom > r.top + pad);
+      if (other) out.push(`chart "${title}": label "${t.textContent}" overlaps "${other.t.textContent}"`);
     }
   }
   return out;

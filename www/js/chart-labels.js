@@ -64,7 +64,7 @@ function clampInto(r, f) {
  * among those tried — beside its line (above or below it, from the frame's left edge to its
  * right at 13 places) or around its point (left, right, above, below) — and always inside the
  * frame `frame` (a label wider or taller than it is placed from its top-left corner). Cost: a
- * label already placed under it counts 1,000, each data segment or marker it covers 100, each
+ * label already placed under it counts 100,000 (text on text is never read), each data segment or marker it covers 100, each
  * reference mark's segment 10, and each band it covers 1; ties go to the earlier place.
  * Returns one Box per label, with its cost as `hits` (below 100: it covers no data and no
  * other label).
@@ -80,7 +80,7 @@ export function placeLabels(labels, data, frame) {
   const segs = segsOf(data.lines), rules = segsOf(data.rules || []);
   const cost = (c) => {
     let n = 0;
-    for (const p of placed) if (overlap(c, p)) n += 1000;
+    for (const p of placed) if (overlap(c, p)) n += 100000;
     for (const [a, b] of segs) if (segmentMeetsBox(a, b, c)) n += 100;
     for (const [a, b] of rules) if (segmentMeetsBox(a, b, c)) n += 10;
     for (const [x, y] of data.points || []) if (overlap(c, { x0: x - r, y0: y - r, x1: x + r, y1: y + r })) n += 100;

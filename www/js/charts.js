@@ -240,13 +240,15 @@ function legend(series, hidden, kind, toggle) {
 /**
  * Line, scatter and path charts. Returns { svg, points: [{ key, label, i, p, colour }] }.
  * @param {any} Plot @param {ChartSpec} spec @param {any[]} series
- * @param {{ width: number, height: number, logY: boolean, fontFamily: string, yTop?: number }} size `yTop`: a higher top of the y axis
+ * @param {{ width: number, height: number, logY: boolean, fontFamily: string, room?: { top: number | null, bottom: number | null } }} size
+ *   `room`: a higher top or a lower bottom of the y axis, for a reference label (placeRefLabels)
  */
-function plotXY(Plot, spec, series, { width, height, logY, fontFamily, yTop }) {
+function plotXY(Plot, spec, series, { width, height, logY, fontFamily, room }) {
   const kind = spec.kind || 'line';
   const shownSpec = { ...spec, series };
   const dom = domains(shownSpec, { logY });
-  if (finite(yTop) && yTop > dom.y[1]) dom.y[1] = yTop;
+  if (room && finite(room.top) && room.top > dom.y[1]) dom.y[1] = room.top;
+  if (room && finite(room.bottom) && room.bottom < dom.y[0]) dom.y[0] = room.bottom;
   const [y0] = dom.y, [x0] = dom.x;
   const clampY = (v) => (logY ? Math.max(v, y0) : v), clampX = (v) => (spec.logX ? Math.max(v, x0) : v);
   const marks = [];
@@ -294,10 +296,11 @@ function plotXY(Plot, spec, series, { width, height, logY, fontFamily, yTop }) {
     clip: true,
     marks,
   });
-  const room = placeRefLabels(svg, spec, series, { width, height, logY, fontFamily });
-  // A line's label that covers a series wherever it goes beside its line: the y axis is raised
-  // once, so that the label fits above its line (SPEC-NOTES, "Reference labels").
-  if (room && !finite(yTop)) return plotXY(Plot, spec, series, { width, height, logY, fontFamily, yTop: room });
+  const more = placeRefLabels(svg, spec, series, { width, height, logY, fontFamily });
+  // A line's label that covers a series or another label wherever it goes beside its line: the
+  // y axis is raised (a line in its upper half) or lowered (lower half) once, so that the label
+  // fits between its line and the frame (SPEC-NOTES, "Reference labels").
+  if (more && !room) return plotXY(Plot, spec, series, { width, height, logY, fontFamily, room: more });
   return { svg, points: pointsOut, xs: [...new Set(pointsOut.map((q) => q.p.x))].sort((a, b) => a - b) };
 }
 
@@ -319,8 +322,8 @@ function textWidth(text, fontFamily) {
  * projected through the figure's own scales — lines, markers, error bars, bands, the reference
  * lines and diamonds — and each label written in its box, inside the frame, as one
  * `<g data-mark="ref-label">` whose texts carry the box they were given (data-box) and its cost
- * (data-hits). Returns a y axis top that would give a line's label covering a series a place
- * above its line, or null.
+ * (data-hits). Returns a y axis top or bottom that would give a line's label covering a series
+ * or a label a place between its line and the frame's edge ({ top, bottom }), or null.
  */
 function placeRefLabels(svg, spec, series, { width, height, logY, fontFamily }) {
   const refs = (spec.refs || []).filter((r) => r.label && finite(r.y) && !(logY && r.y <= 0));
@@ -374,19 +377,30 @@ function placeRefLabels(svg, spec, series, { width, height, logY, fontFamily }) 
     g.append(t);
   }));
   svg.append(g);
-  // The highest line whose label covers a series: the y axis top that puts the label's full
-  // height (and its gap) between that line and the frame's top, so it has a place above it.
+  // Each line whose label covers a series or a label: the y axis top (a line in the upper half)
+  // or bottom (lower half) that puts the label's full height and its gap between that line and
+  // the frame's edge, so that it has a place there.
   const [ya, yb] = sy.domain, H = frame.y1 - frame.y0;
   const f = (v) => (logY ? Math.log10(v) : v), inv = (v) => (logY ? 10 ** v : v);
-  let top = null;
+  let top = null, bottom = null;
+  // The outermost line on that side gets the room, so that each line's label can sit on its own
+  // side of the lines near it (fig-c's 0 and 0.0083: the oracle's below, the paper's above).
+  const levels = refs.filter((r, i) => wants[i].at === 'rule' && r.y >= ya && r.y <= yb).map((r) => f(r.y));
+  const mid = (f(ya) + f(yb)) / 2;
   boxes.forEach((b, i) => {
-    if (b.hits < 100 || wants[i].at !== 'rule' || !(refs[i].y < yb)) return;
-    const q = Math.min(0.5, (b.y1 - b.y0 + 4) / H);
-    // Never past the range the quantity can take (a rate's 1).
-    const want = Math.min(inv((f(refs[i].y) - f(ya) * q) / (1 - q)), spec.yRange ? spec.yRange[1] : Infinity);
-    if (want > yb && (top == null || want > top)) top = want;
+    if (b.hits < 100 || wants[i].at !== 'rule' || !(refs[i].y >= ya && refs[i].y <= yb)) return;
+    const q = Math.min(0.5, (b.y1 - b.y0 + 4) / H), upper = f(refs[i].y) > mid;
+    const r = upper ? Math.max(...levels.filter((v) => v > mid)) : Math.min(...levels.filter((v) => v <= mid));
+    if (upper) {
+      // Never past the range the quantity can take (a rate's 1).
+      const want = Math.min(inv((r - f(ya) * q) / (1 - q)), spec.yRange ? spec.yRange[1] : Infinity);
+      if (want > yb && (top == null || want > top)) top = want;
+    } else {
+      const want = Math.max(inv((r - f(yb) * q) / (1 - q)), spec.yRange ? spec.yRange[0] : -Infinity);
+      if (want < ya && (bottom == null || want < bottom)) bottom = want;
+    }
   });
-  return top;
+  return top == null && bottom == null ? null : { top, bottom };
 }
 
 /** A heatmap: band scales over the cells' x and y values, viridis colour, a colour ramp. */
