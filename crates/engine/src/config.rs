@@ -134,7 +134,7 @@ pub struct Params {
     /// Threshold-cache hit radius given as a cosine similarity `s` instead (docs/SPEC-NOTES.md):
     /// when set, it overrides `threshold_tau` with `τ = √(2(1 − s))/D` on the run's dataset
     /// (distance scale `D`). GPTCache's defaults are `s = 0.6`
-    /// ([`GPTCACHE_COSINE`](crate::config::GPTCACHE_COSINE)). Default `None`.
+    /// ([`GPTCACHE_COSINE`]). Default `None`.
     pub threshold_cosine: Option<f64>,
     /// vCache's error bound `δ` (SPEC §15; the reference code's default 0.01). Default 0.01.
     pub vcache_delta: f64,

@@ -6,7 +6,7 @@
 //! Every round is played by [`Simulation::step_traced`], which plays exactly what
 //! [`Simulation::step`] plays (`tests/live.rs` checks it against `online::sim` round by round):
 //! the live view shows the runs the experiments measure. The events of a round
-//! ([`RoundEvents`]) follow the order of the paper's algorithms: a new ε-net center (Alg. 3
+//! ([`crate::online::explain::Explanation`]) follow the order of the paper's algorithms: a new ε-net center (Alg. 3
 //! lines 5–11), stage advances (Alg. 3 lines 12–18; CLCB-Frozen-Cont's stage, Alg. 6 lines 7–12), the switch
 //! with the members swapped (Alg. 3 lines 19–20 → Alg. 4 lines 17–18), then the decision: call
 //! the LLM iff the acting cost `c̲(u_t) ≤ φ(d(x_t, M_t))` (Alg. 5 lines 4–6), else serve the

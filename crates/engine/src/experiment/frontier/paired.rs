@@ -92,7 +92,7 @@ pub struct Paired {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct FrontierRow {
-    /// The experiment point ([`ExperimentSpec::family_of`]).
+    /// The experiment point ([`crate::experiment::ExperimentSpec::family_of`]).
     pub point: usize,
     /// Its configuration in words: `Threshold, threshold_tau = 0.3`.
     pub config: String,

@@ -5,7 +5,7 @@ use super::claim::{Direction, Magnitude, Unit};
 use crate::experiment::stats::Interval;
 use serde::{Deserialize, Serialize};
 
-/// What evaluating a claim on a run found ([`judge`]); [`words`] says it.
+/// What evaluating a claim on a run found ([`super::judge()`]); [`super::words()`] says it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -21,7 +21,7 @@ pub enum Outcome {
     Identical {
         /// The algorithms `ours` equals (display names).
         with: Vec<String>,
-        /// Why, when the engine can name it at these settings ([`Identity::reason`]).
+        /// Why, when the engine can name it at these settings ([`super::Identity::reason`]).
         reason: Option<String>,
     },
     /// The claim judged in its two parts.
@@ -89,7 +89,7 @@ impl Outcome {
     }
 }
 
-/// Everything [`judge`] measured for one claim: the outcome and the numbers the wording shows.
+/// Everything [`super::judge()`] measured for one claim: the outcome and the numbers the wording shows.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Evaluation {
     pub outcome: Outcome,
@@ -131,7 +131,7 @@ pub struct HeadlineRow {
     /// What the evaluation found, both parts.
     pub outcome: Outcome,
     pub verdict: Verdict,
-    /// The verdict in words ([`words`]).
+    /// The verdict in words ([`super::words()`]).
     pub verdict_text: String,
     /// The test and its interval, stated.
     pub test: String,
@@ -164,7 +164,7 @@ pub struct Lead {
 pub struct Headline {
     /// The preset the claims belong to (`fig-a`, …).
     pub preset: String,
-    /// What "±" means ([`INTERVAL`]).
+    /// What "±" means ([`super::INTERVAL`]).
     pub interval: String,
     /// The winner, first (absent when no claim names a lowest).
     #[serde(default)]

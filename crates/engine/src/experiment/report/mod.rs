@@ -3,7 +3,7 @@
 //!
 //! The files:
 //! - this map: [`Report`], its record on disk ([`ReportRecord`]), building one and merging shards;
-//! - [`summary`]: the plain-text summary table of a report.
+//! - `summary`: the plain-text summary table of a report.
 
 mod summary;
 

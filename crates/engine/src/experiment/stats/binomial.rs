@@ -8,7 +8,7 @@
 //! `10⁻¹²` at `n = 5,000`, so the tail came out relatively up to `10⁻¹¹` off, and the bound,
 //! bisected exactly on that computed tail, up to 55,571 ulp off the exact one (measured against
 //! 40-digit values over n = 10, 100, 1,000 and 5,000). Here the tail is the continued fraction of
-//! `I_p` ([`beta_cf`], in double-double) times `C(n, x)·p^x·(1 − p)^(n−x)`, a product of small
+//! `I_p` (`beta_cf`, in double-double) times `C(n, x)·p^x·(1 − p)^(n−x)`, a product of small
 //! integers and repeated squarings in double-double arithmetic: nothing cancels and nothing is
 //! rounded to an `f64` before the end. Plain arithmetic (and `libm`'s exact `frexp`/`ldexp`; its
 //! `log` only steers Newton's steps), so the same bits natively and in the browser.

@@ -1,11 +1,11 @@
 //! Statistics over seeds: the mean, spread and 95% Student-t interval of every point
-//! ([`aggregate`]), and how intervals and differences are written.
+//! ([`mod@aggregate`]), and how intervals and differences are written.
 //!
 //! - `beta`: the regularized incomplete beta function's continued fraction, behind both tails,
 //!   evaluated in double-double arithmetic (`dd`);
 //! - [`binomial`]: exact binomial bounds (Clopper–Pearson), the roots of the binomial tails;
 //! - [`student`]: Student's t quantile for the 95% intervals, computed for every df;
-//! - [`aggregate`]: [`Stat`], [`Interval`], [`aggregate`](aggregate::aggregate) and the number
+//! - [`mod@aggregate`]: [`Stat`], [`Interval`], [`aggregate`](aggregate::aggregate) and the number
 //!   formats ([`format_interval`], [`format_difference`]).
 
 pub mod aggregate;

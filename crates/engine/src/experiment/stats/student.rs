@@ -20,9 +20,9 @@ const EXPANSION_FROM: usize = 10_000;
 /// `P(T ≤ t) = 0.975`; NaN for `df = 0`.
 ///
 /// For `df < 10,000`, the root of the upper tail `P(T > t) = ½·I_{df/(df+t²)}(df/2, ½)` (Abramowitz
-/// & Stegun 26.5.27; the regularized incomplete beta function, A&S 26.5.8, [`upper_tail`]) against
-/// `1/40`, by Newton's method ending in an exactness check ([`solve`]). For larger `df`, the
-/// Cornish–Fisher expansion in `1/df` (A&S 26.7.5, four terms; [`cornish_fisher`]). Measured
+/// & Stegun 26.5.27; the regularized incomplete beta function, A&S 26.5.8, `upper_tail`) against
+/// `1/40`, by Newton's method ending in an exactness check (`solve`). For larger `df`, the
+/// Cornish–Fisher expansion in `1/df` (A&S 26.7.5, four terms; `cornish_fisher`). Measured
 /// against 40-digit values (mpmath) for every `df` from 1 to 9,999: within 0.68 ulp, and the
 /// correctly rounded value for 95% of them; from 10,000 on (up to `2⁴⁰`), within 0.44 ulp; see the
 /// tests. Non-increasing in `df`, from `t_quantile(1)` = 12.706204736174705 to the limit

@@ -1,6 +1,6 @@
 //! Does the guarantee show? The checks of the paper's online guarantee on measured runs, each a
 //! log-log slope with a 95% interval set against the exponent the paper states, and one verdict
-//! from one function ([`judge`]), worded by [`TheoryVerdict::words`] — the page and the CLI only
+//! from one function ([`judge`]), worded by [`TheoryVerdict::words_for`] — the page and the CLI only
 //! print these words.
 //!
 //! - **Reg(t)** (Thm. 5.1: `Reg(T) = Õ(√T)`): the slope of `ln Reg(t)` on `ln t` over the run's

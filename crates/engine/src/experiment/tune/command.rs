@@ -11,7 +11,7 @@ use crate::{Error, Result};
 
 /// The experiment `csc tune-threshold` and the page run (the frontier's measure, SPEC §14, at the
 /// frontier's quick settings, k = 50, T = 1,000, n_eval = 1,000, [`TUNE_SEEDS`] seeds; synthetic at
-/// its k = 10, [`crate::experiment::SYNTHETIC_FRONTIER_K`]): the threshold cache over [`tune_taus`], vCache
+/// its k = 10, [`crate::experiment::frontier::SYNTHETIC_FRONTIER_K`]): the threshold cache over [`tune_taus`], vCache
 /// over [`TUNE_DELTAS`] and CLCB-SC-LS-Cont over [`TUNE_BETAS`].
 pub fn tune_definition(dataset: DatasetId) -> Result<ExperimentSpec> {
     let synthetic = matches!(dataset.builtin(), Ok(Some(DatasetId::Synthetic)));

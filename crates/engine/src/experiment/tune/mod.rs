@@ -34,10 +34,10 @@
 //! Every sentence of the answer is made here; the CLI and the page print them.
 //!
 //! The files:
-//! - [`target`]: the target ([`Target`]), the grids searched and the method in words;
+//! - `target`: the target ([`Target`]), the grids searched and the method in words;
 //! - [`select`]: the counts of a run and the choice of τ (and of vCache's δ and the paper's β);
-//! - [`words`]: the answer's sentences;
-//! - [`command`]: the tune run's definition and the `csc tune-threshold` command that gives the answer.
+//! - `words`: the answer's sentences;
+//! - `command`: the tune run's definition and the `csc tune-threshold` command that gives the answer.
 //!
 //! The exact binomial bounds are statistics: [`crate::experiment::stats::binomial`].
 

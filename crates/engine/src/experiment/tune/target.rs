@@ -19,17 +19,17 @@ pub const TUNE_METHOD: &str = "τ is chosen on the selection seeds (the first ha
     and CLCB-SC-LS-Cont's β are chosen by the same rule; the saving is the paired difference in \
     realised cost per request over the reporting seeds (mean and 95% Student-t interval, SPEC §10).";
 
-/// The τ grid of [`tune_definition`]: 0.02 to 0.60 in steps of 0.02 (`i/50`, each the nearest
+/// The τ grid of [`super::tune_definition`]: 0.02 to 0.60 in steps of 0.02 (`i/50`, each the nearest
 /// double).
 pub fn tune_taus() -> Vec<f64> {
     (1..=30).map(|i| i as f64 / 50.0).collect()
 }
 
-/// vCache's δ values of [`tune_definition`] (the frontier's, SPEC §15).
+/// vCache's δ values of [`super::tune_definition`] (the frontier's, SPEC §15).
 pub const TUNE_DELTAS: [f64; 6] = [0.005, 0.01, 0.02, 0.05, 0.1, 0.2];
-/// CLCB-SC-LS-Cont's β values of [`tune_definition`] (the frontier's, SPEC §6).
+/// CLCB-SC-LS-Cont's β values of [`super::tune_definition`] (the frontier's, SPEC §6).
 pub const TUNE_BETAS: [f64; 4] = [0.03, 0.1, 0.3, 1.0];
-/// Seeds of [`tune_definition`]: two to choose on, two to report on.
+/// Seeds of [`super::tune_definition`]: two to choose on, two to report on.
 pub const TUNE_SEEDS: usize = 4;
 
 /// What the answer must meet.
