@@ -20,7 +20,10 @@
 //   - T = 2,000 set by the view's control runs `csc run frontier` itself (the CLI's own experiment,
 //     T = 2,000): its definition and every statistic but runtime equal, and every cell of the
 //     page's table equal to the CLI's .frontier.csv in the engine's words; the link the control
-//     made opens with T = 2,000 in the control and in what the view says it runs;
+//     made opens with T = 2,000 in the control and in what the view says it runs, and, given the
+//     files, its run's table equals the CLI's at T = 2,000 cell for cell;
+//   - every paired cell's verdict is the one its interval, as shown beside it, gives (cheaper or
+//     dearer when it lies wholly on one side of 0, else not distinguishable);
 //   - your data loaded from the Frontier view keeps the reader there, re-runs the frontier on it
 //     (never the old run's partial result under "Done"), and the caption names the arrival model;
 // Screenshots of the view at 1440, 768 and 390 px go to artifacts/ (the table fits each). Prints "N passed, M failed".
@@ -145,6 +148,29 @@ async function againstCli(page, pageJson, args) {
   const differ = a.filter((s, i) => s !== b[i]);
   assert(!differ.length, `${differ.length} statistics differ, e.g. page ${differ[0]} vs CLI ${b[a.indexOf(differ[0])]}`);
   const csv = (await readFile(path.join(out, outs.find((f) => /\.frontier\.csv$/.test(f))), 'utf8')).trim().split('\n').map((l) => l.split(','));
+  await cellsAgainstCsv(page, csv);
+  return { cli, csv, out };
+}
+
+/** The verdict a paired cell's own numbers give ("−0.0031 ± 0.0012: cheaper"): the engine's rule
+ *  (frontier::paired::Difference::of: decided when the paired 95% interval lies wholly on one
+ *  side of 0), read from the interval as shown; null where its rounded ends touch 0 (either
+ *  reading is then possible). `cost`: realised cost (cheaper, dearer), else error rate. */
+function verdictByNumbers(text, cost) {
+  const m = /^([−+]?[\d.]+)(?:\u00a0±\u00a0([\d.]+))?: (.*)$/.exec(text);
+  assert(m, `a paired cell that is not "mean ± half: verdict": "${text}"`);
+  const mean = Number(m[1].replace('−', '-').replace('+', '')), half = m[2] == null ? NaN : Number(m[2]);
+  if (mean === 0 && half === 0) return ['identical on every seed', 'not distinguishable'];
+  if (!Number.isFinite(half)) return ['not distinguishable'];
+  if (mean + half < 0) return [cost ? 'cheaper' : 'fewer wrong answers'];
+  if (mean - half > 0) return [cost ? 'dearer' : 'more wrong answers'];
+  if (mean - half < 0 && mean + half > 0) return ['not distinguishable'];
+  return null;
+}
+
+/** The page's frontier table, cell for cell, against the CLI's .frontier.csv (rows: header first),
+ *  and every paired cell's verdict against its own interval (verdictByNumbers). */
+async function cellsAgainstCsv(page, csv) {
   const head = csv[0];
   // Cell for cell: the page's table (families in order, values ascending, as the CSV) against the
   // CLI's numbers in the engine's words: each interval (formatBounds), each paired difference
@@ -163,8 +189,14 @@ async function againstCli(page, pageJson, args) {
     }
     const bad = r.cells.findIndex((t, j) => t !== want[j]);
     assert(bad < 0, `row ${i} (${c[0]} ${c[3]}), cell ${bad}: page "${r.cells[bad]}", CLI "${want[bad]}"`);
+    // Each paired verdict is the one its interval, as shown beside it, gives.
+    [4, 5].forEach((j) => {
+      const t = r.cells[j];
+      if (t === '—' || t === 'the reference') return;
+      const ok = verdictByNumbers(t, j === 4), said = t.replace(/^.*: /, '');
+      assert(ok === null || ok.includes(said), `row ${i} (${c[0]} ${c[3]}): "${t}" but its interval reads ${ok && ok.join(' or ')}`);
+    });
   });
-  return { cli, csv, out };
 }
 
 let page, pageReport, chosen, cliCsv, cliOut, cliReport;
@@ -350,7 +382,7 @@ try {
     assert(err && err.series.length === 1 && err.series[0].points.length > 1, `error-rate chart ${JSON.stringify(err && err.series.map((s) => s.points.length))}`);
   });
 
-  let linkT2000, titleT2000;
+  let linkT2000, titleT2000, csvT2000;
   await check('T = 2,000 by the view\'s control is `csc run frontier` itself: the same definition, every statistic and every cell of the table', async () => {
     // Back to the Frontier view (its T = 1,000 run is kept), then T = 2,000 in its own control.
     await page.click('.tabs [data-view=frontier]');
@@ -368,7 +400,8 @@ try {
     console.log(`     ${status}`);
     const json = await exportJson(page, 'frontier');
     // `csc run frontier`: the CLI's own experiment (T = 2,000, n_eval = 2,000), not the page's file.
-    const { cli } = await againstCli(page, json, () => ['frontier']);
+    const { cli, csv } = await againstCli(page, json, () => ['frontier']);
+    csvT2000 = csv;
     assert(JSON.stringify(json.experiment) === JSON.stringify(cli.experiment), `definitions differ: page ${JSON.stringify(json.experiment.params)} vs CLI ${JSON.stringify(cli.experiment.params)}`);
     assert(json.description === cli.description && /T = 2,000/.test(cli.description), `description: page "${json.description}", CLI "${cli.description}"`);
     const caption = await page.textContent('[data-job=frontier] .charts figure.chart .chart-caption');
@@ -380,13 +413,23 @@ try {
     await page.close();
   });
 
-  await check('the link the control made opens the view at T = 2,000: its control and what it runs say so', async () => {
+  await check('the link the control made opens the view at T = 2,000 and, given the files, runs `csc run frontier`: every cell of its table the CLI\'s', async () => {
     const p = await openPage(new URL(linkT2000).search);
     assert(await p.inputValue('#frontier-horizon') === '2000', `the control reads ${await p.inputValue('#frontier-horizon')}`);
     const runs = await p.textContent('.frontier-runs');
     // The definition the CLI ran at T = 2,000 (`csc run frontier`), by its title.
     assert(titleT2000 && runs === `Runs: ${titleT2000}.`, `${runs} vs the CLI's ${titleT2000}`);
     assert(/not bundled/.test(await statusOnceDataKnown(p, 'frontier')), 'the bundle-less page asks for the files');
+    // The reader's files, as the first run loaded them: the link's run is the CLI's, cell for cell.
+    const files = await Promise.all(FILES.map(async (name) => ({ name, mimeType: 'application/octet-stream', buffer: await readFile(path.join(data, name)) })));
+    await p.setInputFiles('#file', files);
+    await waitFor(p, () => /^Loaded nq-trivia \(5000 questions\).*gold answers/.test(document.getElementById('upload-msg').textContent), null, { timeout: 180000 });
+    assert(await p.inputValue('#frontier-horizon') === '2000', 'the files reset T');
+    const status = await jobDone(p, 'frontier', 3600000);
+    console.log(`     ${status}`);
+    assert(csvT2000, 'no CLI table at T = 2,000 to compare with');
+    await cellsAgainstCsv(p, csvT2000);
+    assert(await p.textContent('[data-job=frontier] .cli-command') === 'csc run frontier', 'the command under the run');
     await p.close();
   });
 
