@@ -161,6 +161,10 @@ run sens-off-noise
 run fig-c
 run thy-switch-cont
 run thy-switch
+# Theorem 5.1 across horizons: the exact learner to T = 5,000 (its cost grows like T³), the
+# Nyström learner (a named approximation) to 50,000.
+run thy-horizon
+run thy-horizon-nystrom
 run sens-on-beta
 run sens-on-length
 run sens-on-lambda
@@ -225,3 +229,24 @@ fi
 echo "figures in docs/figures, numbers in $OUT/tables.md"
 timing_table $((SECONDS - t_start))
 echo "timing: $OUT/timing.md"
+# The whole reproduction (every run, nothing skipped, no ONLY): its table goes into
+# docs/PERFORMANCE.md between the markers, with the machine, so that the document is always the
+# script's last full measurement.
+if [ -z "${ONLY:-}" ] && [ "$(wc -l <"$OUT/timing.tsv")" -ge 30 ]; then
+    python3 - "$OUT/timing.md" docs/PERFORMANCE.md "$(git rev-parse --short HEAD 2>/dev/null || echo '?')" \
+        "$THREADS" <<'PY'
+import re, sys, platform
+table, doc, commit, threads = open(sys.argv[1]).read().strip(), sys.argv[2], sys.argv[3], sys.argv[4]
+cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
+mem = next((int(l.split()[1]) // 1024 // 1024 for l in open("/proc/meminfo") if l.startswith("MemTotal")), 0)
+import os
+block = (f"Measured by `scripts/reproduce.sh` itself (commit `{commit}`, THREADS={threads}; "
+         f"{os.cpu_count()} cores of {cpu}, {mem} GiB, {platform.system()} {platform.release()}):\n\n{table}\n")
+text = open(doc).read()
+begin, end = "<!-- reproduce.sh timing: begin -->", "<!-- reproduce.sh timing: end -->"
+if begin in text and end in text:
+    text = re.sub(re.escape(begin) + ".*?" + re.escape(end), lambda _: f"{begin}\n{block}{end}", text, flags=re.S)
+    open(doc, "w").write(text)
+    print(f"  wrote the timing into {doc}")
+PY
+fi

@@ -60,6 +60,8 @@ const GREEDY: Style = style("#009E73", "triangle-up", &[2, 2]);
 const EPSILON_GREEDY: Style = style("#CC79A7", "triangle-down", &[8, 3, 2, 3]);
 const LFU: Style = style("#E69F00", "diamond", &[10, 4]);
 const FROZEN: Style = style("#56B4E9", "plus", &[4, 2, 1, 2]);
+/// The paper's colour (the same method), its own marker and a dotted line (another learner).
+const NYSTROM: Style = style("#0072B2", "diamond", &[2, 3]);
 const LRU: Style = style("#8C6D00", "hexagon", &[1, 3]);
 const THRESHOLD: Style = style("#999999", "star", &[12, 3, 3, 3]);
 const ORACLE: Style = style("#000000", "cross", &[3, 3]);
@@ -178,6 +180,11 @@ catalog! {
         Oracle = "oracle", "Oracle", ORACLE,
             "The reference: the evaluation oracle's cache M_orc, served with the true costs (regret 0 by construction).",
             "Alg. 1; SPEC-NOTES#evaluation-sample-and-oracle";
+        /// Algs. 3–5 with an approximate learner: KRR over the ε-net centers as inducing points
+        /// (`krr::nystrom`), not the paper's; for horizons the exact learner cannot reach.
+        ClcbScLsContNystrom = "clcb-sc-ls-cont-nystrom", "CLCB-SC-LS-Cont (Nyström)", NYSTROM,
+            "The paper's method with an approximate learner, not the paper's: kernel ridge regression restricted to the ε-net centers as inducing points (Nyström), so each round costs O(m²) for m centers instead of growing with every observation; its error against the exact learner is measured.",
+            "Algs. 3–5 with the Nyström learner; SPEC-NOTES#an-approximate-learner-over-the-centers";
     }
 }
 
@@ -305,6 +312,7 @@ impl PolicyKind {
         let info = self.info();
         match self {
             PolicyKind::ClcbScLsCont => PolicyInfo { info, family: Clcb, slow: false, needs_labels: false, keeps_net: true, compared: true, steps: LOW_SWITCH, cache_rule: REVERSE_GREEDY_AT_STAGE_ENDS },
+            PolicyKind::ClcbScLsContNystrom => PolicyInfo { info, family: Clcb, slow: false, needs_labels: false, keeps_net: true, compared: false, steps: LOW_SWITCH, cache_rule: REVERSE_GREEDY_AT_STAGE_ENDS },
             PolicyKind::ClcbFrozenCont => PolicyInfo { info, family: Clcb, slow: true, needs_labels: false, keeps_net: false, compared: true, steps: FROZEN_STEPS, cache_rule: "Continuous Reverse Greedy (Alg. 1), run at its last switch (Alg. 6 l. 8–13), kept k others" },
             PolicyKind::ClcbScLs => PolicyInfo { info, family: Clcb, slow: false, needs_labels: false, keeps_net: true, compared: true, steps: LOW_SWITCH_DISCRETE, cache_rule: REVERSE_GREEDY_AT_STAGE_ENDS },
             PolicyKind::Greedy => PolicyInfo { info, family: Baseline, slow: false, needs_labels: false, keeps_net: true, compared: true, steps: CELL_BASELINE, cache_rule: "Greedy keeps the k cells with the largest count × mean cost (our convention, docs/SPEC-NOTES.html#online-spec-9)" },
@@ -513,9 +521,9 @@ mod tests {
         assert_eq!(labelled, [VCache]);
         // Alg. 3 lines 5–11's ε-net: the low-switching learners and the cell baselines.
         let nets: Vec<_> = PolicyKind::ALL.into_iter().filter(PolicyKind::keeps_net).collect();
-        assert_eq!(nets, [ClcbScLsCont, ClcbScLs, Greedy, EpsilonGreedy, Lfu, Lru]);
+        assert_eq!(nets, [ClcbScLsCont, ClcbScLs, Greedy, EpsilonGreedy, Lfu, Lru, ClcbScLsContNystrom]);
         let clcb: Vec<_> = PolicyKind::ALL.into_iter().filter(|k| k.family() == Family::Clcb).collect();
-        assert_eq!(clcb, [ClcbScLsCont, ClcbFrozenCont, ClcbScLs]);
+        assert_eq!(clcb, [ClcbScLsCont, ClcbFrozenCont, ClcbScLs, ClcbScLsContNystrom]);
         assert_eq!(ClcbScLsCont.steps().lcb, "Alg. 4 l. 11");
         assert_eq!(ClcbScLsCont.steps().lcb_unobserved, "Alg. 4 l. 15");
         for k in PolicyKind::ALL {

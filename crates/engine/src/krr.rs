@@ -25,6 +25,7 @@ mod bounds;
 mod cholesky;
 mod kernel;
 pub mod merged;
+pub mod nystrom;
 pub mod reference;
 #[cfg(test)]
 mod tests;

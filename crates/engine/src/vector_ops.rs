@@ -256,7 +256,7 @@ pub fn sq_euclidean(a: &[f32], b: &[f32]) -> f64 {
 /// [`sq_euclidean`] for a caller that has no use for a value above `limit`: `None` when a
 /// partial sum is already above it (so the full sum is too), else `Some` of exactly
 /// [`sq_euclidean`]'s bits (which may still be above `limit`). Far pairs stop after a block or two
-/// instead of all `n` terms (see [`sq_euclidean_bounded_body`] for why the test is exact).
+/// instead of all `n` terms (see `sq_euclidean_bounded_body` for why the test is exact).
 #[inline]
 pub fn sq_euclidean_bounded(a: &[f32], b: &[f32], limit: f64) -> Option<f64> {
     debug_assert_eq!(a.len(), b.len());

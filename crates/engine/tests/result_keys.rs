@@ -39,7 +39,7 @@ fn offline_and_online_results_are_keyed_by_id() {
     let names: Vec<_> = OfflineKind::ALL.iter().map(|a| (a.info().id, a.info().name)).collect();
     keyed_by_id(&offline, &names);
     let online = run(
-        r#"{"id": "keys-on", "dataset": "plane", "measure": {"kind": "online", "policies": ["clcb-sc-ls-cont", "clcb-sc-ls", "greedy", "epsilon-greedy", "lfu", "lru", "threshold", "oracle"]},
+        r#"{"id": "keys-on", "dataset": "plane", "measure": {"kind": "online", "policies": ["clcb-sc-ls-cont", "clcb-sc-ls", "greedy", "epsilon-greedy", "lfu", "lru", "threshold", "oracle", "clcb-sc-ls-cont-nystrom"]},
             "params": {"horizon": 120, "n_eval": 100, "epsilon": 0.15}, "seeds": 1}"#,
     );
     let names: Vec<_> = PolicyKind::ALL

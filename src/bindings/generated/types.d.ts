@@ -1256,7 +1256,7 @@ export type PolicyFamily = "clcb" | "baseline" | "reference";
 /**
  * Every online algorithm of SPEC §9: the ids of `policies()` (TypeScript `PolicyId`).
  */
-export type PolicyId = "clcb-sc-ls-cont" | "clcb-frozen-cont" | "clcb-sc-ls" | "greedy" | "epsilon-greedy" | "lfu" | "lru" | "threshold" | "vcache" | "oracle";
+export type PolicyId = "clcb-sc-ls-cont" | "clcb-frozen-cont" | "clcb-sc-ls" | "greedy" | "epsilon-greedy" | "lfu" | "lru" | "threshold" | "vcache" | "oracle" | "clcb-sc-ls-cont-nystrom";
 
 /**
  * An online policy's catalog entry with its properties (`policies()`; the page, the simulator

@@ -8,7 +8,8 @@ use super::{CacheSet, Context, Inspect, Policy, PolicyKind, Round};
 use crate::epsilon_net::EpsilonNet;
 use crate::error::Result;
 use crate::krr::merged::OnlineKrr;
-use crate::krr::{optimistic_cost, RbfKernel};
+use crate::krr::nystrom::NystromKrr;
+use crate::krr::{optimistic_cost, Posterior, RbfKernel};
 use crate::reverse_greedy::{reverse_greedy, Instance};
 use crate::stages::StageClock;
 
@@ -37,27 +38,107 @@ pub trait CostLearner {
     }
 }
 
-/// KRR over all observations (Alg. 4): `c̲ = ĉ − β(B + R√(2(γ + ln(2/δ))))σ`, `−B` before any.
-pub struct KernelCosts {
-    krr: OnlineKrr,
+/// A kernel model of the cost over the ε-net centers: the exact KRR of the paper
+/// ([`OnlineKrr`]) or the named approximation over the centers ([`NystromKrr`]).
+pub trait KernelModel {
+    fn track(&mut self, x: &[f32]) -> usize;
+    fn gamma(&self) -> f64;
+    fn posterior_tracked(&mut self, id: usize) -> Posterior;
+    fn posterior_tracked_all(&mut self) -> Vec<Posterior>;
+    fn posterior_at(&self, x: &[f32]) -> Posterior;
+    /// The observation `(x, y)` of Alg. 5 line 8, `x` in cell `center`.
+    fn observe(&mut self, center: usize, x: &[f32], y: f64) -> Result<()>;
+    fn n_obs(&self) -> usize;
+}
+
+impl KernelModel for OnlineKrr {
+    fn track(&mut self, x: &[f32]) -> usize {
+        OnlineKrr::track(self, x)
+    }
+    fn gamma(&self) -> f64 {
+        OnlineKrr::gamma(self)
+    }
+    fn posterior_tracked(&mut self, id: usize) -> Posterior {
+        OnlineKrr::posterior_tracked(self, id)
+    }
+    fn posterior_tracked_all(&mut self) -> Vec<Posterior> {
+        OnlineKrr::posterior_tracked_all(self)
+    }
+    fn posterior_at(&self, x: &[f32]) -> Posterior {
+        OnlineKrr::posterior_at(self, x)
+    }
+    /// When `x` is its center (the arrival that founded the cell, or an exact repeat of it), the
+    /// center's projection from line 4's LCB is the new row of the factor: same bits, half the work.
+    fn observe(&mut self, center: usize, x: &[f32], y: f64) -> Result<()> {
+        self.add_observation_at_tracked(center, x, y)
+    }
+    fn n_obs(&self) -> usize {
+        OnlineKrr::n_obs(self)
+    }
+}
+
+impl KernelModel for NystromKrr {
+    fn track(&mut self, x: &[f32]) -> usize {
+        NystromKrr::track(self, x)
+    }
+    fn gamma(&self) -> f64 {
+        NystromKrr::gamma(self)
+    }
+    fn posterior_tracked(&mut self, id: usize) -> Posterior {
+        NystromKrr::posterior_tracked(self, id)
+    }
+    fn posterior_tracked_all(&mut self) -> Vec<Posterior> {
+        NystromKrr::posterior_tracked_all(self)
+    }
+    fn posterior_at(&self, x: &[f32]) -> Posterior {
+        NystromKrr::posterior_at(self, x)
+    }
+    fn observe(&mut self, _center: usize, x: &[f32], y: f64) -> Result<()> {
+        self.add_observation(x, y)
+    }
+    fn n_obs(&self) -> usize {
+        NystromKrr::n_obs(self)
+    }
+}
+
+/// A kernel model's bounds (Alg. 4): `c̲ = ĉ − β(B + R√(2(γ + ln(2/δ))))σ`, `−B` before any
+/// observation. With [`OnlineKrr`] (the default) this is the paper's learner.
+pub struct KernelCosts<M: KernelModel = OnlineKrr> {
+    krr: M,
     b: f64,
     r: f64,
     delta: f64,
     beta: f64,
 }
 
-impl KernelCosts {
+impl KernelCosts<OnlineKrr> {
     pub fn new(ctx: &Context) -> Result<Self> {
         let p = &ctx.params;
         let krr = OnlineKrr::new(RbfKernel::new(p.kernel_length)?, ctx.metric, p.lambda, ctx.dim)?;
-        Ok(KernelCosts { krr, b: p.b, r: p.noise_r, delta: p.delta, beta: p.beta })
+        Ok(KernelCosts::with_model(ctx, krr))
+    }
+}
+
+impl KernelCosts<NystromKrr> {
+    /// The bounds of Alg. 4 on the Nyström model over the centers (not the paper's learner).
+    pub fn nystrom(ctx: &Context) -> Result<Self> {
+        let p = &ctx.params;
+        let krr = NystromKrr::new(RbfKernel::new(p.kernel_length)?, ctx.metric, p.lambda, ctx.dim)?;
+        Ok(KernelCosts::with_model(ctx, krr))
+    }
+}
+
+impl<M: KernelModel> KernelCosts<M> {
+    fn with_model(ctx: &Context, krr: M) -> Self {
+        let p = &ctx.params;
+        KernelCosts { krr, b: p.b, r: p.noise_r, delta: p.delta, beta: p.beta }
     }
     fn lcb(&self, post: &crate::krr::Posterior, gamma: f64) -> f64 {
         optimistic_cost(post, self.krr.n_obs(), gamma, self.b, self.r, self.delta, self.beta)
     }
 }
 
-impl CostLearner for KernelCosts {
+impl<M: KernelModel> CostLearner for KernelCosts<M> {
     fn add_center(&mut self, x: &[f32]) {
         self.krr.track(x);
     }
@@ -73,10 +154,8 @@ impl CostLearner for KernelCosts {
     }
     fn observe(&mut self, center: usize, x: &[f32], y: f64) {
         // Alg. 5 line 8: the observation is stored at x_t itself (SPEC §11.6). Inputs are
-        // validated upstream (finite vectors of the net's dimension, finite costs). When x_t is
-        // its center (the arrival that founded the cell, or an exact repeat of it), the center's
-        // projection from line 4's LCB is the new row of the factor: same bits, half the work.
-        self.krr.add_observation_at_tracked(center, x, y).expect("validated observation");
+        // validated upstream (finite vectors of the net's dimension, finite costs).
+        self.krr.observe(center, x, y).expect("validated observation");
     }
     fn estimates(&mut self) -> Vec<f64> {
         self.krr.posterior_tracked_all().iter().map(|p| p.mean).collect()
@@ -90,10 +169,10 @@ impl CostLearner for KernelCosts {
     fn posterior_at(&self, x: &[f32]) -> Option<crate::krr::Posterior> {
         Some(self.krr.posterior_at(x))
     }
-    /// `γ_t` from the learner's own factor (`Krr::gamma`, or the merged form's
+    /// `γ_t` from the learner's own model (`Krr::gamma`, or the merged form's
     /// `½(log det A − m ln λ + Σ ln n_i)`, the same `½ log det(I + K_t/λ)` over every observation
-    /// row, repeats included: `krr/merged.rs`), and `β_t = B + R√(2(γ_t + ln(2/δ)))` (§5.2,
-    /// the concentration lemma), without the scale `β`.
+    /// row, repeats included: `krr/merged.rs`; the Nyström model's own `γ`, `krr/nystrom.rs`), and
+    /// `β_t = B + R√(2(γ_t + ln(2/δ)))` (§5.2, the concentration lemma), without the scale `β`.
     fn gamma_beta(&self) -> Option<(f64, f64)> {
         let g = self.krr.gamma();
         Some((g, crate::krr::online_width_factor(g, self.b, self.r, self.delta)))
@@ -174,6 +253,13 @@ impl LowSwitch<KernelCosts> {
     /// CLCB-SC-LS-Cont.
     pub fn kernel(ctx: &Context) -> Result<Self> {
         LowSwitch::with_learner(PolicyKind::ClcbScLsCont, ctx, KernelCosts::new(ctx)?)
+    }
+}
+
+impl LowSwitch<KernelCosts<NystromKrr>> {
+    /// CLCB-SC-LS-Cont with the Nyström learner over the centers (a named approximation).
+    pub fn nystrom(ctx: &Context) -> Result<Self> {
+        LowSwitch::with_learner(PolicyKind::ClcbScLsContNystrom, ctx, KernelCosts::nystrom(ctx)?)
     }
 }
 

@@ -45,6 +45,7 @@ pub fn make_policy(
     use baselines::{CellPolicy, Score};
     Ok(match kind {
         PolicyKind::ClcbScLsCont => Box::new(low_switch::LowSwitch::kernel(ctx)?),
+        PolicyKind::ClcbScLsContNystrom => Box::new(low_switch::LowSwitch::nystrom(ctx)?),
         PolicyKind::ClcbScLs => Box::new(low_switch::LowSwitch::discrete(ctx)?),
         PolicyKind::ClcbFrozenCont => Box::new(frozen::Frozen::new(ctx)?),
         PolicyKind::Greedy => Box::new(CellPolicy::new(ctx, Score::Greedy)?),

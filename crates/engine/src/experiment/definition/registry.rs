@@ -253,7 +253,9 @@ pub const REGISTRY: &[Entry] = &[
     },
     // Theory check: Theorem 5.1 across horizons — one CLCB-SC-LS-Cont run per T on a log grid (the
     // stage thresholds depend on T), Reg(T) fitted against T
-    // ([`crate::experiment::theory::report`]).
+    // ([`crate::experiment::theory::report`]). The grid stops at 5,000 by measurement: the exact
+    // learner's cost grows like T³ on this stream of distinct points (docs/PERFORMANCE.md, "The
+    // exact learner's growth"); `thy-horizon-nystrom` goes on to 50,000 with the approximation.
     Entry {
         id: "thy-horizon",
         role: Role::Quick(THY_HORIZON_QUICK),
@@ -263,6 +265,22 @@ pub const REGISTRY: &[Entry] = &[
                 base,
                 "Regret vs horizon T: Theorem 5.1 across horizons (synthetic, CLCB-SC-LS-Cont)",
                 vec![PolicyKind::ClcbScLsCont],
+                &[250, 500, 1000, 2000, 5000],
+                5,
+            )
+        },
+    },
+    // The same check to T = 50,000 with the Nyström learner over the ε-net centers (a named
+    // approximation, `krr::nystrom`; docs/SPEC-NOTES.md, "An approximate learner over the centers").
+    Entry {
+        id: "thy-horizon-nystrom",
+        role: Role::Other,
+        make: |id, base| {
+            horizon_sweep(
+                id,
+                base,
+                "Regret vs horizon T to 50,000 with the Nyström learner (synthetic, CLCB-SC-LS-Cont (Nyström), an approximation)",
+                vec![PolicyKind::ClcbScLsContNystrom],
                 &[250, 500, 1000, 2000, 5000, 10000, 20000, 50000],
                 5,
             )
