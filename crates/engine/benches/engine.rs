@@ -146,5 +146,41 @@ fn bench_krr(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_reverse_greedy, bench_krr);
+/// CLCB-SC-LS-Cont on synthetic over a whole run, the exact learner against the Nyström learner
+/// (`krr::nystrom`), at T = 2,000, 5,000 and 10,000 on the same seeded trace (the environment is
+/// built once per T and not timed): the exact learner's growth (≈ T³ on this stream of distinct
+/// points) and the approximation's (≈ T) side by side, read as ratios and a fitted exponent
+/// (`python3 tools/bench_growth.py`). Ten samples of the exact run at 10,000 take about 15
+/// minutes: `cargo bench --bench engine -- horizon`.
+fn bench_horizon(c: &mut Criterion) {
+    use csc_engine::config::Params;
+    use csc_engine::dataset::synthetic;
+    use csc_engine::online::sim::{Environment, Simulation};
+    use csc_engine::online::PolicyKind;
+    use csc_engine::stream::{generate_trace, ArrivalModel};
+    use std::sync::Arc;
+    let mut group = c.benchmark_group("horizon");
+    group.sample_size(10).sampling_mode(SamplingMode::Flat).warm_up_time(Duration::from_millis(1));
+    for horizon in [2000usize, 5000, 10000] {
+        let params = Params { horizon, seed: 0, ..Params::default() }.check().unwrap();
+        let dataset = Arc::new(synthetic::universe(params.c_floor).unwrap());
+        let model = ArrivalModel::default_for(&dataset, &params).unwrap();
+        let trace = generate_trace(dataset, model, &params).unwrap();
+        let env = Arc::new(Environment::from_trace(&trace, &params).unwrap());
+        for kind in [PolicyKind::ClcbScLsCont, PolicyKind::ClcbScLsContNystrom] {
+            group.bench_function(BenchmarkId::new(kind.id(), horizon), |b| {
+                b.iter(|| {
+                    let mut sim = Simulation::new(env.clone(), kind, &params, 0).unwrap();
+                    for t in 0..trace.horizon() {
+                        sim.step(&trace.arrival(t));
+                    }
+                    black_box(sim.result().last.avg_regret)
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_reverse_greedy, bench_krr, bench_horizon);
 criterion_main!(benches);
