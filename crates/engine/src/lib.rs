@@ -19,6 +19,7 @@
 //! - configuration with the SPEC defaults: [`config`]
 //! - ground truth, answer normalisation and equivalence (SPEC §14): [`answers`]
 
+pub mod adversary;
 pub mod algorithms;
 pub mod answers;
 pub mod checksum;

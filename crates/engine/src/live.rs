@@ -336,7 +336,7 @@ impl LiveRun {
         }
         let cost = self.dataset.cost_of_tokens(tokens);
         let eta = self.trace.arrival(r).eta;
-        let a = Arrival { t: r, x: &x, cost, eta, index: None, label: None };
+        let a = Arrival { t: r, x: &x, cost, eta, index: None, label: None, tenant: None };
         let xy = self.xy(&x);
         let round = play(&mut self.sims, &a, xy, true);
         self.t += 1;

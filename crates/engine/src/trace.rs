@@ -69,6 +69,9 @@ pub struct Trace {
     pub meta: serde_json::Value,
     /// Ground truth (SPEC §14), so that a replay measures correctness.
     pub labels: TraceLabels,
+    /// The tenant of each online arrival (JSON `tenants`), when the stream has tenants
+    /// (docs/SPEC-NOTES.md, "Tenants"); `None`: one tenant.
+    pub tenants: Option<Vec<u32>>,
 }
 
 /// A trace's ground truth (SPEC §12 + §14): JSON keys `labels` (one per arrival),
@@ -123,6 +126,8 @@ struct TraceJson {
     eval_labels: Option<Vec<Label>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     off_labels: Option<Vec<Label>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    tenants: Option<Vec<u32>>,
 }
 
 /// Labels read from JSON with answer lists put in canonical (normalised) form.
@@ -285,6 +290,15 @@ impl Trace {
             _ => Ok(()),
         };
         count("labels", &self.labels.arrivals, self.horizon())?;
+        if let Some(v) = &self.tenants {
+            if v.len() != self.horizon() {
+                return Err(Error::data(format!(
+                    "`tenants` has {} entries for {} arrivals",
+                    v.len(),
+                    self.horizon()
+                )));
+            }
+        }
         count("eval_labels", &self.labels.eval, self.eval.len())?;
         if self.labels.log.is_some() {
             let log =
@@ -343,6 +357,7 @@ impl Trace {
                 eval: j.eval_labels.map(canonical),
                 log: j.off_labels.map(canonical),
             },
+            tenants: j.tenants,
         };
         t.validate()?;
         Ok(t)
@@ -383,6 +398,7 @@ impl Trace {
             universe_labels: self.labels.universe.clone(),
             eval_labels: self.labels.eval.clone(),
             off_labels: self.labels.log.clone(),
+            tenants: self.tenants.clone(),
         };
         serde_json::to_string(&j).expect("a trace always serialises")
     }

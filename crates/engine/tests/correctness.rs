@@ -34,6 +34,7 @@ fn line_trace(arrivals: Vec<u32>, labels: Option<Vec<Label>>) -> Trace {
         offline: None,
         meta: serde_json::Value::Null,
         labels: TraceLabels { universe: labels, ..TraceLabels::default() },
+        tenants: None,
     }
 }
 

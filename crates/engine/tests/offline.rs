@@ -31,6 +31,7 @@ fn problem(beta_off: f64) -> OfflineProblem {
         offline: None,
         meta: serde_json::Value::Null,
         labels: Default::default(),
+        tenants: None,
     };
     let p = Params { k: 1, epsilon: 0.1, horizon: n, log_len: n, beta_off, ..Params::default() };
     OfflineProblem::from_trace(&trace, &p.clone().check().unwrap()).unwrap()

@@ -344,8 +344,15 @@ fn baselines_rank_with_the_counts_before_the_round() {
     let cached_in_round_2 = |kind: PolicyKind, xs: [f32; 3]| {
         let mut policy = make_policy(kind, &ctx, &[]).unwrap();
         for (t, x) in xs.iter().enumerate() {
-            let r =
-                Round { t, x: std::slice::from_ref(x), index: None, true_cost: 0.5, net: None, label: None };
+            let r = Round {
+                t,
+                x: std::slice::from_ref(x),
+                index: None,
+                true_cost: 0.5,
+                net: None,
+                label: None,
+                tenancy: None,
+            };
             let llm = policy.decide(&r);
             if t < 2 {
                 assert!(llm, "{kind:?}: an unobserved cell (mean 0) goes to the LLM");

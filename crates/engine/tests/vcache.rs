@@ -158,7 +158,8 @@ fn delta_run(delta: f64, seed: u64, rounds: usize) -> (usize, usize, usize) {
             let same = r.random::<f64>() < logistic(g_star * (s - t_star));
             Label::Class(if same { a as i64 } else { 1000 + t as i64 })
         };
-        let round = Round { t, x: &x, index: None, true_cost: 0.5, net: None, label: Some(&label) };
+        let round =
+            Round { t, x: &x, index: None, true_cost: 0.5, net: None, label: Some(&label), tenancy: None };
         let cache = policy.cache();
         let nearest = ctx.metric.nearest(&x, cache.points()).map(|(j, _)| cache.keys()[j]);
         if policy.decide(&round) {

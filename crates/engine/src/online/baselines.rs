@@ -127,7 +127,7 @@ impl Policy for CellPolicy {
         let inserted = self.cache.replace(&members);
         self.fetched.extend(inserted);
         self.cache_centers = chosen;
-        self.mean(self.center) <= self.ctx.mismatch.phi(self.cache.dist(&self.ctx.metric, r.x))
+        self.mean(self.center) <= self.ctx.mismatch.phi(self.cache.serving_dist(&self.ctx.metric, r))
     }
 
     fn observe(&mut self, _r: &Round, cost: f64) {
@@ -207,7 +207,7 @@ impl Policy for OracleCache {
     fn decide(&mut self, r: &Round) -> bool {
         crate::loss::serve_from_llm(
             r.true_cost,
-            self.ctx.mismatch.phi(self.cache.dist(&self.ctx.metric, r.x)),
+            self.ctx.mismatch.phi(self.cache.serving_dist(&self.ctx.metric, r)),
         )
     }
     fn observe(&mut self, _r: &Round, _cost: f64) {}

@@ -219,7 +219,7 @@ impl Policy for Frozen {
             }
         };
         self.acted = self.lcb(&post, t1);
-        self.acted <= self.ctx.mismatch.phi(self.cache.dist(&self.ctx.metric, r.x))
+        self.acted <= self.ctx.mismatch.phi(self.cache.serving_dist(&self.ctx.metric, r))
     }
 
     fn observe(&mut self, r: &Round, cost: f64) {

@@ -344,7 +344,7 @@ impl<C: CostLearner> Policy for LowSwitch<C> {
         // Alg. 5 lines 4–6: call the LLM iff c̲(u_t) ≤ φ(d(x_t, M_t)).
         let lcb = self.learner.lcb_at(self.center);
         self.acted = lcb;
-        lcb <= self.ctx.mismatch.phi(self.cache.dist(&self.ctx.metric, r.x))
+        lcb <= self.ctx.mismatch.phi(self.cache.serving_dist(&self.ctx.metric, r))
     }
 
     fn observe(&mut self, r: &Round, cost: f64) {

@@ -14,6 +14,7 @@ pub mod inspect;
 pub mod low_switch;
 mod policy;
 pub mod sim;
+pub mod tenancy;
 pub mod theory;
 pub mod threshold;
 pub mod vcache;
@@ -24,7 +25,8 @@ use crate::mismatch::Mismatch;
 pub use diagnostics::Diagnostics;
 pub use inspect::{Acts, CenterInfo, Inspect, InspectablePolicy};
 use policy::net_insert;
-pub use policy::{CacheSet, Context, Policy, Round};
+pub use policy::{CacheSet, Context, Policy, Round, Tenancy};
+pub use tenancy::{Isolation, TenantCounts};
 
 impl PolicyKind {
     /// Whether the cost the policy compares with `φ` ([`Inspect::acting_cost`]) is a lower

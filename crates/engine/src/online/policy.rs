@@ -25,6 +25,20 @@ pub struct Round<'a> {
     /// The arrival's ground truth (SPEC §14), if the data has it: read only by the policies
     /// that learn from a judge ([`PolicyKind::needs_labels`](crate::algorithms::PolicyKind::needs_labels)).
     pub label: Option<&'a crate::answers::Label>,
+    /// The round's tenant and which entries may serve it (docs/SPEC-NOTES.md, "Tenants"); `None`:
+    /// one tenant, every entry serves. Read only through [`CacheSet::serving_dist`] and
+    /// [`CacheSet::serving_nearest`], the one place where every policy's serving is decided.
+    pub tenancy: Option<Tenancy<'a>>,
+}
+
+/// A round's tenant under an isolation setting ([`super::tenancy::Isolation`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Tenancy<'a> {
+    pub tenant: u32,
+    /// The tenant of every round so far: an entry keyed by round `k` was founded by `founders[k]`.
+    pub founders: &'a [u32],
+    /// Whether only entries the tenant founded may serve it (`tagged`, `partitioned`).
+    pub own_only: bool,
 }
 
 /// Inserts round `r`'s arrival into a policy's ε-net (Alg. 3 lines 5–11): the shared net's
@@ -90,6 +104,34 @@ impl CacheSet {
     /// `d(x, M)` (`∞` for the empty cache).
     pub fn dist(&self, metric: &Metric, x: &[f32]) -> f64 {
         self.points.iter().map(|u| metric.dist(x, u)).fold(f64::INFINITY, f64::min)
+    }
+
+    /// `d(x_t, M)` over the entries that may serve round `r` ([`Round::tenancy`]): the whole
+    /// cache (exactly [`CacheSet::dist`]) unless only the tenant's own entries serve it. Every
+    /// policy's serving rule reads the cache through this or [`CacheSet::serving_nearest`].
+    pub fn serving_dist(&self, metric: &Metric, r: &Round) -> f64 {
+        match r.tenancy.filter(|t| t.own_only) {
+            None => self.dist(metric, r.x),
+            Some(_) => self.serving_nearest(metric, r).map_or(f64::INFINITY, |(_, d)| d),
+        }
+    }
+
+    /// The nearest entry that may serve round `r` (its position in [`CacheSet::keys`]) and its
+    /// distance; ties to the lowest position; `None` if none may. Without own-only tenancy exactly
+    /// [`Metric::nearest`] over the whole cache.
+    pub fn serving_nearest(&self, metric: &Metric, r: &Round) -> Option<(usize, f64)> {
+        let Some(t) = r.tenancy.filter(|t| t.own_only) else { return metric.nearest(r.x, &self.points) };
+        let mut best: Option<(usize, f64)> = None;
+        for (j, (k, u)) in self.keys.iter().zip(self.points.iter()).enumerate() {
+            if t.founders.get(*k as usize) != Some(&t.tenant) {
+                continue;
+            }
+            let d = metric.dist(r.x, u);
+            if best.is_none_or(|(_, bd)| d < bd) {
+                best = Some((j, d));
+            }
+        }
+        best
     }
 
     pub fn keys(&self) -> &[u64] {

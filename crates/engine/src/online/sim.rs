@@ -44,6 +44,10 @@ pub struct Environment {
     /// cached item keyed by its founding round `k` is labelled with. A policy that learns from
     /// labels ([`PolicyKind::needs_labels`], vCache) is refused without them.
     pub labels: Option<Arc<Vec<Label>>>,
+    /// The tenant of every round's arrival, when the trace has tenants (docs/SPEC-NOTES.md,
+    /// "Tenants"), and how many tenants there are.
+    pub tenants: Option<Arc<Vec<u32>>>,
+    pub n_tenants: usize,
 }
 
 impl Environment {
@@ -68,7 +72,16 @@ impl Environment {
                 .map(|t| trace.label(t).cloned())
                 .collect::<Option<Vec<_>>>()
                 .map(Arc::new),
+            n_tenants: trace.tenants.as_ref().and_then(|v| v.iter().max()).map_or(1, |m| *m as usize + 1),
+            tenants: trace.tenants.clone().map(Arc::new),
         })
+    }
+
+    /// The number of tenants when it is known beyond the ones the trace met (the `tenants`
+    /// model's N): at least the trace's.
+    pub fn with_tenant_count(mut self, n: usize) -> Self {
+        self.n_tenants = self.n_tenants.max(n);
+        self
     }
 
     /// The ε-net shared by the policies that run on this environment's trace ([`Simulation::step`]).
@@ -178,6 +191,10 @@ pub struct RunResult {
     /// The same counters, typed.
     #[serde(skip)]
     pub counters: Diagnostics,
+    /// Per tenant, when the stream has tenants ([`super::tenancy`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub tenants: Option<Vec<super::TenantCounts>>,
 }
 
 /// One policy running in an environment.
@@ -211,6 +228,11 @@ pub struct Simulation {
     theory: super::theory::TheoryProbe,
     k: usize,
     lipschitz: f64,
+    /// How tenants share the cache, the tenant of every round so far, and what each tenant's
+    /// rounds did (with tenants only).
+    isolation: super::Isolation,
+    founders: Vec<u32>,
+    per_tenant: Option<Vec<super::TenantCounts>>,
 }
 
 impl Simulation {
@@ -221,6 +243,27 @@ impl Simulation {
         params: &Checked,
         record_every: usize,
     ) -> Result<Self> {
+        Self::isolated(env, kind, params, record_every, super::Isolation::Shared)
+    }
+
+    /// [`Simulation::new`] under an isolation setting ([`super::tenancy`]); `shared` is `new`.
+    /// `partitioned` and `tagged` need a trace with tenants.
+    pub fn isolated(
+        env: Arc<Environment>,
+        kind: PolicyKind,
+        params: &Checked,
+        record_every: usize,
+        isolation: super::Isolation,
+    ) -> Result<Self> {
+        if isolation.own_only() && env.tenants.is_none() {
+            return Err(Error::param(
+                "isolation",
+                format!(
+                    "`{}` isolation needs a stream with tenants (the `tenants` arrival model)",
+                    isolation.id()
+                ),
+            ));
+        }
         if kind.needs_labels() && env.labels.is_none() {
             return Err(Error::unsupported(format!(
                 "{} needs ground truth labels (SPEC §14) and this run's data has none; run it on \
@@ -230,7 +273,16 @@ impl Simulation {
             )));
         }
         let ctx = Context::new(env.metric, params, env.dim)?;
-        let policy = make_policy(kind, &ctx, &env.oracle_members())?;
+        let policy: Box<dyn InspectablePolicy> = match (isolation, &env.tenants) {
+            (super::Isolation::Partitioned, Some(t)) => Box::new(super::tenancy::Partitioned::new(
+                kind,
+                &ctx,
+                &env.oracle_members(),
+                t,
+                env.n_tenants,
+            )?),
+            _ => make_policy(kind, &ctx, &env.oracle_members())?,
+        };
         // Policies that cache ε-net centers share members' neighbours in `E` (bounded by the
         // net); the others' keys may be new every round (Threshold admits every miss).
         let mut tracker =
@@ -250,7 +302,7 @@ impl Simulation {
             hits: 0,
             elapsed: 0.0,
             checkpoints: Vec::new(),
-            shared: kind.keeps_net(),
+            shared: kind.keeps_net() && isolation != super::Isolation::Partitioned,
             eps: params.epsilon,
             net_row: Vec::new(),
             judged_hits: 0,
@@ -259,6 +311,9 @@ impl Simulation {
             theory: super::theory::TheoryProbe::new(kind.keeps_net()),
             k: params.k,
             lipschitz: params.lipschitz,
+            isolation,
+            founders: Vec::new(),
+            per_tenant: env.tenants.as_ref().map(|_| vec![super::TenantCounts::default(); env.n_tenants]),
             env,
         })
     }
@@ -289,7 +344,16 @@ impl Simulation {
         };
         self.theory.observe(assignment.as_ref());
         let net = assignment.map(|assignment| NetStep { assignment, row: &self.net_row });
-        let round = Round { t, x: a.x, index: a.index, true_cost: a.cost, net, label: a.label };
+        let tenant = a.tenant.unwrap_or(0);
+        if self.per_tenant.is_some() {
+            self.founders.push(tenant);
+        }
+        let tenancy = self.per_tenant.is_some().then(|| super::Tenancy {
+            tenant,
+            founders: &self.founders,
+            own_only: self.isolation.own_only(),
+        });
+        let round = Round { t, x: a.x, index: a.index, true_cost: a.cost, net, label: a.label, tenancy };
         observer.before_decision(self, a);
         let t0 = Instant::now();
         let llm = self.policy.decide(&round);
@@ -310,7 +374,7 @@ impl Simulation {
             }
         }
         self.state.cache_size = cache.len();
-        let phi = self.env.eval.mismatch.phi(cache.dist(&self.env.metric, a.x));
+        let phi = self.env.eval.mismatch.phi(cache.serving_dist(&self.env.metric, &round));
         let realised = if llm { a.cost } else { phi };
         observer.after_decision(self, a);
         let wrong = if llm {
@@ -321,8 +385,31 @@ impl Simulation {
             None
         } else {
             self.hits += 1;
-            self.judge_hit(a)
+            let wrong = judge_hit(&self.env, self.policy.cache(), &self.foreign_labels, a, &round);
+            if let Some(w) = wrong {
+                self.judged_hits += 1;
+                self.wrong_hits += u64::from(w);
+            }
+            wrong
         };
+        if let Some(per) = &mut self.per_tenant {
+            let c = &mut per[tenant as usize];
+            c.requests += 1;
+            c.realised_cost += realised;
+            if !llm {
+                c.hits += 1;
+                let cache = self.policy.cache();
+                if let Some((j, _)) = cache.serving_nearest(&self.env.metric, &round) {
+                    if self.founders.get(cache.keys()[j] as usize).is_some_and(|&f| f != tenant) {
+                        c.cross_hits += 1;
+                    }
+                }
+                if let Some(w) = wrong {
+                    c.judged_hits += 1;
+                    c.wrong_hits += u64::from(w);
+                }
+            }
+        }
         let s = &mut self.state;
         s.t = t + 1;
         s.realised_cost += realised;
@@ -335,29 +422,6 @@ impl Simulation {
             self.theory.close_window();
         }
         StepOutcome { t, llm, switched, phi, realised, wrong }
-    }
-
-    /// SPEC §14, online: a hit is wrong when the nearest cached item (ties to the lowest
-    /// index) holds the answer of an arrival whose label is not equivalent to this one's. The
-    /// item's label is that of the arrival it was founded by or admitted from: its key is that
-    /// arrival's round (`Oracle::keys`, the ε-net centers' origins, the threshold cache's
-    /// admissions). A hit is judged only when both labels are known: `Some(wrong)`, else `None`.
-    fn judge_hit(&mut self, a: &Arrival) -> Option<bool> {
-        let (Some(labels), Some(mine)) = (&self.env.labels, a.label) else { return None };
-        let cache = self.policy.cache();
-        let (j, _) = self.env.metric.nearest(a.x, cache.points())?;
-        let key = cache.keys()[j];
-        let theirs = match self.foreign_labels.get(&key) {
-            Some(l) => l.as_ref(),
-            None => labels.get(key as usize),
-        };
-        let theirs = theirs?;
-        self.judged_hits += 1;
-        let wrong = !equivalent(mine, theirs);
-        if wrong {
-            self.wrong_hits += 1;
-        }
-        Some(wrong)
     }
 
     /// Plays one round whose arrival is not the trace's (the live view's asked question): from
@@ -410,6 +474,15 @@ impl Simulation {
         c
     }
 
+    /// The gold answer of the entry keyed by round `key`: the label of the arrival that founded it
+    /// (an asked or attacking arrival's own), `None` without ground truth.
+    pub fn entry_label(&self, key: u64) -> Option<&Label> {
+        match self.foreign_labels.get(&key) {
+            Some(l) => l.as_ref(),
+            None => self.env.labels.as_ref()?.get(key as usize),
+        }
+    }
+
     /// The policy, with its page-inspection hooks ([`super::Inspect`]).
     pub fn policy(&self) -> &dyn InspectablePolicy {
         self.policy.as_ref()
@@ -441,8 +514,32 @@ impl Simulation {
             last,
             diagnostics: self.policy.diagnostics().to_json(),
             counters: self.policy.diagnostics(),
+            tenants: self.per_tenant.clone(),
         }
     }
+}
+
+/// SPEC §14, online: a hit is wrong when the nearest cached item that may serve the round (ties to
+/// the lowest index; [`super::CacheSet::serving_nearest`]) holds the answer of an arrival whose
+/// label is not equivalent to this one's. The item's label is that of the arrival it was founded
+/// by or admitted from: its key is that arrival's round (`Oracle::keys`, the ε-net centers'
+/// origins, the threshold cache's admissions). A hit is judged only when both labels are known:
+/// `Some(wrong)`, else `None`.
+fn judge_hit(
+    env: &Environment,
+    cache: &super::CacheSet,
+    foreign_labels: &std::collections::HashMap<u64, Option<Label>>,
+    a: &Arrival,
+    round: &Round,
+) -> Option<bool> {
+    let (Some(labels), Some(mine)) = (&env.labels, a.label) else { return None };
+    let (j, _) = cache.serving_nearest(&env.metric, round)?;
+    let key = cache.keys()[j];
+    let theirs = match foreign_labels.get(&key) {
+        Some(l) => l.as_ref(),
+        None => labels.get(key as usize),
+    };
+    Some(!equivalent(mine, theirs?))
 }
 
 /// A policy's name for tables and charts: as is when its cache holds `k` items, otherwise with

@@ -13,7 +13,6 @@
 
 use super::eviction::{Evictor, Slot};
 use super::{CacheSet, Context, Inspect, Policy, PolicyKind, Round};
-use crate::space::Points;
 
 pub struct ThresholdCache {
     ctx: Context,
@@ -53,8 +52,7 @@ impl Policy for ThresholdCache {
     }
 
     fn decide(&mut self, r: &Round) -> bool {
-        let p: &Points = self.cache.points();
-        let near = self.ctx.metric.nearest(r.x, p);
+        let near = self.cache.serving_nearest(&self.ctx.metric, r);
         self.hit = near.filter(|&(_, d)| d <= self.tau).map(|(j, _)| j);
         match self.hit {
             Some(j) => {

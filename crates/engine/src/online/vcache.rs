@@ -153,7 +153,7 @@ impl Policy for VCache {
     fn decide(&mut self, r: &Round) -> bool {
         self.rounds += 1;
         self.tau = None;
-        let near = self.ctx.metric.nearest(r.x, self.cache.points());
+        let near = self.cache.serving_nearest(&self.ctx.metric, r);
         self.plan = match near {
             None => Plan::Admit,
             Some((j, d)) => {

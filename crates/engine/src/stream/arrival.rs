@@ -56,6 +56,13 @@ pub const ARRIVALS: &[ArrivalInfo] = &[
         user: true,
     },
     ArrivalInfo {
+        id: "tenants",
+        label: "tenants (own popularity each)",
+        doc: "N tenants (default 2), each round's uniformly; each tenant's log-normal popularity over the universe, correlated by overlap ω (default 0.5), or a user file's records grouped by a field.",
+        reference: "SPEC-NOTES#tenants",
+        user: true,
+    },
+    ArrivalInfo {
         id: "plane",
         label: "plane (blob mixture)",
         doc: "The plane dataset's continuous density: six Gaussian blobs clamped to the unit square.",
@@ -63,6 +70,11 @@ pub const ARRIVALS: &[ArrivalInfo] = &[
         user: false,
     },
 ];
+
+/// The `tenants` model's number of tenants when none is given.
+pub const DEFAULT_TENANTS: u32 = 2;
+/// The `tenants` model's overlap `ω` when none is given.
+pub const DEFAULT_OVERLAP: f64 = 0.5;
 
 /// An arrival model as a user names it (CLI `--arrival`, the `arrival` of a dataset object in an
 /// experiment definition). Its numbers come from the parameters (`synthetic_sigma` for
@@ -94,6 +106,18 @@ pub enum ArrivalSpec {
     },
     /// The `plane` blob mixture (the plane dataset only).
     Plane,
+    /// Tenants, each round's tenant uniform: `tenants` (default 2) with their own log-normal
+    /// popularity over the universe, log-popularities correlated by `overlap` (default 0.5); or,
+    /// with `tenant_by`, a user file's records grouped by that field, one tenant per value
+    /// (docs/SPEC-NOTES.md, "Tenants").
+    Tenants {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tenants: Option<u32>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        overlap: Option<f64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tenant_by: Option<String>,
+    },
 }
 
 /// `{"model": "uniform" | "bursty" | "popularity" | "replay" | "plane", …}` with no field but
@@ -119,7 +143,17 @@ impl<'de> serde::Deserialize<'de> for ArrivalSpec {
             #[serde(default)]
             index_checksum: Option<String>,
         }
-        const MODELS: &[&str] = &["uniform", "bursty", "popularity", "replay", "plane"];
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Tenants {
+            #[serde(default)]
+            tenants: Option<u32>,
+            #[serde(default)]
+            overlap: Option<f64>,
+            #[serde(default)]
+            tenant_by: Option<String>,
+        }
+        const MODELS: &[&str] = &["uniform", "bursty", "popularity", "replay", "plane", "tenants"];
         let (model, rest) = crate::json::tagged(d, "model", MODELS, "internally tagged enum ArrivalSpec")?;
         let f = &rest;
         Ok(match model {
@@ -127,6 +161,10 @@ impl<'de> serde::Deserialize<'de> for ArrivalSpec {
             3 => {
                 let Replay { index, index_checksum } = crate::json::fields(f)?;
                 ArrivalSpec::Replay { index, index_checksum }
+            }
+            5 => {
+                let Tenants { tenants, overlap, tenant_by } = crate::json::fields(f)?;
+                ArrivalSpec::Tenants { tenants, overlap, tenant_by }
             }
             m => {
                 crate::json::fields::<NoFields, _>(f)?;
@@ -152,6 +190,7 @@ impl ArrivalSpec {
             "popularity" => ArrivalSpec::Popularity,
             "replay" => ArrivalSpec::Replay { index: None, index_checksum: None },
             "plane" => ArrivalSpec::Plane,
+            "tenants" => ArrivalSpec::Tenants { tenants: None, overlap: None, tenant_by: None },
             _ => {
                 let known: Vec<&str> = ARRIVALS.iter().map(|a| a.id).collect();
                 return Err(Error::param(
@@ -177,6 +216,12 @@ impl ArrivalSpec {
             ArrivalSpec::Replay { index: Some(f), .. } => format!("arrivals replayed from {f}"),
             ArrivalSpec::Replay { index: None, .. } => "arrivals replayed in the file's order".into(),
             ArrivalSpec::Plane => "plane arrivals (blob mixture)".into(),
+            ArrivalSpec::Tenants { tenant_by: Some(f), .. } => format!("tenants by {f}"),
+            ArrivalSpec::Tenants { tenants, overlap, .. } => format!(
+                "{} tenants (overlap {})",
+                tenants.unwrap_or(DEFAULT_TENANTS),
+                overlap.unwrap_or(DEFAULT_OVERLAP)
+            ),
         }
     }
 
@@ -184,6 +229,7 @@ impl ArrivalSpec {
     pub fn group_by(&self) -> Option<&str> {
         match self {
             ArrivalSpec::Bursty { group_by } => group_by.as_deref(),
+            ArrivalSpec::Tenants { tenant_by, .. } => tenant_by.as_deref(),
             _ => None,
         }
     }
@@ -256,6 +302,27 @@ impl ArrivalSpec {
                 };
                 ArrivalModel::Replay
             }
+            ArrivalSpec::Tenants { tenants, overlap, tenant_by } => match tenant_by {
+                Some(f) => {
+                    if !dataset.user {
+                        return Err(Error::param(
+                            "tenant_by",
+                            format!("the built-in `{}` has no record fields to group by; give tenants and overlap instead", dataset.name),
+                        ));
+                    }
+                    if tenants.is_some() || overlap.is_some() {
+                        return Err(Error::param(
+                            "tenant_by",
+                            format!("the tenants are the values of `{f}`; drop tenants and overlap"),
+                        ));
+                    }
+                    ArrivalModel::Tenants { tenants: dataset.group_names.len() as u32, overlap: None }
+                }
+                None => ArrivalModel::Tenants {
+                    tenants: tenants.unwrap_or(DEFAULT_TENANTS),
+                    overlap: Some(overlap.unwrap_or(DEFAULT_OVERLAP)),
+                },
+            },
             ArrivalSpec::Plane => {
                 if dataset.user || dataset.name != "plane" {
                     return Err(Error::param("arrival", "the `plane` model belongs to the plane dataset"));

@@ -24,6 +24,10 @@ pub enum Purpose {
     Propensity = 6,
     Policy = 7,
     Calibration = 8,
+    /// Which tenant each round's arrival comes from (the `tenants` model).
+    Tenants = 9,
+    /// The adversary's coin of each round ([`crate::adversary`]).
+    Attack = 10,
 }
 
 /// The generator for `purpose` under `seed`.
@@ -141,6 +145,50 @@ impl Sampler {
                     groups.push((rows, WeightedIndex::new(&s).expect("log-normal weights are positive")));
                 }
             }
+            ArrivalModel::Tenants { tenants, overlap } => {
+                let mut r = rng(seed, Purpose::Popularity);
+                match overlap {
+                    Some(w) => {
+                        if !(1..=256).contains(&tenants) {
+                            return Err(Error::param("tenants", format!("must be 1 to 256, got {tenants}")));
+                        }
+                        if !(w.is_finite() && (0.0..=1.0).contains(&w)) {
+                            return Err(Error::param("overlap", format!("must be in [0, 1], got {w}")));
+                        }
+                        // SPEC-NOTES "Tenants": log s_i^τ = √ω·z_i + √(1−ω)·z_i^τ, the common z
+                        // first (universe order), then each tenant's in turn.
+                        let n = dataset.len();
+                        let common: Vec<f64> = (0..n).map(|_| portable::std_normal(&mut r)).collect();
+                        let (a, b) = (w.sqrt(), (1.0 - w).sqrt());
+                        for _ in 0..tenants {
+                            let s: Vec<f64> = common
+                                .iter()
+                                .map(|z| portable::exp(a * z + b * portable::std_normal(&mut r)))
+                                .collect();
+                            groups.push((
+                                (0..n as u32).collect(),
+                                WeightedIndex::new(&s).expect("log-normal weights are positive"),
+                            ));
+                        }
+                    }
+                    None => {
+                        for g in 0..dataset.group_names.len() {
+                            let rows: Vec<u32> = (0..dataset.len() as u32)
+                                .filter(|&i| dataset.groups[i as usize] as usize == g)
+                                .collect();
+                            if rows.is_empty() {
+                                continue;
+                            }
+                            let s: Vec<f64> =
+                                rows.iter().map(|_| portable::lognormal(&mut r, 0.0, 1.0)).collect();
+                            groups.push((
+                                rows,
+                                WeightedIndex::new(&s).expect("log-normal weights are positive"),
+                            ));
+                        }
+                    }
+                }
+            }
             ArrivalModel::Popularity => {
                 let mut r = rng(seed, Purpose::Popularity);
                 let rows: Vec<u32> = (0..dataset.len() as u32).collect();
@@ -161,6 +209,13 @@ impl Sampler {
     pub fn dim(&self) -> usize {
         self.dataset.points.dim()
     }
+    /// Number of tenants of the `tenants` model (1 otherwise).
+    pub fn n_tenants(&self) -> usize {
+        match self.model {
+            ArrivalModel::Tenants { .. } => self.groups.len().max(1),
+            _ => 1,
+        }
+    }
     /// Number of sources that bursts alternate between.
     pub fn n_groups(&self) -> usize {
         self.groups.len().max(1)
@@ -176,7 +231,7 @@ impl Sampler {
                 jitter_into(x, sigma, (0..x.len()).map(|_| portable::std_normal(rng)), out);
                 Drawn { cost: self.dataset.costs[i], source: Some(i as u32), exact: sigma == 0.0 }
             }
-            ArrivalModel::Bursty { .. } => {
+            ArrivalModel::Bursty { .. } | ArrivalModel::Tenants { .. } => {
                 let g = group.unwrap_or_else(|| rng.random_range(0..self.groups.len()));
                 let (rows, w) = &self.groups[g];
                 let i = rows[w.sample(rng)] as usize;

@@ -30,6 +30,9 @@ pub struct Arrival<'a> {
     /// The arrival's ground truth (SPEC §14), when the data has it: what a served answer is
     /// checked against and what a cached item founded by this arrival carries.
     pub label: Option<&'a Label>,
+    /// The tenant whose query this is (the `tenants` model, or a trace with tenants); `None`:
+    /// one tenant.
+    pub tenant: Option<u32>,
 }
 
 /// Anything that feeds a simulation: a generated stream or a replayed trace.
@@ -51,6 +54,8 @@ pub struct OnlineStream {
     burst_left: u64,
     /// Success probability of the burst-length geometric (bursty model).
     burst: Option<f64>,
+    /// The tenants' own sub-stream (the `tenants` model): tenant `τ_t` uniform on {0, …, N−1}.
+    tenants: Option<(ChaCha8Rng, usize)>,
     buf: Vec<f32>,
 }
 
@@ -78,6 +83,8 @@ impl OnlineStream {
             }
         }
         let dim = sampler.dim();
+        let tenants = matches!(sampler.model(), ArrivalModel::Tenants { .. })
+            .then(|| (rng(seed, Purpose::Tenants), sampler.n_tenants()));
         Ok(OnlineStream {
             sampler,
             arrivals: rng(seed, Purpose::Arrivals),
@@ -88,6 +95,7 @@ impl OnlineStream {
             group: 0,
             burst_left: 0,
             burst,
+            tenants,
             buf: vec![0f32; dim],
         })
     }
@@ -118,6 +126,10 @@ impl ArrivalSource for OnlineStream {
             }
             None => None,
         };
+        // SPEC-NOTES "Tenants": the round's tenant from its own sub-stream, then its query from
+        // that tenant's popularity (the arrivals sub-stream).
+        let tenant = self.tenants.as_mut().map(|(r, n)| r.random_range(0..*n));
+        let group = group.or(tenant);
         let d = if self.sampler.model() == ArrivalModel::Replay {
             let i = match &self.sampler.dataset().replay {
                 Some(r) => r.order[self.t] as usize,
@@ -139,6 +151,7 @@ impl ArrivalSource for OnlineStream {
             index: if d.exact { d.source } else { None },
             // SPEC §14: the label of the universe row drawn or perturbed
             label: d.source.and_then(|i| self.sampler.dataset().label(i as usize)),
+            tenant: tenant.map(|g| g as u32),
         })
     }
 }
@@ -153,6 +166,7 @@ impl Trace {
             eta: self.eta[t],
             index: self.arrivals.index(t),
             label: self.label(t),
+            tenant: self.tenants.as_ref().map(|v| v[t]),
         }
     }
 }
@@ -196,7 +210,9 @@ pub fn generate_trace(dataset: Arc<Dataset>, model: ArrivalModel, params: &Check
     let exact = model.exact();
     let (mut idx, mut data, mut cost, mut eta) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut arrival_labels: Vec<Option<Label>> = Vec::new();
+    let mut tenants = Vec::new();
     while let Some(a) = stream.next_arrival() {
+        tenants.extend(a.tenant);
         if exact {
             idx.push(a.index.expect("exact arrivals are universe rows"));
         } else {
@@ -257,5 +273,6 @@ pub fn generate_trace(dataset: Arc<Dataset>, model: ArrivalModel, params: &Check
             "params": params.params(),
         }),
         labels,
+        tenants: matches!(model, ArrivalModel::Tenants { .. }).then_some(tenants),
     })
 }

@@ -24,5 +24,6 @@ pub fn tiny_trace(horizon: usize) -> Trace {
         offline: None,
         meta: serde_json::Value::Null,
         labels: Default::default(),
+        tenants: None,
     }
 }

@@ -33,7 +33,8 @@ fn play(k: usize, seed: u64) -> (VCache, Vec<bool>) {
     for (t, &(s, l)) in ROUNDS.iter().enumerate() {
         let x = arrival(t, s);
         let label = Label::Class(l);
-        let r = Round { t, x: &x, index: None, true_cost: 0.5, net: None, label: Some(&label) };
+        let r =
+            Round { t, x: &x, index: None, true_cost: 0.5, net: None, label: Some(&label), tenancy: None };
         let call = p.decide(&r);
         if call {
             p.observe(&r, 0.5);
@@ -102,7 +103,7 @@ fn an_unlabelled_arrival_is_served_but_teaches_nothing() {
     let ctx = Context::new(Metric::new(2.0).unwrap(), &Params::default().check().unwrap(), DIM).unwrap();
     let mut p = VCache::new(&ctx);
     let x = arrival(0, 1.0);
-    let r = Round { t: 0, x: &x, index: None, true_cost: 0.5, net: None, label: None };
+    let r = Round { t: 0, x: &x, index: None, true_cost: 0.5, net: None, label: None, tenancy: None };
     assert!(p.decide(&r));
     p.observe(&r, 0.5);
     assert!(p.cache().is_empty());

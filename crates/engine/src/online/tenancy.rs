@@ -1,0 +1,201 @@
+//! Tenants who must not share (docs/SPEC-NOTES.md, "Tenants"): the isolation setting every
+//! policy honours, the `partitioned` cache (one policy per tenant, `k` split between them) and
+//! what the simulator counts per tenant.
+//!
+//! Every cache entry is keyed by the round whose arrival founded it (SPEC §9), so the tenant that
+//! founded an entry is the tenant of that round. Under `tagged` and `partitioned` the round
+//! carries [`Tenancy::own_only`] and the cache serves it through
+//! [`CacheSet::serving_dist`]/[`CacheSet::serving_nearest`], which skip the entries another
+//! tenant founded: the one place serving is decided for every policy.
+
+use super::{make_policy, CacheSet, Context, Inspect, InspectablePolicy, Policy, PolicyKind, Round};
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+
+/// How tenants share a cache.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub enum Isolation {
+    /// One cache of `k`; any entry serves any tenant (the policies as the paper states them).
+    Shared,
+    /// One cache per tenant, the policy run on each tenant's arrivals alone; tenant `τ` of `N`
+    /// holds `⌊k/N⌋` items, one more for `τ < k mod N`.
+    Partitioned,
+    /// One cache of `k` shared in memory; a tenant is served only by entries it founded.
+    Tagged,
+}
+
+impl Isolation {
+    /// Every setting, in the order reports list them.
+    pub const ALL: [Isolation; 3] = [Isolation::Shared, Isolation::Partitioned, Isolation::Tagged];
+
+    /// Its name (`shared`, `partitioned`, `tagged`).
+    pub fn id(self) -> &'static str {
+        match self {
+            Isolation::Shared => "shared",
+            Isolation::Partitioned => "partitioned",
+            Isolation::Tagged => "tagged",
+        }
+    }
+
+    /// The setting named `name`.
+    pub fn parse(name: &str) -> Result<Isolation> {
+        Isolation::ALL.into_iter().find(|i| i.id() == name).ok_or_else(|| {
+            Error::param(
+                "isolation",
+                format!("unknown isolation `{name}`; known: shared, partitioned, tagged"),
+            )
+        })
+    }
+
+    /// Whether a tenant is served by its own entries only.
+    pub fn own_only(self) -> bool {
+        self != Isolation::Shared
+    }
+}
+
+/// Tenant `tenant`'s share of `k` under `partitioned` with `n` tenants: `⌊k/n⌋`, one more for the
+/// first `k mod n` tenants.
+pub fn partition_k(k: usize, n: usize, tenant: usize) -> usize {
+    k / n + usize::from(tenant < k % n)
+}
+
+/// What one tenant's rounds did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct TenantCounts {
+    /// Rounds whose arrival was this tenant's.
+    pub requests: u64,
+    /// Of those, the rounds served from the cache.
+    pub hits: u64,
+    /// Hits whose nearest serving entry another tenant founded.
+    pub cross_hits: u64,
+    /// Σ realised cost of its rounds (`c(x)` or `φ`).
+    pub realised_cost: f64,
+    /// Hits whose correctness could be judged (SPEC §14) and the wrong ones.
+    pub judged_hits: u64,
+    pub wrong_hits: u64,
+}
+
+impl TenantCounts {
+    /// Cross-tenant hit share: cross hits over hits (NaN without hits).
+    pub fn cross_share(&self) -> f64 {
+        if self.hits == 0 {
+            f64::NAN
+        } else {
+            self.cross_hits as f64 / self.hits as f64
+        }
+    }
+    /// Realised cost per request.
+    pub fn avg_realised_cost(&self) -> f64 {
+        self.realised_cost / self.requests.max(1) as f64
+    }
+    /// Wrong hits over requests (SPEC §14's error rate, for this tenant's rounds).
+    pub fn error_rate(&self) -> f64 {
+        self.wrong_hits as f64 / self.requests.max(1) as f64
+    }
+}
+
+/// `partitioned`: one policy per tenant, each with its share of `k`, each seeing only its tenant's
+/// arrivals (at their global round numbers, so keys stay rounds) and scanning its own ε-net. Its
+/// cache is the union of the parts' caches, in tenant order.
+pub struct Partitioned {
+    kind: PolicyKind,
+    parts: Vec<Box<dyn InspectablePolicy>>,
+    versions: Vec<u64>,
+    cache: CacheSet,
+    fetched: Vec<u64>,
+    current: usize,
+}
+
+impl Partitioned {
+    /// `n` parts of `kind`; the oracle reference's part `τ` gets the oracle members tenant `τ`
+    /// founded (`founders[key]`).
+    pub fn new(
+        kind: PolicyKind,
+        ctx: &Context,
+        oracle: &[(u64, Vec<f32>)],
+        founders: &[u32],
+        n: usize,
+    ) -> Result<Self> {
+        let k = ctx.params.k;
+        if n == 0 || k < n {
+            return Err(Error::param(
+                "k",
+                format!("a partitioned cache gives each of the {n} tenants at least one item: k = {k} is below {n}"),
+            ));
+        }
+        let mut parts = Vec::with_capacity(n);
+        for tenant in 0..n {
+            let mut c = ctx.clone();
+            c.params.k = partition_k(k, n, tenant);
+            let own: Vec<(u64, Vec<f32>)> = oracle
+                .iter()
+                .filter(|(key, _)| founders.get(*key as usize) == Some(&(tenant as u32)))
+                .cloned()
+                .collect();
+            parts.push(make_policy(kind, &c, &own)?);
+        }
+        Ok(Partitioned {
+            kind,
+            versions: parts.iter().map(|p| p.cache().version()).collect(),
+            parts,
+            cache: CacheSet::new(ctx.dim),
+            fetched: Vec::new(),
+            current: 0,
+        })
+    }
+
+    fn inner<'a>(r: &Round<'a>) -> Round<'a> {
+        Round { net: None, tenancy: None, ..*r }
+    }
+}
+
+impl Policy for Partitioned {
+    fn kind(&self) -> PolicyKind {
+        self.kind
+    }
+
+    fn decide(&mut self, r: &Round) -> bool {
+        let tenant = r.tenancy.map_or(0, |t| t.tenant as usize);
+        self.current = tenant;
+        let part = &mut self.parts[tenant];
+        let llm = part.decide(&Self::inner(r));
+        self.fetched.extend(part.take_fetched());
+        if part.cache().version() != self.versions[tenant] {
+            self.versions[tenant] = part.cache().version();
+            let members: Vec<(u64, &[f32])> = self
+                .parts
+                .iter()
+                .flat_map(|p| p.cache().keys().iter().copied().zip(p.cache().points().iter()))
+                .collect();
+            self.cache.replace(&members);
+        }
+        llm
+    }
+
+    fn observe(&mut self, r: &Round, cost: f64) {
+        self.parts[self.current].observe(&Self::inner(r), cost);
+    }
+
+    fn cache(&self) -> &CacheSet {
+        &self.cache
+    }
+
+    fn take_fetched(&mut self) -> Vec<u64> {
+        std::mem::take(&mut self.fetched)
+    }
+
+    fn estimates(&mut self) -> Option<Vec<(u64, f64)>> {
+        let mut all: Option<Vec<(u64, f64)>> = None;
+        for p in &mut self.parts {
+            if let Some(e) = p.estimates() {
+                all.get_or_insert_with(Vec::new).extend(e);
+            }
+        }
+        all
+    }
+}
+
+impl Inspect for Partitioned {}
