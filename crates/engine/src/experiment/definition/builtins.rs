@@ -318,3 +318,58 @@ pub fn frontier_title(dataset: &str, p: &Params, seeds: usize) -> String {
         if seeds == 1 { "" } else { "s" }
     )
 }
+
+/// The policies the threat experiments compare: the paper's learners (CLCB-SC-LS-Cont, CLCB-SC-LS),
+/// the count-based Greedy and LRU, and the production caches: the threshold cache and vCache.
+pub(crate) fn threat_policies() -> Vec<PolicyKind> {
+    vec![
+        PolicyKind::ClcbScLsCont,
+        PolicyKind::ClcbScLs,
+        PolicyKind::Greedy,
+        PolicyKind::Lru,
+        PolicyKind::Threshold,
+        PolicyKind::VCache,
+    ]
+}
+
+/// Tenants who must not share (docs/SPEC-NOTES.md, "Tenants"): nq-trivia with 3 tenants of
+/// overlap ω = 0.5, k = 48 (16 a tenant when partitioned), T = 2,000, n_eval = 2,000, 5 seeds.
+pub(crate) fn tenants(id: &str, base: Params) -> ExperimentSpec {
+    let params = Params { k: 48, horizon: 2000, n_eval: 2000, ..base };
+    ExperimentSpec {
+        id: id.into(),
+        title: "Tenants who must not share: shared, partitioned and tagged caches on nq-trivia (3 tenants, overlap 0.5)"
+            .into(),
+        dataset: DatasetId::Spec(Box::new(crate::experiment::DatasetSpec {
+            builtin: Some("nq-trivia".into()),
+            arrival: Some(crate::stream::ArrivalSpec::Tenants {
+                tenants: Some(3),
+                overlap: Some(0.5),
+                tenant_by: None,
+            }),
+            ..Default::default()
+        })),
+        measure: Measure::Tenants { policies: threat_policies() },
+        sweep: None,
+        params,
+        seeds: 5,
+        first_seed: 0,
+    }
+}
+
+/// Queries built to fool the cache (docs/SPEC-NOTES.md, "Adversarial arrivals"): nq-trivia's
+/// bursty stream attacked with probability p = 0, 0.05, 0.2 a round; confusable pairs nearer than
+/// the threshold cache's τ = 0.15; k = 50, T = 2,000, n_eval = 2,000, 5 seeds.
+pub(crate) fn attack(id: &str, base: Params) -> ExperimentSpec {
+    let params = Params { k: 50, horizon: 2000, n_eval: 2000, ..base };
+    ExperimentSpec {
+        id: id.into(),
+        title: "Queries built to fool the cache: each policy attacked on its own cache (nq-trivia)".into(),
+        dataset: DatasetId::NqTrivia,
+        measure: Measure::Attack { policies: threat_policies(), p: vec![0.0, 0.05, 0.2], distance: 0.15 },
+        sweep: None,
+        params,
+        seeds: 5,
+        first_seed: 0,
+    }
+}

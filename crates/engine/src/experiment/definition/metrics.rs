@@ -160,6 +160,30 @@ metrics! {
     TheorySlopeGamma "theory_slope_gamma", "slope of γ_t",
         "One run's log-log slope of γ_t over its last decade; Theorem 5.1's Õ(√T) needs γ_T polylogarithmic (≤ 0), and from ½ its cost term grows like T.",
         "§5.3; appendix A.2; SPEC-NOTES#theory-diagnostics";
+    CrossTenantShare "cross_tenant_share", "cross-tenant hit share",
+        "Hits served by an entry another tenant founded, over all hits (— without hits); 0 by construction under partitioned and tagged isolation.",
+        "SPEC-NOTES#tenants (not in the paper)";
+    IsolationPrice "isolation_price", "price of isolation",
+        "Realised cost per round under partitioned or tagged isolation minus under shared, paired on each seed (negative: isolation was cheaper).",
+        "SPEC-NOTES#tenants (not in the paper)";
+    TenantRealisedCost "tenant_avg_realised_cost", "tenant's realised cost",
+        "Realised cost per request over one tenant's rounds (x = the tenant).",
+        "SPEC-NOTES#tenants";
+    TenantErrorRate "tenant_error_rate", "tenant's error rate",
+        "Wrong hits over one tenant's requests (x = the tenant).",
+        "SPEC-NOTES#tenants; SPEC-NOTES#ground-truth-spec-14";
+    TenantCrossShare "tenant_cross_share", "tenant's cross-tenant hit share",
+        "Of one tenant's hits, those served by an entry another tenant founded (x = the tenant; — without hits).",
+        "SPEC-NOTES#tenants";
+    WrongPer1000 "wrong_per_1000", "wrong hits per 1,000 requests",
+        "Wrong hits (SPEC §14) per 1,000 requests: 1,000 × the error rate.",
+        "SPEC-NOTES#adversarial-arrivals";
+    AttackShare "attack_share", "attacked share",
+        "The share of rounds whose arrival the attacker chose (its coin came up and the cache held an entry with a confuser).",
+        "SPEC-NOTES#adversarial-arrivals";
+    ConfusableServes "confusable_serves", "confusable serves",
+        "Hits whose arrival and serving entry are a confusable pair: nearer than d, gold answers not equivalent.",
+        "SPEC-NOTES#adversarial-arrivals";
 }
 
 /// The entry of `id`, with or without the `final_` prefix.

@@ -245,7 +245,10 @@ impl Quick {
         if let (Some(values), Some(sweep)) = (self.sweep_values, spec.sweep.as_mut()) {
             sweep.values = values.iter().map(|v| json_number(*v)).collect();
         }
-        if let Measure::Online { policies } = &mut spec.measure {
+        if let Measure::Online { policies }
+        | Measure::Tenants { policies }
+        | Measure::Attack { policies, .. } = &mut spec.measure
+        {
             policies.retain(|p| !self.drop.contains(p));
         }
         spec.validate()?;
@@ -319,7 +322,10 @@ pub fn describe(spec: &ExperimentSpec) -> String {
             put("beta_off", p.beta_off);
             put("lambda", p.lambda);
         }
-        Measure::Online { .. } | Measure::Frontier { .. } => {
+        Measure::Online { .. }
+        | Measure::Frontier { .. }
+        | Measure::Tenants { .. }
+        | Measure::Attack { .. } => {
             put("k", p.k as f64);
             put("epsilon", p.epsilon);
             put("horizon", p.horizon as f64);
@@ -341,7 +347,13 @@ pub fn describe(spec: &ExperimentSpec) -> String {
         parts.push(axis);
     }
     match &spec.measure {
-        Measure::Online { policies } => {
+        Measure::Online { policies } | Measure::Tenants { policies } => {
+            let names: Vec<&str> = policies.iter().map(|p| p.label()).collect();
+            parts.push(names.join(", "));
+        }
+        Measure::Attack { policies, p, distance } => {
+            let ps: Vec<String> = p.iter().map(|v| num(*v)).collect();
+            parts.push(format!("attack p = {}, confusable d = {}", ps.join(", "), num(*distance)));
             let names: Vec<&str> = policies.iter().map(|p| p.label()).collect();
             parts.push(names.join(", "));
         }

@@ -222,6 +222,10 @@ pub const REGISTRY: &[Entry] = &[
     // Cost–correctness frontier: what each policy pays against how often it serves a wrong answer
     // (SPEC §14, §15).
     Entry { id: "frontier", make: frontier, role: Role::Other },
+    // Tenants who must not share, and queries built to fool the cache (docs/SPEC-NOTES.md,
+    // "Tenants" and "Adversarial arrivals").
+    Entry { id: "tenants", make: tenants, role: Role::Quick(THREATS_QUICK) },
+    Entry { id: "attack", make: attack, role: Role::Quick(THREATS_QUICK) },
     // Theory check: cache switches against the horizon T (stage thresholds depend on T).
     Entry {
         id: "thy-switch",
@@ -297,6 +301,10 @@ const THY_HORIZON_QUICK: Quick = Quick {
     sweep_values: Some(&[250.0, 500.0, 1000.0, 2000.0]),
     drop: &[],
 };
+
+/// The threat experiments' quick settings: T = 1,000, n_eval = 1,000, 3 seeds.
+const THREATS_QUICK: Quick =
+    Quick { seeds: 3, overrides: &[("horizon", 1000.0), ("n_eval", 1000.0)], sweep_values: None, drop: &[] };
 
 fn entry(id: &str) -> Option<&'static Entry> {
     REGISTRY.iter().find(|e| e.id == id)

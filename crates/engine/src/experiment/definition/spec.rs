@@ -7,6 +7,7 @@ pub use crate::experiment::definition::grid::{Axis, Sweep};
 use crate::experiment::DatasetId;
 use crate::offline::OfflineKind;
 use crate::online::PolicyKind;
+use crate::stream::ArrivalSpec;
 use serde::{Deserialize, Serialize};
 
 /// What an experiment measures.
@@ -27,6 +28,15 @@ pub enum Measure {
     /// point). The experiment's points are the families' points in order; a unit is one point × one
     /// seed. No `sweep` (each family carries its own).
     Frontier { families: Vec<Family> },
+    /// Tenants who must not share (docs/SPEC-NOTES.md, "Tenants"): each of `policies` under each
+    /// isolation setting (shared, partitioned, tagged) on one stream with tenants (the dataset's
+    /// arrival model must be `tenants`); results keyed `policy:isolation`, per-tenant metrics at
+    /// x = the tenant, the price of isolation as a paired difference against `shared`.
+    Tenants { policies: Vec<PolicyKind> },
+    /// Queries built to fool the cache (docs/SPEC-NOTES.md, "Adversarial arrivals"): each of
+    /// `policies` attacked on its own cache with probability each of `p` per round (x = p), and
+    /// the dataset's confusable pairs nearer than `distance`.
+    Attack { policies: Vec<PolicyKind>, p: Vec<f64>, distance: f64 },
 }
 
 /// `{"kind": "offline" | "online" | "geometry" | "frontier", …}`, read by
@@ -49,13 +59,25 @@ impl<'de> Deserialize<'de> for Measure {
         struct Frontier {
             families: Vec<Family>,
         }
-        const KINDS: &[&str] = &["offline", "online", "geometry", "frontier"];
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Attack {
+            policies: Vec<PolicyKind>,
+            p: Vec<f64>,
+            distance: f64,
+        }
+        const KINDS: &[&str] = &["offline", "online", "geometry", "frontier", "tenants", "attack"];
         let (kind, rest) = crate::json::tagged(d, "kind", KINDS, "internally tagged enum Measure")?;
         let f = &rest;
         Ok(match kind {
             0 => Measure::Offline { algorithms: crate::json::fields::<Offline, _>(f)?.algorithms },
             1 => Measure::Online { policies: crate::json::fields::<Online, _>(f)?.policies },
             2 => Measure::Geometry { stream: crate::json::fields::<Geometry, _>(f)?.stream },
+            4 => Measure::Tenants { policies: crate::json::fields::<Online, _>(f)?.policies },
+            5 => {
+                let Attack { policies, p, distance } = crate::json::fields(f)?;
+                Measure::Attack { policies, p, distance }
+            }
             _ => Measure::Frontier { families: crate::json::fields::<Frontier, _>(f)?.families },
         })
     }
@@ -222,8 +244,34 @@ impl ExperimentSpec {
             Measure::Offline { algorithms } if algorithms.is_empty() => {
                 Err(Error::param("algorithms", "name at least one"))
             }
-            Measure::Online { policies } if policies.is_empty() => {
+            Measure::Online { policies }
+            | Measure::Tenants { policies }
+            | Measure::Attack { policies, .. }
+                if policies.is_empty() =>
+            {
                 Err(Error::param("policies", "name at least one"))
+            }
+            Measure::Tenants { .. }
+                if !matches!(self.dataset.arrival(), Some(ArrivalSpec::Tenants { .. })) =>
+            {
+                Err(Error::param(
+                    "arrival",
+                    "a tenants experiment runs on a stream with tenants: the `tenants` arrival model",
+                ))
+            }
+            Measure::Tenants { .. } | Measure::Attack { .. } if self.sweep.is_some() => {
+                Err(Error::param("sweep", "a tenants or attack experiment has no sweep"))
+            }
+            Measure::Attack { p, .. }
+                if p.is_empty() || p.iter().any(|v| !(v.is_finite() && (0.0..=1.0).contains(v))) =>
+            {
+                Err(Error::param("p", "give attack probabilities in [0, 1], at least one"))
+            }
+            Measure::Attack { distance, .. } if !(distance.is_finite() && *distance > 0.0) => {
+                Err(Error::param(
+                    "distance",
+                    format!("the confusable distance d must be positive, got {distance}"),
+                ))
             }
             _ => Ok(()),
         }

@@ -6,6 +6,7 @@
 //! - `summary`: the plain-text summary table of a report.
 
 mod summary;
+mod threats;
 
 use crate::algorithms::AlgorithmInfo;
 use crate::error::{Error, Result};
@@ -20,7 +21,9 @@ use std::collections::BTreeMap;
 fn algorithm_infos(measure: &Measure) -> Vec<AlgorithmInfo> {
     match measure {
         Measure::Offline { algorithms } => algorithms.iter().map(|a| a.info()).collect(),
-        Measure::Online { policies } => policies.iter().map(|p| p.info()).collect(),
+        Measure::Online { policies } | Measure::Tenants { policies } | Measure::Attack { policies, .. } => {
+            policies.iter().map(|p| p.info()).collect()
+        }
         Measure::Frontier { families } => families.iter().map(|f| f.policy.info()).collect(),
         Measure::Geometry { .. } => Vec::new(),
     }
@@ -242,6 +245,13 @@ impl Report {
     /// How the summary names a result key: the algorithm's display name, or the key itself (a
     /// series that is not an algorithm).
     fn label(&self, key: &str) -> String {
+        if let (Measure::Tenants { .. }, Some((id, iso))) = (&self.experiment.measure, key.split_once(':')) {
+            let name = algorithm_infos(&self.experiment.measure)
+                .iter()
+                .find(|i| i.id == id)
+                .map_or_else(|| id.to_string(), |i| i.name.to_string());
+            return format!("{name} ({iso})");
+        }
         if let Measure::Frontier { families } = &self.experiment.measure {
             if let Some(f) = families.iter().find(|f| f.key() == key) {
                 return f.name();

@@ -158,6 +158,8 @@ impl Report {
                 out.push_str(&self.sweep_tables(&algs, Metric::Gap.id(), metrics, &cell));
             }
             Measure::Frontier { .. } => out.push_str(&self.frontier_table()),
+            Measure::Tenants { .. } => out.push_str(&self.tenants_table(&cell, &truth_cell)),
+            Measure::Attack { .. } => out.push_str(&self.attack_table(&algs, &cell)),
             Measure::Online { .. } if self.experiment.sweep.is_some() => {
                 let metrics: &[&str] = if no_truth.is_none() {
                     &[

@@ -6,6 +6,7 @@ use crate::dataset::{Dataset, DatasetInfo};
 use crate::error::{Error, Result};
 use crate::experiment::run::geometry::geometry;
 use crate::experiment::run::observation::{obs, Observation};
+use crate::experiment::run::threats::{attack_unit, tenants_unit};
 use crate::experiment::Metric;
 use crate::experiment::{ExperimentSpec, Measure, Unit};
 use crate::offline::OfflineProblem;
@@ -137,6 +138,32 @@ pub fn run_unit(
             serde_json::Value::Object(d)
         }
         Measure::Geometry { stream } => geometry(dataset, &trace, *stream, &mut out)?,
+        Measure::Tenants { policies } => {
+            check_labels(policies, dataset)?;
+            let mut done = 0usize;
+            let d =
+                tenants_unit(policies, model, &trace, &params, &mut out, &mut done, on_round, final_metrics)?;
+            on_round(done);
+            d
+        }
+        Measure::Attack { policies, p, distance } => {
+            check_labels(policies, dataset)?;
+            let mut done = 0usize;
+            let d = attack_unit(
+                policies,
+                p,
+                *distance,
+                dataset,
+                &trace,
+                &params,
+                &mut out,
+                &mut done,
+                on_round,
+                final_metrics,
+            )?;
+            on_round(done);
+            d
+        }
     };
     // A grid's cell is (x, y): every observation carries the second parameter's value.
     if spec.is_grid() {
