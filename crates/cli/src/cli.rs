@@ -47,6 +47,16 @@ struct DataArgs {
     /// The record field whose values are the groups of `--arrival bursty` (e.g. source).
     #[arg(long, value_name = "FIELD")]
     group_by: Option<String>,
+    /// `--arrival tenants`: the number of tenants N (default 2), each with its own popularity.
+    #[arg(long, value_name = "N")]
+    tenants: Option<u32>,
+    /// `--arrival tenants`: the overlap ω in [0, 1] of the tenants' popularities (the correlation
+    /// of their log-popularities; default 0.5).
+    #[arg(long, value_name = "OMEGA")]
+    overlap: Option<f64>,
+    /// `--arrival tenants` on your file: the record field whose values are the tenants.
+    #[arg(long, value_name = "FIELD")]
+    tenant_by: Option<String>,
     /// An index file of arrivals for `--arrival replay`: one record id (or row number from 0,
     /// when the JSONL has no ids) per line, in arrival order; T is its number of lines.
     #[arg(long, value_name = "FILE")]
@@ -65,6 +75,12 @@ impl DataArgs {
             None if self.group_by.is_some() => return Err("--group-by goes with --arrival bursty".into()),
             None => None,
         };
+        if self.tenants.is_some() || self.overlap.is_some() || self.tenant_by.is_some() {
+            let Some(ArrivalSpec::Tenants { tenants, overlap, tenant_by }) = &mut arrival else {
+                return Err("--tenants, --overlap and --tenant-by go with --arrival tenants".into());
+            };
+            (*tenants, *overlap, *tenant_by) = (self.tenants, self.overlap, self.tenant_by.clone());
+        }
         if let Some(p) = &self.replay_index {
             let Some(ArrivalSpec::Replay { index, .. }) = &mut arrival else {
                 return Err("--replay-index goes with --arrival replay".into());
@@ -215,8 +231,11 @@ fn dataset_flags(spec: &mut ExperimentSpec, flags: &DataArgs) -> Res<bool> {
         || flags.dim.is_some()
         || flags.group_by.is_some()
         || flags.replay_index.is_some()
+        || flags.tenants.is_some()
+        || flags.overlap.is_some()
+        || flags.tenant_by.is_some()
     {
-        Err("--embeddings, --dim, --group-by and --replay-index go with --dataset FILE / --arrival".into())
+        Err("--embeddings, --dim, --group-by, --replay-index, --tenants, --overlap and --tenant-by go with --dataset FILE / --arrival".into())
     } else {
         Ok(false)
     }

@@ -60,7 +60,7 @@ export type ArrivalInfo = {
  * `uniform`, `burst_mean` for `bursty`, SPEC §7); the groups of `bursty` from the record field
  * `group_by` of a user dataset (the built-in nq-trivia's groups are its two sources).
  */
-export type ArrivalSpec = { "model": "uniform" } | { "model": "bursty", group_by?: string | null, } | { "model": "popularity" } | { "model": "replay", index?: string | null, index_checksum?: string | null, } | { "model": "plane" };
+export type ArrivalSpec = { "model": "uniform" } | { "model": "bursty", group_by?: string | null, } | { "model": "popularity" } | { "model": "replay", index?: string | null, index_checksum?: string | null, } | { "model": "plane" } | { "model": "tenants", tenants?: number | null, overlap?: number | null, tenant_by?: string | null, };
 
 /**
  * Theorem 5.1's four terms at the run's end T, each with its `O(·)` constant set to 1 ("up to
@@ -688,14 +688,14 @@ export type Magnitude = "matches" | "differs" | "not-stated" | "undecided";
 /**
  * What an experiment measures.
  */
-export type Measure = { "kind": "offline", algorithms: Array<OfflineId>, } | { "kind": "online", policies: Array<PolicyId>, } | { "kind": "geometry", stream: number, } | { "kind": "frontier", families: Array<Family>, };
+export type Measure = { "kind": "offline", algorithms: Array<OfflineId>, } | { "kind": "online", policies: Array<PolicyId>, } | { "kind": "geometry", stream: number, } | { "kind": "frontier", families: Array<Family>, } | { "kind": "tenants", policies: Array<PolicyId>, } | { "kind": "attack", policies: Array<PolicyId>, p: Array<number>, distance: number, };
 
 /**
  * A reported metric by its typed id, generated from the list below (one variant per
  * entry, in its order), so that the engine names a metric by a variant a typo cannot
  * make; its serde form is the id (`MetricId` in the JS API's types).
  */
-export type MetricId = "avg_regret" | "avg_loss_gap" | "avg_switch_cost" | "switches" | "hit_rate" | "avg_realised_cost" | "realised_cost" | "runtime_ms" | "gap" | "loss" | "est_rmse" | "est_mae" | "est_max" | "error_rate" | "hit_precision" | "tau_mean" | "explore_share" | "cache_size" | "gamma" | "beta_t" | "m_eff" | "m_max" | "eps_t" | "sum_tau" | "bound_cost" | "bound_arrival" | "bound_discretisation" | "bound_switching" | "theory_slope_regret" | "theory_slope_eps_t" | "theory_slope_m_eff" | "theory_slope_switches" | "theory_slope_gamma";
+export type MetricId = "avg_regret" | "avg_loss_gap" | "avg_switch_cost" | "switches" | "hit_rate" | "avg_realised_cost" | "realised_cost" | "runtime_ms" | "gap" | "loss" | "est_rmse" | "est_mae" | "est_max" | "error_rate" | "hit_precision" | "tau_mean" | "explore_share" | "cache_size" | "gamma" | "beta_t" | "m_eff" | "m_max" | "eps_t" | "sum_tau" | "bound_cost" | "bound_arrival" | "bound_discretisation" | "bound_switching" | "theory_slope_regret" | "theory_slope_eps_t" | "theory_slope_m_eff" | "theory_slope_switches" | "theory_slope_gamma" | "cross_tenant_share" | "isolation_price" | "tenant_avg_realised_cost" | "tenant_error_rate" | "tenant_cross_share" | "wrong_per_1000" | "attack_share" | "confusable_serves";
 
 /**
  * One metric as a reader sees it.
@@ -1397,6 +1397,10 @@ export type RunResult = {
    * The policy's counters in their JSON form, as reports record them.
    */
   diagnostics: Diagnostics,
+  /**
+   * Per tenant, when the stream has tenants ([`super::tenancy`]).
+   */
+  tenants?: Array<TenantCounts>,
 };
 
 /**
@@ -1505,6 +1509,33 @@ export type Sweep = {
 export type SweepAxis = {
   param: string,
   values: Array<JsonValue>,
+};
+
+/**
+ * What one tenant's rounds did.
+ */
+export type TenantCounts = {
+  /**
+   * Rounds whose arrival was this tenant's.
+   */
+  requests: number,
+  /**
+   * Of those, the rounds served from the cache.
+   */
+  hits: number,
+  /**
+   * Hits whose nearest serving entry another tenant founded.
+   */
+  cross_hits: number,
+  /**
+   * Σ realised cost of its rounds (`c(x)` or `φ`).
+   */
+  realised_cost: number,
+  /**
+   * Hits whose correctness could be judged (SPEC §14) and the wrong ones.
+   */
+  judged_hits: number,
+  wrong_hits: number,
 };
 
 /**

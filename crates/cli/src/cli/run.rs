@@ -175,6 +175,12 @@ pub fn run(a: &RunArgs) -> Res<()> {
     }
     let per_unit: u64 = match &spec.measure {
         csc_engine::experiment::Measure::Online { policies } => (policies.len() * spec.params.horizon) as u64,
+        csc_engine::experiment::Measure::Tenants { policies } => {
+            (3 * policies.len() * spec.params.horizon) as u64
+        }
+        csc_engine::experiment::Measure::Attack { policies, p, .. } => {
+            (p.len() * policies.len() * spec.params.horizon) as u64
+        }
         _ => 1,
     };
     let bar = if a.quiet { ProgressBar::hidden() } else { ProgressBar::new(per_unit * todo.len() as u64) };

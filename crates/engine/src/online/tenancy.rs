@@ -98,20 +98,25 @@ impl TenantCounts {
 }
 
 /// `partitioned`: one policy per tenant, each with its share of `k`, each seeing only its tenant's
-/// arrivals (at their global round numbers, so keys stay rounds) and scanning its own ε-net. Its
-/// cache is the union of the parts' caches, in tenant order.
+/// arrivals, numbered 0, 1, … in its own stream (its clock, its ε-net's origins and its keys are
+/// its own), and scanning its own ε-net. Its cache is the union of the parts' caches in tenant
+/// order, each part's keys translated back to the global rounds they were.
 pub struct Partitioned {
     kind: PolicyKind,
     parts: Vec<Box<dyn InspectablePolicy>>,
     versions: Vec<u64>,
+    /// Per part, the global round of each of its own rounds (from the trace's tenants), and how
+    /// many it has played.
+    rounds: Vec<Vec<u64>>,
+    seen: Vec<usize>,
     cache: CacheSet,
     fetched: Vec<u64>,
     current: usize,
 }
 
 impl Partitioned {
-    /// `n` parts of `kind`; the oracle reference's part `τ` gets the oracle members tenant `τ`
-    /// founded (`founders[key]`).
+    /// `n` parts of `kind` over a trace whose round `g` is tenant `founders[g]`'s; the oracle
+    /// reference's part `τ` gets the oracle members tenant `τ` founded.
     pub fn new(
         kind: PolicyKind,
         ctx: &Context,
@@ -126,20 +131,25 @@ impl Partitioned {
                 format!("a partitioned cache gives each of the {n} tenants at least one item: k = {k} is below {n}"),
             ));
         }
+        let rounds: Vec<Vec<u64>> = (0..n as u32)
+            .map(|tenant| (0..founders.len() as u64).filter(|&g| founders[g as usize] == tenant).collect())
+            .collect();
         let mut parts = Vec::with_capacity(n);
-        for tenant in 0..n {
+        for (tenant, own_rounds) in rounds.iter().enumerate() {
             let mut c = ctx.clone();
             c.params.k = partition_k(k, n, tenant);
+            // the oracle's members this tenant founded, keyed by the tenant's own round numbers
             let own: Vec<(u64, Vec<f32>)> = oracle
                 .iter()
-                .filter(|(key, _)| founders.get(*key as usize) == Some(&(tenant as u32)))
-                .cloned()
+                .filter_map(|(key, x)| Some((own_rounds.binary_search(key).ok()? as u64, x.clone())))
                 .collect();
             parts.push(make_policy(kind, &c, &own)?);
         }
         Ok(Partitioned {
             kind,
             versions: parts.iter().map(|p| p.cache().version()).collect(),
+            rounds,
+            seen: vec![0; n],
             parts,
             cache: CacheSet::new(ctx.dim),
             fetched: Vec::new(),
@@ -147,8 +157,9 @@ impl Partitioned {
         })
     }
 
-    fn inner<'a>(r: &Round<'a>) -> Round<'a> {
-        Round { net: None, tenancy: None, ..*r }
+    /// Round `r` as part `tenant` sees it: its own round number, no shared net, no tenancy.
+    fn inner<'a>(&self, tenant: usize, r: &Round<'a>) -> Round<'a> {
+        Round { t: self.seen[tenant] - 1, net: None, tenancy: None, ..*r }
     }
 }
 
@@ -160,15 +171,26 @@ impl Policy for Partitioned {
     fn decide(&mut self, r: &Round) -> bool {
         let tenant = r.tenancy.map_or(0, |t| t.tenant as usize);
         self.current = tenant;
+        self.seen[tenant] += 1;
+        assert_eq!(
+            self.rounds[tenant].get(self.seen[tenant] - 1),
+            Some(&(r.t as u64)),
+            "a partitioned cache plays its trace's rounds in order"
+        );
+        let inner = self.inner(tenant, r);
         let part = &mut self.parts[tenant];
-        let llm = part.decide(&Self::inner(r));
-        self.fetched.extend(part.take_fetched());
+        let llm = part.decide(&inner);
+        let rounds = &self.rounds[tenant];
+        self.fetched.extend(part.take_fetched().into_iter().map(|k| rounds[k as usize]));
         if part.cache().version() != self.versions[tenant] {
             self.versions[tenant] = part.cache().version();
             let members: Vec<(u64, &[f32])> = self
                 .parts
                 .iter()
-                .flat_map(|p| p.cache().keys().iter().copied().zip(p.cache().points().iter()))
+                .zip(&self.rounds)
+                .flat_map(|(p, rounds)| {
+                    p.cache().keys().iter().map(|&k| rounds[k as usize]).zip(p.cache().points().iter())
+                })
                 .collect();
             self.cache.replace(&members);
         }
@@ -176,7 +198,8 @@ impl Policy for Partitioned {
     }
 
     fn observe(&mut self, r: &Round, cost: f64) {
-        self.parts[self.current].observe(&Self::inner(r), cost);
+        let inner = self.inner(self.current, r);
+        self.parts[self.current].observe(&inner, cost);
     }
 
     fn cache(&self) -> &CacheSet {
@@ -189,9 +212,9 @@ impl Policy for Partitioned {
 
     fn estimates(&mut self) -> Option<Vec<(u64, f64)>> {
         let mut all: Option<Vec<(u64, f64)>> = None;
-        for p in &mut self.parts {
+        for (p, rounds) in self.parts.iter_mut().zip(&self.rounds) {
             if let Some(e) = p.estimates() {
-                all.get_or_insert_with(Vec::new).extend(e);
+                all.get_or_insert_with(Vec::new).extend(e.into_iter().map(|(k, c)| (rounds[k as usize], c)));
             }
         }
         all
