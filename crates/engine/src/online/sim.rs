@@ -276,6 +276,7 @@ impl Simulation {
         let policy: Box<dyn InspectablePolicy> = match (isolation, &env.tenants) {
             (super::Isolation::Partitioned, Some(t)) => Box::new(super::tenancy::Partitioned::new(
                 kind,
+                &|c, oracle| make_policy(kind, c, oracle),
                 &ctx,
                 &env.oracle_members(),
                 t,

@@ -8,7 +8,9 @@
 //! [`CacheSet::serving_dist`]/[`CacheSet::serving_nearest`], which skip the entries another
 //! tenant founded: the one place serving is decided for every policy.
 
-use super::{make_policy, CacheSet, Context, Inspect, InspectablePolicy, Policy, PolicyKind, Round};
+use super::inspect::{Inspect, InspectablePolicy};
+use super::policy::{CacheSet, Context, Policy, Round};
+use crate::algorithms::PolicyKind;
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 
@@ -115,10 +117,12 @@ pub struct Partitioned {
 }
 
 impl Partitioned {
-    /// `n` parts of `kind` over a trace whose round `g` is tenant `founders[g]`'s; the oracle
+    /// `n` parts of `kind`, each built by `make` (`online::make_policy`) from its context and
+    /// oracle members, over a trace whose round `g` is tenant `founders[g]`'s; the oracle
     /// reference's part `τ` gets the oracle members tenant `τ` founded.
     pub fn new(
         kind: PolicyKind,
+        make: &dyn Fn(&Context, &[(u64, Vec<f32>)]) -> Result<Box<dyn InspectablePolicy>>,
         ctx: &Context,
         oracle: &[(u64, Vec<f32>)],
         founders: &[u32],
@@ -143,7 +147,7 @@ impl Partitioned {
                 .iter()
                 .filter_map(|(key, x)| Some((own_rounds.binary_search(key).ok()? as u64, x.clone())))
                 .collect();
-            parts.push(make_policy(kind, &c, &own)?);
+            parts.push(make(&c, &own)?);
         }
         Ok(Partitioned {
             kind,
