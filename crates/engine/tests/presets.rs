@@ -101,7 +101,9 @@ fn every_label_is_the_configuration_that_ran() {
                     assert!(text.contains(&format!("n_eval = {}", thousands(spec.params.n_eval))), "{text}");
                 }
                 Measure::Geometry { stream } => assert!(text.contains(&thousands(*stream)), "{text}"),
-                Measure::Frontier { .. } => panic!("{}: no paper preset is a frontier", p.id),
+                Measure::Frontier { .. } | Measure::Tenants { .. } | Measure::Attack { .. } => {
+                    panic!("{}: no paper preset is a frontier, tenants or attack experiment", p.id)
+                }
             }
         }
         // The quick run's first unit resolves to the parameters the description states.

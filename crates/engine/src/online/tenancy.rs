@@ -99,6 +99,10 @@ impl TenantCounts {
     }
 }
 
+/// What builds one part of a partitioned cache from its context and oracle members
+/// (`online::make_policy` for a policy kind).
+pub type MakePart<'a> = &'a dyn Fn(&Context, &[(u64, Vec<f32>)]) -> Result<Box<dyn InspectablePolicy>>;
+
 /// `partitioned`: one policy per tenant, each with its share of `k`, each seeing only its tenant's
 /// arrivals, numbered 0, 1, … in its own stream (its clock, its ε-net's origins and its keys are
 /// its own), and scanning its own ε-net. Its cache is the union of the parts' caches in tenant
@@ -122,7 +126,7 @@ impl Partitioned {
     /// reference's part `τ` gets the oracle members tenant `τ` founded.
     pub fn new(
         kind: PolicyKind,
-        make: &dyn Fn(&Context, &[(u64, Vec<f32>)]) -> Result<Box<dyn InspectablePolicy>>,
+        make: MakePart,
         ctx: &Context,
         oracle: &[(u64, Vec<f32>)],
         founders: &[u32],
