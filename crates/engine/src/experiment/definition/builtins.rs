@@ -338,8 +338,7 @@ pub(crate) fn tenants(id: &str, base: Params) -> ExperimentSpec {
     let params = Params { k: 48, horizon: 2000, n_eval: 2000, ..base };
     ExperimentSpec {
         id: id.into(),
-        title: "Tenants who must not share: shared, partitioned and tagged caches on nq-trivia (3 tenants, overlap 0.5)"
-            .into(),
+        title: "Tenants who must not share: shared, partitioned and tagged caches".into(),
         dataset: DatasetId::Spec(Box::new(crate::experiment::DatasetSpec {
             builtin: Some("nq-trivia".into()),
             arrival: Some(crate::stream::ArrivalSpec::Tenants {
@@ -364,7 +363,7 @@ pub(crate) fn attack(id: &str, base: Params) -> ExperimentSpec {
     let params = Params { k: 50, horizon: 2000, n_eval: 2000, ..base };
     ExperimentSpec {
         id: id.into(),
-        title: "Queries built to fool the cache: each policy attacked on its own cache (nq-trivia)".into(),
+        title: "Queries built to fool the cache: each policy attacked on its own cache".into(),
         dataset: DatasetId::NqTrivia,
         measure: Measure::Attack { policies: threat_policies(), p: vec![0.0, 0.05, 0.2], distance: 0.15 },
         sweep: None,
