@@ -478,7 +478,7 @@ export type FrontierComparison = {
  */
 export type FrontierRow = {
   /**
-   * The experiment point ([`ExperimentSpec::family_of`]).
+   * The experiment point ([`crate::experiment::ExperimentSpec::family_of`]).
    */
   point: number,
   /**
@@ -530,7 +530,7 @@ export type Headline = {
    */
   preset: string,
   /**
-   * What "±" means ([`INTERVAL`]).
+   * What "±" means ([`super::INTERVAL`]).
    */
   interval: string,
   /**
@@ -572,7 +572,7 @@ export type HeadlineRow = {
   outcome: Outcome,
   verdict: Verdict,
   /**
-   * The verdict in words ([`words`]).
+   * The verdict in words ([`super::words()`]).
    */
   verdict_text: string,
   /**
@@ -771,7 +771,7 @@ export type Observation = {
 export type OfflineId = "cucb-sc-cont" | "cucb-sc" | "greedy" | "epsilon-greedy" | "lfu" | "oracle";
 
 /**
- * What evaluating a claim on a run found ([`judge`]); [`words`] says it.
+ * What evaluating a claim on a run found ([`super::judge()`]); [`super::words()`] says it.
  */
 export type Outcome = { "kind": "not-run" } | { "kind": "measured" } | { "kind": "calibrated", magnitude: Magnitude, } | { "kind": "identical", 
 /**
@@ -779,7 +779,7 @@ export type Outcome = { "kind": "not-run" } | { "kind": "measured" } | { "kind":
  */
 with: Array<string>, 
 /**
- * Why, when the engine can name it at these settings ([`Identity::reason`]).
+ * Why, when the engine can name it at these settings ([`super::Identity::reason`]).
  */
 reason: string | null, } | { "kind": "judged", 
 /**
@@ -1126,7 +1126,7 @@ export type Params = {
    * Threshold-cache hit radius given as a cosine similarity `s` instead (docs/SPEC-NOTES.md):
    * when set, it overrides `threshold_tau` with `τ = √(2(1 − s))/D` on the run's dataset
    * (distance scale `D`). GPTCache's defaults are `s = 0.6`
-   * ([`GPTCACHE_COSINE`](crate::config::GPTCACHE_COSINE)). Default `None`.
+   * ([`GPTCACHE_COSINE`]). Default `None`.
    */
   threshold_cosine: number | null,
   /**
