@@ -214,7 +214,7 @@ impl LiveRun {
     }
     /// The policies, in order.
     pub fn policies(&self) -> Vec<PolicyKind> {
-        self.sims.iter().map(|s| s.policy().kind()).collect()
+        self.sims.iter().filter_map(|s| s.kind()).collect()
     }
     /// The environment the policies share (`E`, `M_orc`, the metric).
     pub fn environment(&self) -> &Arc<Environment> {
@@ -424,7 +424,8 @@ impl LiveRun {
     /// Policy `i`'s KRR cost surface on an `n × n` grid of the unit square (2-D data and kernel
     /// policies only; 2 ≤ `n` ≤ 128).
     pub fn heatmap(&self, i: usize, n: usize) -> Result<Heatmap> {
-        let pol = self.policy(i)?.policy();
+        let sim = self.policy(i)?;
+        let (pol, name) = (sim.policy(), sim.kind().map_or("this policy", |k| k.label()));
         if !(2..=128).contains(&n) {
             return Err(Error::param("n", format!("the grid is 2 × 2 to 128 × 128, got {n}")));
         }
@@ -437,9 +438,9 @@ impl LiveRun {
         for gy in 0..n {
             for gx in 0..n {
                 let x = [(gx as f32 + 0.5) / n as f32, (gy as f32 + 0.5) / n as f32];
-                let p = pol.posterior_at(&x).ok_or_else(|| {
-                    Error::unsupported(format!("{} has no kernel cost model", pol.kind().label()))
-                })?;
+                let p = pol
+                    .posterior_at(&x)
+                    .ok_or_else(|| Error::unsupported(format!("{name} has no kernel cost model")))?;
                 mean.push(p.mean);
                 sd.push(p.sd());
             }

@@ -515,7 +515,7 @@ fn shared_net_changes_nothing() {
     for t in 0..p.horizon {
         let a = arrival(t);
         for (shared, private) in side_by_side.iter_mut().zip(&mut alone) {
-            let kind = shared.policy().kind();
+            let kind = shared.kind();
             let s = if t == asked_at { shared.step_foreign(&a) } else { shared.step(&a) };
             let o = private.step_foreign(&a);
             assert_eq!(s, o, "{kind:?}, round {t}");

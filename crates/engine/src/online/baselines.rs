@@ -7,7 +7,7 @@
 //! `x_t` enters its cell's count and its last-request round after the cache for round t is chosen.
 
 use super::diagnostics::{CellDiagnostics, Diagnostics};
-use super::{CacheSet, Context, Inspect, Policy, PolicyKind, Round};
+use super::{CacheSet, Context, Inspect, Policy, Round};
 use crate::epsilon_net::EpsilonNet;
 use crate::error::Result;
 use crate::stream::{rng, Purpose};
@@ -80,15 +80,6 @@ impl CellPolicy {
 }
 
 impl Policy for CellPolicy {
-    fn kind(&self) -> PolicyKind {
-        match self.score {
-            Score::Greedy => PolicyKind::Greedy,
-            Score::EpsilonGreedy => PolicyKind::EpsilonGreedy,
-            Score::Lfu => PolicyKind::Lfu,
-            Score::Lru => PolicyKind::Lru,
-        }
-    }
-
     fn net_counts(&self) -> Option<&[u64]> {
         Some(self.net.counts())
     }
@@ -201,9 +192,6 @@ impl OracleCache {
 }
 
 impl Policy for OracleCache {
-    fn kind(&self) -> PolicyKind {
-        PolicyKind::Oracle
-    }
     fn decide(&mut self, r: &Round) -> bool {
         crate::loss::serve_from_llm(
             r.true_cost,

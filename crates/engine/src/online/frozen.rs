@@ -15,7 +15,7 @@
 //! by its frequency so far.
 
 use super::diagnostics::{Diagnostics, FrozenDiagnostics};
-use super::{CacheSet, Context, Inspect, Policy, PolicyKind, Round};
+use super::{CacheSet, Context, Inspect, Policy, Round};
 use crate::error::Result;
 use crate::krr::merged::{OnlineKrr, OnlineSolved};
 use crate::krr::{Posterior, RbfKernel};
@@ -198,10 +198,6 @@ impl Frozen {
 }
 
 impl Policy for Frozen {
-    fn kind(&self) -> PolicyKind {
-        PolicyKind::ClcbFrozenCont
-    }
-
     fn decide(&mut self, r: &Round) -> bool {
         let t1 = (r.t + 1) as f64;
         self.current = self.remember(r);

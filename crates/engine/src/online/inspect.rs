@@ -40,6 +40,12 @@ pub trait Inspect {
     fn acts(&self) -> Acts {
         Acts::default()
     }
+    /// The policy's own sentence on its last decision (an external policy's `explain`, read
+    /// between `decide` and `observe`); `None` for the built-in policies, whose decisions the
+    /// live view words from [`Acts`] and the acting cost.
+    fn note(&mut self) -> Option<String> {
+        None
+    }
 }
 
 /// What a policy's `decide` did before serving a round, recorded by the policy as it steps (the

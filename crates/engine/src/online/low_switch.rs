@@ -4,7 +4,7 @@
 //! switch (Alg. 4) and serve by comparing the LCB at the arrival's center with `φ` (Alg. 5).
 
 use super::diagnostics::{Diagnostics, LowSwitchDiagnostics};
-use super::{CacheSet, Context, Inspect, Policy, PolicyKind, Round};
+use super::{CacheSet, Context, Inspect, Policy, Round};
 use crate::epsilon_net::EpsilonNet;
 use crate::error::Result;
 use crate::krr::merged::OnlineKrr;
@@ -232,7 +232,6 @@ impl CostLearner for CellMeans {
 
 /// The low-switching learner of Alg. 3 over any [`CostLearner`].
 pub struct LowSwitch<C: CostLearner> {
-    kind: PolicyKind,
     ctx: Context,
     net: EpsilonNet,
     stages: StageClock,
@@ -252,7 +251,7 @@ pub struct LowSwitch<C: CostLearner> {
 impl LowSwitch<KernelCosts> {
     /// CLCB-SC-LS-Cont.
     pub fn kernel(ctx: &Context) -> Result<Self> {
-        LowSwitch::with_learner(PolicyKind::ClcbScLsCont, ctx, KernelCosts::new(ctx)?)
+        LowSwitch::with_learner(ctx, KernelCosts::new(ctx)?)
     }
 }
 
@@ -266,14 +265,13 @@ impl LowSwitch<KernelCosts<NystromKrr>> {
 impl LowSwitch<CellMeans> {
     /// CLCB-SC-LS (discrete predecessor).
     pub fn discrete(ctx: &Context) -> Result<Self> {
-        LowSwitch::with_learner(PolicyKind::ClcbScLs, ctx, CellMeans::new(ctx.params.horizon))
+        LowSwitch::with_learner(ctx, CellMeans::new(ctx.params.horizon))
     }
 }
 
 impl<C: CostLearner> LowSwitch<C> {
-    pub fn with_learner(kind: PolicyKind, ctx: &Context, learner: C) -> Result<Self> {
+    pub fn with_learner(ctx: &Context, learner: C) -> Result<Self> {
         Ok(LowSwitch {
-            kind,
             net: EpsilonNet::new(ctx.dim, ctx.params.epsilon, ctx.metric)?,
             stages: StageClock::new(ctx.params.horizon),
             learner,
@@ -312,10 +310,6 @@ impl<C: CostLearner> LowSwitch<C> {
 }
 
 impl<C: CostLearner> Policy for LowSwitch<C> {
-    fn kind(&self) -> PolicyKind {
-        self.kind
-    }
-
     fn net_counts(&self) -> Option<&[u64]> {
         Some(self.net.counts())
     }

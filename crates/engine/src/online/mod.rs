@@ -9,6 +9,7 @@ pub mod baselines;
 pub mod diagnostics;
 pub mod eviction;
 pub mod explain;
+pub mod external;
 pub mod frozen;
 pub mod inspect;
 pub mod low_switch;

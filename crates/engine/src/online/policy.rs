@@ -3,7 +3,6 @@
 //! implements. Re-exported by `online`: its path is `crate::online::X`.
 
 use super::diagnostics::Diagnostics;
-use crate::algorithms::PolicyKind;
 use crate::config::{Checked, Params};
 use crate::error::Result;
 use crate::mismatch::Mismatch;
@@ -17,10 +16,10 @@ pub struct Round<'a> {
     pub x: &'a [f32],
     /// The universe row of `x`, when the arrival is exactly one (lets policies recognise repeats).
     pub index: Option<u32>,
-    /// The true `c(x_t)`: read only by the [`PolicyKind::Oracle`] reference, never by a learner.
+    /// The true `c(x_t)`: read only by the [`PolicyKind::Oracle`](crate::algorithms::PolicyKind::Oracle) reference, never by a learner.
     pub true_cost: f64,
     /// Where the run's shared ε-net put `x_t` (the simulator fills it for the policies that keep
-    /// a net, [`PolicyKind::keeps_net`]); `None`: the policy scans its own net.
+    /// a net, [`PolicyKind::keeps_net`](crate::algorithms::PolicyKind::keeps_net)); `None`: the policy scans its own net.
     pub net: Option<crate::epsilon_net::NetStep<'a>>,
     /// The arrival's ground truth (SPEC §14), if the data has it: read only by the policies
     /// that learn from a judge ([`PolicyKind::needs_labels`](crate::algorithms::PolicyKind::needs_labels)).
@@ -101,6 +100,22 @@ impl CacheSet {
         inserted
     }
 
+    /// [`replace`](Self::replace), keeping the order of `members` also when the set is the same
+    /// (an external policy names its members by their place in its own order).
+    pub fn replace_in_order(&mut self, members: &[(u64, &[f32])]) -> Vec<u64> {
+        let inserted = self.replace(members);
+        if !members.iter().map(|(k, _)| k).eq(self.keys.iter()) {
+            let mut p = Points::new(self.points.dim()).expect("dim ≥ 1");
+            for (_, x) in members {
+                p.push(x).expect("members have the cache's dimension");
+            }
+            self.keys = members.iter().map(|(k, _)| *k).collect();
+            self.points = p;
+            self.version += 1;
+        }
+        inserted
+    }
+
     /// `d(x, M)` (`∞` for the empty cache).
     pub fn dist(&self, metric: &Metric, x: &[f32]) -> f64 {
         self.points.iter().map(|u| metric.dist(x, u)).fold(f64::INFINITY, f64::min)
@@ -154,13 +169,23 @@ impl CacheSet {
 /// An online caching policy: the algorithm's interface to the simulator (inspection for the page
 /// is the separate [`Inspect`](super::Inspect)).
 pub trait Policy {
-    fn kind(&self) -> PolicyKind;
     /// Round `t`: sees the arrival, may switch its cache, returns whether it calls the LLM.
     fn decide(&mut self, round: &Round) -> bool;
     /// The LLM was called this round and returned the noisy cost `C_t = c(x_t) + η_t`.
     fn observe(&mut self, round: &Round, cost: f64);
     /// The cache serving the current round.
     fn cache(&self) -> &CacheSet;
+    /// After a `decide` that served from the cache: the member it served, when the policy names
+    /// one (an external policy, docs/SPEC-NOTES.md); `None`, the default: the nearest member
+    /// (eq. 1), ties to the lowest index.
+    fn served(&self) -> Option<usize> {
+        None
+    }
+    /// Why the policy stopped, if it did: only an external policy can
+    /// ([`super::external::External`]). Default: never.
+    fn fault(&self) -> Option<&super::external::PolicyError> {
+        None
+    }
     /// Keys whose responses were fetched by cache switches since the last call (each costs its
     /// true `c`, SPEC §9, §11.5).
     fn take_fetched(&mut self) -> Vec<u64>;

@@ -201,6 +201,10 @@ pub struct RunResult {
 pub struct Simulation {
     env: Arc<Environment>,
     policy: Box<dyn InspectablePolicy>,
+    /// The built-in policy it plays; `None` for an external one ([`super::external`]).
+    kind: Option<PolicyKind>,
+    /// The policy's id in results ([`RunResult::policy`]).
+    id: String,
     cost_by_round: Vec<f64>,
     tracker: LossTracker,
     version: u64,
@@ -284,15 +288,31 @@ impl Simulation {
             )?),
             _ => make_policy(kind, &ctx, &env.oracle_members())?,
         };
+        Self::with_policy(env, policy, Some(kind), kind.id(), params, record_every, isolation)
+    }
+
+    /// A simulation of `policy`: a built-in one of `kind`, or an external one (`kind` `None`,
+    /// which keeps no ε-net of the run's, and plays `shared`). `id` names it in results.
+    pub(crate) fn with_policy(
+        env: Arc<Environment>,
+        policy: Box<dyn InspectablePolicy>,
+        kind: Option<PolicyKind>,
+        id: String,
+        params: &Checked,
+        record_every: usize,
+        isolation: super::Isolation,
+    ) -> Result<Self> {
+        let keeps_net = kind.is_some_and(|k| k.keeps_net());
         // Policies that cache ε-net centers share members' neighbours in `E` (bounded by the
         // net); the others' keys may be new every round (Threshold admits every miss).
-        let mut tracker =
-            if kind.keeps_net() { LossTracker::shared(env.near.clone()) } else { LossTracker::new() };
+        let mut tracker = if keeps_net { LossTracker::shared(env.near.clone()) } else { LossTracker::new() };
         let empty = crate::space::Points::new(env.dim)?;
         let loss = tracker.loss(&env.eval, &[], &empty);
         let record_every = if record_every == 0 { env.horizon.div_ceil(200).max(1) } else { record_every };
         Ok(Simulation {
             policy,
+            kind,
+            id,
             cost_by_round: Vec::with_capacity(env.horizon),
             tracker,
             version: u64::MAX,
@@ -303,13 +323,13 @@ impl Simulation {
             hits: 0,
             elapsed: 0.0,
             checkpoints: Vec::new(),
-            shared: kind.keeps_net() && isolation != super::Isolation::Partitioned,
+            shared: keeps_net && isolation != super::Isolation::Partitioned,
             eps: params.epsilon,
             net_row: Vec::new(),
             judged_hits: 0,
             wrong_hits: 0,
             foreign_labels: std::collections::HashMap::new(),
-            theory: super::theory::TheoryProbe::new(kind.keeps_net()),
+            theory: super::theory::TheoryProbe::new(keeps_net),
             k: params.k,
             lipschitz: params.lipschitz,
             isolation,
@@ -330,7 +350,23 @@ impl Simulation {
     /// [`step`](Self::step) with an observer of the round (the page's explanations,
     /// [`super::explain`]): it sees the simulation just before the policy decides and just after,
     /// and changes nothing. `step` itself is this with the observer `()`, which compiles away.
+    ///
+    /// Only an external policy can fault, and it is played by
+    /// [`ExternalRun::try_step`](super::external::ExternalRun::try_step): a simulation made by
+    /// [`new`](Self::new) plays a built-in policy, which never does.
     pub fn step_observed<O: RoundObserver>(&mut self, a: &Arrival, observer: &mut O) -> StepOutcome {
+        self.play(a, observer).expect("a built-in policy never faults")
+    }
+
+    /// One round ([`step_observed`](Self::step_observed)). A fault in the policy's decision: the
+    /// round is not played. A fault in its new cache after an LLM call: the round is played and
+    /// charged as answered, the cache is not changed. Either way the error names the round and the
+    /// policy is not asked again (docs/SPEC-NOTES.md, "External policies").
+    pub(crate) fn play<O: RoundObserver>(
+        &mut self,
+        a: &Arrival,
+        observer: &mut O,
+    ) -> std::result::Result<StepOutcome, super::external::PolicyError> {
         let t = self.state.t;
         self.cost_by_round.push(a.cost);
         let assignment = if self.shared {
@@ -359,6 +395,11 @@ impl Simulation {
         let t0 = Instant::now();
         let llm = self.policy.decide(&round);
         self.elapsed += t0.elapsed().as_secs_f64() * 1e3;
+        if let Some(e) = self.policy.fault() {
+            let e = e.clone();
+            self.cost_by_round.pop();
+            return Err(e);
+        }
         let fetched = self.policy.take_fetched();
         let switch_cost: f64 = fetched.iter().map(|&k| self.cost_by_round[k as usize]).sum();
         let cache = self.policy.cache();
@@ -376,17 +417,23 @@ impl Simulation {
         }
         self.state.cache_size = cache.len();
         let phi = self.env.eval.mismatch.phi(cache.serving_dist(&self.env.metric, &round));
-        let realised = if llm { a.cost } else { phi };
+        let realised = match (llm, self.policy.served()) {
+            (true, _) => a.cost,
+            (false, None) => phi,
+            (false, Some(i)) => self.env.eval.mismatch.phi(self.env.metric.dist(a.x, cache.points().row(i))),
+        };
         observer.after_decision(self, a);
+        let mut late = None;
         let wrong = if llm {
             self.state.llm_calls += 1;
             let t0 = Instant::now();
             self.policy.observe(&round, a.cost + a.eta);
             self.elapsed += t0.elapsed().as_secs_f64() * 1e3;
+            late = self.policy.fault().cloned();
             None
         } else {
             self.hits += 1;
-            let wrong = judge_hit(&self.env, self.policy.cache(), &self.foreign_labels, a, &round);
+            let wrong = judge_hit(&self.env, self.policy.cache(), self.policy.served(), &self.foreign_labels, a, &round);
             if let Some(w) = wrong {
                 self.judged_hits += 1;
                 self.wrong_hits += u64::from(w);
@@ -422,7 +469,10 @@ impl Simulation {
             self.checkpoints.push(cp);
             self.theory.close_window();
         }
-        StepOutcome { t, llm, switched, phi, realised, wrong }
+        match late {
+            Some(e) => Err(e),
+            None => Ok(StepOutcome { t, llm, switched, phi, realised, wrong }),
+        }
     }
 
     /// Plays one round whose arrival is not the trace's (the live view's asked question): from
@@ -491,6 +541,10 @@ impl Simulation {
     pub fn policy_mut(&mut self) -> &mut dyn InspectablePolicy {
         self.policy.as_mut()
     }
+    /// The built-in policy it plays (`None`: an external one).
+    pub fn kind(&self) -> Option<PolicyKind> {
+        self.kind
+    }
     pub fn rounds(&self) -> usize {
         self.state.t
     }
@@ -509,7 +563,7 @@ impl Simulation {
     pub fn result(&mut self) -> RunResult {
         let last = self.snapshot();
         RunResult {
-            policy: self.policy.kind().id(),
+            policy: self.id.clone(),
             oracle_loss: self.env.oracle.loss,
             checkpoints: self.checkpoints.clone(),
             last,
@@ -529,12 +583,16 @@ impl Simulation {
 fn judge_hit(
     env: &Environment,
     cache: &super::CacheSet,
+    served: Option<usize>,
     foreign_labels: &std::collections::HashMap<u64, Option<Label>>,
     a: &Arrival,
     round: &Round,
 ) -> Option<bool> {
     let (Some(labels), Some(mine)) = (&env.labels, a.label) else { return None };
-    let (j, _) = cache.serving_nearest(&env.metric, round)?;
+    let j = match served {
+        Some(i) => i,
+        None => cache.serving_nearest(&env.metric, round)?.0,
+    };
     let key = cache.keys()[j];
     let theirs = match foreign_labels.get(&key) {
         Some(l) => l.as_ref(),

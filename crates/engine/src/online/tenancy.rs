@@ -172,10 +172,6 @@ impl Partitioned {
 }
 
 impl Policy for Partitioned {
-    fn kind(&self) -> PolicyKind {
-        self.kind
-    }
-
     fn decide(&mut self, r: &Round) -> bool {
         let tenant = r.tenancy.map_or(0, |t| t.tenant as usize);
         self.current = tenant;

@@ -12,7 +12,7 @@
 //! GPTCache's defaults are the preset [`GPTCACHE_COSINE`](crate::config::GPTCACHE_COSINE).
 
 use super::eviction::{Evictor, Slot};
-use super::{CacheSet, Context, Inspect, Policy, PolicyKind, Round};
+use super::{CacheSet, Context, Inspect, Policy, Round};
 
 pub struct ThresholdCache {
     ctx: Context,
@@ -47,10 +47,6 @@ impl ThresholdCache {
 }
 
 impl Policy for ThresholdCache {
-    fn kind(&self) -> PolicyKind {
-        PolicyKind::Threshold
-    }
-
     fn decide(&mut self, r: &Round) -> bool {
         let near = self.cache.serving_nearest(&self.ctx.metric, r);
         self.hit = near.filter(|&(_, d)| d <= self.tau).map(|(j, _)| j);

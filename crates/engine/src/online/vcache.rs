@@ -28,7 +28,7 @@ pub mod fit;
 
 use super::diagnostics::{Diagnostics, VCacheDiagnostics};
 use super::eviction::{Evictor, Slot};
-use super::{CacheSet, Context, Inspect, Policy, PolicyKind, Round};
+use super::{CacheSet, Context, Inspect, Policy, Round};
 use crate::answers::{equivalent, Label};
 use crate::stream::{rng, Purpose};
 use fit::Observation;
@@ -146,10 +146,6 @@ impl VCache {
 }
 
 impl Policy for VCache {
-    fn kind(&self) -> PolicyKind {
-        PolicyKind::VCache
-    }
-
     fn decide(&mut self, r: &Round) -> bool {
         self.rounds += 1;
         self.tau = None;
