@@ -40,6 +40,8 @@ const spec = {
   params: { horizon: 20, n_eval: 50 }, seeds: 1000,
 };
 const small = { horizon: 30, n_eval: 50 };
+/** A valid policy object: calls the LLM, then caches the arrival (k = 1 is never exceeded). */
+const ownPolicy = () => ({ decide: (a) => (a.distances.length && a.distances[0] < 0.05 ? 0 : 'llm'), observe: (c, t) => [t] });
 const plane = () => csc.Dataset.plane();
 
 // Per function: its valid arguments. Per class: how to make an instance, the constructor's
@@ -150,6 +152,12 @@ const CLASSES = {
     make: () => new csc.OnlineRun(plane(), small, ['clcb-sc-ls-cont', 'greedy']),
     ctor: () => [plane(), small, ['greedy', 'lru'], { model: 'plane' }],
     methods: { step: () => [3], cache: () => [1], centers: () => [0], curves: () => [0], heatmap: () => [0, 4], ask: () => [new Float32Array([0.3, 0.7]), 12, 'a question'], roundText: () => [0], roundAnswers: () => [0] },
+  },
+  // A policy written in JavaScript (a fresh one each call: a policy keeps its cache).
+  OwnPolicyRun: {
+    make: () => new csc.OwnPolicyRun(plane(), small, ownPolicy()),
+    ctor: () => [plane(), small, ownPolicy(), { model: 'plane' }],
+    methods: { step: () => [3] },
   },
   ExperimentRun: {
     make: () => new csc.ExperimentRun(spec, plane(), undefined, undefined),

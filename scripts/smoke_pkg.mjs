@@ -94,6 +94,16 @@ const synth = csc.Dataset.synthetic();
 const run = new csc.OnlineRun(synth, { horizon: 40, n_eval: 200 }, ["clcb-sc-ls-cont", "greedy", "vcache", "threshold"]);
 shape("LiveFrame", run.step(20));
 shape("LiveFrame", run.step(5, 4));
+{
+  // A policy written in JavaScript: its frames, explained, and one stopped by a fault.
+  const own = new csc.OwnPolicyRun(synth, { horizon: 40, n_eval: 200 }, { decide: () => "llm", observe: (c, t) => [t], explain: () => "always the LLM" });
+  shape("OwnPolicyFrame", own.step(20));
+  const bad = new csc.OwnPolicyRun(synth, { horizon: 40, n_eval: 200 }, { decide: (a) => (a.round === 3 ? {} : "llm"), observe: () => undefined });
+  const f = bad.step(40);
+  shape("OwnPolicyFrame", f);
+  if (!/^the policy stopped in round 3: /.test(f.stopped)) throw new Error(`OwnPolicyRun fault: ${f.stopped}`);
+  own.free(); bad.free();
+}
 shape("AskResult", run.ask(synth.points().slice(0, synth.dim), 12, "a question"));
 shape("CacheView", run.oracleCache());
 for (const p of [0, 1, 2, 3]) {

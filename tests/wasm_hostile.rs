@@ -401,6 +401,101 @@ export function runHostile(g, bench, synthetic) {
   mustThrow('new OnlineRun on a freed dataset', () => new g.OnlineRun(gone, small, ids));
   probe('run.free()', 'ok', () => run.free());
 
+  // ---- OwnPolicyRun: a policy written in JavaScript -------------------------------------------
+  cover('OwnPolicyRun');
+  {
+    const ownPlane = g.Dataset.plane();
+    // LRU with a fixed threshold (www/policies/lru-threshold.js, inlined).
+    const lru = () => ({
+      k: 0, tau: 0, members: [], last: [],
+      start(s) { this.k = s.k; this.tau = s.tau; },
+      decide(a) {
+        let j = -1;
+        for (let i = 0; i < a.distances.length; i++) if (j < 0 || a.distances[i] < a.distances[j]) j = i;
+        if (j >= 0 && a.distances[j] <= this.tau) { this.last[j] = a.round; return j; }
+        return 'llm';
+      },
+      observe(cost, round) {
+        if (this.members.length >= this.k) {
+          let v = 0;
+          for (let i = 1; i < this.members.length; i++) if (this.last[i] < this.last[v]) v = i;
+          this.members.splice(v, 1); this.last.splice(v, 1);
+        }
+        this.members.push(round); this.last.push(round);
+        return this.members;
+      },
+      explain() { return 'lru'; },
+    });
+    const own = { horizon: 40, n_eval: 40, seed: 1, k: 3, threshold_tau: 0.2 };
+    matrix('new OwnPolicyRun', [ownPlane, own, lru()], (a) => new g.OwnPolicyRun(...a));
+    for (const [hn, hv] of [...HOSTILE(), ['no decide', { observe() {} }], ['no observe', { decide() { return 'llm'; } }],
+      ['decide a number', { decide: 1, observe() {} }], ['a function', () => 'llm'],
+      ['a Proxy that throws', new Proxy({}, { get() { throw new Error('trap'); } })]]) {
+      if (hv && typeof hv === 'object' && typeof hv.decide === 'function' && typeof hv.observe === 'function') continue;
+      mustThrow(`new OwnPolicyRun policy ${hn}`, () => new g.OwnPolicyRun(ownPlane, own, hv));
+    }
+    const orun = new g.OwnPolicyRun(ownPlane, own, lru());
+    for (const getter of ['horizon', 'round', 'stopped']) probe(`ownRun.${getter}`, 'ok', () => orun[getter]);
+    matrix('ownRun.step', [3], (a) => orun.step(...a));
+    matrix('ownRun.result', [], (a) => orun.result(...a));
+    mustThrow('ownRun.step(-1)', () => orun.step(-1));
+    mustThrow('ownRun.step(NaN)', () => orun.step(NaN));
+    probe('ownRun plays to the horizon, explained', 'ok', () => {
+      const f = orun.step(2 ** 32 - 1);
+      if (orun.round !== 40 || f.stopped !== null || f.notes[f.notes.length - 1] !== 'lru') throw new Error(`round ${orun.round}, ${f.stopped}`);
+    });
+    // Hostile policies: each one stops in the round named, with one readable message; no trap.
+    const stops = (label, policy, round, words) => probe(`own policy: ${label}`, 'ok', () => {
+      const r = new g.OwnPolicyRun(ownPlane, own, policy);
+      try {
+        const f = r.step(40);
+        const want = `the policy stopped in round ${round}: `;
+        if (typeof f.stopped !== 'string' || !f.stopped.startsWith(want) || !f.stopped.includes(words) || r.stopped !== f.stopped) {
+          throw new Error(`expected "${want}…${words}…", got ${f.stopped}`);
+        }
+        if (r.round > round + 1 || r.step(5).t.length !== 0) throw new Error('played on after its fault');
+      } finally { r.free(); }
+    });
+    const at = (t, answer, base = lru()) => Object.assign(base, {
+      decide(a) { return a.round === t ? answer(a) : lru().decide.call(this, a); },
+    });
+    stops('decide throws an Error', { decide() { throw new RangeError('boom'); }, observe() {} }, 0, 'decide threw RangeError: boom');
+    for (const [hn, hv] of HOSTILE()) {
+      if (hv === 0 || (typeof hv === 'number' && hv >= 0 && Number.isInteger(hv))) continue; // a member index
+      stops(`decide throws ${hn}`, { decide() { throw hv; }, observe() {} }, 0, 'decide threw');
+      stops(`decide returns ${hn}`, { decide() { return hv; }, observe() {} }, 0, 'decide must return the index of a cache member');
+    }
+    stops('decide returns "LLM"', { decide() { return 'LLM'; }, observe() {} }, 0, 'or "llm", got the string "LLM"');
+    stops('serves from an empty cache', { decide() { return 0; }, observe() {} }, 0, 'its cache is empty');
+    stops('serves a member it does not hold', { decide(a) { return a.round < 2 ? 'llm' : 2; }, observe(c, t) { return [t]; } }, 2, 'cache member 2, but its cache holds members 0 to 0');
+    stops('observe throws', { decide() { return 'llm'; }, observe() { throw new Error('no'); } }, 0, 'observe threw Error: no');
+    for (const [hn, hv] of [['a string', 'x'], ['an object', {}], ['[NaN]', [NaN]], ['[-1]', [-1]], ['[1.5]', [1.5]], ['["0"]', ['0']],
+      ['a Uint32Array', new Uint32Array([0])], ['a Symbol', Symbol('s')], ['[undefined]', [undefined]]]) {
+      stops(`observe returns ${hn}`, { decide() { return 'llm'; }, observe() { return hv; } }, 0, 'observe must return nothing');
+    }
+    stops('more than k', { decide() { return 'llm'; }, observe(c, t) { return t < 3 ? null : [0, 1, 2, 3]; } }, 3, 'more than k = 3');
+    stops('an array of 2^31 holes', { decide() { return 'llm'; }, observe() { return new Array(2 ** 31); } }, 0, 'more than k = 3');
+    stops('a round not yet arrived', { decide() { return 'llm'; }, observe(c, t) { return [t + 1]; } }, 0, 'names round 1, which has not arrived');
+    stops('a round twice', { decide() { return 'llm'; }, observe(c, t) { return [t, t]; } }, 0, 'names round 0 twice');
+    stops('start throws', { start() { throw new Error('setup'); }, decide() { return 'llm'; }, observe() {} }, 0, 'start threw Error: setup');
+    stops('a getter on Error.message throws', { decide() { const e = new Error('x'); Object.defineProperty(e, 'message', { get() { throw new Error('again'); } }); throw e; }, observe() {} }, 0, 'decide threw Error');
+    stops('a fault after 5 good rounds', at(5, () => ({})), 5, 'got an object');
+    probe('own policy: explain throws or returns a non-string (ignored)', 'ok', () => {
+      for (const explain of [() => { throw new Error('x'); }, () => 5, () => ({})]) {
+        const r = new g.OwnPolicyRun(ownPlane, own, Object.assign(lru(), { explain }));
+        const f = r.step(40);
+        r.free();
+        if (f.stopped !== null || f.notes.some((n) => n !== null)) throw new Error(String(f.stopped));
+      }
+    });
+    const deadOwn = new g.OwnPolicyRun(ownPlane, own, lru());
+    deadOwn.free();
+    mustThrow('freed ownRun.step', () => deadOwn.step(1));
+    mustThrow('OwnPolicyRun.prototype.step on {}', () => g.OwnPolicyRun.prototype.step.call({}, 1));
+    probe('ownRun.free()', 'ok', () => orun.free());
+    ownPlane.free();
+  }
+
   // ---- benchmark exports (src/bindings/bench.rs) ------------------------------------------------
   // Only with cargo feature `bench` (the benchmark's package, www/pkg-bench: `wasm-pack test
   // --headless --chrome -- --features bench`); without it they must not be exported at all.

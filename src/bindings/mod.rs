@@ -41,6 +41,8 @@ pub mod frontier;
 #[cfg(target_arch = "wasm32")]
 pub mod online_run;
 #[cfg(target_arch = "wasm32")]
+pub mod own_policy;
+#[cfg(target_arch = "wasm32")]
 pub mod page;
 #[cfg(target_arch = "wasm32")]
 pub mod params;

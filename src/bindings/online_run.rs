@@ -15,7 +15,7 @@ use wasm_bindgen::prelude::*;
 
 /// The `arrival` argument of `OnlineRun`: a model name or an [`ArrivalSpec`] object; `None` when
 /// left out (`undefined`/`null`).
-fn arrival_from_js(v: JsValue) -> JsResult<Option<ArrivalSpec>> {
+pub(crate) fn arrival_from_js(v: JsValue) -> JsResult<Option<ArrivalSpec>> {
     let Some(v) = super::convert::optional(v) else { return Ok(None) };
     if let Some(name) = v.as_string() {
         return ArrivalSpec::parse(&name, None).map(Some).map_err(js_err);
@@ -382,7 +382,7 @@ impl JsOnlineRun {
 }
 
 /// Checkpoints as the columns of a `Curves`.
-fn curves_js(cps: &[crate::online::sim::Checkpoint]) -> JsValue {
+pub(crate) fn curves_js(cps: &[crate::online::sim::Checkpoint]) -> JsValue {
     let col = |f: &dyn Fn(&crate::online::sim::Checkpoint) -> f64| {
         js_sys::Float64Array::from(&cps.iter().map(f).collect::<Vec<_>>()[..])
     };

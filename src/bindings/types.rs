@@ -113,6 +113,61 @@ export interface LiveFrame {
   heat: (Heatmap | null)[] | null;
 }
 
+/** What a policy written in JavaScript is shown each round (`OwnPolicy.decide`; docs/JS-API.md,
+ *  "Your own policy"). Valid during the call only: copy `x` (`Float32Array.from(a.x)`) to keep it. */
+export interface OwnPolicyArrival {
+  /** The round, from 0. */
+  round: number;
+  /** The arrival's vector: a view of the engine's memory, read it during the call. */
+  x: Float32Array;
+  /** The policy's cache members in the order it named them: the round of each member's arrival. */
+  members: Uint32Array;
+  /** `d(x, member)` on the run's distance scale (SPEC §3), one per member, in that order. */
+  distances: Float64Array;
+}
+
+/** A caching policy written in JavaScript: the default export of its module (an object, or a
+ *  class the page instantiates with `new`). Every answer is validated by the engine; a throw, a
+ *  wrong type, a member it does not hold, more than `k` members, a round not yet arrived or
+ *  named twice stops it with one message naming the round. */
+export interface OwnPolicy {
+  /** Told once before round 0: `k`, the dimension, `T` and the threshold cache's `τ`. */
+  start?(setup: Setup): void;
+  /** Serve from member `i` (its index in `arrival.members`) or call the LLM (`"llm"`). */
+  decide(arrival: OwnPolicyArrival): number | "llm";
+  /** After an LLM call in `round`: its observed cost `c(x) + η`. Return nothing to keep the
+   *  cache, or its new members as rounds `≤ round` (at most `k`, none twice); the new cache
+   *  serves from the next round. */
+  observe(cost: number, round: number): number[] | undefined | null | void;
+  /** A short sentence on the last decision (the live view's "why this round"). */
+  explain?(): string;
+}
+
+/** The rounds `OwnPolicyRun.step(n)` played: per round the policy's decision, as a `LiveFrame`
+ *  gives them for one policy, its explanations, its counters and curve points, and its fault. */
+export interface OwnPolicyFrame {
+  /** Rounds played so far. */
+  round: number;
+  /** Round index of each played round (from 0). */
+  t: Uint32Array;
+  /** 1 if it called the LLM, 0 if it served from its cache. */
+  llm: Uint8Array;
+  /** 1 if the cache serving the round differs from the previous round's. */
+  switched: Uint8Array;
+  /** What the round cost: `c(x)` for an LLM call, `φ(d(x, m))` for a hit from member `m`. */
+  realised: Float64Array;
+  /** SPEC §14: 1 a wrong answer served, 0 a correct one, −1 an LLM call or no ground truth. */
+  wrong: Int8Array;
+  /** Its `explain()` after each round (`null`: none); empty when it has no `explain`. */
+  notes: (string | null)[];
+  /** Its counters now. */
+  counters: Checkpoint;
+  /** The curve points recorded since the last frame (append them). */
+  curves: Curves;
+  /** Why it stopped ("the policy stopped in round 7: …"), or `null`. */
+  stopped: string | null;
+}
+
 /** What `OnlineRun.ask(x, tokens, text)` played ("Ask a question"): one round, as a
  *  `LiveFrame`, plus what explains each policy's decision. */
 export interface AskResult extends LiveFrame {

@@ -54,6 +54,7 @@ fn roots(v: &mut Collect) {
     v.visit::<crate::online::sim::Checkpoint>();
     v.visit::<crate::online::sim::RunResult>();
     v.visit::<crate::live::FrameEvent>();
+    v.visit::<crate::online::external::Setup>();
     v.visit::<crate::experiment::tune::TuneAnswer>();
 }
 

@@ -1404,6 +1404,30 @@ export type RunResult = {
 };
 
 /**
+ * What an external policy is told once, before round 0.
+ */
+export type Setup = {
+  /**
+   * The cache size `k`: the most members a cache may hold.
+   */
+  k: number,
+  /**
+   * The arrivals' dimension.
+   */
+  dim: number,
+  /**
+   * The horizon `T`: rounds `0 … T−1` will be played.
+   */
+  horizon: number,
+  /**
+   * The built-in threshold cache's hit radius `τ` on this run's distance scale
+   * ([`Params::resolved_threshold_tau`](crate::config::Params::resolved_threshold_tau)), for
+   * a policy that wants the same one.
+   */
+  tau: number,
+};
+
+/**
  * Which slice of the units a shard report holds: units `u` with `u.index % count == index`.
  */
 export type ShardInfo = {
