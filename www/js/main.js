@@ -14,6 +14,7 @@ import { createPaperView } from './views/paper.js';
 import { createSweepView } from './views/sweep.js';
 import { createFrontierView } from './views/frontier.js';
 import { createTheoryView } from './views/theory.js';
+import { createOwnPolicy, policyHash } from './views/own-policy.js';
 import { setupUpload, arrivalChoice } from './upload.js';
 import { determinism } from './jobs.js';
 
@@ -79,10 +80,14 @@ const app = {
 };
 
 /** The URL fragment naming the uploaded data in use, so a link made with it says which. */
-const hash = (s) => (s.dataset === 'upload' ? uploadHash(app.upload, arrivalChoice(app)) : '');
+const hash = (s) => [s.dataset === 'upload' ? uploadHash(app.upload, arrivalChoice(app)) : '', policyHash()].filter(Boolean).join('&');
 
 const live = createLiveView(app);
 createAskView(app, live);
+// Your own policy: from the link, the code box or a file; the live view's panel follows it.
+const ownPolicy = createOwnPolicy(app);
+ownPolicy.loaded.then(() => live.restartOwn());
+ownPolicy.onChange(() => live.restartOwn());
 const views = {
   live, regret: createRegretView(app), offline: createOfflineView(app),
   efficiency: createEfficiencyView(app), paper: createPaperView(app), sweep: createSweepView(app),

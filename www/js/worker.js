@@ -7,7 +7,7 @@
 // and gold answers of played rounds, `results` and `trace` the exports. A trapped instance answers with what to do and this worker closes: the
 // page starts a fresh one on Reset.
 import init, { Dataset, OnlineRun, policies, validateParams, provideSynthetic } from '../pkg/csc.js';
-import { answersOption } from './nq-trivia.js';
+import { makeDataset } from './make-dataset.js';
 import { startPageEngine, serve } from './rpc.js';
 
 // the page's compiled engine (engine.js), else fetched here
@@ -15,21 +15,6 @@ const ready = startPageEngine(init, provideSynthetic);
 ready.catch(() => {}); // reported, as the failed reply, to each request below
 let run = null;
 let dataset = null;
-
-function makeDataset(msg) {
-  if (msg.dataset === 'plane') return Dataset.plane();
-  if (msg.dataset === 'nq-trivia' && msg.nq) {
-    const f = msg.nq, text = (b) => new TextDecoder().decode(b);
-    return Dataset.nqTrivia(text(f.nq), new Uint8Array(f.nqEmb), text(f.tq), new Uint8Array(f.tqEmb), undefined, undefined, answersOption(f));
-  }
-  if (msg.dataset === 'upload' && msg.upload) {
-    // with the group field of `bursty` and the index file of `replay` (upload.js uploadedData)
-    const u = msg.upload;
-    const options = { groupBy: u.groupBy, replayIndex: u.index ? new Uint8Array(u.index) : undefined, replayIndexName: u.indexName };
-    return Dataset.fromJsonl(u.name, new Uint8Array(u.jsonl), u.emb ? new Uint8Array(u.emb) : undefined, u.dim || undefined, undefined, options);
-  }
-  return Dataset.synthetic();
-}
 
 const started = () => { if (!run) throw new Error('the live run has not started: press Reset'); };
 
@@ -39,7 +24,7 @@ serve({
     if (run) { run.free(); run = null; }
     if (dataset) { dataset.free(); dataset = null; }
     const t0 = performance.now();
-    dataset = makeDataset(msg);
+    dataset = makeDataset(Dataset, msg);
     const params = validateParams(msg.params);
     run = new OnlineRun(dataset, params, msg.policies, msg.arrival || undefined);
     // The catalog entries of the run's policies (family, where each explained step is defined).

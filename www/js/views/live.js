@@ -14,6 +14,7 @@ import { curvesCsv, downloadText, downloadCanvas } from '../export.js';
 import { uploadedData } from '../upload.js';
 import { Rpc } from '../rpc.js';
 import { enginePackage } from '../engine.js';
+import { OwnLivePanel } from './own-policy.js';
 /** @typedef {import('../state.js').App} App */
 
 const $ = (id) => document.getElementById(id);
@@ -59,6 +60,8 @@ export function createLiveView(app) {
     $('panel-1').parentElement.append(f);
   }
   const panels = KEYS.map((_, i) => new LivePanel($(`panel-${i}`), roundsInfo));
+  // Your own policy's panel (own-policy.js): set up on each run's stream, it follows its rounds.
+  const ownPanel = new OwnLivePanel();
   /**
    * The live view's state. `mode`: 'idle' (no run yet), 'starting' (the worker sets a run up),
    * 'paused', 'playing', 'stepping' (paused, with rounds or a question the buttons asked for still
@@ -68,7 +71,7 @@ export function createLiveView(app) {
    * and a `question` wait for the next free frame; `curves` per policy, the points so far.
    */
   const session = {
-    mode: 'idle', gen: 0, run: null, last: null, inFlight: false, queued: 0, question: null,
+    mode: 'idle', gen: 0, run: null, last: null, inFlight: false, queued: 0, question: null, init: null,
     /** @type {Record<string, number[]>[]} */ curves: [],
   };
   /** Whether the view is shown (`active`), must start a new run when it is (`stale`), or redraw (`dirty`). */
@@ -146,7 +149,8 @@ export function createLiveView(app) {
     files.then((nq) => {
       if (g !== session.gen) return null;
       if (nq) status(`Computing the oracle M_orc on n_eval = ${s.params.n_eval} samples…`);
-      return engine.request('init', nq ? { ...init, nq } : init).then((m) => { if (g === session.gen) onReady({ ...m, ids: policies }); });
+      session.init = nq ? { ...init, nq } : init;
+      return engine.request('init', session.init).then((m) => { if (g === session.gen) onReady({ ...m, ids: policies }); });
     }).catch((e) => { if (g === session.gen) failed(e.message); });
     view.dirty = true;
   }
@@ -183,6 +187,7 @@ export function createLiveView(app) {
     $('dataset-checksum').textContent = m.checksum;
     app.emit('checksum', m.checksum); // the fingerprint of uploaded data names its checksum
     to('paused');
+    ownPanel.start(session.init, { oracleLoss: m.oracleLoss, noCacheLoss: m.noCacheLoss });
     absorb(m.frame);
     showLegend();
     const a = m.arrival;
@@ -237,6 +242,7 @@ export function createLiveView(app) {
       p.chart.set(c, f.counters[i], run.oracleLoss, run.noCacheLoss);
     });
     document.body.dataset.round = String(f.round);
+    ownPanel.follow(f.round);
     view.dirty = true;
   }
 
@@ -315,6 +321,10 @@ export function createLiveView(app) {
     show() { if (app.state.colour !== shownColour) { shownColour = app.state.colour; showLegend(); showProjectionNote(); view.dirty = true; } },
     /** Restarts the run now if the view is open, else when it is next opened. */
     restart() { if (view.active) start(); else view.stale = true; },
+    /** Sets your own policy up again on the run as it stands (a new policy, or none). */
+    restartOwn() {
+      if (session.run && session.init) { ownPanel.start(session.init, session.run); if (session.last) ownPanel.follow(session.last.round); } else ownPanel.start(null, null);
+    },
     activate() { view.active = true; view.dirty = true; if (view.stale) start(); },
     deactivate() { view.active = false; setPlaying(false); },
     /** The run's setup (`dim`, `policies`, `horizon`, …) once it is ready, else null (views/ask.js). */

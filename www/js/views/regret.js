@@ -6,7 +6,8 @@ import { policies } from '../../pkg/csc.js';
 import { JobPanel } from './job-panel.js';
 import { onlineCharts } from '../report.js';
 import { LOAD_FIRST, uploadedData } from '../upload.js';
-import { nqTriviaNow } from '../nq-trivia.js';
+import { nqTriviaNow, nqTriviaFiles } from '../nq-trivia.js';
+import { own, ownOnSeeds } from './own-policy.js';
 /** @typedef {import('../state.js').App} App */
 /** @typedef {import('../../pkg/csc.js').PolicyId} PolicyId */
 
@@ -55,8 +56,56 @@ export function createRegretView(app) {
     charts: (report) => onlineCharts(report),
     stem: () => `online-${uploadedData(app)?.dataset.name || app.state.dataset}-${app.state.seeds}seeds`,
   });
+  // Your own policy on the same seeds (own-policy.js): its regret beside the report's.
+  const ownBox = /** @type {HTMLElement} */ (document.getElementById('own-regret'));
+  const ownOut = /** @type {HTMLElement} */ (document.getElementById('own-regret-out'));
+  const ownStatus = /** @type {HTMLElement} */ (document.getElementById('own-regret-status'));
+  let ownGen = 0;
+  document.getElementById('own-regret-run').addEventListener('click', async () => {
+    const g = ++ownGen, s = app.state, up = uploadedData(app);
+    ownOut.replaceChildren();
+    ownStatus.classList.remove('bad');
+    try {
+      if (s.dataset === 'upload' && !up) throw new Error(LOAD_FIRST);
+      const nq = s.dataset === 'nq-trivia' ? await nqTriviaFiles(app) : null;
+      const init = { dataset: s.dataset, upload: up && up.dataset, arrival: up && up.upload.arrival, params: s.params, ...(nq ? { nq } : {}) };
+      const seeds = Array.from({ length: s.seeds }, (_, i) => s.params.seed + i);
+      ownStatus.textContent = `Playing your policy on ${seeds.length} seeds…`;
+      const got = await ownOnSeeds(init, seeds, (p) => { if (g === ownGen && p.round % 500 === 0) ownStatus.textContent = `Seed ${p.seed}: round ${p.round}…`; });
+      if (g !== ownGen) return;
+      showOwn(got);
+    } catch (e) {
+      if (g !== ownGen) return;
+      ownStatus.textContent = e.message;
+      ownStatus.classList.add('bad');
+    }
+  });
+  /** Per seed, your policy's metrics at T, and their mean. */
+  function showOwn(got) {
+    const done = got.filter((r) => !r.stopped);
+    /** @type {[string, (c: any) => number | null, number][]} */
+    const cols = [['avg regret', (c) => c.avg_regret, 4], ['realised cost / round', (c) => c.avg_realised_cost, 4], ['hit rate', (c) => c.hit_rate, 3],
+      ['switches', (c) => c.switches, 0], ['error rate', (c) => c.error_rate, 4], ['hit precision', (c) => c.hit_precision, 4]];
+    const fmt = (v, d) => (v == null || !Number.isFinite(v) ? '—' : v.toFixed(d));
+    const table = document.createElement('table');
+    table.className = 'own-regret-table';
+    const row = (cells, tag = 'td') => { const tr = table.insertRow(); for (const c of cells) tr.append(Object.assign(document.createElement(tag), { textContent: c })); return tr; };
+    row(['seed', ...cols.map(([n]) => n)], 'th');
+    for (const r of done) row([String(r.seed), ...cols.map(([, f, d]) => fmt(f(r.result.last), d))]).dataset.seed = String(r.seed);
+    if (done.length) {
+      const mean = (f) => { const v = done.map((r) => f(r.result.last)).filter((x) => x != null); return v.length ? v.reduce((a, b) => a + b, 0) / v.length : null; };
+      row(['mean', ...cols.map(([, f, d]) => fmt(mean(f), d))]).dataset.seed = 'mean';
+    }
+    ownOut.replaceChildren(table);
+    const stop = got.find((r) => r.stopped);
+    ownStatus.textContent = stop ? `Seed ${stop.seed}: ${stop.stopped}` : `Your policy on seeds ${got[0].seed}…${got[got.length - 1].seed}, T = ${done[0]?.result.last.t ?? 0}: the same streams, noise and evaluation samples as the runs above.`;
+    ownStatus.classList.toggle('bad', Boolean(stop));
+  }
   return {
-    show() { for (const cb of box.querySelectorAll('input')) cb.checked = app.state.policies.includes(/** @type {PolicyId} */ (cb.value)); },
+    show() {
+      ownBox.hidden = !own.code;
+      for (const cb of box.querySelectorAll('input')) cb.checked = app.state.policies.includes(/** @type {PolicyId} */ (cb.value));
+    },
     activate() { panel.activate(); },
     deactivate() { panel.deactivate(); },
   };

@@ -1,0 +1,226 @@
+// @ts-check
+// Your own policy (docs/USAGE.md, "Your own policy"; docs/JS-API.md): a JavaScript module typed in
+// the code box or loaded from a .js file, stored in the link (own-code.js), played by the engine
+// beside the paper's policies in a worker of its own (policy-worker.js): in the live view as a
+// panel of its own, following the live run round by round on its stream, and in the regret view
+// on the same seeds. A policy that faults — throws, answers garbage, names a member it may not
+// hold, exceeds k, runs one round longer than ROUND_LIMIT_MS, or exhausts its worker's memory —
+// is stopped with one message naming the round; the other policies' runs are separate and go on.
+import { Rpc } from '../rpc.js';
+import { enginePackage } from '../engine.js';
+import { encodeCode, decodeCode, linkedPolicy } from '../own-code.js';
+import { RunningChart } from './live-chart.js';
+/** @typedef {import('../state.js').App} App */
+
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+/** The longest a round of your policy may take (its worker is stopped after). */
+export const ROUND_LIMIT_MS = 2000;
+/** The shipped examples (www/policies/). */
+const EXAMPLES = { 'lru-threshold': 'LRU with a fixed threshold', 'learned-threshold': 'A learned threshold' };
+const CURVES = ['t', 'avgRegret', 'switches', 'avgRealisedCost', 'hitRate', 'loss', 'estRmse'];
+
+/** The policy in use: its code and the fragment value that carries it (null: none). */
+export const own = { code: /** @type {string | null} */ (null), fragment: '' };
+
+/** The URL fragment part naming your policy (main.js joins it to the upload's). */
+export const policyHash = () => (own.fragment ? `policy=${own.fragment}` : '');
+
+/**
+ * A worker for your policy: `request` with the per-round watchdog; a failure (too long, out of
+ * memory, a trap) becomes "the policy stopped in round r: …" with the last round it started.
+ */
+class PolicyWorker {
+  constructor(name) {
+    this.round = 0;
+    this.rpc = new Rpc(new URL('../policy-worker.js', import.meta.url), {
+      name, wasm: enginePackage, idleMs: 120000, startHint: 'it could not be started (is pkg/ built and served?)',
+    });
+  }
+
+  /** `type` with `payload`; `limit`: the watchdog is the per-round limit (else set-up's). */
+  async request(type, payload, { limit = false, onRound = (_r) => {} } = {}) {
+    this.rpc.idleMs = limit ? ROUND_LIMIT_MS : 120000;
+    const onProgress = (p) => { this.round = typeof p === 'number' ? p : p.round; onRound(p); };
+    try {
+      return await this.rpc.request(type, payload, { onProgress });
+    } catch (e) {
+      if (!limit || this.rpc.running) throw e;
+      const m = String(e.message);
+      const why = m.includes('stopped answering')
+        ? `it ran longer than the ${ROUND_LIMIT_MS / 1000} s a round may take (an endless loop?), so its worker was stopped`
+        : `its worker died (${m.replace(/^.*? failed: /, '')}; out of memory?)`;
+      throw new Error(`the policy stopped in round ${this.round}: ${why}`);
+    }
+  }
+
+  stop() { this.rpc.terminate(); }
+}
+
+/** @param {App} app */
+export function createOwnPolicy(app) {
+  const code = /** @type {HTMLTextAreaElement} */ ($('own-code'));
+  const msg = $('own-msg');
+  const say = (text, bad = false) => { msg.textContent = text; msg.classList.toggle('bad', bad); };
+  const listeners = [];
+
+  /** Uses `text` as your policy (null: none): in the link, then in every view. */
+  async function use(text) {
+    own.code = text;
+    own.fragment = text ? await encodeCode(text) : '';
+    app.set(() => {}); // rewrites the link with the new fragment
+    for (const fn of listeners) fn();
+  }
+
+  async function example(id) {
+    const res = await fetch(new URL(`../../policies/${id}.js`, import.meta.url));
+    if (!res.ok) throw new Error(`the example ${id}.js could not be fetched (${res.status})`);
+    return res.text();
+  }
+
+  const select = /** @type {HTMLSelectElement} */ ($('own-example'));
+  for (const [id, name] of Object.entries(EXAMPLES)) select.append(new Option(name, id));
+  select.addEventListener('change', async () => {
+    if (!select.value) return;
+    try { code.value = await example(select.value); say('Example loaded: press “Run it beside”.'); } catch (e) { say(e.message, true); }
+    select.value = '';
+  });
+  $('own-file').addEventListener('change', async (ev) => {
+    const f = /** @type {HTMLInputElement} */ (ev.target).files?.[0];
+    if (!f) return;
+    if (f.size > 1e6) { say(`${f.name} is ${Math.round(f.size / 1e3)} kB: a policy module of at most 1 MB is read`, true); return; }
+    code.value = await f.text();
+    say(`${f.name} loaded: press “Run it beside”.`);
+  });
+  $('own-apply').addEventListener('click', async () => {
+    if (!code.value.trim()) { say('The code box is empty: type a module with a default export, load a .js file or pick an example.', true); return; }
+    await use(code.value);
+    say('Your policy runs beside the others (its panel below); the link now carries it.');
+  });
+  $('own-remove').addEventListener('click', async () => { await use(null); say('Your policy is removed (and gone from the link).'); });
+
+  // A link's policy.
+  const linked = linkedPolicy();
+  const loaded = linked
+    ? decodeCode(linked).then((text) => { code.value = text; own.code = text; own.fragment = linked; say('Your policy came with the link: it runs beside the others.'); })
+      .catch((e) => say(e.message, true))
+    : Promise.resolve();
+  return {
+    loaded,
+    /** Calls `fn` whenever your policy changes. */
+    onChange(fn) { listeners.push(fn); },
+  };
+}
+
+/**
+ * The live view's panel of your policy: set up with the live run's request, it follows the live
+ * run's round (one request at a time, catching up).
+ */
+export class OwnLivePanel {
+  constructor() {
+    this.root = $('own-panel');
+    this.worker = new PolicyWorker('your policy\'s worker');
+    this.chart = new RunningChart(/** @type {HTMLCanvasElement} */ (this.root.querySelector('.running-chart')));
+    this.gen = 0;
+    this.ready = false; this.round = 0; this.target = 0; this.busy = false; this.horizon = 0;
+    /** @type {string | null} */ this.stopped = null;
+    /** @type {{ oracleLoss: number, noCacheLoss: number } | null} */ this.refs = null;
+    /** @type {[number, number, number, number, number][]} */ this.log = [];
+    this.reset();
+  }
+
+  reset() {
+    Object.assign(this, { ready: false, round: 0, target: 0, busy: false, stopped: null, horizon: 0, refs: null, log: [] });
+    this.curves = Object.fromEntries(CURVES.map((k) => [k, []]));
+    this.chart.reset();
+    this.root.dataset.round = '0';
+    this.root.dataset.stopped = '';
+  }
+
+  /** Sets your policy up on the live run `init` (`refs`: the run's oracle and no-cache losses). */
+  start(init, refs) {
+    this.gen += 1;
+    this.reset();
+    this.root.hidden = !own.code;
+    if (!own.code) { this.worker.stop(); return; }
+    this.refs = refs;
+    const g = this.gen;
+    this.show('Setting up your policy…');
+    this.worker.request('init', { ...init, code: own.code }).then((m) => {
+      if (g !== this.gen) return;
+      Object.assign(this, { ready: true, horizon: m.horizon });
+      if (m.stopped) this.fail(m.stopped); else this.show('Ready.');
+      this.pump();
+    }, (e) => { if (g === this.gen) this.fail(e.message); });
+  }
+
+  /** Plays up to the live run's round `t`. */
+  follow(t) { this.target = Math.max(this.target, t); this.pump(); }
+
+  pump() {
+    if (!this.ready || this.busy || this.stopped || this.round >= this.target) return;
+    this.busy = true;
+    const g = this.gen;
+    this.worker.request('step', { n: this.target - this.round }, { limit: true }).then((f) => {
+      if (g !== this.gen) return;
+      this.busy = false;
+      this.absorb(f);
+      this.pump();
+    }, (e) => { if (g === this.gen) { this.busy = false; this.fail(e.message); } });
+  }
+
+  absorb(f) {
+    this.round = f.round;
+    for (const k of CURVES) this.curves[k].push(...f.curves[k]);
+    const cp = f.counters;
+    const pct = (v) => (v == null ? '—' : `${(v * 100).toFixed(2)} %`);
+    const rows = [['round t', String(cp.t), 'round'], ['avg regret', cp.avg_regret.toFixed(4), 'regret'],
+      ['realised cost / round', cp.avg_realised_cost.toFixed(4), 'cost'], ['hit rate', `${(cp.hit_rate * 100).toFixed(1)} %`, 'hit'],
+      ['switches', String(cp.switches), 'switches'], ['switching cost / round', cp.avg_switch_cost.toFixed(4), 'switchcost'],
+      ['error rate', pct(cp.error_rate), 'error'], ['hit precision', pct(cp.hit_precision), 'precision'], ['LLM calls', String(cp.llm_calls), 'llm']];
+    const dl = this.root.querySelector('.counters');
+    dl.replaceChildren(...rows.map(([name, value, key]) => {
+      const div = document.createElement('div');
+      const dd = Object.assign(document.createElement('dd'), { textContent: value });
+      dd.dataset.counter = key;
+      div.append(Object.assign(document.createElement('dt'), { textContent: name }), dd);
+      return div;
+    }));
+    const n = f.t.length;
+    if (n) {
+      const note = f.notes.length ? f.notes[n - 1] : null;
+      const did = f.llm[n - 1] ? 'sent to the LLM' : 'served from its cache';
+      this.root.querySelector('.why').textContent = `Round ${f.t[n - 1]}: ${did}${note ? ` — ${note}` : ''}`;
+    }
+    if (this.refs) { this.chart.set(this.curves, cp, this.refs.oracleLoss, this.refs.noCacheLoss); this.chart.draw(this.horizon); }
+    // For the tests: the decisions and costs of every round so far.
+    this.root.dataset.round = String(f.round);
+    for (let i = 0; i < n; i++) this.log.push([f.t[i], f.llm[i], f.switched[i], f.realised[i], f.wrong[i]]);
+    /** @type {any} */ (this.root).ownLog = this.log;
+    /** @type {any} */ (this.root).ownCurves = this.curves;
+    if (f.stopped) this.fail(f.stopped);
+    else if (f.round >= this.horizon) this.show(`Done: T = ${this.horizon} rounds played.`);
+    else this.show('');
+  }
+
+  fail(message) {
+    this.stopped = message;
+    this.root.dataset.stopped = message;
+    this.show(message, true);
+  }
+
+  show(text, bad = false) {
+    const s = this.root.querySelector('.own-status');
+    s.textContent = text;
+    s.classList.toggle('bad', bad);
+  }
+}
+
+/** Plays your policy on `seeds` of the regret view's settings: per seed its `RunResult`. */
+export async function ownOnSeeds(init, seeds, onRound) {
+  const w = new PolicyWorker('your policy\'s worker (regret)');
+  try {
+    return await w.request('seeds', { ...init, code: own.code, seeds }, { limit: true, onRound });
+  } finally { w.stop(); }
+}
+
+export { EXAMPLES, decodeCode };
