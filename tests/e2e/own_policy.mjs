@@ -115,8 +115,9 @@ const HOSTILE = [
   ['NaN', at(6, 'return NaN;'), /^the policy stopped in round 6: decide must return .* got NaN$/],
   ['a member it does not hold', at(9, 'return members.length + 3;'), /^the policy stopped in round 9: it served from cache member \d+, but its cache holds members 0 to \d+$/],
   ['more than k', LRU.replace('return this.members;', 'return round >= 8 ? [0, 1, 2, 3, 4, 5, 6] : this.members;'), /^the policy stopped in round \d+: its new cache has 7 members, more than k = 5$/],
-  ['an endless loop', at(7, 'for (;;) {}'), /^the policy stopped in round 7: it ran longer than the 2 s a round may take/],
-  ['unbounded allocation', at(5, 'const a = []; for (;;) a.push(new Array(1e6).fill(round));'), /^the policy stopped in round 5: /],
+  ['an endless loop', at(7, 'for (;;) {}'), /^the policy stopped in round 7: it ran longer than the 2 s a round may take /],
+  ['unbounded allocation', at(5, 'const a = []; for (;;) a.push(new Array(1e6).fill(round));'), /^the policy stopped in round 5: it ran longer than the 2 s a round may take \(an endless loop, or allocation without bound\?\)|^the policy stopped in round 5: its worker died/],
+  ['its worker dies', at(3, "setTimeout(() => { throw new Error('later'); });"), /^the policy stopped (in|after) round \d+: its worker died \(.*later.*; out of memory\?\)$/],
   ['a module that does not load', 'export default class { decide( {', /could not be loaded/],
   ['no decide', 'export default { observe() {} };', /default export must be an object, or a class, with the methods decide/],
 ];

@@ -32,28 +32,45 @@ export const policyHash = () => (own.fragment ? `policy=${own.fragment}` : '');
 class PolicyWorker {
   constructor(name) {
     this.round = 0;
+    /** Why its worker failed while your policy was set up (its death is its fault). */
+    this.failed = /** @type {string | null} */ (null);
     this.rpc = new Rpc(new URL('../policy-worker.js', import.meta.url), {
       name, wasm: enginePackage, idleMs: 120000, startHint: 'it could not be started (is pkg/ built and served?)',
+      onFail: (m) => { if (this.playing) { this.failed ??= m; this.between ??= !this.busy; } },
     });
+    this.playing = false;
+    /** Whether a request is out, and whether the worker died between requests (its round is then the last one played). */
+    this.busy = false;
+    this.between = /** @type {boolean | null} */ (null);
   }
 
   /** `type` with `payload`; `limit`: the watchdog is the per-round limit (else set-up's). */
   async request(type, payload, { limit = false, onRound = (_r) => {} } = {}) {
+    if (!limit) { this.failed = null; this.between = null; this.playing = false; }
+    if (this.failed) throw new Error(this.stopped(this.failed));
     this.rpc.idleMs = limit ? ROUND_LIMIT_MS : 120000;
     const onProgress = (p) => { this.round = typeof p === 'number' ? p : p.round; onRound(p); };
+    this.busy = true;
     try {
-      return await this.rpc.request(type, payload, { onProgress });
+      const out = await this.rpc.request(type, payload, { onProgress });
+      this.playing = true;
+      return out;
     } catch (e) {
       if (!limit || this.rpc.running) throw e;
-      const m = String(e.message);
-      const why = m.includes('stopped answering')
-        ? `it ran longer than the ${ROUND_LIMIT_MS / 1000} s a round may take (an endless loop?), so its worker was stopped`
-        : `its worker died (${m.replace(/^.*? failed: /, '')}; out of memory?)`;
-      throw new Error(`the policy stopped in round ${this.round}: ${why}`);
-    }
+      this.failed ??= String(e.message);
+      throw new Error(this.stopped(this.failed));
+    } finally { this.busy = false; }
   }
 
-  stop() { this.rpc.terminate(); }
+  /** A failure of the worker while the policy plays, as the policy's fault in its round. */
+  stopped(m) {
+    const why = m.includes('stopped answering')
+      ? `it ran longer than the ${ROUND_LIMIT_MS / 1000} s a round may take (an endless loop, or allocation without bound?), so its worker was stopped`
+      : `its worker died (${m.replace(/^.*? failed: /, '')}; out of memory?)`;
+    return `the policy stopped ${this.between ? 'after' : 'in'} round ${this.round}: ${why}`;
+  }
+
+  stop() { this.playing = false; this.rpc.terminate(); }
 }
 
 /** @param {App} app */
