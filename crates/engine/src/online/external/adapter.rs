@@ -1,7 +1,8 @@
 //! [`External`]: an [`ExternalPolicy`] played as a [`Policy`], every answer validated
 //! (docs/SPEC-NOTES.md, "External policies").
 
-use super::{Answer, ExternalPolicy, ExternalRound, Fault, PolicyError, Setup};
+use super::fault::{Fault, PolicyError};
+use super::interface::{Answer, ExternalPolicy, ExternalRound, Setup};
 use crate::online::{CacheSet, Context, Inspect, Policy, Round};
 use crate::space::Points;
 

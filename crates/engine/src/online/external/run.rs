@@ -1,7 +1,9 @@
 //! [`ExternalRun`]: an external policy played by the simulator, round by round, stopping at its
 //! first fault.
 
-use super::{External, ExternalPolicy, PolicyError};
+use super::adapter::External;
+use super::fault::PolicyError;
+use super::interface::ExternalPolicy;
 use crate::config::Checked;
 use crate::error::Result;
 use crate::online::sim::{Checkpoint, Environment, RunResult, Simulation, StepOutcome};
@@ -18,7 +20,7 @@ pub struct ExternalRun {
 
 impl ExternalRun {
     /// `id` names the policy in its [`RunResult`]; `record_every` as [`Simulation::new`]'s. A
-    /// policy that refuses its [`Setup`](super::Setup) stops in round 0.
+    /// policy that refuses its [`Setup`](super::interface::Setup) stops in round 0.
     pub fn new(
         env: Arc<Environment>,
         policy: Box<dyn ExternalPolicy>,
