@@ -258,7 +258,7 @@ impl LowSwitch<KernelCosts> {
 impl LowSwitch<KernelCosts<NystromKrr>> {
     /// CLCB-SC-LS-Cont with the Nyström learner over the centers (a named approximation).
     pub fn nystrom(ctx: &Context) -> Result<Self> {
-        LowSwitch::with_learner(PolicyKind::ClcbScLsContNystrom, ctx, KernelCosts::nystrom(ctx)?)
+        LowSwitch::with_learner(ctx, KernelCosts::nystrom(ctx)?)
     }
 }
 
