@@ -279,7 +279,6 @@ impl Simulation {
         let ctx = Context::new(env.metric, params, env.dim)?;
         let policy: Box<dyn InspectablePolicy> = match (isolation, &env.tenants) {
             (super::Isolation::Partitioned, Some(t)) => Box::new(super::tenancy::Partitioned::new(
-                kind,
                 &|c, oracle| make_policy(kind, c, oracle),
                 &ctx,
                 &env.oracle_members(),
@@ -433,7 +432,14 @@ impl Simulation {
             None
         } else {
             self.hits += 1;
-            let wrong = judge_hit(&self.env, self.policy.cache(), self.policy.served(), &self.foreign_labels, a, &round);
+            let wrong = judge_hit(
+                &self.env,
+                self.policy.cache(),
+                self.policy.served(),
+                &self.foreign_labels,
+                a,
+                &round,
+            );
             if let Some(w) = wrong {
                 self.judged_hits += 1;
                 self.wrong_hits += u64::from(w);

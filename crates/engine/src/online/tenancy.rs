@@ -10,7 +10,6 @@
 
 use super::inspect::{Inspect, InspectablePolicy};
 use super::policy::{CacheSet, Context, Policy, Round};
-use crate::algorithms::PolicyKind;
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 
@@ -108,7 +107,6 @@ pub type MakePart<'a> = &'a dyn Fn(&Context, &[(u64, Vec<f32>)]) -> Result<Box<d
 /// its own), and scanning its own ε-net. Its cache is the union of the parts' caches in tenant
 /// order, each part's keys translated back to the global rounds they were.
 pub struct Partitioned {
-    kind: PolicyKind,
     parts: Vec<Box<dyn InspectablePolicy>>,
     versions: Vec<u64>,
     /// Per part, the global round of each of its own rounds (from the trace's tenants), and how
@@ -121,11 +119,10 @@ pub struct Partitioned {
 }
 
 impl Partitioned {
-    /// `n` parts of `kind`, each built by `make` (`online::make_policy`) from its context and
+    /// `n` parts, each built by `make` (`online::make_policy`) from its context and
     /// oracle members, over a trace whose round `g` is tenant `founders[g]`'s; the oracle
     /// reference's part `τ` gets the oracle members tenant `τ` founded.
     pub fn new(
-        kind: PolicyKind,
         make: MakePart,
         ctx: &Context,
         oracle: &[(u64, Vec<f32>)],
@@ -154,7 +151,6 @@ impl Partitioned {
             parts.push(make(&c, &own)?);
         }
         Ok(Partitioned {
-            kind,
             versions: parts.iter().map(|p| p.cache().version()).collect(),
             rounds,
             seen: vec![0; n],

@@ -31,8 +31,15 @@ impl ExternalRun {
         let ctx = Context::new(env.metric, params, env.dim)?;
         let external = External::new(policy, &ctx, env.horizon);
         let stopped = crate::online::Policy::fault(&external).cloned();
-        let sim =
-            Simulation::with_policy(env, Box::new(external), None, id.to_string(), params, record_every, super::super::Isolation::Shared)?;
+        let sim = Simulation::with_policy(
+            env,
+            Box::new(external),
+            None,
+            id.to_string(),
+            params,
+            record_every,
+            super::super::Isolation::Shared,
+        )?;
         Ok(ExternalRun { sim, stopped })
     }
 

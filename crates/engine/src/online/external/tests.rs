@@ -30,6 +30,7 @@ fn line_trace(arrivals: Vec<u32>) -> Trace {
         offline: None,
         meta: serde_json::Value::Null,
         labels: TraceLabels { universe: Some(labels), ..TraceLabels::default() },
+        tenants: None,
     }
 }
 
