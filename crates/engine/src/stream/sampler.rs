@@ -103,6 +103,23 @@ fn jitter_into(x: &[f32], sigma: f64, z: impl Iterator<Item = f64>, out: &mut [f
     }
 }
 
+/// Per group of `dataset` (its sources, or a user field's values) with any rows: the rows and a
+/// log-normal(0, 1) popularity over them, drawn from `r` group by group in row order (the bursty
+/// model's groups, and the tenants of `--tenant-by`).
+fn group_popularity(dataset: &Dataset, r: &mut ChaCha8Rng) -> Vec<(Vec<u32>, WeightedIndex<f64>)> {
+    let mut groups = Vec::new();
+    for g in 0..dataset.group_names.len() {
+        let rows: Vec<u32> =
+            (0..dataset.len() as u32).filter(|&i| dataset.groups[i as usize] as usize == g).collect();
+        if rows.is_empty() {
+            continue;
+        }
+        let s: Vec<f64> = rows.iter().map(|_| portable::lognormal(r, 0.0, 1.0)).collect();
+        groups.push((rows, WeightedIndex::new(&s).expect("log-normal weights are positive")));
+    }
+    groups
+}
+
 /// One drawn query.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Drawn {
@@ -133,17 +150,7 @@ impl Sampler {
                 if !(burst_mean.is_finite() && burst_mean >= 1.0) {
                     return Err(Error::param("burst_mean", format!("must be ≥ 1, got {burst_mean}")));
                 }
-                let mut r = rng(seed, Purpose::Popularity);
-                for g in 0..dataset.group_names.len() {
-                    let rows: Vec<u32> = (0..dataset.len() as u32)
-                        .filter(|&i| dataset.groups[i as usize] as usize == g)
-                        .collect();
-                    if rows.is_empty() {
-                        continue;
-                    }
-                    let s: Vec<f64> = rows.iter().map(|_| portable::lognormal(&mut r, 0.0, 1.0)).collect();
-                    groups.push((rows, WeightedIndex::new(&s).expect("log-normal weights are positive")));
-                }
+                groups = group_popularity(&dataset, &mut rng(seed, Purpose::Popularity));
             }
             ArrivalModel::Tenants { tenants, overlap } => {
                 let mut r = rng(seed, Purpose::Popularity);
@@ -171,22 +178,7 @@ impl Sampler {
                             ));
                         }
                     }
-                    None => {
-                        for g in 0..dataset.group_names.len() {
-                            let rows: Vec<u32> = (0..dataset.len() as u32)
-                                .filter(|&i| dataset.groups[i as usize] as usize == g)
-                                .collect();
-                            if rows.is_empty() {
-                                continue;
-                            }
-                            let s: Vec<f64> =
-                                rows.iter().map(|_| portable::lognormal(&mut r, 0.0, 1.0)).collect();
-                            groups.push((
-                                rows,
-                                WeightedIndex::new(&s).expect("log-normal weights are positive"),
-                            ));
-                        }
-                    }
+                    None => groups = group_popularity(&dataset, &mut r),
                 }
             }
             ArrivalModel::Popularity => {
