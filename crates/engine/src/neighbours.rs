@@ -96,10 +96,8 @@ impl BallIndex {
                 if (dp[b] - dj).abs() > radius[j] + MARGIN {
                     continue;
                 }
-                if let Some(d) = self.metric.dist_unless_above(x, self.points.row(j), radius[j]) {
-                    if d <= radius[j] {
-                        out.push((j, d));
-                    }
+                if let Some(d) = self.metric.dist_within(x, self.points.row(j), radius[j]) {
+                    out.push((j, d));
                 }
             }
         }
@@ -160,10 +158,8 @@ impl BallIndex {
                 break;
             }
             for &(j, _) in annulus(&self.balls[b], dp[b], r + MARGIN) {
-                if let Some(d) = self.metric.dist_unless_above(x, self.points.row(j), r) {
-                    if d <= r {
-                        out.push((j, d));
-                    }
+                if let Some(d) = self.metric.dist_within(x, self.points.row(j), r) {
+                    out.push((j, d));
                 }
             }
         }

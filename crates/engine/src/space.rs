@@ -139,6 +139,13 @@ impl Metric {
             .map(|s| s.sqrt() / self.scale)
     }
 
+    /// `d(x, y)` when it is at most `r`, else `None` (the test on [`dist`](Self::dist)'s bits,
+    /// cut short by [`dist_unless_above`](Self::dist_unless_above)): a range search's step.
+    #[inline]
+    pub fn dist_within(&self, a: &[f32], b: &[f32], r: f64) -> Option<f64> {
+        self.dist_unless_above(a, b, r).filter(|&d| d <= r)
+    }
+
     /// The limit on `‖a − b‖²` that [`dist_unless_above`](Self::dist_unless_above) cuts at (∞
     /// where it cuts nothing).
     #[inline]
