@@ -1008,3 +1008,35 @@ fn the_parameter_arrival_dataset_and_control_lists_are_the_engines() {
     let names = Reflect::get(&table, &"hideNames".into()).unwrap().dyn_into::<js_sys::Array>().unwrap();
     assert_eq!(names.length() as usize, csc::bindings::url_state::hide_names().len());
 }
+
+/// `runtimeGrowth` through the glue: a time ∝ t² over t = 100 … 1,000 (and one wild point before
+/// T/10, which the window leaves out) has slope 2 over 10 points; too few points give `undefined`;
+/// arrays of different lengths throw one plain message.
+#[wasm_bindgen_test]
+fn runtime_growth_is_the_engines_fit() {
+    let mut t = vec![1.0];
+    let mut ms = vec![1e6];
+    for i in 1..=10 {
+        let x = 100.0 * f64::from(i);
+        t.push(x);
+        ms.push(3e-4 * x * x);
+    }
+    let f = csc::bindings::catalog::runtime_growth(
+        Float64Array::from(&t[..]).into(),
+        Float64Array::from(&ms[..]).into(),
+    )
+    .expect("a fit");
+    assert!((num(&f, "slope") - 2.0).abs() < 1e-12, "{}", num(&f, "slope"));
+    assert_eq!(num(&f, "points"), 10.0);
+    let none = csc::bindings::catalog::runtime_growth(
+        Float64Array::from(&[1000.0][..]).into(),
+        Float64Array::from(&[5.0][..]).into(),
+    )
+    .expect("no error");
+    assert!(none.is_undefined());
+    let m = message(csc::bindings::catalog::runtime_growth(
+        Float64Array::from(&t[..]).into(),
+        Float64Array::from(&ms[1..]).into(),
+    ));
+    assert!(m.contains("11 rounds, 10 times"), "{m}");
+}

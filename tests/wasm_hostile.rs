@@ -114,7 +114,7 @@ export function runHostile(g, bench, synthetic) {
         'defaultParams', 'validateParams', 'determinismReport', 'nativeDeterminismReport', 'version', 'commit',
         'policies', 'offlineAlgorithms', 'paperPresets', 'metrics', 'parameters', 'arrivalModels', 'datasets',
         'pageControls', 'paperValues', 'frontierDefinition', 'formatInterval', 'formatDifference', 'formatBounds',
-        'intervalWords', 'sizedLabel', 'sizedLabelNote');
+        'intervalWords', 'sizedLabel', 'sizedLabelNote', 'runtimeGrowth');
   fn('epsilonNet', [pts, 2, 0.4, D]);
   fn('reverseGreedy', [pts, 2, D, w, c, 2, phi, new Uint32Array([0])]);
   fn('exactOptimum', [pts, 2, D, w, c, 2, phi]);
@@ -145,6 +145,10 @@ export function runHostile(g, bench, synthetic) {
   mustThrow('sizedLabel k 2.5', () => g.sizedLabel('LFU', 1, 2.5));
   mustThrow('sizedLabel label a number', () => g.sizedLabel(3, 1, 5));
   mustThrow('sizedLabelNote k -1', () => g.sizedLabelNote(-1));
+  fn('runtimeGrowth', [[100, 200, 400, 800], new Float64Array([1, 4, 16, 64])]);
+  mustThrow('runtimeGrowth lengths differ', () => g.runtimeGrowth([100, 200], [1]));
+  mustThrow('runtimeGrowth a string', () => g.runtimeGrowth('100', [1]));
+  mustThrow('runtimeGrowth a time not a number', () => g.runtimeGrowth([100, 200], [1, 'x']));
   fn('frontierDefinition', ['synthetic']);
   mustThrow('frontierDefinition an unknown dataset', () => g.frontierDefinition('nope'));
   mustThrow('frontierDefinition a number', () => g.frontierDefinition(3));

@@ -116,6 +116,34 @@ pub fn sized_label_note(k: f64) -> JsResult<String> {
     Ok(crate::online::sim::sized_label_note(super::convert::whole("k", k, 1)?))
 }
 
+/// How a policy's time grows with the rounds (`csc::experiment::theory::runtime_growth`): the
+/// log–log slope of its cumulative time `ms[i]` to round `t[i]` over `t ∈ [T/10, T]` (`T` the
+/// largest `t`), with its 95% half-width and the number of points, or `undefined` with
+/// fewer than two usable points. Arrays that are not numbers, or of different lengths, throw one
+/// plain message.
+#[wasm_bindgen(js_name = runtimeGrowth, unchecked_return_type = "{ slope: number, half: number, points: number } | undefined")]
+pub fn runtime_growth(
+    #[wasm_bindgen(unchecked_param_type = "Float64Array | number[]")] t: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Float64Array | number[]")] ms: JsValue,
+) -> JsResult<JsValue> {
+    let (t, ms) = (super::convert::f64s("t", &t)?, super::convert::f64s("ms", &ms)?);
+    if t.len() != ms.len() {
+        return Err(js_err(Error::param(
+            "ms",
+            format!("one time per round t: {} rounds, {} times", t.len(), ms.len()),
+        )));
+    }
+    let points: Vec<(f64, f64)> = t.into_iter().zip(ms).collect();
+    Ok(match crate::experiment::theory::runtime_growth(&points) {
+        None => JsValue::UNDEFINED,
+        Some(f) => super::convert::Obj::new()
+            .set("slope", f.slope)
+            .set("half", f.half)
+            .set("points", f.points as f64)
+            .build(),
+    })
+}
+
 /// The frontier view's experiment: the `frontier` definition at the engine's quick settings
 /// (`csc::experiment::frontier_quick`) on `dataset` — a built-in's name, a dataset object naming
 /// the reader's file, or nothing for nq-trivia — over `horizon` rounds with `n_eval = T`

@@ -144,6 +144,10 @@ test('the caption names the figure, the resolved run, the seeds and the interval
   // A chart's note (P-CHR: why its AUC's range is narrow) follows what it plots.
   const noted = captionText({ title: 'P', kind: 'path', xLabel: 'x', yLabel: 'y', note: 'The range is narrow.', series: [] }, { seeds: 3 });
   assert.equal(noted, 'P: y against x. The range is narrow. 3 seeds.');
+  // Lines of measured times (the engine's cost per round) carry no interval, and say so instead
+  // of quoting the interval's words.
+  const timed = captionText({ ...spec, noBands: true }, run);
+  assert.ok(timed.includes('Lines: the mean over seeds, without bands') && !timed.includes(INTERVAL_WORDS), timed);
 });
 
 test('wrap: greedy word wrap that keeps every word', () => {

@@ -368,6 +368,17 @@ try {
     assert(p.url().includes('view=efficiency'), p.url());
     await jobDone(p, 'efficiency', 5000);
     assert(await p.locator('[data-view-table] tbody tr, #view-efficiency table.numbers tbody tr').count() === 3, 'efficiency table');
+    // The engine's cost per round against t: one line per policy, each named with its fitted
+    // growth (time to t ∝ t^a), at rounds up to T, with positive costs; the table's runtime is the
+    // curve's end (the time to T of the same runs).
+    const eff = await p.evaluate(() => [...document.querySelectorAll('[data-job=efficiency] figure.chart')].map((c) => c.chartData));
+    assert(eff.length === 2, `efficiency charts ${eff.length}`);
+    const growth = eff[1];
+    assert(growth.series.length === 3, JSON.stringify(growth.series.map((s) => s.label)));
+    for (const s of growth.series) {
+      assert(/time ∝ t\^-?\d+\.\d\d/.test(s.label) && Number.isFinite(s.growth.slope) && s.growth.points >= 2, s.label);
+      assert(s.points.length >= 3 && s.points.every((q, i) => q.y > 0 && q.x <= 300 && (!i || q.x > s.points[i - 1].x)), `${s.label}: ${JSON.stringify(s.points)}`);
+    }
     await shot(p, 'desktop-efficiency');
     await p.close();
   });

@@ -165,7 +165,8 @@ export function captionText(spec, run = {}) {
   const shade = spec.kind === 'heatmap' ? 'Cells: the mean over seeds; hover: ' : spec.kind === 'line' || !spec.kind ? 'Lines: the mean over seeds; bands: ' : 'Points: the mean over seeds; bars: ';
   // What the bands and bars are: the engine's words (`intervalWords()`, csc::experiment::INTERVAL),
   // which the caller passes in `run.interval` (report.js runOf).
-  const interval = run.interval ? ` ${shade}${run.interval} (shown from 3 seeds up).` : '';
+  const interval = spec.noBands ? ' Lines: the mean over seeds, without bands (a time measured on one machine under its load, not an estimate with an interval).'
+    : run.interval ? ` ${shade}${run.interval} (shown from 3 seeds up).` : '';
   const refs = (spec.refs || []).map((r) => r.label).filter(Boolean);
   const marks = refs.length ? ` Reference marks: ${refs.join('; ')}.` : '';
   const engine = run.engine ? ` ${run.engine}.` : ''; // the report's engine, 'csc <version>'

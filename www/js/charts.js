@@ -50,6 +50,7 @@
  * @property {[number, number]} [xRange] the range x can take: the padded x axis stays inside it
  * @property {[number, number]} [yRange] the range y can take: the padded linear y axis stays inside it
  * @property {string} [empty]
+ * @property {boolean} [noBands] lines of means without intervals (a measured time): the caption says so
  * @property {string} [note] a sentence the caption carries after what the chart plots (P-CHR: why
  *   the AUC's range is what it is)
  * @property {string} [valueLabel]

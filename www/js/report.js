@@ -6,7 +6,7 @@
 // `offlineAlgorithms()`) and are only drawn. Series that are not algorithms (geometry) keep their
 // series names and take charts.js's fallback style by position. Reference marks: the numbers the
 // paper prints (`paperValues`, csc::experiment::claims) on its figures, and the oracle.
-import { policies, offlineAlgorithms, paperValues, experimentDefinition, formatBounds, formatDifference, formatInterval, intervalWords, sizedLabel as engineSizedLabel, sizedLabelNote } from '../pkg/csc.js';
+import { policies, offlineAlgorithms, paperValues, experimentDefinition, formatBounds, formatDifference, formatInterval, intervalWords, sizedLabel as engineSizedLabel, sizedLabelNote, runtimeGrowth } from '../pkg/csc.js';
 
 /** @typedef {import('../pkg/csc.js').Report} Report */
 /** @typedef {import('../pkg/csc.js').Stat} Stat */
@@ -224,6 +224,39 @@ export function efficiencyChart(report) {
   const refs = paperValuesOf(report, 'final_avg_regret').map((v) => paperMark(report, v, labelOf(v.series), null));
   return explainSized(report, { title: 'Runtime vs final average regret (lower left is better)', kind: 'scatter', logX: true, logY: true,
     xLabel: 'runtime (ms, this browser)', yLabel: 'final R(T)/T', refs, series: sized(report, efficiencySeries(report.stats)) });
+}
+
+/**
+ * The engine's cost per round against t, one line per policy: at each recorded round t ≥ T/10, the
+ * mean time per round over the rounds (t/2, t] (the policy's time so far, `runtime_ms`, read at t and at
+ * the last recorded round ≤ t/2; mean over seeds), on log–log axes. Each legend entry carries the
+ * fitted growth of the time to t (`runtimeGrowth`, the engine's fit over t ∈ [T/10, T]): time ∝ t^a,
+ * so a round costs ∝ t^(a−1).
+ * @param {Report} report @returns {ChartSpec}
+ */
+export function growthChart(report) {
+  const growth = series(report.stats, 'runtime_ms').map((s) => {
+    const pts = s.points;
+    /** @type {ChartSeries['points']} */
+    const perRound = [];
+    let j = 0;
+    const from = pts.length ? pts.at(-1).x / 10 : 0; // the fit's window, t ∈ [T/10, T]: before it, the timer's resolution shows
+    for (let i = 1; i < pts.length; i++) {
+      while (j + 1 < i && pts[j + 1].x <= pts[i].x / 2) j++;
+      if (pts[j].x > pts[i].x / 2 || pts[i].x < from) continue;
+      const y = (pts[i].y - pts[j].y) / (pts[i].x - pts[j].x);
+      if (y > 0) perRound.push({ x: pts[i].x, y, lo: y, hi: y });
+    }
+    const fit = runtimeGrowth(pts.map((p) => p.x), pts.map((p) => p.y));
+    const grows = fit ? `: time ∝ t^${fit.slope.toFixed(2)}${Number.isFinite(fit.half) ? ` ± ${fit.half.toFixed(2)}` : ''}` : '';
+    return { ...s, label: `${sizedLabel(report, s.key)}${grows}`, points: perRound, growth: fit ?? null };
+  }).filter((s) => s.points.length);
+  return explainSized(report, {
+    title: 'The engine\'s cost per round against t (its growth: time to t ∝ t^a, a round ∝ t^(a−1))',
+    xLabel: 'round t', yLabel: 'ms per round (mean over rounds t/2…t, this browser)', logX: true, logY: true, series: growth, noBands: true,
+    note: 'Time inside each policy, mean over seeds, on this machine as it ran (its load included), from t = T/10; a is fitted over t ∈ [T/10, T] with its 95% interval. a ≈ 1: a constant cost per round; the exact KRR learner on distinct arrivals grew like T^3.2 across horizons 2,000–10,000 (docs/PERFORMANCE.md), a round ∝ t² or more.',
+    empty: growth.length ? undefined : 'no curve: a run with a sweep records only its final time',
+  });
 }
 
 /** A swept parameter's name for axes (the page's short labels, else the parameter's name). */

@@ -1,10 +1,11 @@
 // @ts-check
-// The efficiency view: runtime against final average regret per policy (fig. d), from the same
-// runs as the regret view, with a table of the numbers.
+// The efficiency view: runtime against final average regret per policy (fig. d), and each
+// policy's cost per round against t with its fitted growth, from the same runs as the regret view,
+// with a table of the numbers.
 import { JobPanel } from './job-panel.js';
 import { onlineRequest } from './regret.js';
 import { uploadedData } from '../upload.js';
-import { efficiencyChart, final, fmtStat, onlineKeys, sizedLabel, sizedNote, SWITCH_MEANING } from '../report.js';
+import { efficiencyChart, growthChart, final, fmtStat, onlineKeys, sizedLabel, sizedNote, SWITCH_MEANING } from '../report.js';
 /** @typedef {import('../state.js').App} App */
 
 function table(report) {
@@ -24,7 +25,7 @@ export function createEfficiencyView(app) {
   tableEl.className = 'numbers';
   const panel = new JobPanel(root, {
     request: () => onlineRequest(app),
-    charts: (report) => [efficiencyChart(report)],
+    charts: (report) => [efficiencyChart(report), growthChart(report)],
     stem: () => `efficiency-${uploadedData(app)?.dataset.name || app.state.dataset}`,
     onReport: (job) => {
       const rows = job && job.report ? table(job.report) : [];

@@ -83,7 +83,7 @@ metrics! {
         "What was actually paid so far: c(x) for each LLM call plus φ(d(x, M)) for each cache hit.",
         "eq. (1)";
     RuntimeMs "runtime_ms", "runtime",
-        "Time spent inside the policy (ms) on this machine; comparable only within one run.",
+        "Time spent inside the policy so far (ms) on this machine: at T the run's total, before T (online runs without a sweep) its curve against t; comparable only within one run.",
         "§6, Fig. 2(d, f)";
     Gap "gap", "suboptimality gap",
         "L(M̂) − L(M_orc) on the evaluation sample: how much worse the returned cache is than the oracle's (negative: better, Reverse Greedy is not optimal).",

@@ -108,6 +108,12 @@ pub fn run_unit(
                         obs(&mut out, name, Metric::EstMae.id(), x, b);
                         obs(&mut out, name, Metric::EstMax.id(), x, m);
                     }
+                    // The policy's time so far: the curve of its cost against t (the Efficiency
+                    // view's growth chart). The point at t = T is the run's total, recorded once
+                    // by final_metrics.
+                    if c.t != r.last.t {
+                        obs(&mut out, name, Metric::RuntimeMs.id(), x, c.wall_ms);
+                    }
                 }
                 for c in checkpoints {
                     theory_curves(&mut out, name, c);

@@ -153,6 +153,23 @@ pub fn loglog_fit(points: &[(f64, f64)]) -> Option<LogLogFit> {
     Some(LogLogFit { slope, intercept, half, points: p })
 }
 
+/// The share of a run over which [`runtime_growth`] fits: `t ∈ [T·from, T]`, the regret's window
+/// (the first rounds' fixed costs, an empty cache's cheap decisions, stay out of the slope).
+pub const RUNTIME_WINDOW_FROM: f64 = 0.1;
+
+/// How a policy's time grows with the rounds (the Efficiency view's cost per round against t):
+/// the log–log slope `a` of its cumulative time against t, `runtime(t) ∝ t^a`, fitted over
+/// `t ∈ [T·RUNTIME_WINDOW_FROM, T]` (`T` = the largest t of `points`, pairs `(t, ms so far)`), so
+/// that a round at t costs `∝ t^(a−1)`: `a ≈ 1` a constant cost per round, `a ≈ 3` a quadratic
+/// one, as the exact learner's on distinct arrivals (docs/PERFORMANCE.md). A measurement of one
+/// machine, never a verdict.
+pub fn runtime_growth(points: &[(f64, f64)]) -> Option<LogLogFit> {
+    let last = points.iter().map(|p| p.0).filter(|t| t.is_finite()).fold(f64::NEG_INFINITY, f64::max);
+    let from = RUNTIME_WINDOW_FROM * last;
+    let window: Vec<(f64, f64)> = points.iter().copied().filter(|p| p.0 >= from).collect();
+    loglog_fit(&window)
+}
+
 /// The series of `q` from one run's checkpoints over its fit window (`T` = the last t).
 pub fn series(q: Quantity, cps: &[Checkpoint]) -> Vec<(f64, f64)> {
     let Some(last) = cps.last() else { return Vec::new() };
@@ -179,7 +196,22 @@ pub fn series(q: Quantity, cps: &[Checkpoint]) -> Vec<(f64, f64)> {
 
 #[cfg(test)]
 mod tests {
-    use super::Quantity;
+    use super::{runtime_growth, Quantity};
+
+    /// Time ∝ t² over t = 100 … 1,000 gives slope 2 exactly on its window, and the points before
+    /// T/10 (here a wild t = 1) are not fitted.
+    #[test]
+    fn runtime_growth_fits_the_last_decade() {
+        let mut pts: Vec<(f64, f64)> =
+            (1..=10).map(|i| (100.0 * i as f64, 3e-4 * (100.0 * i as f64).powi(2))).collect();
+        pts.insert(0, (1.0, 1e6));
+        let f = runtime_growth(&pts).unwrap();
+        assert!((f.slope - 2.0).abs() < 1e-12, "{}", f.slope);
+        assert_eq!(f.points, 10);
+        assert!(f.half.abs() < 1e-9);
+        assert!(runtime_growth(&[(1000.0, 5.0)]).is_none());
+        assert!(runtime_growth(&[]).is_none());
+    }
 
     /// A check's quantity reads in JSON as its metric's key (the page looks checks up by it).
     #[test]

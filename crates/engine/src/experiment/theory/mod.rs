@@ -14,4 +14,4 @@ pub use checks::{
     check_horizons, check_of_fits, check_runs, check_series, checks_in_order, judge, TheoryCheck,
     TheoryVerdict, TOLERANCE,
 };
-pub use fit::{loglog_fit, series, LogLogFit, Quantity};
+pub use fit::{loglog_fit, runtime_growth, series, LogLogFit, Quantity, RUNTIME_WINDOW_FROM};
