@@ -14,154 +14,22 @@
 //! cache) does not (docs/SPEC-NOTES.md). The cache's version is only a hint that the set may have
 //! changed; the sets themselves are compared.
 
-use super::{make_policy, Context, Diagnostics, InspectablePolicy, PolicyKind, Round};
+use super::{make_policy, Context, InspectablePolicy, PolicyKind, Round};
 use crate::answers::{equivalent, Label};
 use crate::clock::Instant;
 use crate::config::Checked;
-use crate::epsilon_net::{NetStep, SharedNet};
+use crate::epsilon_net::NetStep;
 use crate::error::{Error, Result};
-use crate::oracle::{evaluation_oracle, EvalSample, LossTracker, NearMemo, Oracle};
-use crate::space::Metric;
+use crate::oracle::LossTracker;
 use crate::stream::Arrival;
 use crate::trace::Trace;
-use serde::Serialize;
 use std::sync::Arc;
 
-/// The environment of one seed: `E`, `M_orc` and its loss, the horizon, and the ε-net its
-/// policies share (a clone shares it too: it depends only on the trace's arrivals).
-#[derive(Clone, Debug)]
-pub struct Environment {
-    pub eval: EvalSample,
-    pub oracle: Oracle,
-    pub horizon: usize,
-    pub dim: usize,
-    pub metric: Metric,
-    net: Arc<SharedNet>,
-    /// Cache members' neighbours in `E`, shared by the loss trackers of the policies that
-    /// cache ε-net centers.
-    near: Arc<NearMemo>,
-    /// The ground truth of every round's arrival (SPEC §14), when the trace has it: what a
-    /// cached item keyed by its founding round `k` is labelled with. A policy that learns from
-    /// labels ([`PolicyKind::needs_labels`], vCache) is refused without them.
-    pub labels: Option<Arc<Vec<Label>>>,
-    /// The tenant of every round's arrival, when the trace has tenants (docs/SPEC-NOTES.md,
-    /// "Tenants"), and how many tenants there are.
-    pub tenants: Option<Arc<Vec<u32>>>,
-    pub n_tenants: usize,
-}
+mod environment;
+mod outcome;
 
-impl Environment {
-    /// From a trace: `E` from the trace, `M_orc` over its online arrivals (SPEC §5, §11.7).
-    pub fn from_trace(trace: &Trace, params: &Checked) -> Result<Self> {
-        trace.validate()?;
-        if trace.horizon() == 0 {
-            return Err(Error::data("the trace has no online arrivals"));
-        }
-        let eval = EvalSample::from_trace(trace, params.mismatch())?;
-        let observed = (0..trace.horizon()).map(|t| (trace.x(t), trace.cost[t]));
-        let oracle = evaluation_oracle(observed, trace.dim(), &eval, params.eps_oracle, params.k)?;
-        Ok(Environment {
-            metric: eval.metric,
-            eval,
-            oracle,
-            horizon: trace.horizon(),
-            dim: trace.dim(),
-            net: Arc::new(SharedNet::new(trace.horizon())),
-            near: Arc::new(NearMemo::new()),
-            labels: (0..trace.horizon())
-                .map(|t| trace.label(t).cloned())
-                .collect::<Option<Vec<_>>>()
-                .map(Arc::new),
-            n_tenants: trace.tenants.as_ref().and_then(|v| v.iter().max()).map_or(1, |m| *m as usize + 1),
-            tenants: trace.tenants.clone().map(Arc::new),
-        })
-    }
-
-    /// The number of tenants when it is known beyond the ones the trace met (the `tenants`
-    /// model's N): at least the trace's.
-    pub fn with_tenant_count(mut self, n: usize) -> Self {
-        self.n_tenants = self.n_tenants.max(n);
-        self
-    }
-
-    /// The ε-net shared by the policies that run on this environment's trace ([`Simulation::step`]).
-    pub fn shared_net(&self) -> &SharedNet {
-        &self.net
-    }
-
-    /// The oracle cache as `(key, vector)` pairs for [`PolicyKind::Oracle`].
-    pub fn oracle_members(&self) -> Vec<(u64, Vec<f32>)> {
-        self.oracle.keys.iter().zip(self.oracle.cache.iter()).map(|(&k, v)| (k, v.to_vec())).collect()
-    }
-}
-
-/// The metrics at one point of a run.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct Checkpoint {
-    /// Rounds completed.
-    pub t: usize,
-    /// `Reg(t)`.
-    pub regret: f64,
-    /// `Reg(t)/t`.
-    pub avg_regret: f64,
-    /// Σ realised cost so far.
-    pub realised_cost: f64,
-    /// Realised cost per round.
-    pub avg_realised_cost: f64,
-    pub hit_rate: f64,
-    pub llm_calls: u64,
-    /// Switches so far: rounds whose cache set differs from the previous round's (module docs).
-    pub switches: u64,
-    /// Σ switching costs so far (SPEC §11.5: Σ `c(u)` over newly fetched members).
-    pub switch_cost: f64,
-    /// The loss part of `Reg(t)`: `Σ_{s≤t} [L(M_s) − L(M_orc)]` (paper §5, the regret's first
-    /// sum; SPEC §9). `regret` = `loss_gap` + `switch_cost` up to rounding.
-    pub loss_gap: f64,
-    /// `loss_gap / t`: the average loss gap.
-    pub avg_loss_gap: f64,
-    /// `switch_cost / t`: the average switching cost.
-    pub avg_switch_cost: f64,
-    /// `L(M_t)` of the current cache.
-    pub loss: f64,
-    /// `|M_t|`: the number of items in the current cache (fewer than k for a policy that has not
-    /// filled it, e.g. CLCB-Frozen-Cont still in an early stage).
-    pub cache_size: usize,
-    /// Estimation error at the policy's centers against true costs, if it estimates costs.
-    pub est_rmse: Option<f64>,
-    pub est_mae: Option<f64>,
-    pub est_max: Option<f64>,
-    /// SPEC §14 error rate `E(t)`: wrong hits over rounds so far; `None` without ground truth.
-    pub error_rate: Option<f64>,
-    /// SPEC §14 hit precision: correct hits over hits; `None` without ground truth or hits.
-    pub hit_precision: Option<f64>,
-    /// Wrong hits so far: rounds served from the cache by a nearest item whose label is not
-    /// equivalent to the arrival's (SPEC §14); `None` without ground truth.
-    pub wrong_hits: Option<u64>,
-    /// Time spent inside the policy so far (ms). For a policy that keeps an ε-net this includes
-    /// the scan of each arrival as measured once for the run's shared net: what the policy would
-    /// have spent scanning on its own, whichever policy did the scan.
-    pub wall_ms: f64,
-    /// The paper's guarantee's quantities at this point ([`super::theory`]): read-only observations
-    /// of the run, `None` only in a default checkpoint.
-    pub theory: Option<super::theory::TheoryPoint>,
-}
-
-/// What one round did (for the live view).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct StepOutcome {
-    pub t: usize,
-    pub llm: bool,
-    /// Whether this round is a switch (counted in [`Checkpoint::switches`]).
-    pub switched: bool,
-    /// `φ(d(x_t, M_t))`.
-    pub phi: f64,
-    /// What this round cost: `c(x_t)` or `φ`.
-    pub realised: f64,
-    /// SPEC §14: for a cache hit whose labels are known, whether the answer served was wrong;
-    /// `None` for an LLM call, or where there is no ground truth to judge by.
-    pub wrong: Option<bool>,
-}
+pub use environment::Environment;
+pub use outcome::{sized_label, sized_label_note, Checkpoint, RunResult, StepOutcome};
 
 /// What watches a round without changing it ([`Simulation::step_observed`]): the page's
 /// explanations ([`super::explain::Explanation`]). Both hooks default to nothing; `()` is the
@@ -175,27 +43,6 @@ pub trait RoundObserver {
 }
 
 impl RoundObserver for () {}
-
-/// A finished (or paused) run.
-#[derive(Clone, Debug, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct RunResult {
-    /// The policy's id (`"clcb-sc-ls-cont"`; its display name: [`crate::algorithms::name_of`]).
-    pub policy: String,
-    pub oracle_loss: f64,
-    pub checkpoints: Vec<Checkpoint>,
-    pub last: Checkpoint,
-    /// The policy's counters in their JSON form, as reports record them.
-    #[cfg_attr(feature = "ts", ts(as = "Diagnostics"))]
-    pub diagnostics: serde_json::Value,
-    /// The same counters, typed.
-    #[serde(skip)]
-    pub counters: Diagnostics,
-    /// Per tenant, when the stream has tenants ([`super::tenancy`]).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "ts", ts(optional))]
-    pub tenants: Option<Vec<super::TenantCounts>>,
-}
 
 /// One policy running in an environment.
 pub struct Simulation {
@@ -605,31 +452,6 @@ fn judge_hit(
         None => labels.get(key as usize),
     };
     Some(!equivalent(mine, theirs?))
-}
-
-/// A policy's name for tables and charts: as is when its cache holds `k` items, otherwise with
-/// its actual size (`size` may be a mean over seeds), e.g. "CLCB-Frozen-Cont (1 item)" — so that
-/// a policy that never filled its cache is not read as a k-item policy.
-pub fn sized_label(label: &str, size: f64, k: usize) -> String {
-    if size.is_nan() || size >= k as f64 {
-        return label.to_string();
-    }
-    if size.fract() == 0.0 {
-        format!("{label} ({size} item{})", if size == 1.0 { "" } else { "s" })
-    } else {
-        format!("{label} ({size:.1} items)")
-    }
-}
-
-/// What a name written by [`sized_label`] means, for the table or figure that shows one
-/// ("(1 item)" after CLCB-Frozen-Cont at β = 1, docs/SPEC-NOTES.md, "CLCB-Frozen-Cont"):
-/// "“(n items)” after a policy's name: its cache held n items at the end of the run (the mean
-/// over the seeds of a report), fewer than k = 5; it never filled its cache."
-pub fn sized_label_note(k: usize) -> String {
-    format!(
-        "“(n items)” after a policy's name: its cache held n items at the end of the run (the mean \
-         over the seeds of a report), fewer than k = {k}; it never filled its cache."
-    )
 }
 
 /// Runs `kinds` over a whole trace (each policy sees identical arrivals, noise and `E`).
