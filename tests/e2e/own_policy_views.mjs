@@ -14,7 +14,7 @@
 //     the link) on the frontier's settings: at 0.3 its paired differences against the threshold
 //     cache's point at τ = 0.3 are "identical on every seed" and its chart point is that point;
 //     at 0.05 they are not; "cheaper"/"dearer" only where the interval excludes 0;
-//   - hostile settings (a parameter it does not declare, values that are not numbers or out of
+//   - hostile settings (a link's reference or metric that is not one, a parameter it does not declare, values that are not numbers or out of
 //     range, a module whose `params` is malformed) give one plain message each.
 // Prints "N passed, M failed".   node tests/e2e/own_policy_views.mjs
 import { readFile } from 'node:fs/promises';
@@ -113,8 +113,11 @@ await check('sweep view: the LRU example at threshold τ equals the threshold ca
 });
 
 await check('sweep view: hostile settings give one plain message each', async () => {
-  const page = await openPage(`?${BASE}&view=sweep#policy=${fragment(LRU)}&own_param=nope&own_values=1`);
+  const page = await openPage(`?${BASE}&view=sweep#policy=${fragment(LRU)}&own_param=nope&own_values=1&own_ref=nope&own_metric=bogus`);
   await sweepReady(page);
+  let m0 = await page.textContent('#own-sweep-status');
+  assert(/^Not run yet: the link's reference "nope" is not a built-in policy \(.*threshold.*\), so Threshold.* is used; the link's metric "bogus" is not one of .*final_avg_regret.*, so final_avg_regret is used\.$/.test(m0), m0);
+  assert(await page.inputValue('#own-sweep-ref') === 'threshold', 'the reference falls back to the threshold cache');
   const says = async (values) => {
     if (values !== null) await page.fill('#own-sweep-values', values);
     await page.click('#own-sweep-run');

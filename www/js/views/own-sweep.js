@@ -69,10 +69,18 @@ export function createOwnSweep(app) {
     if (s.own_param && !names.includes(s.own_param)) paramSel.append(new Option(`${s.own_param} (not declared)`, s.own_param));
     paramSel.value = s.own_param || names[0] || '';
     valuesIn.value = s.own_values || defaultValues(paramSel.value);
-    refSel.value = s.own_ref && [...refSel.options].some((o) => o.value === s.own_ref) ? s.own_ref : 'threshold';
-    metricSel.value = s.own_metric && METRICS.some(([m]) => m === s.own_metric) ? s.own_metric : 'final_avg_regret';
+    // A link's reference or metric that is not one: said, and the default used.
+    const refOk = !s.own_ref || [...refSel.options].some((o) => o.value === s.own_ref);
+    const metricOk = !s.own_metric || METRICS.some(([m]) => m === s.own_metric);
+    refSel.value = s.own_ref && refOk ? s.own_ref : 'threshold';
+    metricSel.value = s.own_metric && metricOk ? s.own_metric : 'final_avg_regret';
     showWhat();
-    say(names.length ? 'Not run yet.' : 'Your policy declares no parameters: export `params` from its module to sweep one (docs/JS-API.md).', !names.length);
+    const cut = (v) => JSON.stringify(String(v).slice(0, 40));
+    const wrong = [...(refOk ? [] : [`the link's reference ${cut(s.own_ref)} is not a built-in policy (${[...refSel.options].map((o) => o.value).join(', ')}), so ${labelOf(refSel.value)} is used`]),
+      ...(metricOk ? [] : [`the link's metric ${cut(s.own_metric)} is not one of ${METRICS.map(([m]) => m).join(', ')}, so ${metricSel.value} is used`])];
+    if (!names.length) say('Your policy declares no parameters: export `params` from its module to sweep one (docs/JS-API.md).', true);
+    else if (wrong.length) say(`Not run yet: ${wrong.join('; ')}.`, true);
+    else say('Not run yet.');
   }
 
   /** A parameter's first values: its default halved, as is and doubled, within its range (else its range's ends). */
