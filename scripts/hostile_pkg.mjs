@@ -43,6 +43,8 @@ const small = { horizon: 30, n_eval: 50 };
 /** A valid policy object: calls the LLM, then caches the arrival (k = 1 is never exceeded). */
 const ownPolicy = () => ({ decide: (a) => (a.distances.length && a.distances[0] < 0.05 ? 0 : 'llm'), observe: (c, t) => [t] });
 const plane = () => csc.Dataset.plane();
+/** An OwnPolicyRun of `ownPolicy` played to its horizon. */
+const playedOwn = () => { const r = new csc.OwnPolicyRun(plane(), small, ownPolicy()); r.step(30); return r; };
 
 // Per function: its valid arguments. Per class: how to make an instance, the constructor's
 // valid arguments (a function: they may hold objects to free) and each method's.
@@ -85,6 +87,7 @@ const FUNCTIONS = {
   readReport: () => [smallReport()],
   frontierDefinition: () => ['synthetic', 2000],
   frontierComparison: () => [frontierReport(), 1],
+  pairedDifference: () => [f64(0.1, -0.2, 0.05), 'cost'],
   tuneDefinition: () => ['synthetic'],
   tuneTarget: () => ['precision', 0.9],
   tuneThreshold: () => [tuneReport(), 'precision', 0.5],
@@ -158,6 +161,12 @@ const CLASSES = {
     make: () => new csc.OwnPolicyRun(plane(), small, ownPolicy()),
     ctor: () => [plane(), small, ownPolicy(), { model: 'plane' }],
     methods: { step: () => [3] },
+  },
+  // Your policy's runs measured together: a run played to T is added.
+  OwnPolicyStats: {
+    make: () => new csc.OwnPolicyStats(),
+    ctor: () => [],
+    methods: { add: () => [playedOwn(), 0.5], stats: () => [], theory: () => [] },
   },
   ExperimentRun: {
     make: () => new csc.ExperimentRun(spec, plane(), undefined, undefined),

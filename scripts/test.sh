@@ -130,6 +130,7 @@ step "experiment figures e2e" node tests/e2e/charts.mjs
 # T = 5,000 from ../shared/data or $CSC_DATA, the hover on a wrong hit): tests/e2e/live.mjs.
 step "live view e2e" node tests/e2e/live.mjs
 step "your own policy e2e (live and regret views, shared link, hostile policies)" node tests/e2e/own_policy.mjs
+step "your own policy in the regret, theory, sweep and frontier views (charts, declared parameters)" node tests/e2e/own_policy_views.mjs
 # Reproduce from the page: CLI result → page → JSON export, and the page's command run by the CLI.
 step "reproduce e2e" node tests/e2e/reproduce.mjs
 # The sweep view: a 3 × 3 grid equal, cell for cell, to the CLI's --grid run of its command.

@@ -494,6 +494,26 @@ export function runHostile(g, bench, synthetic) {
         if (f.stopped !== null || f.notes.some((n) => n !== null)) throw new Error(String(f.stopped));
       }
     });
+    // OwnPolicyStats: the runs of your policy measured together (the regret and sweep views).
+    cover('OwnPolicyStats');
+    probe('new OwnPolicyStats', 'ok', () => new g.OwnPolicyStats().free());
+    const ostats = new g.OwnPolicyStats();
+    const played = new g.OwnPolicyRun(ownPlane, own, lru());
+    played.step(40);
+    matrix('ownStats.add', [played, undefined], (a) => ostats.add(...a));
+    matrix('ownStats.add at x', [played, 0.5], (a) => ostats.add(...a));
+    for (const x of [NaN, Infinity, -Infinity]) mustThrow(`ownStats.add x = ${x}`, () => ostats.add(played, x));
+    mustThrow('ownStats.add a Dataset', () => ostats.add(ownPlane, undefined));
+    matrix('ownStats.stats', [], (a) => ostats.stats(...a));
+    matrix('ownStats.theory', [], (a) => ostats.theory(...a));
+    probe('ownStats: curves and finals under own-policy', 'ok', () => {
+      const st = ostats.stats();
+      const at = (m, x) => st.filter((s) => s.metric === m && s.x === x && s.algorithm === 'own-policy');
+      if (at('final_avg_regret', 40).length !== 1 || at('final_avg_regret', 0.5).length !== 1 || !at('avg_regret', 1).length) throw new Error(JSON.stringify(st.slice(0, 3)));
+    });
+    played.free();
+    ostats.free();
+    mustThrow('OwnPolicyStats.prototype.stats on {}', () => g.OwnPolicyStats.prototype.stats.call({}));
     const deadOwn = new g.OwnPolicyRun(ownPlane, own, lru());
     deadOwn.free();
     mustThrow('freed ownRun.step', () => deadOwn.step(1));
@@ -645,6 +665,16 @@ export function runHostile(g, bench, synthetic) {
     mustThrow('frontierComparison an online report', () => g.frontierComparison(JSON.parse(text), 0));
     mustThrow('frontierComparison a point it does not have', () => g.frontierComparison(frep, 2));
     mustThrow('frontierComparison a fractional point', () => g.frontierComparison(frep, 0.5));
+    // pairedDifference: your policy against a frontier point, per seed.
+    cover('pairedDifference');
+    fn('pairedDifference', [new Float64Array([0.1, -0.2, 0.05]), 'cost']);
+    probe('pairedDifference words', 'ok', () => {
+      const p = g.pairedDifference([-0.3, -0.31, -0.29], 'cost'), q = g.pairedDifference([0, 0], 'error_rate'), o = g.pairedDifference([0.1], 'error_rate');
+      if (p.difference !== 'lower' || p.words !== 'cheaper' || q.difference !== 'identical' || o.difference !== 'not-distinguishable' || p.n !== 3) throw new Error(JSON.stringify([p, q, o]));
+    });
+    mustThrow('pairedDifference none', () => g.pairedDifference([], 'cost'));
+    mustThrow('pairedDifference NaN', () => g.pairedDifference([0.1, NaN], 'cost'));
+    mustThrow('pairedDifference another quantity', () => g.pairedDifference([0.1], 'regret'));
     // "Pick a threshold": the form's definition, its target and the answer of a small report (the
     // threshold cache over two τ, two seeds: one to choose on, one to report on).
     cover('tuneDefinition', 'tuneTarget', 'tuneThreshold', 'tuneCommand');

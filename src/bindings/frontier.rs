@@ -40,6 +40,29 @@ pub fn frontier_comparison_js(
     to_js(&report.frontier_comparison(point as usize).ok_or_else(bad)?)
 }
 
+/// A paired difference of your own policy against a frontier point (the Frontier view's "Your
+/// policy on the frontier"): `differences` holds, per seed both ran, your policy's value minus
+/// the reference point's, in realised cost (`quantity` `"cost"`) or error rate (`"error_rate"`);
+/// the engine's mean, 95% Student-t half-width and words, as a frontier row's (`Paired::of`).
+/// Throws one plain message for no differences, a value that is not a finite number, or another
+/// quantity.
+#[wasm_bindgen(js_name = pairedDifference, unchecked_return_type = "Paired")]
+pub fn paired_difference_js(
+    #[wasm_bindgen(unchecked_param_type = "Float64Array | number[]")] differences: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "\"cost\" | \"error_rate\"")] quantity: JsValue,
+) -> JsResult<JsValue> {
+    let cost = match quantity.as_string().as_deref() {
+        Some("cost") => true,
+        Some("error_rate") => false,
+        _ => return Err(js_err(Error::param("quantity", "must be \"cost\" or \"error_rate\""))),
+    };
+    let d = super::convert::f64s("differences", &differences)?;
+    if d.is_empty() || d.iter().any(|v| !v.is_finite()) {
+        return Err(js_err(Error::param("differences", "must be one finite number per seed, at least one")));
+    }
+    to_js(&crate::experiment::frontier::paired::Paired::of(&d, cost))
+}
+
 /// The experiment of the Frontier view's "Pick a threshold" form
 /// (`csc::experiment::tune::tune_definition`): the threshold cache over τ, vCache over δ and
 /// CLCB-SC-LS-Cont over β on `dataset` (a built-in's name, a dataset object naming the reader's

@@ -13,8 +13,12 @@ use super::params::params_from_js;
 use super::simulation::live_run_fits;
 use super::types::JsPartialParams;
 use crate::error::Error;
+use crate::experiment::run::observation::Observation;
+use crate::experiment::run::runner::online_observations;
+use crate::experiment::stats::aggregate_observations;
+use crate::experiment::theory::checks::check_runs;
 use crate::online::external::{Answer, ExternalPolicy, ExternalRound, ExternalRun, Fault, Setup};
-use crate::online::sim::Environment;
+use crate::online::sim::{Checkpoint, Environment};
 use crate::stream::{generate_trace, resolve_arrival};
 use crate::trace::Trace;
 use std::sync::Arc;
@@ -207,7 +211,7 @@ impl JsOwnPolicyRun {
         let checked = params.check().map_err(js_err)?;
         let trace = generate_trace(d, model, &checked).map_err(js_err)?;
         let env = Arc::new(Environment::from_trace(&trace, &checked).map_err(js_err)?);
-        let run = ExternalRun::new(env, Box::new(policy), "own-policy", &checked, 0).map_err(js_err)?;
+        let run = ExternalRun::new(env, Box::new(policy), OWN_ID, &checked, 0).map_err(js_err)?;
         Ok(JsOwnPolicyRun { run, trace, sent: 0, notes })
     }
 
@@ -274,3 +278,61 @@ impl JsOwnPolicyRun {
         to_js(&self.run.result())
     }
 }
+
+/// Your policy's runs measured together, as an experiment's units are (the Regret and Sweep
+/// views): the observations of each run added, by the code an online unit records its policies'
+/// with ([`online_observations`]), under the id `own-policy`, aggregated over seeds by the same
+/// code ([`aggregate_observations`]: mean, standard deviation, 95% Student-t half-width), and the
+/// Theory view's checks of its runs ([`check_runs`]).
+#[wasm_bindgen(js_name = OwnPolicyStats)]
+#[derive(Default)]
+pub struct JsOwnPolicyStats {
+    observations: Vec<Observation>,
+    runs: Vec<Vec<Checkpoint>>,
+}
+
+#[wasm_bindgen(js_class = OwnPolicyStats)]
+impl JsOwnPolicyStats {
+    /// No runs yet.
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> JsOwnPolicyStats {
+        JsOwnPolicyStats::default()
+    }
+
+    /// Adds `run` as it is now (played to its horizon by the caller). `x` undefined: its curves
+    /// at every checkpoint (x = t) and its final metrics at x = T, as the Regret view's units;
+    /// a number: only its final metrics, at x = that value of a swept parameter of yours, as a
+    /// sweep's units. Throws one plain message for an `x` that is not a finite number.
+    pub fn add(&mut self, run: &mut JsOwnPolicyRun, x: Option<f64>) -> JsResult<()> {
+        if x.is_some_and(|v| !v.is_finite()) {
+            return Err(js_err(Error::param(
+                "x",
+                "must be a finite number (a value of your parameter) or undefined",
+            )));
+        }
+        let r = run.run.result();
+        online_observations(&mut self.observations, OWN_ID, x, &r);
+        if x.is_none() {
+            self.runs.push(r.checkpoints);
+        }
+        Ok(())
+    }
+
+    /// The statistics of the runs added, as a report's `stats` (algorithm `own-policy`).
+    #[wasm_bindgen(unchecked_return_type = "Stat[]")]
+    pub fn stats(&self) -> JsResult<JsValue> {
+        to_js(&aggregate_observations(&mut self.observations.iter()))
+    }
+
+    /// The Theory view's checks of the runs added without `x` (Reg(t), ε_t, m_eff, γ_t where
+    /// measured, switches), as a report's `theory.runs[].checks`: a quantity the policy does not
+    /// expose has no points and is said so.
+    #[wasm_bindgen(unchecked_return_type = "TheoryCheck[]")]
+    pub fn theory(&self) -> JsResult<JsValue> {
+        let runs: Vec<&[Checkpoint]> = self.runs.iter().map(Vec::as_slice).collect();
+        to_js(&check_runs(&runs))
+    }
+}
+
+/// Your policy's id in statistics (`Stat.algorithm`).
+pub const OWN_ID: &str = "own-policy";

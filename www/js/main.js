@@ -14,7 +14,7 @@ import { createPaperView } from './views/paper.js';
 import { createSweepView } from './views/sweep.js';
 import { createFrontierView } from './views/frontier.js';
 import { createTheoryView } from './views/theory.js';
-import { createOwnPolicy, policyHash } from './views/own-policy.js';
+import { createOwnPolicy, own, policyHash } from './views/own-policy.js';
 import { setupUpload, arrivalChoice } from './upload.js';
 import { determinism } from './jobs.js';
 
@@ -86,7 +86,8 @@ const live = createLiveView(app);
 createAskView(app, live);
 // Your own policy: from the link, the code box or a file; the live view's panel follows it.
 const ownPolicy = createOwnPolicy(app);
-ownPolicy.loaded.then(() => live.restartOwn());
+// Once a link's policy is read, the link carries it again and every view shows it.
+ownPolicy.loaded.then(() => { live.restartOwn(); if (own.code) app.set(() => {}); });
 ownPolicy.onChange(() => live.restartOwn());
 const views = {
   live, regret: createRegretView(app), offline: createOfflineView(app),

@@ -5,7 +5,8 @@
 // seed of the same settings plays. Each round it posts the round as progress before asking the
 // policy, so the page's watchdog (views/own-panel.js) knows the round when it must stop a policy
 // that runs too long (the Rpc's `idleMs`) or dies of unbounded allocation (the worker's error).
-import init, { Dataset, OwnPolicyRun, validateParams, provideSynthetic } from '../pkg/csc.js';
+import init, { Dataset, OwnPolicyRun, OwnPolicyStats, validateParams, provideSynthetic } from '../pkg/csc.js';
+import { declared, valuesInUse } from './own-params.js';
 import { makeDataset } from './make-dataset.js';
 import { startPageEngine, serve } from './rpc.js';
 
@@ -17,11 +18,20 @@ let datasetKey = '';
 /** Where the progress of the request that is playing goes. */
 let tick = (_round) => {};
 
-/** The policy object of the module `code`, wrapped so that every round is told first. */
-async function loadPolicy(code) {
+/** The module of `code`. */
+async function loadModule(code) {
   const url = URL.createObjectURL(new Blob([code], { type: 'text/javascript' }));
-  let mod;
-  try { mod = await import(url); } catch (e) { throw new Error(`the policy's module could not be loaded: ${e && e.message ? e.message : e}`); } finally { URL.revokeObjectURL(url); }
+  try { return await import(url); } catch (e) { throw new Error(`the policy's module could not be loaded: ${e && e.message ? e.message : e}`); } finally { URL.revokeObjectURL(url); }
+}
+
+/**
+ * The policy object of the module `code`, wrapped so that every round is told first; its
+ * `start(setup)` gets `setup.params`: its declared defaults (own-params.js), with `set` (a swept
+ * parameter's value) in place of its own.
+ */
+async function loadPolicy(code, set = {}) {
+  const mod = await loadModule(code);
+  const params = valuesInUse(declared(mod.params), set);
   let p = mod.default;
   if (typeof p === 'function') {
     try { p = new p(); } catch (e) { throw new Error(`the policy's class could not be made (new): ${e && e.message ? e.message : e}`); }
@@ -31,7 +41,7 @@ async function loadPolicy(code) {
   }
   const user = p;
   const wrapped = {
-    start: (setup) => (typeof user.start === 'function' ? user.start(setup) : undefined),
+    start: (setup) => (typeof user.start === 'function' ? user.start({ ...setup, params: { ...params } }) : undefined),
     decide: (arrival) => { tick(arrival.round); return user.decide(arrival); },
     observe: (cost, round) => user.observe(cost, round),
   };
@@ -69,21 +79,63 @@ serve({
     tick = (round) => progress(round);
     try { return run.step(msg.n); } finally { tick = () => {}; }
   },
-  /** Plays the whole horizon of each seed in `seeds` (the regret view): per seed its result. */
+  /** The parameters the module `code` declares (own-params.js), as plain data. */
+  async declare(msg) {
+    return declared((await loadModule(msg.code)).params);
+  },
+  /**
+   * Plays the whole horizon of each seed in `seeds` (the regret view): per seed its result, and
+   * the statistics and theory checks of the seeds played to T (OwnPolicyStats: the engine's
+   * aggregation of an online unit's observations). Stops at the first fault.
+   */
   async seeds(msg, progress) {
     await ready;
     useDataset(msg);
     const out = [];
-    for (const seed of msg.seeds) {
-      const policy = await loadPolicy(msg.code);
-      const r = new OwnPolicyRun(dataset, validateParams({ ...msg.params, seed }), policy, msg.arrival || undefined);
-      try {
-        tick = (round) => progress({ seed, round });
-        const f = r.step(r.horizon);
-        out.push({ seed, result: r.result(), stopped: f.stopped });
-        if (f.stopped) break;
-      } finally { tick = () => {}; r.free(); }
-    }
-    return out;
+    const stats = new OwnPolicyStats();
+    try {
+      for (const seed of msg.seeds) {
+        const policy = await loadPolicy(msg.code);
+        const r = new OwnPolicyRun(dataset, validateParams({ ...msg.params, seed }), policy, msg.arrival || undefined);
+        try {
+          tick = (round) => progress({ seed, round });
+          const f = r.step(r.horizon);
+          out.push({ seed, result: r.result(), stopped: f.stopped });
+          if (f.stopped) break;
+          stats.add(r, undefined);
+        } finally { tick = () => {}; r.free(); }
+      }
+      return { runs: out, stats: stats.stats(), theory: stats.theory() };
+    } finally { stats.free(); }
+  },
+  /**
+   * Your policy at each of `values` of your parameter `param` (a value null: its declared
+   * defaults), each × each seed of `seeds`, on the streams of `params`: the statistics of the final
+   * metrics at x = the value (x = its index in `values` when `byIndex`, as null has no x), each
+   * run's last checkpoint (`lasts`: value, seed, last), or `stopped` (with the value and seed) at
+   * the first fault. The Sweep view's sweep and the Frontier view's points.
+   */
+  async sweep(msg, progress) {
+    await ready;
+    useDataset(msg);
+    const stats = new OwnPolicyStats();
+    const lasts = [];
+    try {
+      for (const [i, value] of msg.values.entries()) {
+        for (const seed of msg.seeds) {
+          const policy = await loadPolicy(msg.code, value == null ? {} : { [msg.param]: value });
+          const r = new OwnPolicyRun(dataset, validateParams({ ...msg.params, seed }), policy, msg.arrival || undefined);
+          try {
+            tick = (round) => progress({ value, seed, round });
+            const f = r.step(r.horizon);
+            const which = value == null ? 'its defaults' : `${msg.param} = ${value}`;
+            if (f.stopped) return { stopped: `${which}, seed ${seed}: ${f.stopped}` };
+            stats.add(r, msg.byIndex ? i : value);
+            lasts.push({ value, seed, last: f.counters });
+          } finally { tick = () => {}; r.free(); }
+        }
+      }
+      return { stats: stats.stats(), lasts };
+    } finally { stats.free(); }
   },
 }, { trappedSays: (m) => `the engine stopped (${m})` });

@@ -32,12 +32,18 @@ const infoOf = (key) => (catalog ??= new Map([...offlineAlgorithms(), ...policie
  *  its gap is 0 by construction, so gap charts leave it out. */
 const notReference = (key) => infoOf(key)?.family !== 'reference';
 
-/** What a chart or table shows for a key: the algorithm's display name, else the key. */
-export const labelOf = (key) => infoOf(key)?.name ?? key;
+/** Your own policy's id in statistics (the engine's `OwnPolicyStats`, algorithm `own-policy`). */
+export const OWN_KEY = 'own-policy';
+/** Your own policy's style in every chart: solid black, square markers (the oracle's black is dashed, with crosses). */
+const OWN_STYLE = { colour: '#000000', marker: 'square', dash: [] };
 
-/** The engine's style of an algorithm as a series' colour, marker and dash (none for other series:
- * charts.js gives those a fallback by position). */
-const styleFields = (key) => {
+/** What a chart or table shows for a key: the algorithm's display name (your own policy: "Your policy"), else the key. */
+export const labelOf = (key) => (key === OWN_KEY ? 'Your policy' : infoOf(key)?.name ?? key);
+
+/** The engine's style of an algorithm as a series' colour, marker and dash (your own policy's:
+ * OWN_STYLE; none for other series: charts.js gives those a fallback by position). */
+export const styleFields = (key) => {
+  if (key === OWN_KEY) return { ...OWN_STYLE };
   const st = infoOf(key)?.style;
   return st ? { colour: st.colour, marker: st.marker, dash: st.dash } : {};
 };
@@ -75,7 +81,7 @@ function unitMean(report, field) {
 }
 
 /** The 95% half-width of a stat, drawn from 3 seeds up (with 2 its t-quantile, 12.7, swamps the figure). */
-const ciOf = (s) => (s && s.ci95 != null && s.n >= 3 ? s.ci95 : 0);
+export const ciOf = (s) => (s && s.ci95 != null && s.n >= 3 ? s.ci95 : 0);
 
 /**
  * Mean ± 95% interval of `metric` per algorithm, as chart series (x ascending); `keep(key)`.

@@ -1,12 +1,18 @@
 // A learned threshold: LRU eviction, but the hit radius τ is learned from the costs the LLM
 // reveals. A hit at distance d is charged φ(d); an LLM call costs c. So serving is worth it when
 // d is small against the typical cost: τ follows a running mean of the observed costs, scaled by
-// `scale` (a radius per unit of cost), starting from the threshold cache's τ.
+// `scale` (a radius per unit of cost), starting from the threshold cache's τ times `gain`.
+
+/** Its parameter: how far the learned radius stands from the threshold cache's at a mean cost of 0.5. */
+export const params = {
+  gain: { default: 1, min: 0, max: 4, what: 'τ at a mean cost of 0.5, as a multiple of the threshold cache\'s τ' },
+};
+
 export default class LearnedThreshold {
-  start({ k, tau }) {
+  start({ k, tau, params = {} }) {
     this.k = k;
     this.tau0 = tau;
-    this.scale = tau / 0.5; // τ₀ at a mean cost of 0.5
+    this.scale = ((params.gain ?? 1) * tau) / 0.5; // gain·τ₀ at a mean cost of 0.5
     this.meanCost = 0.5;
     this.n = 0;
     this.members = [];

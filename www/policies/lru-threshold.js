@@ -1,11 +1,18 @@
 // LRU with a fixed threshold: the threshold cache of production semantic caches, written as your
 // own policy. Serve from the nearest member when it is within τ (ties: the lowest index), else
 // call the LLM and admit the arrival, evicting the least recently used member (ties: the oldest)
-// when k are held. It equals the built-in threshold cache (LRU eviction) round by round.
+// when k are held. It equals the built-in threshold cache (LRU eviction) round by round; with
+// `threshold` set (a sweep of it), it is the threshold cache at τ = that value.
+
+/** Its parameter: no default, so τ is the page's threshold cache's unless a sweep sets it. */
+export const params = {
+  threshold: { min: 0, max: 4, what: 'the hit radius τ (unset: the threshold cache\'s τ on this run)' },
+};
+
 export default class LruThreshold {
-  start({ k, tau }) {
+  start({ k, tau, params = {} }) {
     this.k = k;
-    this.tau = tau;
+    this.tau = params.threshold ?? tau;
     this.members = []; // rounds of the cached arrivals, in admission order
     this.lastUse = []; // each member's last round of admission or use
     this.why = '';

@@ -25,6 +25,7 @@ import { JobPanel } from './job-panel.js';
 import { fmtInterval, fmtPaired, frontierChart, frontierConfig, frontierFamilies, frontierMeta, noGroundTruth, pchrChart } from '../report.js';
 import { LOAD_FIRST, uploadedData } from '../upload.js';
 import { nqTriviaNow } from '../nq-trivia.js';
+import { createOwnFrontier } from './own-frontier.js';
 /** @typedef {import('../state.js').App} App */
 
 let planeReason;
@@ -124,6 +125,8 @@ export function createFrontierView(app) {
         const p = chart.series.find((s) => s.key === key)?.points[i];
         if (p) open(report, p.point);
       }, comparison && shown === report ? comparison : report.frontier);
+      // Your policy's points, once placed on this report's settings (own-frontier.js).
+      chart.series = [...chart.series, ...ownFrontier.series(report)];
       // The second chart: P-CHR, when the report has one.
       const pchr = pchrChart(report);
       return pchr ? [chart, pchr] : [chart];
@@ -151,6 +154,7 @@ export function createFrontierView(app) {
       return;
     }
     fill(shown);
+    ownFrontier.refresh();
     panel.drawCharts();
   });
   // The table scrolls sideways on a narrow screen (a focusable region, so the keyboard can too).
@@ -172,6 +176,7 @@ export function createFrontierView(app) {
     for (const fam of fams) for (const p of fam.points) select.append(new Option(frontierConfig(fam, p), String(p.point)));
     if (comparison) select.value = String(comparison.reference);
     fill(report);
+    ownFrontier.refresh();
   }
 
   /** Every point of the frontier as a row: its configuration, the engine's clipped intervals, its
@@ -221,7 +226,15 @@ export function createFrontierView(app) {
     }
   }
   const tune = createTuneForm(app, root, open);
+  const ownFrontier = createOwnFrontier(app, scroller, {
+    experiment: () => frontierExperiment(app),
+    shown: () => shown,
+    reference: () => (comparison ? comparison.reference : null),
+    referenceName: () => comparison?.reference_config ?? '',
+    redraw: () => panel.drawCharts(),
+  });
   return {
+    show() { ownFrontier.show(); },
     activate() { panel.activate(); tune.activate(); },
     deactivate() { panel.deactivate(); tune.deactivate(); },
   };

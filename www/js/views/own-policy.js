@@ -2,8 +2,10 @@
 // Your own policy (docs/USAGE.md, "Your own policy"; docs/JS-API.md): a JavaScript module typed in
 // the code box or loaded from a .js file, stored in the link (own-code.js), played by the engine
 // beside the paper's policies in a worker of its own (policy-worker.js): in the live view as a
-// panel of its own, following the live run round by round on its stream, and in the regret view
-// on the same seeds. A policy that faults — throws, answers garbage, names a member it may not
+// panel of its own, following the live run round by round on its stream; in the regret view on
+// the same seeds, its statistics (the engine's OwnPolicyStats) drawn in the run's charts and its
+// Reg(t) check in the Theory view's table (`withOwn`); over its declared parameters in the Sweep
+// view (own-sweep.js) and on the frontier (own-frontier.js), both through `ownSweep`. A policy that faults — throws, answers garbage, names a member it may not
 // hold, exceeds k, runs one round longer than ROUND_LIMIT_MS, or exhausts its worker's memory —
 // is stopped with one message naming the round; the other policies' runs are separate and go on.
 import { Rpc } from '../rpc.js';
@@ -19,11 +21,33 @@ export const ROUND_LIMIT_MS = 2000;
 const EXAMPLES = { 'lru-threshold': 'LRU with a fixed threshold', 'learned-threshold': 'A learned threshold' };
 const CURVES = ['t', 'avgRegret', 'switches', 'avgRealisedCost', 'hitRate', 'loss', 'estRmse'];
 
-/** The policy in use: its code and the fragment value that carries it (null: none). */
-export const own = { code: /** @type {string | null} */ (null), fragment: '' };
+/** The fragment's keys of the Sweep view's "Sweep your parameters" form (views/own-sweep.js). */
+export const SWEEP_KEYS = /** @type {const} */ (['own_param', 'own_values', 'own_ref', 'own_metric']);
 
-/** The URL fragment part naming your policy (main.js joins it to the upload's). */
-export const policyHash = () => (own.fragment ? `policy=${own.fragment}` : '');
+/**
+ * The policy in use: its code and the fragment value that carries it (null: none); its sweep
+ * form's settings (kept in the fragment beside it); and its statistics on the regret view's
+ * settings once played there (`key`: ownSettingsKey of the experiment; `theory`: the engine's
+ * checks of its runs), which the regret and theory views draw.
+ */
+export const own = {
+  code: /** @type {string | null} */ (null), fragment: '',
+  /** @type {Record<string, string>} */ sweep: Object.fromEntries(SWEEP_KEYS.map((k) => [k, new URLSearchParams(location.hash.replace(/^#/, '')).get(k) ?? ''])),
+  /** @type {{ key: string, stats: any[], theory: any[] } | null} */ regret: null,
+};
+
+/** The URL fragment part naming your policy and its sweep form (main.js joins it to the upload's). */
+export const policyHash = () => {
+  if (!own.fragment) return '';
+  const h = new URLSearchParams();
+  for (const k of SWEEP_KEYS) if (own.sweep[k]) h.set(k, own.sweep[k]);
+  const rest = h.toString();
+  return `policy=${own.fragment}${rest ? `&${rest}` : ''}`;
+};
+
+/** What identifies the runs your policy's statistics are of: an online experiment's dataset,
+ *  parameters and seeds (not its policies, title or id). */
+export const ownSettingsKey = (experiment) => JSON.stringify({ dataset: experiment.dataset, params: experiment.params, seeds: experiment.seeds, first_seed: experiment.first_seed });
 
 /**
  * A worker for your policy: `request` with the per-round watchdog; a failure (too long, out of
@@ -232,12 +256,52 @@ export class OwnLivePanel {
   }
 }
 
-/** Plays your policy on `seeds` of the regret view's settings: per seed its `RunResult`. */
+/** The theory checks that apply to a policy seen from outside: Reg(t)'s slope. ε_t, m_eff and
+ *  γ_t are the paper's learners' own quantities (their ε-net and kernel model), which a policy of
+ *  yours does not expose; so are Theorem 5.1's four terms, and the switches check, which reads
+ *  switches against the net's size m_max (Lemma 5.3). */
+export const OWN_CHECKS = ['regret'];
+
+/**
+ * An online report with your policy's statistics and theory checks added (series `own-policy`),
+ * when they are of the report's settings (`own.regret`, played by the regret view); else as is.
+ */
+export function withOwn(report) {
+  const o = own.regret;
+  if (!o || !report || report.experiment?.measure?.kind !== 'online' || o.key !== ownSettingsKey(report.experiment)) return report;
+  const T = Math.max(...o.stats.filter((s) => s.metric === 'final_avg_regret').map((s) => s.x));
+  const checks = o.theory.filter((c) => OWN_CHECKS.includes(c.quantity));
+  const theory = report.theory ? { ...report.theory, runs: [...report.theory.runs, { policy: 'own-policy', x: T, checks, bound: null }] } : report.theory;
+  return { ...report, stats: [...report.stats, ...o.stats], theory };
+}
+
+/** Plays your policy on `seeds` of the regret view's settings: per seed its `RunResult` (`runs`),
+ *  the statistics of the seeds played to T and the engine's theory checks of them. */
 export async function ownOnSeeds(init, seeds, onRound) {
   const w = new PolicyWorker('your policy\'s worker (regret)');
   try {
     return await w.request('seeds', { ...init, code: own.code, seeds }, { limit: true, onRound });
   } finally { w.stop(); }
+}
+
+/** The parameters your policy's module declares (own-params.js `declared`), read in a worker. */
+export async function ownDeclared() {
+  const w = new PolicyWorker('your policy\'s worker (parameters)');
+  try {
+    return await w.request('declare', { code: own.code });
+  } finally { w.stop(); }
+}
+
+/**
+ * Your policy at each of `values` of your parameter `param` (null: its defaults) on `seeds` of
+ * the settings `init`: `done` resolves to `{ stats, lasts }` (final metrics at x = each value, or
+ * its index when `byIndex`; each run's last checkpoint) or `{ stopped }`; `cancel()` stops its
+ * worker (`done` then rejects).
+ */
+export function ownSweep(init, seeds, param, values, onProgress, { byIndex = false } = {}) {
+  const w = new PolicyWorker('your policy\'s worker (sweep)');
+  const done = w.request('sweep', { ...init, code: own.code, seeds, param, values, byIndex }, { limit: true, onRound: onProgress }).finally(() => w.stop());
+  return { done, cancel: () => w.stop() };
 }
 
 export { EXAMPLES, decodeCode };

@@ -7,7 +7,7 @@ import { JobPanel } from './job-panel.js';
 import { onlineCharts } from '../report.js';
 import { LOAD_FIRST, uploadedData } from '../upload.js';
 import { nqTriviaNow, nqTriviaFiles } from '../nq-trivia.js';
-import { own, ownOnSeeds } from './own-policy.js';
+import { own, ownOnSeeds, ownSettingsKey, withOwn } from './own-policy.js';
 /** @typedef {import('../state.js').App} App */
 /** @typedef {import('../../pkg/csc.js').PolicyId} PolicyId */
 
@@ -53,7 +53,9 @@ export function createRegretView(app) {
   }
   const panel = new JobPanel(document.querySelector('[data-job=regret]'), {
     request: () => onlineRequest(app),
-    charts: (report) => onlineCharts(report),
+    // Your policy's statistics on the same settings and seeds, when it has run on them, beside
+    // the report's policies in every chart (the same chart code, series `own-policy`).
+    charts: (report) => onlineCharts(withOwn(report)),
     stem: () => `online-${uploadedData(app)?.dataset.name || app.state.dataset}-${app.state.seeds}seeds`,
   });
   // Your own policy on the same seeds (own-policy.js): its regret beside the report's.
@@ -65,15 +67,23 @@ export function createRegretView(app) {
     const g = ++ownGen, s = app.state, up = uploadedData(app);
     ownOut.replaceChildren();
     ownStatus.classList.remove('bad');
+    own.regret = null;
+    panel.drawCharts();
     try {
       if (s.dataset === 'upload' && !up) throw new Error(LOAD_FIRST);
       const nq = s.dataset === 'nq-trivia' ? await nqTriviaFiles(app) : null;
       const init = { dataset: s.dataset, upload: up && up.dataset, arrival: up && up.upload.arrival, params: s.params, ...(nq ? { nq } : {}) };
       const seeds = Array.from({ length: s.seeds }, (_, i) => s.params.seed + i);
       ownStatus.textContent = `Playing your policy on ${seeds.length} seeds…`;
+      const r = onlineRequest(app);
+      if (r.message) throw new Error(r.message);
+      const key = ownSettingsKey(r.request.experiment);
       const got = await ownOnSeeds(init, seeds, (p) => { if (g === ownGen && p.round % 500 === 0) ownStatus.textContent = `Seed ${p.seed}: round ${p.round}…`; });
       if (g !== ownGen) return;
-      showOwn(got);
+      // Its statistics are kept only when every seed played to T (a fault leaves no mean to draw).
+      own.regret = got.runs.some((x) => x.stopped) ? null : { key, stats: got.stats, theory: got.theory };
+      showOwn(got.runs);
+      panel.drawCharts();
     } catch (e) {
       if (g !== ownGen) return;
       ownStatus.textContent = e.message;

@@ -17,6 +17,7 @@ import { nqTriviaNow } from '../nq-trivia.js';
 import { sweepCharts, sweepMetrics, defaultSweepMetric, paramLabel } from '../report.js';
 import { reproduction } from '../reproduce.js';
 import { sweepPresets, parseGrid, defaultParams, sweepDefaults } from '../../pkg/csc.js';
+import { createOwnSweep } from './own-sweep.js';
 /** @typedef {import('../state.js').App} App */
 
 const $ = (id) => document.getElementById(id);
@@ -182,9 +183,11 @@ export function createSweepView(app) {
   metricSel.addEventListener('change', () => { form.metric = metricSel.value; panel.render(); save(); });
   showForm();
   showMetrics(null);
+  // Your policy's declared parameters, below the engine's sweep (own-sweep.js).
+  const ownSweep = createOwnSweep(app);
 
   return {
-    show: showForm,
+    show() { showForm(); ownSweep.show(); },
     // The grid runs when Run is pressed (a grid can be large): no run on opening the view.
     activate() { panel.activate(false); },
     deactivate() { panel.deactivate(); },

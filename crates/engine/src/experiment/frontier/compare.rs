@@ -25,9 +25,17 @@ impl Report {
             return None;
         }
         let d: Vec<f64> = a.iter().filter_map(|(s, v)| b.get(s).map(|r| v - r)).collect();
-        let (difference, mean, ci95) =
-            if point == reference { (Difference::Reference, 0.0, 0.0) } else { Difference::of(&d) };
-        Some(Paired { n: d.len(), mean, ci95, difference, words: difference.words(cost).into() })
+        if point == reference {
+            let difference = Difference::Reference;
+            return Some(Paired {
+                n: d.len(),
+                mean: 0.0,
+                ci95: 0.0,
+                difference,
+                words: difference.words(cost).into(),
+            });
+        }
+        Some(Paired::of(&d, cost))
     }
 
     /// The experiment point of every frontier point, in [`Report::frontier_points`]' order.

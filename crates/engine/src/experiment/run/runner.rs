@@ -89,39 +89,9 @@ pub fn run_unit(
             d.insert("no_cache_loss".into(), no_cache_loss(&env.eval.costs).into());
             for &k in policies {
                 let r = play(&env, k, &params, &trace, &mut done, on_round)?;
-                let name = r.policy.as_str();
-                // With a sweep, the curves of different sweep values would be averaged together:
-                // only the final metrics are recorded, at x = the sweep value.
-                let checkpoints = if spec.sweep.is_some() { &[][..] } else { &r.checkpoints[..] };
-                for c in checkpoints {
-                    let x = c.t as f64;
-                    obs(&mut out, name, Metric::AvgRegret.id(), x, c.avg_regret);
-                    obs(&mut out, name, Metric::AvgLossGap.id(), x, c.avg_loss_gap);
-                    obs(&mut out, name, Metric::AvgSwitchCost.id(), x, c.avg_switch_cost);
-                    obs(&mut out, name, Metric::Switches.id(), x, c.switches as f64);
-                    obs(&mut out, name, Metric::AvgRealisedCost.id(), x, c.avg_realised_cost);
-                    if let Some(e) = c.error_rate {
-                        obs(&mut out, name, Metric::ErrorRate.id(), x, e);
-                    }
-                    if let (Some(a), Some(b), Some(m)) = (c.est_rmse, c.est_mae, c.est_max) {
-                        obs(&mut out, name, Metric::EstRmse.id(), x, a);
-                        obs(&mut out, name, Metric::EstMae.id(), x, b);
-                        obs(&mut out, name, Metric::EstMax.id(), x, m);
-                    }
-                    // The policy's time so far: the curve of its cost against t (the Efficiency
-                    // view's growth chart). The point at t = T is the run's total, recorded once
-                    // by final_metrics.
-                    if c.t != r.last.t {
-                        obs(&mut out, name, Metric::RuntimeMs.id(), x, c.wall_ms);
-                    }
-                }
-                for c in checkpoints {
-                    theory_curves(&mut out, name, c);
-                }
-                let x = if spec.sweep.is_some() { spec.unit_x(unit) } else { r.last.t as f64 };
-                final_metrics(&mut out, name, x, &r);
-                theory_slopes(&mut out, name, x, &r.checkpoints);
-                d.insert(name.into(), r.diagnostics.clone());
+                let swept = spec.sweep.is_some().then(|| spec.unit_x(unit));
+                online_observations(&mut out, &r.policy, swept, &r);
+                d.insert(r.policy.clone(), r.diagnostics.clone());
             }
             on_round(total);
             serde_json::Value::Object(d)
@@ -184,6 +154,42 @@ pub fn run_unit(
         observations: out,
         detail,
     })
+}
+
+/// The observations of one online run `r` under the name `name` (an online unit records these
+/// for each of its policies; an external policy's run is recorded the same way,
+/// [`crate::online::external`]). Without a sweep (`swept` `None`): the curves at every checkpoint
+/// (x = t), then the final metrics at x = T. With one, only the final metrics, at x = the sweep
+/// value: the curves of different sweep values would be averaged together.
+pub fn online_observations(out: &mut Vec<Observation>, name: &str, swept: Option<f64>, r: &RunResult) {
+    let checkpoints = if swept.is_some() { &[][..] } else { &r.checkpoints[..] };
+    for c in checkpoints {
+        let x = c.t as f64;
+        obs(out, name, Metric::AvgRegret.id(), x, c.avg_regret);
+        obs(out, name, Metric::AvgLossGap.id(), x, c.avg_loss_gap);
+        obs(out, name, Metric::AvgSwitchCost.id(), x, c.avg_switch_cost);
+        obs(out, name, Metric::Switches.id(), x, c.switches as f64);
+        obs(out, name, Metric::AvgRealisedCost.id(), x, c.avg_realised_cost);
+        if let Some(e) = c.error_rate {
+            obs(out, name, Metric::ErrorRate.id(), x, e);
+        }
+        if let (Some(a), Some(b), Some(m)) = (c.est_rmse, c.est_mae, c.est_max) {
+            obs(out, name, Metric::EstRmse.id(), x, a);
+            obs(out, name, Metric::EstMae.id(), x, b);
+            obs(out, name, Metric::EstMax.id(), x, m);
+        }
+        // The policy's time so far: the curve of its cost against t (the Efficiency view's growth
+        // chart). The point at t = T is the run's total, recorded once by final_metrics.
+        if c.t != r.last.t {
+            obs(out, name, Metric::RuntimeMs.id(), x, c.wall_ms);
+        }
+    }
+    for c in checkpoints {
+        theory_curves(out, name, c);
+    }
+    let x = swept.unwrap_or(r.last.t as f64);
+    final_metrics(out, name, x, r);
+    theory_slopes(out, name, x, &r.checkpoints);
 }
 
 /// What serving without a cache costs per query, `E_x[c(x)]` on the evaluation sample `E` (every

@@ -1,7 +1,9 @@
 //! Aggregation over seeds (SPEC §10): mean, standard deviation and the 95% Student-t interval of
 //! every (algorithm, metric, x) point.
 
-use crate::experiment::run::observation::{first_seen, is_no_y, legacy_key, nan_as_null, no_y, same_bits};
+use crate::experiment::run::observation::{
+    first_seen, is_no_y, legacy_key, nan_as_null, no_y, same_bits, Observation,
+};
 use crate::experiment::stats::student::t_quantile;
 use crate::experiment::UnitResult;
 use serde::{Deserialize, Serialize};
@@ -178,13 +180,18 @@ pub fn mean_std_ci95(v: &[f64]) -> (f64, f64, f64) {
 /// Groups observations by (algorithm, metric, x, y) in first-seen order of algorithms (`y` is NaN,
 /// one group, outside a grid).
 pub fn aggregate(results: &[UnitResult]) -> Vec<Stat> {
+    aggregate_observations(&mut results.iter().flat_map(|r| &r.observations))
+}
+
+/// [`aggregate`] of observations in the order given (an external policy's runs, which are not
+/// units of an experiment: `OwnPolicyStats` in the web layer). One body for both callers (a
+/// `dyn` iterator: the page's wasm holds it once).
+pub fn aggregate_observations(observations: &mut dyn Iterator<Item = &Observation>) -> Vec<Stat> {
     let mut order: Vec<String> = Vec::new();
     let mut groups: BTreeMap<(usize, String, u64, u64), Vec<f64>> = BTreeMap::new();
-    for r in results {
-        for o in &r.observations {
-            let ai = first_seen(&mut order, &o.algorithm);
-            groups.entry((ai, o.metric.clone(), o.x.to_bits(), o.y.to_bits())).or_default().push(o.value);
-        }
+    for o in observations {
+        let ai = first_seen(&mut order, &o.algorithm);
+        groups.entry((ai, o.metric.clone(), o.x.to_bits(), o.y.to_bits())).or_default().push(o.value);
     }
     let mut stats: Vec<Stat> = groups
         .into_iter()

@@ -16,7 +16,7 @@ pub mod student;
 
 pub(crate) use aggregate::num;
 pub use aggregate::{
-    aggregate, decimals_for, decimals_keeping_sign, fixed, format_difference, format_interval, mean_std_ci95,
-    significant, Interval, Stat, INTERVAL,
+    aggregate, aggregate_observations, decimals_for, decimals_keeping_sign, fixed, format_difference,
+    format_interval, mean_std_ci95, significant, Interval, Stat, INTERVAL,
 };
 pub use student::t_quantile;
