@@ -106,8 +106,8 @@ await check('sweep view: the LRU example at threshold τ equals the threshold ca
   assert(csv[0] === 'series,metric,x,n,mean,std,ci95' && csv.some((l) => l.startsWith('"Your policy",final_hit_rate,0.3,3,')), csv.slice(0, 3).join(' | '));
   // Cancel: a new run stopped at once leaves the form ready.
   await page.fill('#own-sweep-values', '0.1, 0.2, 0.25, 0.35, 0.4, 0.5');
-  await page.click('#own-sweep-run');
-  await page.click('#own-sweep-cancel');
+  // Run and Cancel in one task: a short run on plane can end before a second click lands.
+  await page.evaluate(() => { document.getElementById('own-sweep-run').click(); document.getElementById('own-sweep-cancel').click(); });
   await waitFor(page, () => document.getElementById('own-sweep-status').textContent === 'Cancelled.' && !document.getElementById('own-sweep-run').disabled, null, { timeout: 20000 });
   await page.close();
 });
