@@ -37,7 +37,7 @@ export const labelOf = (key) => infoOf(key)?.name ?? key;
 
 /** The engine's style of an algorithm as a series' colour, marker and dash (none for other series:
  * charts.js gives those a fallback by position). */
-const styleFields = (key) => {
+export const styleFields = (key) => {
   const st = infoOf(key)?.style;
   return st ? { colour: st.colour, marker: st.marker, dash: st.dash } : {};
 };
