@@ -83,7 +83,8 @@ const incomplete = (f) => (f.units < f.total ? `Run incomplete: ${f.units} of ${
 /** @param {App} app */
 export function createThreatsView(app) {
   const view = /** @type {HTMLElement} */ (document.getElementById('view-threats'));
-  const grid = /** @type {HTMLElement} */ (view.querySelector('[data-controls="threats"]'));
+  // The view's own fields sit in its form beside the key table's (N, ω, d: js/controls.js).
+  const grid = /** @type {HTMLElement} */ (view.querySelector('.threats-form'));
   // The lists of the link as the view's own fields: isolation settings drawn, policies, p.
   const fieldset = (legend, cls) => {
     const f = Object.assign(document.createElement('fieldset'), { className: `choices ${cls}` });
