@@ -65,7 +65,8 @@ async function cliOf(def, args = []) {
   const d = await scratch('threats');
   await writeFile(path.join(d, 'def.json'), JSON.stringify(def));
   await csc(['run', 'def.json', '--out', 'out', '--quiet', ...args], d);
-  return JSON.parse(await readFile(path.join(d, 'out', `${def.id}.json`), 'utf8'));
+  const text = await readFile(path.join(d, 'out', `${def.id}.json`), 'utf8');
+  return Object.defineProperty(JSON.parse(text), 'text', { value: text }); // the file as written, too
 }
 const nbsp = (t) => t.replaceAll(' ± ', '\u00a0±\u00a0').replaceAll(', ', ',\u00a0');
 const words = (i) => (i && i.mean != null ? nbsp(engine.formatBounds(i.mean, i.lo, i.hi)) : '—');
@@ -193,6 +194,15 @@ try {
     const tcli = await cliOf(tjson.experiment);
     assert(stats(tcli) === stats(tjson), 'tenants: every statistic but runtime bit for bit');
     tenantsAgainst(await drawn(p, 'threats-tenants'), tcli, ['shared', 'partitioned', 'tagged']);
+    // The CLI's report opened in the panel ("Open a result…") is drawn and tabled as the run was.
+    const runDrawn = await drawn(p, 'threats-tenants');
+    await p.setInputFiles('[data-job=threats-tenants] .open-report input', { name: 'tenants-cli.json', mimeType: 'application/json', buffer: Buffer.from(tcli.text) });
+    await waitFor(p, () => /^(Opened|Could not open) tenants-cli\.json/.test(document.querySelector('[data-job=threats-tenants] .status').textContent), null, { timeout: 30000 });
+    const opened = await p.textContent('[data-job=threats-tenants] .status');
+    assert(/^Opened/.test(opened), opened);
+    const openedDrawn = await drawn(p, 'threats-tenants');
+    assert(JSON.stringify(openedDrawn.rows) === JSON.stringify(runDrawn.rows), 'the opened report\'s table is the run\'s');
+    assert(JSON.stringify(openedDrawn.charts.map((c) => c.series)) === JSON.stringify(runDrawn.charts.map((c) => c.series)) && openedDrawn.charts.length === 2, `${openedDrawn.charts.length} charts of the opened report`);
     const ajson = await exportJson(p, 'threats-attack');
     assert(JSON.stringify(ajson.experiment.measure) === JSON.stringify({ kind: 'attack', policies: ['lru', 'threshold', 'vcache'], p: [0, 0.5], distance: 0.2 }), JSON.stringify(ajson.experiment.measure));
     const acli = await cliOf(ajson.experiment);
@@ -203,7 +213,7 @@ try {
     await p.uncheck('.threats-isolations input[value=partitioned]');
     const seen = await drawn(p, 'threats-tenants');
     assert(seen.rows.every((r) => r.data.isolation !== 'partitioned') && seen.rows.length === 6, `${seen.rows.length} rows`);
-    assert(/^Done/.test(await p.textContent('[data-job=threats-tenants] .status')), 'still the finished run');
+    assert(/^Opened tenants-cli\.json/.test(await p.textContent('[data-job=threats-tenants] .status')), 'still the opened result, not a new run');
     await p.close();
   });
 

@@ -14,7 +14,7 @@ import { attackDefinition, policies, tenantsDefinition, threatFindings } from '.
 import { JobPanel } from './job-panel.js';
 import { LOAD_FIRST, uploadedData } from '../upload.js';
 import { nqTriviaNow } from '../nq-trivia.js';
-import { fmtInterval as fmt } from '../report.js';
+import { chartsOf, fmtInterval as fmt } from '../report.js';
 import { ISOLATIONS, attackCharts, fillAttackTable, fillTenantsTable, tenantsCharts } from '../threat-charts.js';
 /** @typedef {import('../state.js').App} App */
 
@@ -136,6 +136,8 @@ export function createThreatsView(app) {
   const tenants = new JobPanel(troot, {
     request: () => tenantsRequest(app),
     charts: (report) => { const f = findingsOf(report); return f ? tenantsCharts(f, app.state.isolations) : []; },
+    // A result file opened here (the CLI's tenants report) is drawn as a run of the view is.
+    opened: (report) => { const f = findingsOf(report); return f?.kind === 'tenants' ? tenantsCharts(f, app.state.isolations) : chartsOf(report); },
     stem: () => `tenants-${uploadedData(app)?.dataset.name || app.state.dataset}`,
     onReport: (job) => {
       const f = findingsOf(job?.report);
@@ -157,6 +159,7 @@ export function createThreatsView(app) {
   const attack = new JobPanel(aroot, {
     request: () => attackRequest(app),
     charts: (report) => { const f = findingsOf(report); return f ? attackCharts(f) : []; },
+    opened: (report) => { const f = findingsOf(report); return f?.kind === 'attack' ? attackCharts(f) : chartsOf(report); },
     stem: () => `attack-${uploadedData(app)?.dataset.name || app.state.dataset}`,
     onReport: (job) => {
       const f = findingsOf(job?.report);
