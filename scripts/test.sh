@@ -139,6 +139,7 @@ step "frontier e2e (nq-trivia, against the CLI)" node tests/e2e/frontier.mjs
 # "Pick a threshold": the form's answer on nq-trivia equals `csc tune-threshold`, bit for bit.
 step "tune-threshold e2e (nq-trivia, against the CLI)" node tests/e2e/tune.mjs
 step "theory view e2e (synthetic, nq-trivia, thy-horizon against the CLI)" node tests/e2e/theory.mjs
+step "threats view e2e (synthetic, plane, your data, nq-trivia against the CLI)" node tests/e2e/threats.mjs
 step "controls e2e" node tests/e2e/controls.mjs
 step "navigation e2e (hide flags, history, URL errors, figure embed)" node tests/e2e/navigation.mjs
 # The engine is fetched and compiled once per page, its module posted to the workers (engine.js).

@@ -237,6 +237,28 @@ export function runHostile(g, bench, synthetic) {
     mustThrow(`encodeUrlState(${JSON.stringify(st)})`, () => g.encodeUrlState(st));
   }
   mustThrow('urlStateDefaults("nope")', () => g.urlStateDefaults('nope'));
+  // The threats view's settings: every bad value is refused by encode with one message, and a
+  // link carrying one opens with that key's default and one error naming it.
+  {
+    const d = g.urlStateDefaults('nq-trivia');
+    for (const [key, v] of [['tenants', 0], ['tenants', 257], ['tenants', -1], ['tenants', 2.5], ['tenants', '3'], ['tenants', null],
+      ['overlap', NaN], ['overlap', -1], ['overlap', 2], ['overlap', '0.5'], ['distance', 0], ['distance', -0.1], ['distance', NaN],
+      ['distance', Infinity], ['attack_p', [1.5]], ['attack_p', [-0.1]], ['attack_p', [0.1, 0.1]], ['attack_p', []], ['attack_p', 0.1],
+      ['attack_p', ['0.1']], ['isolations', ['walled']], ['isolations', []], ['isolations', 'shared'], ['threat_policies', []],
+      ['threat_policies', ['nope']], ['threat_policies', ['lru', 'lru']], ['threat_policies', [3]]]) {
+      mustThrow(`encodeUrlState ${key} = ${JSON.stringify(v)}`, () => g.encodeUrlState({ ...d, [key]: v }));
+    }
+    for (const q of ['tenants=0', 'tenants=x', 'overlap=NaN', 'overlap=-1', 'overlap=2', 'attack_p=1.5', 'attack_p=0,x',
+      'distance=0', 'distance=-1', 'isolations=walled', 'threat_policies=nope']) {
+      probe(`decodeUrlState(${q}) names its key`, 'ok', () => {
+        const r = g.decodeUrlState(`view=threats&${q}`);
+        const key = q.split('=')[0];
+        if (r.errors.length !== 1 || !r.errors[0].includes(key)) throw new Error(`errors ${JSON.stringify(r.errors)}`);
+        if (JSON.stringify(r.state[key]) !== JSON.stringify(d[key])) throw new Error(`${key} kept ${JSON.stringify(r.state[key])}`);
+        return r;
+      });
+    }
+  }
   mustThrow('configFingerprint(k 0)', () => g.configFingerprint('plane', { ...g.defaultParams(), k: 0 }));
   // serde's derive reads `Params` from an array by position, so `[]` is the defaults here
   // (reported in docs/RELIABILITY.md; `Params::from_json` and `validateParams` refuse it).
@@ -703,6 +725,41 @@ export function runHostile(g, bench, synthetic) {
     if (g.tuneCommand(trep.experiment, 'error_rate', 0.01, 't.json') !== 'csc tune-threshold t.json --error-rate 0.01') throw new Error('tuneCommand of a definition: ' + g.tuneCommand(trep.experiment, 'error_rate', 0.01, 't.json'));
     mustThrow('tuneCommand precision 2', () => g.tuneCommand(tdef, 'precision', 2, 't.json'));
     mustThrow('tuneCommand no definition', () => g.tuneCommand('synthetic', 'precision', 0.9, 't.json'));
+  }
+  // ---- the threats view: its two definitions and the engine's reading of their reports ---------
+  cover('tenantsDefinition', 'attackDefinition', 'threatFindings');
+  {
+    fn('tenantsDefinition', ['synthetic', 2, 0.5, ['lru', 'threshold']]);
+    fn('attackDefinition', ['synthetic', ['lru', 'threshold'], [0, 0.5], 0.15]);
+    for (const [label, args] of [['tenants 0', [0, 0.5]], ['tenants 257', [257, 0.5]], ['tenants 2.5', [2.5, 0.5]], ['tenants NaN', [NaN, 0.5]],
+      ['tenants "2"', ['2', 0.5]], ['overlap NaN', [2, NaN]], ['overlap −1', [2, -1]], ['overlap 2', [2, 2]], ['overlap "0.5"', [2, '0.5']]]) {
+      mustThrow(`tenantsDefinition ${label}`, () => g.tenantsDefinition('synthetic', ...args, ['lru']));
+    }
+    for (const [label, pol] of [['no policy', []], ['an unknown policy', ['nope']], ['a policy twice', ['lru', 'lru']], ['a number', [3]], ['a string', 'lru']]) {
+      mustThrow(`tenantsDefinition ${label}`, () => g.tenantsDefinition('synthetic', 2, 0.5, pol));
+      mustThrow(`attackDefinition ${label}`, () => g.attackDefinition('synthetic', pol, [0.1], 0.15));
+    }
+    for (const [label, p] of [['p 1.5', [1.5]], ['p −0.1', [-0.1]], ['p NaN', [NaN]], ['no p', []], ['p twice', [0.1, 0.1]], ['p a number', 0.1], ['p a string', ['0.1']]]) {
+      mustThrow(`attackDefinition ${label}`, () => g.attackDefinition('synthetic', ['lru'], p, 0.15));
+    }
+    for (const d of [0, -0.1, NaN, Infinity, '0.1', null]) {
+      mustThrow(`attackDefinition distance ${String(d)}`, () => g.attackDefinition('synthetic', ['lru'], [0.1], d));
+    }
+    mustThrow('attackDefinition plane (no ground truth)', () => g.attackDefinition('plane', ['lru'], [0.1], 0.15));
+    mustThrow('tenantsDefinition an unknown dataset', () => g.tenantsDefinition('nope', 2, 0.5, ['lru']));
+    // A tiny attack run on synthetic: its findings, and refusals for anything else.
+    const syn = g.Dataset.synthetic();
+    const spec = g.attackDefinition('synthetic', ['lru', 'threshold'], [0, 0.5], 0.15);
+    const ar = new g.ExperimentRun({ ...spec, seeds: 2, params: { ...spec.params, horizon: 30, n_eval: 50 } }, syn);
+    while (ar.runNext());
+    const arep = ar.report();
+    ar.free();
+    syn.free();
+    fn('threatFindings', [arep]);
+    const f = g.threatFindings(arep);
+    if (f.kind !== 'attack' || f.attack.length !== 4) throw new Error('threatFindings: ' + JSON.stringify(f).slice(0, 200));
+    mustThrow('threatFindings an online report', () => g.threatFindings({ ...arep, experiment: { ...arep.experiment, measure: { kind: 'online', policies: ['lru'] } } }));
+    mustThrow('threatFindings a number', () => g.threatFindings(5));
   }
   probe('plane.free()', 'ok', () => plane.free());
 

@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 
 /// A report the page passes back (a run's `report()`), rebuilt from its record by this engine
 /// ([`ReportRecord::into_report`]); `None` for anything else (each caller names what it wants).
-fn report_arg(v: JsValue) -> Option<Report> {
+pub(crate) fn report_arg(v: JsValue) -> Option<Report> {
     if !v.is_object() || js_sys::Array::is_array(&v) {
         return None;
     }

@@ -53,6 +53,8 @@ pub mod reproduce;
 #[cfg(target_arch = "wasm32")]
 pub mod simulation;
 #[cfg(target_arch = "wasm32")]
+pub mod threats;
+#[cfg(target_arch = "wasm32")]
 pub mod types;
 // The page's view state as a URL and its controls' table (plain Rust, tested natively;
 // exported by `page` and `catalog`).

@@ -56,6 +56,7 @@ fn roots(v: &mut Collect) {
     v.visit::<crate::live::FrameEvent>();
     v.visit::<crate::online::external::Setup>();
     v.visit::<crate::experiment::tune::TuneAnswer>();
+    v.visit::<crate::experiment::report::threat_findings::ThreatFindings>();
 }
 
 /// Collects the declaration of every type reached, by TypeScript name.

@@ -72,6 +72,12 @@ const VIEWS = [
   ['offline', `?view=offline&${small}`, (p) => jobDone(p, 'offline')],
   ['efficiency', `?view=efficiency&${small}&policies=greedy,lfu`, (p) => jobDone(p, 'efficiency')],
   ['theory', `?view=theory&${small}&policies=clcb-sc-ls-cont,greedy`, (p) => jobDone(p, 'theory')],
+  ['threats', '?view=threats&tenants=2&threat_policies=lru,threshold,vcache&attack_p=0,0.5', async (p) => {
+    await p.click('[data-job=threats-tenants] .run');
+    await jobDone(p, 'threats-tenants');
+    await p.click('[data-job=threats-attack] .run');
+    await jobDone(p, 'threats-attack');
+  }],
   ['paper', '?view=paper&preset=fig-c', (p) => jobDone(p, 'paper')],
   ['sweep', `?view=sweep&${small}&policies=greedy,lfu`, async (p) => {
     await p.fill('#sweep-v1', '0.2, 0.4');

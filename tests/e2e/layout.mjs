@@ -15,7 +15,7 @@
 //    checks every view at 1280 px with best practice too, and the live view after Ask).
 // Views: live, regret, offline, efficiency, theory, paper (fig-c, whose Epsilon-Greedy is set
 // aside on its regret chart: its note is checked), sweep, frontier (its first units, then
-// cancelled) with "Pick a threshold" run on synthetic. Screenshots: artifacts/layout-VIEW-W.png.
+// cancelled) with "Pick a threshold" run on synthetic, threats (both experiments on synthetic). Screenshots: artifacts/layout-VIEW-W.png.
 //   node tests/e2e/layout.mjs [VIEW…]      SITE=dist node tests/e2e/layout.mjs (the bundle)
 // Prints "N passed, M failed" and exits non-zero on failure.
 import { readFile, mkdir } from 'node:fs/promises';
@@ -56,6 +56,12 @@ const VIEWS = [
   ['offline', `?view=offline&${small}`, (p) => jobDone(p, 'offline')],
   ['efficiency', `?view=efficiency&${small}&policies=clcb-frozen-cont,greedy,lfu,epsilon-greedy`, (p) => jobDone(p, 'efficiency')],
   ['theory', `?view=theory&${small}&policies=clcb-sc-ls-cont,greedy`, (p) => jobDone(p, 'theory')],
+  ['threats', '?view=threats&tenants=2&threat_policies=lru,threshold,vcache&attack_p=0,0.5', async (p) => {
+    await p.click('[data-job=threats-tenants] .run');
+    await jobDone(p, 'threats-tenants');
+    await p.click('[data-job=threats-attack] .run');
+    await jobDone(p, 'threats-attack');
+  }],
   ['paper', '?view=paper&preset=fig-c', async (p) => {
     await jobDone(p, 'paper');
     // fig-c's Epsilon-Greedy sets no scale: hidden on the regret chart, named in its note.

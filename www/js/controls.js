@@ -142,7 +142,7 @@ function placeSettings(s) {
   if (slot && settings.parentElement !== slot) slot.append(settings);
   settings.hidden = !slot || (s.view === 'paper' && presetsOf().get(s.preset)?.dataset !== 'nq-trivia' && s.dataset !== 'upload');
   settings.classList.toggle('upload-only', s.view === 'paper');
-  settings.classList.toggle('dataset-only', s.view === 'frontier'); // the frontier's parameters are the engine's
+  settings.classList.toggle('dataset-only', s.view === 'frontier' || s.view === 'threats'); // their parameters are the engine's
 }
 
 /**

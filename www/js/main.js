@@ -13,6 +13,7 @@ import { createEfficiencyView } from './views/efficiency.js';
 import { createPaperView } from './views/paper.js';
 import { createSweepView } from './views/sweep.js';
 import { createFrontierView } from './views/frontier.js';
+import { createThreatsView } from './views/threats.js';
 import { createTheoryView } from './views/theory.js';
 import { createOwnPolicy, own, policyHash } from './views/own-policy.js';
 import { setupUpload, arrivalChoice } from './upload.js';
@@ -92,7 +93,7 @@ ownPolicy.onChange(() => live.restartOwn());
 const views = {
   live, regret: createRegretView(app), offline: createOfflineView(app),
   efficiency: createEfficiencyView(app), paper: createPaperView(app), sweep: createSweepView(app),
-  frontier: createFrontierView(app), theory: createTheoryView(app),
+  frontier: createFrontierView(app), theory: createTheoryView(app), threats: createThreatsView(app),
 };
 let current = null;
 const checksums = {};

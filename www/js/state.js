@@ -56,7 +56,7 @@ export function saveState(/** @type {UrlState} */ state, hash = '', { push = fal
 export function uploadHash(upload, arrival) {
   if (!upload) return '';
   const h = new URLSearchParams({ data: upload.file, checksum: upload.checksum, arrival: arrival.model });
-  if (arrival.group_by) h.set('group_by', arrival.group_by);
+  if (arrival.group_by || arrival.tenant_by) h.set('group_by', arrival.group_by || arrival.tenant_by);
   if (arrival.index) h.set('index', arrival.index);
   return h.toString();
 }

@@ -151,13 +151,16 @@ function showIndex(app) {
 }
 
 /** The arrival model chosen for uploaded data (SPEC §7, §8; docs/USAGE.md, "Your own data"): the
- *  engine's `ArrivalSpec` (its `model` an id of `arrivalModels()`, which the select offers).
+ *  engine's `ArrivalSpec` (its `model` an id of `arrivalModels()`, which the select offers). The
+ *  "Group by" field is bursty's groups, or the tenants of `tenants` (`tenant_by`; without it, the
+ *  engine's N tenants of overlap ω).
  * @param {App} app
- * @returns {{ model: string, group_by?: string, index?: string }} */
+ * @returns {{ model: string, group_by?: string, tenant_by?: string, index?: string }} */
 export function arrivalChoice(app) {
   const model = /** @type {HTMLSelectElement} */ (document.getElementById('arrival')).value;
   const group = /** @type {HTMLInputElement} */ (document.getElementById('group-by')).value.trim();
   if (model === 'bursty' && group) return { model, group_by: group };
+  if (model === 'tenants' && group) return { model, tenant_by: group };
   const idx = app && app.upload && app.upload.index;
   if (model === 'replay' && idx) return { model, index: idx.name };
   return { model };
@@ -180,7 +183,7 @@ export function uploadedData(app) {
   const spec = { jsonl: u.file, checksum: u.checksum, arrival };
   if (u.embFile) Object.assign(spec, { embeddings: u.embFile, dim: u.dim });
   const dataset = { kind: 'upload', name: u.name, jsonl: u.jsonl, emb: u.emb, dim: u.dim };
-  if (arrival.group_by) dataset.groupBy = arrival.group_by;
+  if (arrival.group_by || arrival.tenant_by) dataset.groupBy = arrival.group_by || arrival.tenant_by;
   if (arrival.index) Object.assign(dataset, { index: u.index.bytes, indexName: u.index.name });
   return { dataset, upload: spec };
 }

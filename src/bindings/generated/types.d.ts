@@ -63,6 +63,30 @@ export type ArrivalInfo = {
 export type ArrivalSpec = { "model": "uniform" } | { "model": "bursty", group_by?: string | null, } | { "model": "popularity" } | { "model": "replay", index?: string | null, index_checksum?: string | null, } | { "model": "plane" } | { "model": "tenants", tenants?: number | null, overlap?: number | null, tenant_by?: string | null, };
 
 /**
+ * One policy at one attack probability of an `attack` report.
+ */
+export type AttackPoint = {
+  policy: PolicyId,
+  p: number,
+  error_rate: Interval | null,
+  /**
+   * Right hits over judged hits, over the seeds with a hit.
+   */
+  hit_precision: Interval | null,
+  wrong_per_1000: Interval | null,
+  cost: Interval | null,
+  hit_rate: Interval | null,
+  /**
+   * Rounds attacked over rounds.
+   */
+  attack_share: Interval | null,
+  /**
+   * Wrong hits whose arrival lies below d from the entry that served it.
+   */
+  confusable_serves: Interval | null,
+};
+
+/**
  * Theorem 5.1's four terms at the run's end T, each with its `O(·)` constant set to 1 ("up to
  * constants": their shapes in T, never a bound that holds as printed), averaged over the seeds
  * that measured them ([`crate::online::theory::BoundTerms`]), beside the measured Reg(T).
@@ -341,6 +365,24 @@ export type DecodedUrlState = {
 };
 
 /**
+ * vCache's δ at one attack probability: its error rate's interval over seeds against δ.
+ */
+export type DeltaCheck = {
+  p: number,
+  delta: number,
+  error_rate: Interval,
+  /**
+   * `holds`, `violated`, `not decided` or `not decided (one seed)`;
+   * `not decided (run incomplete)` while units are missing.
+   */
+  verdict: string,
+  /**
+   * The sentence of the CLI's report.
+   */
+  words: string,
+};
+
+/**
  * The outcome of the determinism workload.
  */
 export type DeterminismReport = {
@@ -607,6 +649,11 @@ export type Interval = {
    */
   n: number,
 };
+
+/**
+ * How tenants share a cache.
+ */
+export type Isolation = "shared" | "partitioned" | "tagged";
 
 export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null;
 
@@ -887,7 +934,7 @@ export type PageDataset = "synthetic" | "plane" | "nq-trivia" | "upload";
 /**
  * The views of the page.
  */
-export type PageView = "live" | "regret" | "offline" | "efficiency" | "paper" | "sweep" | "frontier" | "theory";
+export type PageView = "live" | "regret" | "offline" | "efficiency" | "paper" | "sweep" | "frontier" | "theory" | "threats";
 
 /**
  * A point's paired difference against the reference in one quantity.
@@ -1563,6 +1610,35 @@ export type TenantCounts = {
 };
 
 /**
+ * One policy under one isolation setting of a `tenants` report.
+ */
+export type TenantRow = {
+  policy: PolicyId,
+  isolation: Isolation,
+  /**
+   * "LRU (tagged)".
+   */
+  label: string,
+  /**
+   * Realised cost per request.
+   */
+  cost: Interval | null,
+  /**
+   * Wrong hits over requests (SPEC §14); none without ground truth.
+   */
+  error_rate: Interval | null,
+  hit_rate: Interval | null,
+  /**
+   * Hits served by an entry another tenant founded, over hits; none when no seed had a hit.
+   */
+  cross_share: Interval | null,
+  /**
+   * Realised cost per request minus `shared`'s on the same seeds; none for `shared` itself.
+   */
+  price: Paired | null,
+};
+
+/**
  * One row of the theory table: quantity, measured, theorem, verdict, n.
  */
 export type TheoryCheck = {
@@ -1716,6 +1792,33 @@ export type TheoryRuns = {
  * The verdicts: each check says one of them ([`judge`], module docs).
  */
 export type TheoryVerdict = "consistent" | "tolerated" | "not_visible" | "faster" | "violated" | "vacuous";
+
+/**
+ * The threats view's reading of a report.
+ */
+export type ThreatFindings = {
+  /**
+   * `tenants` or `attack`.
+   */
+  kind: string,
+  /**
+   * Units the report holds, and its experiment's.
+   */
+  units: number,
+  total: number,
+  tenants: Array<TenantRow>,
+  attack: Array<AttackPoint>,
+  delta: Array<DeltaCheck>,
+  /**
+   * Pairs of universe rows nearer than `distance` whose gold answers differ (attack).
+   */
+  confusable_pairs: number | null,
+  distance: number | null,
+  /**
+   * How the intervals and verdicts are made.
+   */
+  method: string,
+};
 
 /**
  * The answer of `csc tune-threshold` and of the page's form.
@@ -1898,87 +2001,107 @@ export type UnitResult = {
 /**
  * Everything the page shows, as carried by its URL.
  */
-export type UrlState = {
-  view: PageView,
-  dataset: PageDataset,
-  /**
-   * Every parameter of the run, the seed included (defaults: [`page_params`]).
-   */
-  params: Params,
-  /**
-   * The live view's left and right policies.
-   */
-  p1: PolicyId,
-  p2: PolicyId,
-  /**
-   * The live view's third and fourth panels, side by side with the first two ; `None` (the link's `p3=` or no key): no panel.
-   */
-  p3: PolicyId | null,
-  p4: PolicyId | null,
-  /**
-   * The policies of the regret and efficiency views.
-   */
-  policies: Array<PolicyId>,
-  /**
-   * Rounds played per animation frame in the live view.
-   */
-  speed: number,
-  /**
-   * How the live view colours the arrivals (the link's `colour=`; default auto).
-   */
-  colour: Colouring,
-  /**
-   * Seeds of the regret, efficiency and offline views.
-   */
-  seeds: number,
-  /**
-   * The offline view's experiment (one of [`offline_experiments`]).
-   */
-  offline: string,
-  /**
-   * The paper view's preset (one of [`presets`]).
-   */
-  preset: string,
-  /**
-   * Run the paper preset at the paper's full settings instead of the quick ones.
-   */
-  full: boolean,
-  /**
-   * Embedded in another page (an iframe): `None` not embedded.
-   */
-  embed: Embed | null,
-  /**
-   * Run the paper preset with the tuned widths of docs/REPRODUCTION.md (`<preset>-tuned` of
-   * `csc::experiment::builtin`, where it exists) instead of the theoretical ones.
-   */
-  tuned: boolean,
-  /**
-   * Experiment workers run in parallel (www/js/jobs.js); 0 = as many as the browser has cores
-   * (`navigator.hardwareConcurrency`), capped. In the link only when the user set it.
-   */
-  workers: number,
-  /**
-   * Parts of the page the link hides (`hide=seed,k,tabs`: names of [`hide_names`]); an
-   * embedded page hides them besides [`crate::bindings::controls::EMBED_HIDE`] ([`UrlState::hidden`]).
-   */
-  hide: Array<string>,
-  /**
-   * The sweep view's base experiment: `online` (the regret view's run) or one of
-   * [`crate::experiment::sweep_presets`].
-   */
-  sweep: string,
-  /**
-   * The sweep view's grid, as the CLI's `--grid` text ([`Sweep::parse`], e.g.
-   * `epsilon=0.1,0.2;beta=0.5,1`); empty: the base's own grid (the preset's sweep, or the
-   * view's default for `online`). Checked against the base's parameters ([`Sweep::validate`]).
-   */
-  grid: string,
-  /**
-   * The metric the sweep view draws (a [`crate::experiment::definition::metrics::METRICS`] id, with or
-   * without `final_`); empty: the report's default.
-   */
-  metric: string,
-};
+export type UrlState = { view: PageView, dataset: PageDataset, 
+/**
+ * Every parameter of the run, the seed included (defaults: [`page_params`]).
+ */
+params: Params, 
+/**
+ * The live view's left and right policies.
+ */
+p1: PolicyId, p2: PolicyId, 
+/**
+ * The live view's third and fourth panels, side by side with the first two ; `None` (the link's `p3=` or no key): no panel.
+ */
+p3: PolicyId | null, p4: PolicyId | null, 
+/**
+ * The policies of the regret and efficiency views.
+ */
+policies: Array<PolicyId>, 
+/**
+ * Rounds played per animation frame in the live view.
+ */
+speed: number, 
+/**
+ * How the live view colours the arrivals (the link's `colour=`; default auto).
+ */
+colour: Colouring, 
+/**
+ * Seeds of the regret, efficiency and offline views.
+ */
+seeds: number, 
+/**
+ * The offline view's experiment (one of [`offline_experiments`]).
+ */
+offline: string, 
+/**
+ * The paper view's preset (one of [`presets`]).
+ */
+preset: string, 
+/**
+ * Run the paper preset at the paper's full settings instead of the quick ones.
+ */
+full: boolean, 
+/**
+ * Embedded in another page (an iframe): `None` not embedded.
+ */
+embed: Embed | null, 
+/**
+ * Run the paper preset with the tuned widths of docs/REPRODUCTION.md (`<preset>-tuned` of
+ * `csc::experiment::builtin`, where it exists) instead of the theoretical ones.
+ */
+tuned: boolean, 
+/**
+ * Experiment workers run in parallel (www/js/jobs.js); 0 = as many as the browser has cores
+ * (`navigator.hardwareConcurrency`), capped. In the link only when the user set it.
+ */
+workers: number, 
+/**
+ * Parts of the page the link hides (`hide=seed,k,tabs`: names of [`hide_names`]); an
+ * embedded page hides them besides [`crate::bindings::controls::EMBED_HIDE`] ([`UrlState::hidden`]).
+ */
+hide: Array<string>, 
+/**
+ * The sweep view's base experiment: `online` (the regret view's run) or one of
+ * [`crate::experiment::sweep_presets`].
+ */
+sweep: string, 
+/**
+ * The sweep view's grid, as the CLI's `--grid` text ([`Sweep::parse`], e.g.
+ * `epsilon=0.1,0.2;beta=0.5,1`); empty: the base's own grid (the preset's sweep, or the
+ * view's default for `online`). Checked against the base's parameters ([`Sweep::validate`]).
+ */
+grid: string, 
+/**
+ * The metric the sweep view draws (a [`crate::experiment::definition::metrics::METRICS`] id, with or
+ * without `final_`); empty: the report's default.
+ */
+metric: string, 
+/**
+ * The threats view: tenants N of the `tenants` experiment (1 to 256).
+ */
+tenants: number, 
+/**
+ * Their overlap ω in [0, 1].
+ */
+overlap: number, 
+/**
+ * The isolation settings its charts draw (every run plays all three: the price of isolation
+ * is against `shared`).
+ */
+isolations: Array<Isolation>, 
+/**
+ * The policies of its two experiments.
+ */
+threat_policies: Array<PolicyId>, 
+/**
+ * The attack probabilities p, each in [0, 1].
+ */
+attack_p: Array<number>, 
+/**
+ * The confusable distance d (> 0).
+ */
+distance: number, };
 
 /**
  * Counters of vCache (SPEC §15, "Report τ's mean over rounds and the share of rounds explored").

@@ -3,6 +3,8 @@
 //! words, its check within the state and the page's controls that edit it; every `Params` field is
 //! a key too ([`param_keys`]). Adding a key is its entry and its field of [`UrlState`].
 
+pub use super::entry::UrlKey;
+use super::entry::{by_id, id_of, unless};
 use super::state::{presets, Embed, PageDataset, UrlState, View, MAX_SEED};
 use crate::bindings::controls::{
     self, offline_experiments, Colouring, PageControl, HIDE_GROUPS, MAX_SEEDS, MAX_SPEED, MAX_WORKERS,
@@ -13,48 +15,11 @@ use crate::experiment::Sweep;
 use crate::online::PolicyKind;
 use serde::{Deserialize, Serialize};
 
-/// One key of the link, after TF Playground's `PROPS`: the one entry from which the link is read
-/// ([`super::decode`]) and written ([`super::encode`]), the state checked ([`UrlState::validate`]), the bad
-/// value explained, and the page's controls built ([`page_controls`]), whose ids are names a link
-/// may hide ([`hide_names`]). Every `Params` field is a key too (read and written by its serde
-/// name, checked as the engine checks it): [`param_keys`].
-#[derive(Clone, Copy)]
-pub struct UrlKey {
-    /// The key as the link spells it.
-    pub name: &'static str,
-    /// What a value may be, in plain words (the message for a bad value names the key, the value
-    /// and this).
-    pub allowed: fn() -> String,
-    /// Reads a value into the state; `Err(detail)` (may be empty) when it is not one of
-    /// [`UrlKey::allowed`].
-    pub read: fn(&mut UrlState, &str) -> std::result::Result<(), String>,
-    /// The value the link writes; `None` when it is the default (`d`, of the state's dataset).
-    pub write: fn(&UrlState, &UrlState) -> Option<String>,
-    /// Checks the value within the whole state (a range, a known id, a grid on its base).
-    pub check: fn(&UrlState) -> Result<()>,
-    /// The page's controls that edit it (their ids are names `hide` takes).
-    pub controls: fn() -> Vec<PageControl>,
-}
-
 fn no_check(_: &UrlState) -> Result<()> {
     Ok(())
 }
 fn no_controls() -> Vec<PageControl> {
     vec![]
-}
-/// `d`'s value is the default: written only when it differs.
-fn unless<T: PartialEq>(now: &T, default: &T, text: impl FnOnce() -> String) -> Option<String> {
-    (now != default).then(text)
-}
-/// The serde id of a unit enum (`View::Sweep` → `sweep`).
-fn id_of<T: Serialize>(v: &T) -> String {
-    serde_json::to_value(v).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
-}
-/// A unit enum from its serde id; `Err("")` for another text.
-pub(crate) fn by_id<T: for<'de> Deserialize<'de>>(v: &str) -> std::result::Result<T, String> {
-    use serde::de::IntoDeserializer;
-    T::deserialize(IntoDeserializer::<serde::de::value::Error>::into_deserializer(v))
-        .map_err(|_| String::new())
 }
 fn policy_ids() -> String {
     PolicyKind::ALL.iter().map(|p| p.info().id).collect::<Vec<_>>().join(", ")
@@ -196,7 +161,6 @@ macro_rules! key {
 
 /// Every page key, in the order [`super::encode`] writes them (the parameters follow).
 pub fn url_keys() -> Vec<UrlKey> {
-    #[allow(unused_mut)]
     let mut keys = vec![
         key!(view: Id, allowed: || format!("one of {}", view_ids()), check: no_check, controls: no_controls),
         UrlKey {
@@ -310,6 +274,7 @@ pub fn url_keys() -> Vec<UrlKey> {
         key!(hide: Names, allowed: || format!("names separated by commas, each one of {}", hide_names().join(", ")),
             check: |s| check_hide(&s.hide), controls: no_controls),
     ];
+    keys.extend(super::threat_keys::threat_keys());
     #[cfg(feature = "fixture-key")]
     keys.push(key!(fixture: Whole, allowed: || "a whole number from 0 to 9".into(),
     check: |s| in_range("fixture", s.fixture, 0, 9),

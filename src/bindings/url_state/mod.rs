@@ -19,19 +19,23 @@
 //!
 //! The files:
 //! - [`state`]: [`UrlState`], the views and datasets, and the page's defaults;
+//! - [`entry`]: one key's entry ([`UrlKey`]) and the helpers entries share;
 //! - [`keys`]: the key table, each key with its kind, check and controls;
+//! - [`threat_keys`]: the threats view's keys (tenants, overlap, isolations, policies, p, d);
 //! - [`query`]: the query string: percent escapes, [`decode`], [`decode_lossy`], [`encode`].
 
+mod entry;
 mod keys;
 mod query;
 mod state;
+mod threat_keys;
 
 #[cfg(test)]
 mod tests;
 
 pub use super::controls::{offline_experiments, Colouring, MAX_SEEDS, MAX_SPEED, MAX_WORKERS};
 #[cfg(target_arch = "wasm32")]
-pub(crate) use keys::by_id;
+pub(crate) use entry::by_id;
 pub use keys::{check_hide, dataset_ids, hide_names, page_controls, param_keys, url_keys, UrlKey};
 pub use query::{decode, decode_lossy, encode};
 pub use state::{page_params, presets, Embed, PageDataset, UrlState, View, MAX_SEED};

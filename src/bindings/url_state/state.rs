@@ -29,11 +29,14 @@ pub enum View {
     /// Does the guarantee show? The regret view's run read against Theorem 5.1, Assumption 1 and
     /// Lemma 5.3, and Reg(T) across horizons.
     Theory,
+    /// What breaks a cache in production: tenants who must not share, and queries built to fool
+    /// it (the `tenants` and `attack` experiments).
+    Threats,
 }
 
 impl View {
     /// Every view, in the order of the page's tabs.
-    pub const ALL: [View; 8] = [
+    pub const ALL: [View; 9] = [
         View::Live,
         View::Regret,
         View::Offline,
@@ -42,6 +45,7 @@ impl View {
         View::Sweep,
         View::Frontier,
         View::Theory,
+        View::Threats,
     ];
 }
 
@@ -142,6 +146,25 @@ pub struct UrlState {
     /// without `final_`); empty: the report's default.
     #[serde(default)]
     pub metric: String,
+    /// The threats view: tenants N of the `tenants` experiment (1 to 256).
+    #[serde(default = "default_tenants")]
+    pub tenants: u32,
+    /// Their overlap ω in [0, 1].
+    #[serde(default = "default_overlap")]
+    pub overlap: f64,
+    /// The isolation settings its charts draw (every run plays all three: the price of isolation
+    /// is against `shared`).
+    #[serde(default = "all_isolations")]
+    pub isolations: Vec<crate::online::Isolation>,
+    /// The policies of its two experiments.
+    #[serde(default = "default_threat_policies")]
+    pub threat_policies: Vec<PolicyKind>,
+    /// The attack probabilities p, each in [0, 1].
+    #[serde(default = "default_attack_p")]
+    pub attack_p: Vec<f64>,
+    /// The confusable distance d (> 0).
+    #[serde(default = "default_distance")]
+    pub distance: f64,
     /// Test only (cargo feature `fixture-key`): a key that exists to show that adding one is one
     /// entry of [`url_keys`] (and this field, its storage), seen in parse, encode, validation, the
     /// hide flags and the page's controls. Never in a shipped build.
@@ -158,6 +181,51 @@ fn engine_json<'de, D: serde::Deserializer<'de>, T: crate::json::FromJson>(
 ) -> std::result::Result<T, D::Error> {
     let v = serde_json::Value::deserialize(d)?;
     T::from_json_value(&v).map_err(serde::de::Error::custom)
+}
+
+/// The `tenants` and `attack` experiments' own settings: the threats view's defaults.
+pub(super) struct ThreatDefaults {
+    pub tenants: u32,
+    pub overlap: f64,
+    pub policies: Vec<PolicyKind>,
+    pub p: Vec<f64>,
+    pub distance: f64,
+}
+
+/// The built-ins' settings (`csc::experiment::builtin`), the one source of the view's defaults.
+pub(super) fn threat_defaults() -> ThreatDefaults {
+    use crate::experiment::{builtin, Measure};
+    use crate::stream::ArrivalSpec;
+    let t = builtin("tenants").expect("the tenants experiment is built in");
+    let (tenants, overlap) = match t.dataset.arrival() {
+        Some(ArrivalSpec::Tenants { tenants, overlap, .. }) => (
+            tenants.unwrap_or(crate::stream::DEFAULT_TENANTS),
+            overlap.unwrap_or(crate::stream::DEFAULT_OVERLAP),
+        ),
+        _ => (crate::stream::DEFAULT_TENANTS, crate::stream::DEFAULT_OVERLAP),
+    };
+    let a = builtin("attack").expect("the attack experiment is built in");
+    let Measure::Attack { policies, p, distance } = a.measure else { unreachable!("attack is an attack") };
+    ThreatDefaults { tenants, overlap, policies, p, distance }
+}
+
+fn default_tenants() -> u32 {
+    threat_defaults().tenants
+}
+fn default_overlap() -> f64 {
+    threat_defaults().overlap
+}
+fn all_isolations() -> Vec<crate::online::Isolation> {
+    crate::online::Isolation::ALL.to_vec()
+}
+fn default_threat_policies() -> Vec<PolicyKind> {
+    threat_defaults().policies
+}
+fn default_attack_p() -> Vec<f64> {
+    threat_defaults().p
+}
+fn default_distance() -> f64 {
+    threat_defaults().distance
 }
 
 fn online() -> String {
@@ -179,6 +247,7 @@ pub fn page_params(dataset: PageDataset) -> Params {
 impl UrlState {
     /// The state of a plain link to the page with `dataset`.
     pub fn defaults(dataset: PageDataset) -> UrlState {
+        let t = threat_defaults();
         UrlState {
             view: View::Live,
             dataset,
@@ -207,6 +276,12 @@ impl UrlState {
             sweep: online(),
             grid: String::new(),
             metric: String::new(),
+            tenants: t.tenants,
+            overlap: t.overlap,
+            isolations: all_isolations(),
+            threat_policies: t.policies,
+            attack_p: t.p,
+            distance: t.distance,
             #[cfg(feature = "fixture-key")]
             fixture: 0,
         }

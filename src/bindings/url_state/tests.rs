@@ -345,6 +345,9 @@ fn every_key_of_the_table_is_read_and_written() {
     (s.offline, s.preset, s.full, s.tuned) = ("abl-k".into(), "geom".into(), true, true);
     (s.sweep, s.grid, s.metric) = ("nq-tune".into(), "k=2,4".into(), "gap".into());
     (s.embed, s.hide) = (Some(Embed::Figure), vec!["k".into(), "tabs".into()]);
+    (s.tenants, s.overlap, s.distance) = (4, 0.25, 0.1);
+    s.isolations = vec![crate::online::Isolation::Tagged];
+    (s.threat_policies, s.attack_p) = (vec![PolicyKind::Threshold, PolicyKind::Lru], vec![0.5, 0.1]);
     #[cfg(feature = "fixture-key")]
     {
         s.fixture = 3;
@@ -484,5 +487,46 @@ proptest::proptest! {
     #[test]
     fn decode_never_panics(q in ".{0,80}") {
         let _ = decode(&q);
+    }
+}
+
+/// The threats view's settings have a link both ways, and every bad value is one message naming
+/// its key: tenants 0 or 300, overlap NaN, −1 or 2, p outside [0, 1] or twice, d ≤ 0, an unknown
+/// isolation or policy.
+#[test]
+fn the_threats_view_has_a_link() {
+    let s = decode("view=threats&dataset=nq-trivia&tenants=5&overlap=0.2&isolations=shared,tagged&threat_policies=threshold,vcache&attack_p=0,0.3&distance=0.2").unwrap();
+    assert_eq!((s.view, s.tenants, s.overlap, s.distance), (View::Threats, 5, 0.2, 0.2));
+    assert_eq!(s.isolations, [crate::online::Isolation::Shared, crate::online::Isolation::Tagged]);
+    assert_eq!(s.threat_policies, [PolicyKind::Threshold, PolicyKind::VCache]);
+    assert_eq!(s.attack_p, [0.0, 0.3]);
+    assert_eq!(decode(&encode(&s).unwrap()).unwrap(), s);
+    // The defaults are the built-ins' own settings, and are not written.
+    let d = decode("view=threats").unwrap();
+    assert_eq!((d.tenants, d.overlap, d.distance, d.attack_p.clone()), (3, 0.5, 0.15, vec![0.0, 0.05, 0.2]));
+    assert_eq!(encode(&d).unwrap(), "view=threats");
+    let msg = |q: &str| decode(q).unwrap_err().to_string();
+    for (q, key) in [
+        ("tenants=0", "tenants"),
+        ("tenants=300", "tenants"),
+        ("tenants=-1", "tenants"),
+        ("tenants=x", "tenants"),
+        ("overlap=NaN", "overlap"),
+        ("overlap=-1", "overlap"),
+        ("overlap=2", "overlap"),
+        ("attack_p=1.5", "attack_p"),
+        ("attack_p=-0.1", "attack_p"),
+        ("attack_p=0.1,0.1", "attack_p"),
+        ("attack_p=", "attack_p"),
+        ("distance=0", "distance"),
+        ("distance=-1", "distance"),
+        ("distance=inf", "distance"),
+        ("isolations=walled", "isolations"),
+        ("isolations=", "isolations"),
+        ("threat_policies=nope", "threat_policies"),
+        ("threat_policies=lru,lru", "threat_policies"),
+    ] {
+        let m = msg(q);
+        assert!(m.contains(key) && !m.contains('\n'), "{q}: {m}");
     }
 }

@@ -16,7 +16,9 @@ export class JobPanel {
   /**
    * root: the `.job` element; opts.request() → { key, request, stem } or { message } when it
    * cannot run; opts.charts(report) → chart specs for charts.js drawChart; opts.onReport(job) (optional);
-   * opts.command(spec, file) (optional): the reproducing command, when not the engine's `csc run`.
+   * opts.command(spec, file) (optional): the reproducing command, when not the engine's `csc run`;
+   * opts.opened(report) (optional): the chart specs of a result file opened in the panel (default:
+   * report.js chartsOf, by what the report measured).
    */
   constructor(root, opts) {
     this.root = root;
@@ -148,7 +150,7 @@ export class JobPanel {
 
   drawCharts() {
     const job = this.job();
-    const charts = job && job.report ? (job.loaded ? chartsOf : this.opts.charts)(job.report) : [];
+    const charts = job && job.report ? (job.loaded ? this.opts.opened || chartsOf : this.opts.charts)(job.report) : [];
     while (this.figures.length < charts.length) {
       const f = el('figure', { className: 'chart' });
       this.chartsEl.append(f);

@@ -35,6 +35,7 @@ pub use definition::metrics::Metric;
 pub use definition::presets::{describe, figure, frontier_quick, paper_presets, ChartKind, Preset};
 pub use definition::registry::{builtin, frontier_definition, quick_spec, sweep_presets, BUILTIN_IDS};
 pub use definition::spec::{check_experiment_size, ExperimentSpec, Family, Measure, Unit, MAX_UNITS};
+pub use definition::threats::{attack_definition, tenants_definition};
 pub use headline::{Headline, HeadlineRow, Verdict};
 pub use report::{Report, ReportRecord, ShardInfo, ENGINE};
 pub use run::observation::Observation;

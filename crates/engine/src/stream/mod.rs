@@ -32,5 +32,5 @@ mod source;
 
 pub use arrival::{resolve_arrival, ArrivalInfo, ArrivalSpec, ARRIVALS, DEFAULT_OVERLAP, DEFAULT_TENANTS};
 pub use model::ArrivalModel;
-pub use sampler::{calibrate_sigma, rng, Drawn, Purpose, Sampler, SYNTHETIC_MEDIAN_DISTANCE};
+pub use sampler::{calibrate_sigma, check_tenants, rng, Drawn, Purpose, Sampler, SYNTHETIC_MEDIAN_DISTANCE};
 pub use source::{generate_trace, Arrival, ArrivalSource, OnlineStream, TraceReplay};

@@ -30,6 +30,18 @@ pub enum Purpose {
     Attack = 10,
 }
 
+/// Checks the `tenants` model's settings (docs/SPEC-NOTES.md, "Tenants"): `1 ≤ N ≤ 256` tenants
+/// and an overlap `ω ∈ [0, 1]`; one plain message naming the setting otherwise.
+pub fn check_tenants(tenants: u32, overlap: f64) -> Result<()> {
+    if !(1..=256).contains(&tenants) {
+        return Err(Error::param("tenants", format!("must be 1 to 256, got {tenants}")));
+    }
+    if !(overlap.is_finite() && (0.0..=1.0).contains(&overlap)) {
+        return Err(Error::param("overlap", format!("must be in [0, 1], got {overlap}")));
+    }
+    Ok(())
+}
+
 /// The generator for `purpose` under `seed`.
 pub fn rng(seed: u64, purpose: Purpose) -> ChaCha8Rng {
     let mut r = ChaCha8Rng::seed_from_u64(seed);
@@ -156,12 +168,7 @@ impl Sampler {
                 let mut r = rng(seed, Purpose::Popularity);
                 match overlap {
                     Some(w) => {
-                        if !(1..=256).contains(&tenants) {
-                            return Err(Error::param("tenants", format!("must be 1 to 256, got {tenants}")));
-                        }
-                        if !(w.is_finite() && (0.0..=1.0).contains(&w)) {
-                            return Err(Error::param("overlap", format!("must be in [0, 1], got {w}")));
-                        }
+                        check_tenants(tenants, w)?;
                         // SPEC-NOTES "Tenants": log s_i^τ = √ω·z_i + √(1−ω)·z_i^τ, the common z
                         // first (universe order), then each tenant's in turn.
                         let n = dataset.len();

@@ -321,7 +321,7 @@ pub fn frontier_title(dataset: &str, p: &Params, seeds: usize) -> String {
 
 /// The policies the threat experiments compare: the paper's learners (CLCB-SC-LS-Cont, CLCB-SC-LS),
 /// the count-based Greedy and LRU, and the production caches: the threshold cache and vCache.
-pub(crate) fn threat_policies() -> Vec<PolicyKind> {
+pub fn threat_policies() -> Vec<PolicyKind> {
     vec![
         PolicyKind::ClcbScLsCont,
         PolicyKind::ClcbScLs,

@@ -8,7 +8,8 @@
 //! - [`metrics`]: the one list of reported metrics with their definitions;
 //! - [`builtins`]: each built-in experiment's definition, a function of its id;
 //! - [`presets`]: one record per paper figure (definition, quick settings, label, claims, chart);
-//! - [`registry`]: the built-in experiments by id (the only list of ids).
+//! - [`registry`]: the built-in experiments by id (the only list of ids);
+//! - [`threats`]: the threats view's `tenants` and `attack` definitions with the reader's settings.
 
 pub mod builtins;
 pub mod dataset;
@@ -17,3 +18,4 @@ pub mod metrics;
 pub mod presets;
 pub mod registry;
 pub mod spec;
+pub mod threats;

@@ -3,9 +3,12 @@
 //!
 //! The files:
 //! - this map: [`Report`], its record on disk ([`ReportRecord`]), building one and merging shards;
-//! - `summary`: the plain-text summary table of a report.
+//! - `summary`: the plain-text summary table of a report;
+//! - `threats`: the text of the tenants and attack reports; `threat_findings`: what the threats
+//!   view draws and says of them.
 
 mod summary;
+pub mod threat_findings;
 mod threats;
 
 use crate::algorithms::AlgorithmInfo;

@@ -12,7 +12,7 @@ type Cell<'a> = &'a dyn Fn(Option<&Stat>, usize) -> String;
 
 impl Report {
     /// The per-seed values of `metric` for `key` (a unit's one observation each).
-    fn per_seed_values(&self, key: &str, metric: &str) -> Vec<f64> {
+    pub(super) fn per_seed_values(&self, key: &str, metric: &str) -> Vec<f64> {
         self.units
             .iter()
             .filter_map(|u| u.observations.iter().find(|o| o.algorithm == key && o.metric == metric))
@@ -95,20 +95,7 @@ impl Report {
     /// vCache's δ at attack probability `p`: whether its error rate's interval lies below δ.
     pub fn vcache_delta_words(&self, p: f64) -> Option<String> {
         let delta = self.experiment.params.vcache_delta;
-        let s = self.stats.iter().find(|s| {
-            s.algorithm == crate::online::PolicyKind::VCache.id()
-                && s.metric == Metric::ErrorRate.final_id()
-                && s.x == p
-        })?;
-        let verdict = if !s.ci95.is_finite() {
-            "not decided (one seed)"
-        } else if s.mean + s.ci95 <= delta {
-            "holds"
-        } else if s.mean - s.ci95 > delta {
-            "violated"
-        } else {
-            "not decided"
-        };
+        let (s, verdict) = self.vcache_delta(p)?;
         Some(format!(
             "vCache δ = {delta} at p = {p}: error rate {} — {verdict}",
             if s.ci95.is_finite() { format_interval(s.mean, s.ci95) } else { format!("{:.4}", s.mean) }
