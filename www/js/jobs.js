@@ -13,6 +13,8 @@
 // a trapped instance never runs another job.
 import { Rpc } from './rpc.js';
 import { enginePackage } from './engine.js';
+import { nqTriviaNow } from './nq-trivia.js';
+/** @typedef {import('./state.js').App} App */
 
 const jobs = new Map(); // key → { key, request, status, done, total, frac, report, json, csv, summary, error, workers }
 const listeners = new Set();
@@ -25,6 +27,24 @@ function emit(job) { for (const fn of listeners) fn(job); }
 
 /** Calls `fn(job)` whenever a job changes. */
 export function onJob(fn) { listeners.add(fn); }
+
+/**
+ * The job that runs `experiment` on the page's dataset — the reader's data `up` (uploadedData), or
+ * a built-in, nq-trivia with its files — as `{ key, request }` for runJob, or `{ message, progress }`
+ * while nq-trivia's files load. The key names the experiment and the files, so views that run the
+ * same experiment share its job.
+ * @param {App} app @param {{ dataset: any } | null | undefined} up @param {any} experiment
+ */
+export function experimentJob(app, up, experiment) {
+  let files = null;
+  if (!up && app.state.dataset === 'nq-trivia') {
+    const nq = nqTriviaNow(app);
+    if (!nq.files) return { message: nq.message, progress: nq.progress };
+    files = nq.files;
+  }
+  const request = { type: 'run', experiment, dataset: up ? up.dataset : { kind: app.state.dataset, ...(files || {}) } };
+  return { key: JSON.stringify({ experiment, files: files?.id }), request };
+}
 
 export function getJob(key) { return jobs.get(key) || null; }
 

@@ -24,7 +24,7 @@ import { Dataset, cliCommand, frontierComparison, frontierDefinition, tuneComman
 import { JobPanel } from './job-panel.js';
 import { fmtInterval, fmtPaired, frontierChart, frontierConfig, frontierFamilies, frontierMeta, noGroundTruth, pchrChart } from '../report.js';
 import { LOAD_FIRST, uploadedData } from '../upload.js';
-import { nqTriviaNow } from '../nq-trivia.js';
+import { experimentJob } from '../jobs.js';
 import { createOwnFrontier } from './own-frontier.js';
 /** @typedef {import('../state.js').App} App */
 
@@ -54,19 +54,6 @@ export function frontierExperiment(app) {
   }
 }
 
-/** The worker request running `experiment` on the page's dataset (the uploaded data `up`, or a
- * built-in: nq-trivia with its files), or `{ message, progress }` while nq-trivia's files load.
- * @param {App} app @param {ReturnType<typeof uploadedData>} up @param {any} experiment */
-function runRequest(app, up, experiment) {
-  let files = null;
-  if (app.state.dataset === 'nq-trivia') {
-    const nq = nqTriviaNow(app);
-    if (!nq.files) return { message: nq.message, progress: nq.progress };
-    files = nq.files;
-  }
-  const request = { type: 'run', experiment, dataset: up ? up.dataset : { kind: app.state.dataset, ...(files || {}) } };
-  return { key: JSON.stringify({ experiment, files: files?.id }), request };
-}
 
 /** The "Pick a threshold" run of the page's dataset (the engine's tuneDefinition), or `{ message }`
  * when it cannot run: the engine's one message for data without ground truth.
@@ -81,7 +68,7 @@ export function tuneRequest(app) {
   } catch (e) {
     return { message: e.message };
   }
-  return runRequest(app, up, experiment);
+  return experimentJob(app, up, experiment);
 }
 
 /**
@@ -118,7 +105,7 @@ export function createFrontierView(app) {
     request: () => {
       const f = frontierExperiment(app);
       runs.textContent = 'experiment' in f ? `Runs: ${f.experiment.title}.` : '';
-      return 'experiment' in f ? runRequest(app, f.up, f.experiment) : f;
+      return 'experiment' in f ? experimentJob(app, f.up, f.experiment) : f;
     },
     charts: (report) => {
       const chart = frontierChart(report, (key, i) => {

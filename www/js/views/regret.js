@@ -6,7 +6,8 @@ import { policies } from '../../pkg/csc.js';
 import { JobPanel } from './job-panel.js';
 import { onlineCharts } from '../report.js';
 import { LOAD_FIRST, uploadedData } from '../upload.js';
-import { nqTriviaNow, nqTriviaFiles } from '../nq-trivia.js';
+import { nqTriviaFiles } from '../nq-trivia.js';
+import { experimentJob } from '../jobs.js';
 import { own, ownOnSeeds, ownSettingsKey, withOwn } from './own-policy.js';
 /** @typedef {import('../state.js').App} App */
 /** @typedef {import('../../pkg/csc.js').PolicyId} PolicyId */
@@ -19,19 +20,12 @@ import { own, ownOnSeeds, ownSettingsKey, withOwn } from './own-policy.js';
 export function onlineRequest(app) {
   const s = app.state, up = uploadedData(app);
   if (s.dataset === 'upload' && !up) return { message: LOAD_FIRST };
-  let files = null;
-  if (s.dataset === 'nq-trivia') {
-    const nq = nqTriviaNow(app);
-    if (!nq.files) return { message: nq.message, progress: nq.progress };
-    files = nq.files;
-  }
   const name = up ? up.upload.jsonl : s.dataset;
   const experiment = {
     id: 'online', title: `Online: ${s.policies.length} policies on ${name} (page settings)`, dataset: up ? up.upload : s.dataset,
     measure: { kind: 'online', policies: s.policies }, params: s.params, seeds: s.seeds, first_seed: s.params.seed,
   };
-  const request = { type: 'run', experiment, dataset: up ? up.dataset : { kind: s.dataset, ...(files || {}) } };
-  return { key: JSON.stringify({ experiment, files: files?.id }), request };
+  return experimentJob(app, up, experiment);
 }
 
 /** @param {App} app */

@@ -13,7 +13,7 @@
 import { attackDefinition, policies, tenantsDefinition, threatFindings } from '../../pkg/csc.js';
 import { JobPanel } from './job-panel.js';
 import { LOAD_FIRST, uploadedData } from '../upload.js';
-import { nqTriviaNow } from '../nq-trivia.js';
+import { experimentJob } from '../jobs.js';
 import { chartsOf, fmtInterval as fmt } from '../report.js';
 import { ISOLATIONS, attackCharts, fillAttackTable, fillTenantsTable, tenantsCharts } from '../threat-charts.js';
 /** @typedef {import('../state.js').App} App */
@@ -25,17 +25,6 @@ function datasetOf(app) {
   return { up, data: up ? /** @type {import('../../pkg/csc.js').DatasetSpec} */ (up.upload) : /** @type {'synthetic' | 'nq-trivia' | 'plane'} */ (app.state.dataset) };
 }
 
-/** The worker request running `experiment` on the page's dataset, or why it waits. */
-function runRequest(app, up, experiment) {
-  let files = null;
-  if (app.state.dataset === 'nq-trivia') {
-    const nq = nqTriviaNow(app);
-    if (!nq.files) return { message: nq.message, progress: nq.progress };
-    files = nq.files;
-  }
-  const request = { type: 'run', experiment, dataset: up ? up.dataset : { kind: app.state.dataset, ...(files || {}) } };
-  return { key: JSON.stringify({ experiment, files: files?.id, upload: up?.upload }), request };
-}
 
 /** The tenants run of the view's settings, or `{ message }` (the engine's, for a bad setting).
  * @param {App} app */
@@ -44,7 +33,7 @@ export function tenantsRequest(app) {
   if ('message' in d) return d;
   const s = app.state;
   try {
-    return runRequest(app, d.up, tenantsDefinition(d.data, s.tenants, s.overlap, s.threat_policies));
+    return experimentJob(app, d.up, tenantsDefinition(d.data, s.tenants, s.overlap, s.threat_policies));
   } catch (e) {
     return { message: e.message };
   }
@@ -59,7 +48,7 @@ export function attackRequest(app) {
   if (d.up && app.upload.noGroundTruth) return { message: `The attack sends queries whose gold answer differs from a cached one's, and ${app.upload.noGroundTruth}; load data with "answers" or "label" on each record.` };
   const s = app.state;
   try {
-    return runRequest(app, d.up, attackDefinition(d.data, s.threat_policies, s.attack_p, s.distance));
+    return experimentJob(app, d.up, attackDefinition(d.data, s.threat_policies, s.attack_p, s.distance));
   } catch (e) {
     return { message: e.message };
   }
