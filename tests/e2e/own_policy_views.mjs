@@ -113,7 +113,8 @@ await check('sweep view: the LRU example at threshold τ equals the threshold ca
 });
 
 await check('sweep view: hostile settings give one plain message each', async () => {
-  const page = await openPage(`?${BASE}&view=sweep#policy=${fragment(LRU)}&own_param=nope&own_values=1&own_ref=nope&own_metric=bogus`);
+  // A link's reference that is not a policy falls back to the page's first policy (here the threshold cache).
+  const page = await openPage(`?${BASE}&policies=threshold,greedy&view=sweep#policy=${fragment(LRU)}&own_param=nope&own_values=1&own_ref=nope&own_metric=bogus`);
   await sweepReady(page);
   let m0 = await page.textContent('#own-sweep-status');
   assert(/^Not run yet: the link's reference "nope" is not a built-in policy \(.*threshold.*\), so Threshold.* is used; the link's metric "bogus" is not one of .*final_avg_regret.*, so final_avg_regret is used\.$/.test(m0), m0);

@@ -72,7 +72,8 @@ export function createOwnSweep(app) {
     // A link's reference or metric that is not one: said, and the default used.
     const refOk = !s.own_ref || [...refSel.options].some((o) => o.value === s.own_ref);
     const metricOk = !s.own_metric || METRICS.some(([m]) => m === s.own_metric);
-    refSel.value = s.own_ref && refOk ? s.own_ref : 'threshold';
+    // The default reference: the first policy the page plays (its policies setting).
+    refSel.value = s.own_ref && refOk ? s.own_ref : (app.state.policies[0] ?? refSel.options[0].value);
     metricSel.value = s.own_metric && metricOk ? s.own_metric : 'final_avg_regret';
     showWhat();
     const cut = (v) => JSON.stringify(String(v).slice(0, 40));
