@@ -99,7 +99,24 @@ const FUNCTIONS = {
   intervalWords: () => [],
   sizedLabel: () => ['CLCB-Frozen-Cont', 1, 5],
   sizedLabelNote: () => [5],
+  runtimeGrowth: () => [[100, 200, 400, 800], f64(1, 4, 16, 64)],
+  tenantsDefinition: () => ['synthetic', 2, 0.5, ['greedy', 'lru']],
+  attackDefinition: () => ['synthetic', ['greedy', 'lru'], [0, 0.2], 0.15],
+  threatFindings: () => [threatReport()],
 };
+/** A finished tenants report on synthetic (two tenants, one seed, 20 rounds), for threatFindings. */
+let threatRep = null;
+function threatReport() {
+  if (!threatRep) {
+    const spec = csc.tenantsDefinition('synthetic', 2, 0.5, ['greedy', 'lru']);
+    const d = csc.Dataset.synthetic(), r = new csc.ExperimentRun({ ...spec, seeds: 1, params: { ...spec.params, horizon: 20, n_eval: 50 } }, d);
+    while (r.runNext());
+    threatRep = r.report();
+    r.free();
+    d.free();
+  }
+  return threatRep;
+}
 /** A finished two-point frontier report on synthetic (one seed each), for frontierComparison. */
 let frontierRep = null;
 function frontierReport() {
