@@ -60,13 +60,7 @@ impl Report {
         let (have, total) = (self.units.len(), self.experiment.units().len());
         let complete = have >= total;
         let settle = |p: Option<Paired>| {
-            p.map(|mut p| {
-                if !complete && p.difference != Difference::Reference {
-                    p.difference = Difference::Pending;
-                    p.words = Difference::Pending.words(true).into();
-                }
-                p
-            })
+            p.map(|p| if !complete && p.difference != Difference::Reference { p.pending() } else { p })
         };
         let mut rows = Vec::new();
         for p in self.frontier_points() {

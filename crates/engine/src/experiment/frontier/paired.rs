@@ -96,6 +96,12 @@ impl Paired {
         let (difference, mean, ci95) = Difference::of(d);
         Paired { n: d.len(), mean, ci95, difference, words: difference.words(cost).into() }
     }
+
+    /// The same difference undecided, [`Difference::Pending`] with its words: what a report that
+    /// lacks units of its experiment says (more seeds may still move the interval).
+    pub fn pending(self) -> Paired {
+        Paired { difference: Difference::Pending, words: Difference::Pending.words(true).into(), ..self }
+    }
 }
 
 /// One row of the comparison: a point, its intervals, and its paired differences.

@@ -206,11 +206,8 @@ impl Report {
         if d.is_empty() {
             return None;
         }
-        let (mut difference, mean, ci95) = Difference::of(&d);
-        if !complete {
-            difference = Difference::Pending;
-        }
-        Some(Paired { n: d.len(), mean, ci95, difference, words: difference.words(true).into() })
+        let price = Paired::of(&d, true);
+        Some(if complete { price } else { price.pending() })
     }
 }
 

@@ -3,7 +3,7 @@
 
 use super::command::{cosine_of, no_ground_truth};
 use super::target::{Target, ALPHA, TUNE_BOUND, TUNE_METHOD};
-use crate::experiment::frontier::paired::{Difference, Paired};
+use crate::experiment::frontier::paired::Paired;
 use crate::experiment::stats::binomial::{cp_lower, cp_upper};
 use crate::experiment::Metric;
 use crate::experiment::{Family, Measure, Report};
@@ -297,8 +297,7 @@ impl Report {
                         Some(self.tune_counts(p.point, &one)?.1 - self.tune_counts(t.point, &one)?.1)
                     })
                     .collect();
-                let (difference, mean, ci95) = Difference::of(&d);
-                Some(Paired { n: d.len(), mean, ci95, difference, words: difference.words(true).into() })
+                Some(Paired::of(&d, true))
             }
             _ => None,
         };
