@@ -218,7 +218,8 @@ try {
     const { report } = await checkTable(p, 'theory-horizon');
     const d = await scratch('theory');
     await csc(['run', 'thy-horizon', '--quick', '--out', 'out', '--quiet'], d);
-    const cli = JSON.parse(await readFile(path.join(d, 'out', 'thy-horizon.json'), 'utf8'));
+    const cliText = await readFile(path.join(d, 'out', 'thy-horizon.json'), 'utf8');
+    const cli = JSON.parse(cliText);
     assert(JSON.stringify(cli.experiment) === JSON.stringify(report.experiment), 'the same definition');
     assert(stats(cli) === stats(report), 'every statistic but runtime bit for bit');
     assert(JSON.stringify(cli.theory) === JSON.stringify(report.theory), 'the same fits and verdicts');
@@ -231,6 +232,30 @@ try {
       assert(JSON.stringify(drawn[1].points[`bound-${t}`]) === JSON.stringify(want), `${t}: ${JSON.stringify(drawn[1].points[`bound-${t}`])} vs ${JSON.stringify(want)}`);
     }
     console.log(`     thy-horizon quick in this browser: ${seconds.toFixed(1)} s; Reg(T) ${h.measured} → ${h.words} (n = ${h.n} ${h.over})`);
+
+    // The Efficiency view's cost against T shows the same job (no second run): one line per
+    // policy through the report's mean runtime at each T, named with the engine's fitted growth.
+    const [online] = await grab(p, '[data-job=theory] .export-json'); // the Theory view's run: no sweep
+    const costOf = () => p.evaluate(() => [...document.querySelectorAll('[data-job=efficiency-horizon] figure.chart')].filter((f) => !f.hidden && f.chartData).map((f) => f.chartData));
+    const means = (r) => JSON.stringify(r.stats.filter((s) => s.metric === 'runtime_ms').sort((a, b) => a.x - b.x).map((s) => [s.x, s.mean]));
+    await p.click('.tabs [data-view=efficiency]');
+    await waitFor(p, () => document.querySelector('[data-job=efficiency-horizon]').dataset.status === 'done', null, { timeout: 10000 });
+    let cost = await costOf();
+    assert(cost.length === 1 && cost[0].series.length === 1 && cost[0].series[0].key === 'clcb-sc-ls-cont', JSON.stringify(cost.map((c) => c.series.map((s) => s.key))));
+    let line = cost[0].series[0];
+    assert(JSON.stringify(line.points.map((q) => [q.x, q.y])) === means(report), `drawn ${JSON.stringify(line.points.map((q) => [q.x, q.y]))} vs the report's ${means(report)}`);
+    assert(/time ∝ T\^-?\d+\.\d\d ± \d+\.\d\d$/.test(line.label) && Number.isFinite(line.growth.slope) && line.growth.points === 4, `${line.label} ${JSON.stringify(line.growth)}`);
+    const pageSlope = line.growth.slope;
+    // The CLI's report opened in the panel is drawn from its own numbers.
+    await p.setInputFiles('[data-job=efficiency-horizon] .open-report input', { name: 'thy-horizon.json', mimeType: 'application/json', buffer: Buffer.from(cliText) });
+    await waitFor(p, (want) => { const f = [...document.querySelectorAll('[data-job=efficiency-horizon] figure.chart')].find((g) => !g.hidden); return f?.chartData?.series?.[0] && JSON.stringify(f.chartData.series[0].points.map((q) => [q.x, q.y])) === want; }, means(cli), { timeout: 10000 });
+    cost = await costOf();
+    line = cost[0].series[0];
+    assert(line.growth.points === 4 && line.growth.slope !== pageSlope, `the file's fit ${JSON.stringify(line.growth)} (the page's slope ${pageSlope})`);
+    // A result that is not a horizon sweep says so instead of drawing a wrong curve.
+    await p.setInputFiles('[data-job=efficiency-horizon] .open-report input', { name: 'theory-run.json', mimeType: 'application/json', buffer: online.body });
+    await waitFor(p, () => /draws a sweep over the horizon T/.test(document.querySelector('[data-job=efficiency-horizon] .charts').textContent), null, { timeout: 10000 });
+    console.log(`     cost against T, CLCB-SC-LS-Cont quick: page a = ${pageSlope.toFixed(2)}, CLI a = ${line.growth.slope.toFixed(2)} (measured, not asserted)`);
     await p.close();
   });
 

@@ -14,6 +14,7 @@
 import { Rpc } from './rpc.js';
 import { enginePackage } from './engine.js';
 import { nqTriviaNow } from './nq-trivia.js';
+import { quickDefinition } from '../pkg/csc.js';
 /** @typedef {import('./state.js').App} App */
 
 const jobs = new Map(); // key → { key, request, status, done, total, frac, report, json, csv, summary, error, workers }
@@ -44,6 +45,16 @@ export function experimentJob(app, up, experiment) {
   }
   const request = { type: 'run', experiment, dataset: up ? up.dataset : { kind: app.state.dataset, ...(files || {}) } };
   return { key: JSON.stringify({ experiment, files: files?.id }), request };
+}
+
+/**
+ * The job that runs the built-in experiment `id` at its quick settings on its own dataset (the
+ * engine's `quickDefinition`), as `{ key, request }` for runJob: views that show it share its job.
+ * @param {string} id
+ */
+export function quickJob(id) {
+  const experiment = quickDefinition(id);
+  return { key: `${id}|quick|${JSON.stringify(experiment)}`, request: { type: 'run', experiment, dataset: { kind: experiment.dataset } } };
 }
 
 export function getJob(key) { return jobs.get(key) || null; }

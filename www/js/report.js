@@ -265,6 +265,31 @@ export function growthChart(report) {
   });
 }
 
+/**
+ * A horizon sweep's cost against T (`thy-horizon`, `thy-horizon-nystrom`, `thy-switch`: one run per
+ * horizon T): each policy's time for its whole run at each T (`runtime_ms` at the run's last
+ * round, mean over seeds), on log–log axes. Each legend entry carries the fitted growth
+ * (`runtimeGrowth`, the engine's fit over T ∈ [T_max/10, T_max]): time ∝ T^a, so a round costs
+ * ∝ T^(a−1) on average. Any other report gets the chart's empty message.
+ * @param {Report} report @returns {ChartSpec}
+ */
+export function horizonCostChart(report) {
+  const sweep = report.experiment.sweep;
+  const horizons = sweep?.param === 'horizon' && !sweep.by;
+  const lines = horizons ? series(report.stats, 'runtime_ms').filter((s) => s.points.length).map((s) => {
+    const pts = s.points.map((p) => ({ x: p.x, y: p.y, lo: p.y, hi: p.y, n: p.n }));
+    const fit = runtimeGrowth(pts.map((p) => p.x), pts.map((p) => p.y));
+    const grows = fit ? `: time ∝ T^${fit.slope.toFixed(2)}${Number.isFinite(fit.half) ? ` ± ${fit.half.toFixed(2)}` : ''}` : '';
+    return { ...s, label: `${sizedLabel(report, s.key)}${grows}`, points: pts, growth: fit ?? null };
+  }) : [];
+  return explainSized(report, {
+    title: 'A whole run\'s cost against the horizon T (its growth: time ∝ T^a)',
+    xLabel: 'horizon T', yLabel: 'ms per run (mean over seeds)', logX: true, logY: true, series: lines, noBands: true,
+    note: 'Time inside each policy for its whole run at each horizon (the evaluation oracle not included), mean over seeds, on the machine that ran it as it ran; a is fitted over T ∈ [T_max/10, T_max] with its 95% interval. a ≈ 1: a constant cost per round; the exact KRR learner on synthetic\'s distinct arrivals grows like T^3.2–3.3 (docs/PERFORMANCE.md), the Nyström learner over the ε-net centers about linearly.',
+    empty: lines.length ? undefined : 'no curve: this chart draws a sweep over the horizon T (thy-horizon, thy-horizon-nystrom, thy-switch)',
+  });
+}
+
 /** A swept parameter's name for axes (the page's short labels, else the parameter's name). */
 export const paramLabel = (param) => PARAM_LABEL[param] || param;
 

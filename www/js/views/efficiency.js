@@ -1,11 +1,13 @@
 // @ts-check
 // The efficiency view: runtime against final average regret per policy (fig. d), and each
 // policy's cost per round against t with its fitted growth, from the same runs as the regret view,
-// with a table of the numbers.
+// with a table of the numbers; and a whole run's cost against the horizon T, from `thy-horizon` at
+// its quick settings (the Theory view's job, shared) or a horizon sweep's result file.
 import { JobPanel } from './job-panel.js';
+import { quickJob } from '../jobs.js';
 import { onlineRequest } from './regret.js';
 import { uploadedData } from '../upload.js';
-import { efficiencyChart, growthChart, final, fmtStat, onlineKeys, sizedLabel, sizedNote, SWITCH_MEANING } from '../report.js';
+import { efficiencyChart, growthChart, horizonCostChart, final, fmtStat, onlineKeys, sizedLabel, sizedNote, SWITCH_MEANING } from '../report.js';
 /** @typedef {import('../state.js').App} App */
 
 function table(report) {
@@ -42,5 +44,17 @@ export function createEfficiencyView(app) {
     },
   });
   root.querySelector('.charts').after(tableEl);
-  return { activate() { panel.activate(); }, deactivate() { panel.deactivate(); } };
+  // Across horizons: a run per T, its whole time against T; a result file of the CLI's
+  // `thy-horizon`, `thy-horizon-nystrom` or `thy-switch` opens here with the same chart.
+  const hroot = /** @type {HTMLElement} */ (document.querySelector('[data-job=efficiency-horizon]'));
+  const horizons = new JobPanel(hroot, {
+    request: () => quickJob('thy-horizon'),
+    charts: (report) => [horizonCostChart(report)],
+    opened: (report) => [horizonCostChart(report)],
+    stem: () => 'thy-horizon-quick-cost',
+  });
+  return {
+    activate() { panel.activate(); horizons.activate(false); },
+    deactivate() { panel.deactivate(); horizons.deactivate(); },
+  };
 }

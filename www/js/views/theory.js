@@ -8,7 +8,7 @@ import { JobPanel } from './job-panel.js';
 import { onlineRequest } from './regret.js';
 import { uploadedData } from '../upload.js';
 import { checksTable, fillTable, scrolling, theoryCharts } from '../theory-checks.js';
-import { quickDefinition } from '../../pkg/csc.js';
+import { quickJob } from '../jobs.js';
 import { own, withOwn } from './own-policy.js';
 /** @typedef {import('../state.js').App} App */
 
@@ -39,10 +39,7 @@ export function createTheoryView(app) {
   const hroot = /** @type {HTMLElement} */ (document.querySelector('[data-job=theory-horizon]'));
   const htable = checksTable();
   const horizons = new JobPanel(hroot, {
-    request: () => {
-      const experiment = quickDefinition('thy-horizon');
-      return { key: `thy-horizon|quick|${JSON.stringify(experiment)}`, request: { type: 'run', experiment, dataset: { kind: experiment.dataset } } };
-    },
+    request: () => quickJob('thy-horizon'),
     charts: (report) => theoryCharts(report),
     stem: () => 'thy-horizon-quick',
     onReport: (job) => fillTable(htable, job && job.report),
