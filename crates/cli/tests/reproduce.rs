@@ -90,6 +90,35 @@ fn a_report_file_is_refused_when_edited_sharded_or_not_a_report() {
     edited.stats[0].mean += 1.0;
     let e = read_report(&serde_json::to_string(&edited).unwrap()).unwrap_err().to_string();
     assert!(e.contains("was it edited"), "{e}");
+    // One ulp is an edit too: numbers compare by value, exactly.
+    let mut nudged = report.clone();
+    let i = nudged.stats.iter().position(|s| s.mean.is_finite() && s.mean != 0.0).expect("a non-zero mean");
+    nudged.stats[i].mean = f64::from_bits(nudged.stats[i].mean.to_bits() + 1);
+    let e = read_report(&serde_json::to_string(&nudged).unwrap()).unwrap_err().to_string();
+    assert!(e.contains("was it edited"), "{e}");
+
+    // The same report re-saved by JavaScript (`JSON.stringify(JSON.parse(text))`), which writes
+    // every integral `f64` as an integer (`250.0` as `250`), is the same report.
+    fn as_javascript_writes(v: &mut serde_json::Value) -> usize {
+        use serde_json::Value;
+        match v {
+            Value::Number(n) if n.is_f64() => {
+                let x = n.as_f64().unwrap();
+                if x.fract() == 0.0 && x.abs() < 9.0e15 {
+                    *v = Value::from(x as i64);
+                    return 1;
+                }
+                0
+            }
+            Value::Array(a) => a.iter_mut().map(as_javascript_writes).sum(),
+            Value::Object(o) => o.values_mut().map(as_javascript_writes).sum(),
+            _ => 0,
+        }
+    }
+    let mut js: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert!(as_javascript_writes(&mut js) > 10, "the report has integral floats to rewrite");
+    let back = read_report(&serde_json::to_string(&js).unwrap()).unwrap();
+    assert_eq!(serde_json::to_value(&back.stats).unwrap(), serde_json::to_value(&report.stats).unwrap());
 
     let mut shard = report.clone();
     shard.shard = Some(csc::experiment::ShardInfo { index: 1, count: 3 });

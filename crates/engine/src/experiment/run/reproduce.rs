@@ -93,9 +93,24 @@ pub(crate) fn same_definition(a: &ExperimentSpec, b: &ExperimentSpec) -> bool {
         }
         (s, held)
     }
-    let same = |x: &Value, y: &Value| x == y || (x.is_number() && x.as_f64() == y.as_f64());
     let ((a, x), (b, y)) = (split(a), split(b));
-    a == b && x.len() == y.len() && x.iter().zip(&y).all(|(x, y)| same(x, y))
+    a == b && x.len() == y.len() && x.iter().zip(&y).all(|(x, y)| same_by_value(x, y))
+}
+
+/// `a == b` for JSON values, except that numbers compare by value: JavaScript (one number type)
+/// writes the `f64` `250.0` as `250`, which `serde_json::Value`'s `==` reads as another number.
+fn same_by_value(a: &serde_json::Value, b: &serde_json::Value) -> bool {
+    use serde_json::Value;
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x == y || x.as_f64() == y.as_f64(),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_by_value(x, y))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same_by_value(v, w)))
+        }
+        _ => a == b,
+    }
 }
 
 /// `w` quoted for a POSIX shell when it holds anything but plain characters.
@@ -112,7 +127,7 @@ pub(crate) fn shell_word(w: &str) -> String {
 /// is what the page would have made of the same units. Refused, with a message saying what to do:
 /// text that is not a report, a shard's report (merge the shards first), an invalid definition,
 /// and statistics that differ from what the units give (an edited file, or another engine's
-/// aggregation).
+/// aggregation). Numbers compare by value, so a report re-saved by JavaScript still opens.
 pub fn read_report(text: &str) -> Result<Report> {
     let r = ReportRecord::parse(text).map_err(|e| {
         Error::parse(format!("not a csc report ({e}); open a file written by `csc run`, `csc merge` or the page's “Report (JSON)” export"))
@@ -127,7 +142,7 @@ pub fn read_report(text: &str) -> Result<Report> {
     let stated = r.stats_as_ids();
     let (count, engine) = (r.units.len(), r.engine.clone());
     let again = r.into_report();
-    if serde_json::to_value(&again.stats).ok().as_ref() != Some(&stated) {
+    if !serde_json::to_value(&again.stats).is_ok_and(|v| same_by_value(&v, &stated)) {
         return Err(Error::data(format!(
             "the report's statistics differ from what its {count} units give with this engine ({}; the file says {engine}): was it edited?",
             crate::experiment::ENGINE,
