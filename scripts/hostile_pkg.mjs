@@ -183,7 +183,7 @@ const CLASSES = {
   OwnPolicyStats: {
     make: () => new csc.OwnPolicyStats(),
     ctor: () => [],
-    methods: { add: () => [playedOwn(), 0.5], stats: () => [], theory: () => [] },
+    methods: { add: () => [playedOwn(), 0.5], stats: () => [], theory: () => [], csv: () => ['thy-horizon'], theoryAcrossHorizons: () => [] },
   },
   ExperimentRun: {
     make: () => new csc.ExperimentRun(spec, plane(), undefined, undefined),

@@ -1040,3 +1040,83 @@ fn runtime_growth_is_the_engines_fit() {
     ));
     assert!(m.contains("11 rounds, 10 times"), "{m}");
 }
+
+/// `OwnPolicyStats.theoryAcrossHorizons`: a policy written in JavaScript played at T = 40, 80,
+/// 160 on two seeds of plane, each run added at x = T, is checked as a report's sweep over the
+/// horizon: each T's checks over the 2 seeds, and Reg(T) = T·R(T)/T per seed — each run's own last
+/// average regret times T, bit for bit — fitted against T, its slope the mean of the two seeds'
+/// least-squares slopes of ln Reg(T) on ln T (recomputed here by plain code). Its CSV rows are
+/// the report's form; a run added at a parameter's value makes it refuse with one message.
+#[wasm_bindgen_test]
+fn own_policy_across_horizons() {
+    use csc::bindings::own_policy::{JsOwnPolicyRun, JsOwnPolicyStats};
+    use csc::experiment::theory::report::TheoryReport;
+    use csc::experiment::theory::Quantity;
+    let d = JsDataset::plane().unwrap();
+    // The last arrival kept, served when it is within 0.2.
+    let policy = || {
+        js_sys::eval("({ decide(a) { return a.distances.length && a.distances[0] < 0.2 ? 0 : 'llm'; }, observe(c, t) { return [t]; } })")
+            .unwrap()
+            .unchecked_into()
+    };
+    let run_at = |horizon: u32, seed: u32| {
+        let p = obj(&[
+            ("horizon", horizon.into()),
+            ("n_eval", 60.into()),
+            ("seed", seed.into()),
+            ("k", 3.into()),
+        ]);
+        let mut run = JsOwnPolicyRun::new(&d, params(p), policy(), JsValue::UNDEFINED).unwrap();
+        run.step(f64::from(horizon)).unwrap();
+        assert!(run.stopped().is_none());
+        run
+    };
+    let mut stats = JsOwnPolicyStats::new();
+    assert!(stats.theory_across_horizons().unwrap().is_null(), "no runs: null");
+    let mut reg: Vec<Vec<(f64, f64)>> = vec![Vec::new(); 2];
+    for horizon in [40u32, 80, 160] {
+        for seed in 0..2u32 {
+            let mut run = run_at(horizon, seed);
+            let t = f64::from(horizon);
+            reg[seed as usize].push((t, num(&field(&run.result().unwrap(), "last"), "avg_regret") * t));
+            stats.add(&mut run, Some(t)).unwrap();
+        }
+    }
+    assert!(reg.iter().flatten().all(|p| p.1 > 0.0), "every Reg(T) is fitted on a log scale: {reg:?}");
+    let th: TheoryReport = serde_wasm_bindgen::from_value(stats.theory_across_horizons().unwrap()).unwrap();
+    assert_eq!(th.runs.iter().map(|r| r.x).collect::<Vec<_>>(), [40.0, 80.0, 160.0]);
+    assert!(th
+        .runs
+        .iter()
+        .all(|r| r.policy == "own-policy" && r.checks[0].quantity == Quantity::Regret && r.checks[0].n == 2));
+    assert_eq!(th.horizons.len(), 1);
+    let h = &th.horizons[0];
+    assert_eq!(h.points, reg);
+    let slope = |s: &[(f64, f64)]| {
+        let n = s.len() as f64;
+        let (x, y): (Vec<f64>, Vec<f64>) = s.iter().map(|p| (p.0.ln(), p.1.ln())).unzip();
+        let (sx, sy) = (x.iter().sum::<f64>(), y.iter().sum::<f64>());
+        let sxy = x.iter().zip(&y).map(|(a, b)| a * b).sum::<f64>();
+        let sxx = x.iter().map(|a| a * a).sum::<f64>();
+        (n * sxy - sx * sy) / (n * sxx - sx * sx)
+    };
+    let want = (slope(&reg[0]) + slope(&reg[1])) / 2.0;
+    assert!((h.check.slope.mean - want).abs() < 1e-12, "{} ≠ {want}", h.check.slope.mean);
+    assert_eq!((h.check.quantity, h.check.n, h.check.over.as_str()), (Quantity::Horizon, 2, "seeds"));
+    assert_eq!((h.check.from, h.check.to), (40.0, 160.0));
+    // Its statistics as rows of a report's CSV.
+    let csv = stats.csv("thy-horizon".into()).unwrap();
+    assert!(message(stats.csv(JsValue::from_f64(1.0))).contains("experiment"));
+    assert_eq!(csv.lines().count() as u32, js_sys::Array::from(&stats.stats().unwrap()).length());
+    assert!(csv.lines().all(|l| l.starts_with("thy-horizon,own-policy,")), "{csv}");
+    assert!(
+        csv.contains("\nthy-horizon,own-policy,final_avg_regret,160,2,")
+            || csv.starts_with("thy-horizon,own-policy,final_avg_regret,160,2,"),
+        "{csv}"
+    );
+    // A run added at a swept parameter's value: not a sweep over the horizon.
+    let mut run = run_at(40, 0);
+    stats.add(&mut run, Some(0.5)).unwrap();
+    let m = message(stats.theory_across_horizons());
+    assert!(m.contains("x = 0.5, which is not its horizon"), "{m}");
+}

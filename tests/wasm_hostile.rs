@@ -533,6 +533,22 @@ export function runHostile(g, bench, synthetic) {
       const at = (m, x) => st.filter((s) => s.metric === m && s.x === x && s.algorithm === 'own-policy');
       if (at('final_avg_regret', 40).length !== 1 || at('final_avg_regret', 0.5).length !== 1 || !at('avg_regret', 1).length) throw new Error(JSON.stringify(st.slice(0, 3)));
     });
+    // Across horizons (the Theory view's thy-horizon panel): runs added at x = their horizon T.
+    matrix('ownStats.csv', ['thy-horizon'], (a) => ostats.csv(...a));
+    mustThrow('ownStats.theoryAcrossHorizons with a run added at a parameter\'s value', () => ostats.theoryAcrossHorizons());
+    const hstats = new g.OwnPolicyStats();
+    probe('ownStats.theoryAcrossHorizons before a run: null', 'ok', () => { if (hstats.theoryAcrossHorizons() !== null) throw new Error('not null'); });
+    const swept = new g.OwnPolicyStats(); // the matrix adds runs at hostile x: refused below
+    matrix('ownStats.add at x = T', [played, 40], (a) => swept.add(...a));
+    mustThrow('ownStats.theoryAcrossHorizons after runs added at hostile x', () => swept.theoryAcrossHorizons());
+    swept.free();
+    hstats.add(played, 40);
+    matrix('ownStats.theoryAcrossHorizons', [], (a) => hstats.theoryAcrossHorizons(...a));
+    probe('ownStats.theoryAcrossHorizons: Reg(T) of own-policy at T = 40', 'ok', () => {
+      const h = hstats.theoryAcrossHorizons().horizons;
+      if (h.length !== 1 || h[0].policy !== 'own-policy' || h[0].points[0][0][0] !== 40) throw new Error(JSON.stringify(h));
+    });
+    hstats.free();
     played.free();
     ostats.free();
     mustThrow('OwnPolicyStats.prototype.stats on {}', () => g.OwnPolicyStats.prototype.stats.call({}));

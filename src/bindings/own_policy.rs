@@ -13,10 +13,12 @@ use super::params::params_from_js;
 use super::simulation::live_run_fits;
 use super::types::JsPartialParams;
 use crate::error::Error;
+use crate::experiment::report::csv_rows;
 use crate::experiment::run::observation::Observation;
 use crate::experiment::run::runner::online_observations;
 use crate::experiment::stats::aggregate_observations;
 use crate::experiment::theory::checks::check_runs;
+use crate::experiment::theory::report::online_theory;
 use crate::online::external::{Answer, ExternalPolicy, ExternalRound, ExternalRun, Fault, Setup};
 use crate::online::sim::{Checkpoint, Environment};
 use crate::stream::{generate_trace, resolve_arrival};
@@ -187,6 +189,8 @@ pub struct JsOwnPolicyRun {
     /// The checkpoints already handed out by `step`.
     sent: usize,
     notes: bool,
+    /// The seed of its stream (which run of an experiment's it replays).
+    seed: u64,
 }
 
 #[wasm_bindgen(js_class = OwnPolicyRun)]
@@ -212,7 +216,7 @@ impl JsOwnPolicyRun {
         let trace = generate_trace(d, model, &checked).map_err(js_err)?;
         let env = Arc::new(Environment::from_trace(&trace, &checked).map_err(js_err)?);
         let run = ExternalRun::new(env, Box::new(policy), OWN_ID, &checked, 0).map_err(js_err)?;
-        Ok(JsOwnPolicyRun { run, trace, sent: 0, notes })
+        Ok(JsOwnPolicyRun { run, trace, sent: 0, notes, seed: checked.seed })
     }
 
     /// The horizon `T`.
@@ -279,16 +283,20 @@ impl JsOwnPolicyRun {
     }
 }
 
-/// Your policy's runs measured together, as an experiment's units are (the Regret and Sweep
-/// views): the observations of each run added, by the code an online unit records its policies'
-/// with ([`online_observations`]), under the id `own-policy`, aggregated over seeds by the same
-/// code ([`aggregate_observations`]: mean, standard deviation, 95% Student-t half-width), and the
-/// Theory view's checks of its runs ([`check_runs`]).
+/// Your policy's runs measured together, as an experiment's units are (the Regret, Sweep and
+/// Theory views): the observations of each run added, by the code an online unit records its
+/// policies' with ([`online_observations`]), under the id `own-policy`, aggregated over seeds by
+/// the same code ([`aggregate_observations`]: mean, standard deviation, 95% Student-t
+/// half-width), the Theory view's checks of its runs ([`check_runs`]), and its checks across
+/// horizons by the code a report's are made with ([`online_theory`]).
 #[wasm_bindgen(js_name = OwnPolicyStats)]
 #[derive(Default)]
 pub struct JsOwnPolicyStats {
-    observations: Vec<Observation>,
+    /// Per run added, in order: its seed and observations.
+    added: Vec<(u64, Vec<Observation>)>,
     runs: Vec<Vec<Checkpoint>>,
+    /// The first run added at an `x` other than its horizon T (a value of a parameter of yours).
+    swept: Option<f64>,
 }
 
 #[wasm_bindgen(js_class = OwnPolicyStats)]
@@ -301,19 +309,26 @@ impl JsOwnPolicyStats {
 
     /// Adds `run` as it is now (played to its horizon by the caller). `x` undefined: its curves
     /// at every checkpoint (x = t) and its final metrics at x = T, as the Regret view's units;
-    /// a number: only its final metrics, at x = that value of a swept parameter of yours, as a
-    /// sweep's units. Throws one plain message for an `x` that is not a finite number.
+    /// a number: only its final metrics, at x = that value — of a swept parameter of yours, as a
+    /// sweep's units, or its horizon T, as a unit of a sweep over the horizon (`thy-horizon`).
+    /// Throws one plain message for an `x` that is not a finite number.
     pub fn add(&mut self, run: &mut JsOwnPolicyRun, x: Option<f64>) -> JsResult<()> {
         if x.is_some_and(|v| !v.is_finite()) {
             return Err(js_err(Error::param(
                 "x",
-                "must be a finite number (a value of your parameter) or undefined",
+                "must be a finite number (a value of your parameter, or the run's horizon) or undefined",
             )));
         }
         let r = run.run.result();
-        online_observations(&mut self.observations, OWN_ID, x, &r);
-        if x.is_none() {
-            self.runs.push(r.checkpoints);
+        let mut observations = Vec::new();
+        online_observations(&mut observations, OWN_ID, x, &r);
+        self.added.push((run.seed, observations));
+        match x {
+            None => self.runs.push(r.checkpoints),
+            Some(v) if v != run.horizon() as f64 => {
+                self.swept.get_or_insert(v);
+            }
+            Some(_) => {}
         }
         Ok(())
     }
@@ -321,7 +336,19 @@ impl JsOwnPolicyStats {
     /// The statistics of the runs added, as a report's `stats` (algorithm `own-policy`).
     #[wasm_bindgen(unchecked_return_type = "Stat[]")]
     pub fn stats(&self) -> JsResult<JsValue> {
-        to_js(&aggregate_observations(&mut self.observations.iter()))
+        to_js(&aggregate_observations(&mut self.added.iter().flat_map(|(_, o)| o)))
+    }
+
+    /// The statistics of the runs added as rows of a report's CSV export under the experiment id
+    /// `experiment` (no header; the columns of a report without a grid:
+    /// `experiment,algorithm,metric,x,n,mean,std,ci95`). Throws one plain message for an
+    /// `experiment` that is not a string.
+    pub fn csv(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] experiment: JsValue,
+    ) -> JsResult<String> {
+        let id = super::convert::string("experiment", &experiment)?;
+        Ok(csv_rows(&id, &aggregate_observations(&mut self.added.iter().flat_map(|(_, o)| o)), false))
     }
 
     /// The Theory view's checks of the runs added without `x` (Reg(t), ε_t, m_eff, γ_t where
@@ -331,6 +358,25 @@ impl JsOwnPolicyStats {
     pub fn theory(&self) -> JsResult<JsValue> {
         let runs: Vec<&[Checkpoint]> = self.runs.iter().map(Vec::as_slice).collect();
         to_js(&check_runs(&runs))
+    }
+
+    /// The theory checks of the runs added as a sweep over the horizon (one run per (T, seed),
+    /// each added at x = its horizon T, or without x), as a report's `theory` of such a sweep
+    /// (`thy-horizon`'s): each T's checks over seeds (`runs`) and Reg(T) fitted against T
+    /// (`horizons`), made by the function that makes a report's ([`online_theory`]); `null` before
+    /// a run. Throws one plain message if a run was added at a value of a parameter of yours.
+    #[wasm_bindgen(js_name = theoryAcrossHorizons, unchecked_return_type = "TheoryReport | null")]
+    pub fn theory_across_horizons(&self) -> JsResult<JsValue> {
+        if let Some(x) = self.swept {
+            return Err(js_err(Error::param(
+                "x",
+                format!(
+                    "Reg(T) across horizons reads runs added at x = their horizon T (or without x); \
+                     a run was added at x = {x}, which is not its horizon"
+                ),
+            )));
+        }
+        to_js(&online_theory(&mut self.added.iter().map(|(seed, o)| (*seed, &o[..])), None, true))
     }
 }
 

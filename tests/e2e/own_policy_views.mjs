@@ -15,7 +15,14 @@
 //     cache's point at τ = 0.3 are "identical on every seed" and its chart point is that point;
 //     at 0.05 they are not; "cheaper"/"dearer" only where the interval excludes 0;
 //   - hostile settings (a link's reference or metric that is not one, a parameter it does not declare, values that are not numbers or out of
-//     range, a module whose `params` is malformed) give one plain message each.
+//     range, a module whose `params` is malformed) give one plain message each;
+//   - theory view, Reg(T) across horizons (the thy-horizon panel at its quick settings): the LRU
+//     example played beside it on the same (T, seed) streams has, at every T and seed, the Reg(T)
+//     the built-in threshold cache has in the same experiment (run here through the page's engine),
+//     and the same fitted slope, interval and verdict, in the chart, the table and both exports
+//     (the paper's policy's rows unchanged beside them); Cancel stops its runs too; a policy that
+//     throws in one run gives one message naming T, the seed, the round and the fault, while the
+//     paper's policy's table and chart stay whole.
 // Prints "N passed, M failed".   node tests/e2e/own_policy_views.mjs
 import { readFile } from 'node:fs/promises';
 import { deflateRawSync } from 'node:zlib';
@@ -176,6 +183,107 @@ await check('frontier view: the LRU example at τ = 0.3 is the threshold cache\'
   assert(tp && m3 && m3[0] === tp[0] && m3[1] === tp[1], `τ = 0.3 on the chart: yours ${m3}, threshold ${tp}`);
   const m0 = mine.points.find((p) => p[3] === 'Your policy, threshold = 0.05');
   assert(m0 && m0[1] !== tp[1], `τ = 0.05 on the chart: ${m0} (the threshold cache at 0.3: ${tp})`);
+  await page.close();
+});
+
+const HORIZON = '[data-job=theory-horizon]';
+/** The horizon panel's table rows: policy, quantity, verdict and cells. */
+const horizonRows = (page) => page.$$eval(`${HORIZON} table.theory-checks tbody tr`, (trs) => trs.map((tr) => ({ policy: tr.querySelector('th').textContent, quantity: tr.dataset.quantity, verdict: tr.dataset.verdict, cells: [...tr.querySelectorAll('td')].map((td) => td.textContent) })));
+/** The Theory view with `code` as your policy, its first panel's (small) run finished. */
+async function theoryWith(code) {
+  const page = await openPage(`?view=theory&dataset=synthetic&seeds=1&horizon=300&n_eval=300&policies=greedy#policy=${fragment(code)}`);
+  await waitFor(page, () => document.querySelector('[data-job=theory]').dataset.status === 'done', null, { timeout: 180000 });
+  await waitFor(page, (h) => !document.querySelector(`${h} .own-horizon-note`).hidden, HORIZON, { timeout: 30000 });
+  return page;
+}
+const horizonSettled = (page) => waitFor(page, (h) => ['done', 'error', 'cancelled'].includes(document.querySelector(h).dataset.status), HORIZON, { timeout: 900000 });
+
+await check('theory view: Reg(T) across horizons of the LRU example is the threshold cache\'s at every T, with its slope and verdict; exports carry it', async () => {
+  const page = await theoryWith(LRU);
+  const theoryNote = await page.textContent('.own-theory-note');
+  assert(/its Reg\(T\) across horizons is checked below/.test(theoryNote), theoryNote);
+  await page.click(`${HORIZON} .run`);
+  await horizonSettled(page);
+  const status = await page.textContent(`${HORIZON} .status`);
+  assert(/^Done: 12 units/.test(status), status);
+  const note = await page.textContent(`${HORIZON} .own-horizon-note`);
+  assert(/^Your policy: played on the same 12 \(T, seed\) streams/.test(note), note);
+  // The reference: the same quick experiment with the built-in threshold cache, through the page's engine.
+  const ref = await page.evaluate(async () => {
+    const csc = await import('/pkg/csc.js');
+    const spec = csc.quickDefinition('thy-horizon');
+    spec.measure = { kind: 'online', policies: ['threshold'] };
+    const d = csc.Dataset.synthetic();
+    const run = new csc.ExperimentRun(spec, d, undefined, undefined);
+    for (let more = true; more;) more = run.runNext(() => true);
+    const report = run.report();
+    run.free(); d.free();
+    return report.theory;
+  });
+  const want = ref.horizons[0];
+  assert(want.policy === 'threshold' && want.points.length === 3 && want.points.every((s) => s.map((p) => p[0]).join() === '250,500,1000,2000'), JSON.stringify(want.points));
+  // The chart: your policy's points are the threshold cache's, seed by seed, T by T.
+  const chart = await page.evaluate((h) => document.querySelector(`${h} figure.chart`).chartData, HORIZON);
+  const mine = chart.series.find((x) => x.key === 'own-policy');
+  assert(mine, `no series of yours in ${chart.series.map((x) => x.key)}`);
+  assert(JSON.stringify(mine.points.map((p) => [p.x, p.y])) === JSON.stringify(want.points.flat()), `yours ${JSON.stringify(mine.points.slice(0, 3))}, threshold ${JSON.stringify(want.points.flat().slice(0, 3))}`);
+  assert(chart.series.some((x) => x.key === 'fit-own-policy') && chart.series.some((x) => x.key === 'seed-0'), chart.series.map((x) => x.key).join());
+  assert(chart.title.includes(`Your policy: ${want.check.words}`), chart.title);
+  // The table: its Reg(T) across horizons row has the threshold cache's slope and verdict, and its
+  // Reg(t) row at each T the threshold cache's; the paper's policy's rows are all there.
+  const rows = await horizonRows(page);
+  const across = rows.filter((r) => r.policy === 'Your policy' && r.quantity === 'horizon');
+  assert(across.length === 1 && across[0].cells[2] === want.check.measured && across[0].verdict === want.check.verdict, `yours ${JSON.stringify(across)}, threshold ${want.check.measured} ${want.check.verdict}`);
+  const each = rows.filter((r) => r.policy === 'Your policy' && r.quantity === 'regret');
+  assert(each.length === 4, `your Reg(t) rows: ${JSON.stringify(each)}`);
+  for (const [i, r] of each.entries()) {
+    const c = ref.runs[i].checks.find((x) => x.quantity === 'regret');
+    assert(r.cells[0] === String(ref.runs[i].x) && r.cells[2] === c.measured && r.verdict === c.verdict, `T = ${ref.runs[i].x}: yours ${r.cells[2]} ${r.verdict}, threshold ${c.measured} ${c.verdict}`);
+  }
+  const paper = rows.filter((r) => r.policy !== 'Your policy');
+  assert(paper.length === 21 && paper.some((r) => r.quantity === 'horizon'), `the paper's policy's rows: ${paper.length}`);
+  // Exports: the report's CSV with your rows after it (the engine's form), and the JSON with `own_policy`.
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.click(`${HORIZON} .export-csv`)]);
+  const csv = (await readFile(await dl.path(), 'utf8')).trim().split('\n');
+  assert(csv[0] === 'experiment,algorithm,metric,x,n,mean,std,ci95' && csv.some((l) => l.startsWith('thy-horizon,clcb-sc-ls-cont,final_avg_regret,2000,3,')), csv.slice(0, 2).join(' | '));
+  const reg2000 = csv.find((l) => l.startsWith('thy-horizon,own-policy,final_avg_regret,2000,3,'));
+  assert(reg2000, 'no row of yours in the CSV');
+  const mean = Number(reg2000.split(',')[5]), byHand = want.points.reduce((a, s) => a + s[3][1], 0) / 3 / 2000;
+  assert(Math.abs(mean - byHand) <= 1e-12 * byHand, `your final average regret at T = 2000: ${mean}, the threshold cache's ${byHand}`);
+  const [dj] = await Promise.all([page.waitForEvent('download'), page.click(`${HORIZON} .export-json`)]);
+  const json = JSON.parse(await readFile(await dj.path(), 'utf8'));
+  assert(json.theory.horizons[0].policy === 'clcb-sc-ls-cont' && json.theory.horizons.length === 1, 'the report\'s own theory changed');
+  assert(json.own_policy.code === LRU && json.own_policy.theory.horizons[0].check.measured === want.check.measured, JSON.stringify(json.own_policy?.theory?.horizons?.[0]?.check));
+  await page.close();
+});
+
+await check('theory view: Cancel stops your policy\'s runs across horizons; a policy that throws in one run stops alone, the paper\'s policy\'s results stay', async () => {
+  // Throws in round 7 of the second run at T = 500 (seed 1: T before seeds), counted in its
+  // worker's global scope, which outlives each run's fresh module.
+  const HOSTILE = LRU.replace('  start({ k, tau, params = {} }) {', '  start({ k, tau, horizon, params = {} }) {\n    this.bad = horizon === 500 && (globalThis.runsAt500 = (globalThis.runsAt500 || 0) + 1) === 2;')
+    .replace('  decide({ round, members, distances }) {', '  decide({ round, members, distances }) {\n    if (this.bad && round === 7) throw new TypeError(\'boom\');');
+  assert(HOSTILE.includes("throw new TypeError('boom')") && HOSTILE.includes('runsAt500 || 0) + 1) === 2'), 'the hostile policy was not made');
+  const page = await theoryWith(HOSTILE);
+  // Run and Cancel in one task.
+  await page.evaluate((h) => { document.querySelector(`${h} .run`).click(); document.querySelector(`${h} .cancel`).click(); }, HORIZON);
+  await horizonSettled(page);
+  assert(await page.evaluate((h) => document.querySelector(h).dataset.status, HORIZON) === 'cancelled', 'not cancelled');
+  const cancelled = await page.textContent(`${HORIZON} .own-horizon-note`);
+  assert(cancelled === 'Your policy: its runs were cancelled.', cancelled);
+  await page.click(`${HORIZON} .run`);
+  await horizonSettled(page);
+  const status = await page.textContent(`${HORIZON} .status`);
+  assert(/^Done: 12 units/.test(status), status);
+  const note = await page.textContent(`${HORIZON} .own-horizon-note`);
+  assert(note === 'Your policy: T = 500, seed 1: the policy stopped in round 7: decide threw TypeError: boom. The paper\'s policy\'s results above are complete.', note);
+  assert(await page.evaluate((h) => document.querySelector(`${h} .own-horizon-note`).classList.contains('bad'), HORIZON), 'the message is not marked');
+  const rows = await horizonRows(page);
+  assert(rows.length === 21 && rows.every((r) => r.policy !== 'Your policy') && rows.some((r) => r.quantity === 'horizon'), `rows: ${rows.map((r) => `${r.policy} ${r.quantity}`).join('; ')}`);
+  const keys = await page.evaluate((h) => document.querySelector(`${h} figure.chart`).chartData.series.map((x) => x.key), HORIZON);
+  assert(keys.includes('seed-2') && !keys.includes('own-policy'), keys.join());
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.click(`${HORIZON} .export-csv`)]);
+  const csv = await readFile(await dl.path(), 'utf8');
+  assert(!csv.includes(',own-policy,') && csv.includes(',clcb-sc-ls-cont,'), 'the CSV after a fault');
   await page.close();
 });
 

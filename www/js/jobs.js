@@ -6,7 +6,10 @@
 // aggregated (csc::experiment::Report::new), so it is the same bits whatever the number of
 // workers or the order in which units finish (tests/e2e/embed.mjs checks 1 against 2 workers).
 // Results are kept per request, so two views showing the same runs share them, and a finished
-// run is not repeated. Cancel terminates the workers; the units finished so far stay shown.
+// run is not repeated. Cancel terminates the workers; the units finished so far stay shown. A job
+// may play the reader's own policy beside its units (`beside`: the Theory view's thy-horizon
+// panel): its runs count in the job's progress, Cancel stops them too, and the job is done when
+// both are; a fault of that policy is its own (`job.beside.error`), the units' results stay.
 // Every worker speaks the page's one request/reply protocol (rpc.js), whose one failure path —
 // a worker failing to load, the engine failing to start or throwing, a trapped wasm instance, a
 // worker silent for too long — ends the job with its message. Each job spawns fresh workers, so
@@ -75,17 +78,38 @@ const spawn = () => new Rpc(new URL('./exp-worker.js', import.meta.url), {
   name: 'the engine\'s worker', idleMs: IDLE_MS, wasm: enginePackage, startHint: 'the worker could not be started (is pkg/ built and served?)',
 });
 
-function stop(run) {
+/** Ends the run's workers (its units'), and with `all` the reader's policy beside them too. */
+function stop(run, all = true) {
   for (const w of run.workers) w.terminate();
   run.collector.terminate();
+  if (all && run.beside && run.job.beside.status === 'running') {
+    run.beside.cancel();
+    run.job.beside.status = 'cancelled';
+  }
 }
 
-/** Starts (or restarts) the job `key` running `request` (see exp-worker.js); cancels any other. */
-export function runJob(key, request) {
+/**
+ * @typedef {object} Beside The reader's own policy played beside a job's units (own-policy.js
+ * `ownHorizons`): `runs` its number of runs; `start(onProgress)` starts them, reporting the
+ * fraction of its rounds played, and returns `done` (its result; a rejection is its fault) and
+ * `cancel()`.
+ * @property {number} runs
+ * @property {(onProgress: (frac: number) => void) => { done: Promise<any>, cancel: () => void }} start
+ */
+
+/**
+ * Starts (or restarts) the job `key` running `request` (see exp-worker.js); cancels any other.
+ * `beside` (optional): the reader's policy played beside the units, counted in the job's progress
+ * as `beside.runs` units; its state is `job.beside` (`status` running, done, error or cancelled;
+ * `result`; `error`, its one message).
+ * @param {string} key @param {any} request @param {Beside | null} [beside]
+ */
+export function runJob(key, request, beside = null) {
   if (current) cancelJob();
-  const job = { key, request, status: 'running', done: 0, total: 0, frac: 0, report: null, started: performance.now(), workers: 0 };
+  const job = { key, request, status: 'running', done: 0, total: 0, frac: 0, report: null, started: performance.now(), workers: 0,
+    beside: beside ? { status: 'running', runs: beside.runs, frac: 0, result: null, error: null } : null };
   jobs.set(key, job);
-  const run = { job, workers: [], collector: spawn(), queue: [], inFlight: new Map(), finished: 0, perUnit: 0 };
+  const run = { job, workers: [], collector: spawn(), queue: [], inFlight: new Map(), finished: 0, perUnit: 0, unitsDone: false, beside: null };
   current = run;
   const fail = (e) => {
     if (current !== run) return;
@@ -97,7 +121,15 @@ export function runJob(key, request) {
   const progress = () => {
     let part = 0;
     for (const f of run.inFlight.values()) part += f;
-    job.frac = job.total ? (run.finished + part) / job.total : 0;
+    const extra = job.beside ? job.beside.runs : 0;
+    const total = job.total + extra;
+    job.frac = total && (job.total || !job.beside) ? (run.finished + part + (job.beside ? job.beside.frac * extra : 0)) / total : 0;
+  };
+  /** Done once the units are and the policy beside them has settled. */
+  const settle = () => {
+    if (current !== run || !run.unitsDone || job.beside?.status === 'running') return;
+    Object.assign(job, { status: 'done', frac: 1, seconds: (performance.now() - job.started) / 1000 });
+    current = null;
   };
   /** The collector's aggregated report of the units so far (`finish`: the last one, with exports). */
   const collect = (json, finish) => run.collector.request('add', { json, finish }).then((m) => {
@@ -105,9 +137,10 @@ export function runJob(key, request) {
     Object.assign(job, { done: Math.max(job.done || 0, m.done), total: m.total, report: m.report });
     progress();
     if (finish) {
-      Object.assign(job, { status: 'done', frac: 1, json: m.json, csv: m.csv, summary: m.summary, seconds: (performance.now() - job.started) / 1000 });
-      stop(run);
-      current = null;
+      Object.assign(job, { json: m.json, csv: m.csv, summary: m.summary });
+      stop(run, false);
+      run.unitsDone = true;
+      settle();
     }
     emit(job);
   }, fail);
@@ -141,6 +174,17 @@ export function runJob(key, request) {
     for (let i = 0; i < job.workers; i++) { const w = spawn(); run.workers.push(w); work(w).catch(fail); }
     emit(job);
   }, fail);
+  if (beside) {
+    const b = job.beside;
+    run.beside = beside.start((frac) => { if (current !== run || b.status !== 'running') return; b.frac = frac; progress(); emit(job); });
+    run.beside.done.then((result) => {
+      if (current !== run || b.status !== 'running') return;
+      Object.assign(b, { status: 'done', frac: 1, result });
+    }, (e) => {
+      if (current !== run || b.status !== 'running') return;
+      Object.assign(b, { status: 'error', error: e.message });
+    }).then(() => { if (current !== run) return; progress(); settle(); emit(job); });
+  }
   emit(job);
   return job;
 }

@@ -138,4 +138,37 @@ serve({
       return { stats: stats.stats(), lasts };
     } finally { stats.free(); }
   },
+  /**
+   * Your policy on the runs of a sweep over the horizon (the Theory view's thy-horizon panel): each
+   * T of `horizons` × each seed of `seeds`, on the streams of `params` with that horizon and seed
+   * (the experiment's units' own: the same arrivals, noise and evaluation sample), each added at
+   * x = T: the statistics of their final metrics, the engine's theory checks of them across
+   * horizons (OwnPolicyStats.theoryAcrossHorizons: each T's checks and Reg(T) fitted against T, by
+   * the function a report's are made with) and their rows of a report's CSV under `experiment`;
+   * or `stopped` (naming T and the seed) at the first fault. Progress: `{ setup: true, T, seed }`
+   * before each run is set up (the page's watchdog then allows set-up time), `{ T, seed, round }`
+   * as each round starts.
+   */
+  async horizons(msg, progress) {
+    await ready;
+    useDataset(msg);
+    const stats = new OwnPolicyStats();
+    try {
+      for (const T of msg.horizons) {
+        for (const seed of msg.seeds) {
+          // Setting a run up (its stream, evaluation sample and oracle at T) is no round of yours.
+          progress({ setup: true, T, seed });
+          const policy = await loadPolicy(msg.code);
+          const r = new OwnPolicyRun(dataset, validateParams({ ...msg.params, horizon: T, seed }), policy, msg.arrival || undefined);
+          try {
+            tick = (round) => progress({ T, seed, round });
+            const f = r.step(r.horizon);
+            if (f.stopped) return { stopped: `T = ${T}, seed ${seed}: ${f.stopped}` };
+            stats.add(r, T);
+          } finally { tick = () => {}; r.free(); }
+        }
+      }
+      return { stats: stats.stats(), theory: stats.theoryAcrossHorizons(), csv: stats.csv(msg.experiment) };
+    } finally { stats.free(); }
+  },
 }, { trappedSays: (m) => `the engine stopped (${m})` });

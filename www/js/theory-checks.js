@@ -6,7 +6,7 @@
 // ln ln t shapes are drawn through the engine's numbers, each anchored at the first point of the
 // fit's window (a shape, never a bound). The Theory view (views/theory.js) draws `theoryCharts`
 // and the Offline view (views/offline.js) `gapCharts`, each with `fillTable`.
-import { keyOf, labelOf, series } from './report.js';
+import { OWN_KEY, keyOf, labelOf, series, styleFields } from './report.js';
 /** @typedef {import('../pkg/csc.js').Report} Report */
 /** @typedef {import('../pkg/csc.js').TheoryCheck} TheoryCheck */
 /** @typedef {import('./charts.js').ChartSpec} ChartSpec */
@@ -83,16 +83,22 @@ export function theoryCharts(report) {
   const st = report.stats;
   const first = st.map(keyOf).find((k) => checksOf(report, k).length) || st.map(keyOf)[0];
   const checks = checksOf(report, first);
-  const horizon = (report.theory?.horizons || [])[0];
+  const all = report.theory?.horizons || [];
+  const horizon = all.find((h) => h.policy !== OWN_KEY);
   if (horizon) {
     const c = horizon.check;
     const pts = horizon.points.map((seed, i) => ({ key: `seed-${i}`, label: `seed ${report.experiment.first_seed + i}`, points: seed.map(([x, y]) => ({ x, y })) }));
+    // Your policy beside it (views/theory.js), on the same (T, seed) streams: every seed's Reg(T)
+    // in its own style, and its fitted line (the engine's, by the same check) dotted in purple.
+    const mine = all.find((h) => h.policy === OWN_KEY);
+    const minePts = mine ? [{ key: OWN_KEY, label: `${labelOf(OWN_KEY)} (each seed)`, ...styleFields(OWN_KEY), points: mine.points.flatMap((seed) => seed.map(([x, y]) => ({ x, y }))) },
+      ...fitted(mine.check, `Reg(T), ${labelOf(OWN_KEY)}`).map((f) => ({ ...f, key: `fit-${OWN_KEY}`, colour: SECOND.colour, dash: [2, 3] }))] : [];
     // The four terms at each T beside the seeds' mean Reg(T) (the report's `theory.runs[].bound`).
     const at = (report.theory?.runs || []).filter((r) => r.policy === horizon.policy && r.bound).sort((a, b) => a.x - b.x);
     const termsAt = TERMS.map(({ term, label, colour, dash }) => ({ key: `bound-${term}`, label, colour, dash, marker: 'circle',
       points: at.filter((r) => r.bound[term] != null && r.bound[term] > 0).map((r) => ({ x: r.x, y: r.bound[term] })) })).filter((s) => s.points.length);
-    return [{ title: `Reg(T) across horizons, one run per T (Theorem 5.1: Õ(√T)) — ${c.words}`, kind: 'scatter', logX: true, logY: true,
-      xLabel: 'horizon T', yLabel: 'Reg(T)', series: [...pts, ...fitted(c, 'Reg(T)'), ...shape('√T shape', pts[0], c.from, c.to, Math.sqrt)] },
+    return [{ title: `Reg(T) across horizons, one run per T (Theorem 5.1: Õ(√T)) — ${c.words}${mine ? `; ${labelOf(OWN_KEY)}: ${mine.check.words}` : ''}`, kind: 'scatter', logX: true, logY: true,
+      xLabel: 'horizon T', yLabel: 'Reg(T)', series: [...pts, ...fitted(c, 'Reg(T)'), ...shape('√T shape', pts[0], c.from, c.to, Math.sqrt), ...minePts] },
     { title: `Theorem 5.1's four terms at T beside Reg(T), log-log (${UP_TO})`, logX: true, logY: true, xLabel: 'horizon T', yLabel: 'term at T',
       series: [{ key: 'regret', label: `Reg(T), ${labelOf(horizon.policy)} (mean over seeds)`, colour: '#000000', points: at.map((r) => ({ x: r.x, y: r.bound.regret })) }, ...termsAt],
       empty: 'No run measured the bound terms.' }];

@@ -14,8 +14,10 @@ const el = (tag, attrs = {}, text = '') => Object.assign(document.createElement(
 
 export class JobPanel {
   /**
-   * root: the `.job` element; opts.request() → { key, request, stem } or { message } when it
-   * cannot run; opts.charts(report) → chart specs for charts.js drawChart; opts.onReport(job) (optional);
+   * root: the `.job` element; opts.request() → { key, request, beside? } (beside: the reader's
+   * policy played beside the units, jobs.js `runJob`) or { message } when it cannot run;
+   * opts.charts(report) → chart specs for charts.js drawChart; opts.onReport(job) (optional);
+   * opts.exported(job) (optional): the `{ csv, json }` the exports save (default: the job's own);
    * opts.command(spec, file) (optional): the reproducing command, when not the engine's `csc run`;
    * opts.opened(report) (optional): the chart specs of a result file opened in the panel (default:
    * report.js chartsOf, by what the report measured).
@@ -100,7 +102,7 @@ export class JobPanel {
     const r = this.opts.request();
     this.key = r.key;
     this.message = r.message;
-    if (!r.message) runJob(r.key, r.request);
+    if (!r.message) runJob(r.key, r.request, r.beside || null);
     this.render();
   }
 
@@ -141,6 +143,11 @@ export class JobPanel {
           : job.status === 'cancelled' ? `Cancelled after ${job.done} of ${job.total} units; showing those.`
             : job.status === 'done' ? `Done: ${job.total} unit${job.total === 1 ? '' : 's'} in ${secs} s.`
               : `Running: ${job.done} of ${job.total || '?'} units done (${secs} s)…`;
+    // The reader's policy beside the units: how far it is while it plays (its outcome is the view's to say).
+    if (job?.beside && job.status === 'running' && !this.openError && !job.loaded && !this.message) {
+      const b = job.beside;
+      this.status.textContent += b.status === 'running' ? ` Your policy: ${Math.floor(b.frac * b.runs)} of ${b.runs} runs.` : ` Your policy: ${b.status}.`;
+    }
     this.root.dataset.status = job ? job.status : 'idle';
     const done = job && job.status === 'done';
     this.csvBtn.disabled = this.jsonBtn.disabled = !done;
@@ -207,8 +214,9 @@ export class JobPanel {
     const job = this.job();
     if (!job) return;
     const stem = this.stem();
-    if (kind === 'csv') downloadText(`${stem}.csv`, job.csv, 'text/csv');
-    else if (kind === 'json') downloadText(`${stem}.json`, job.json, 'application/json');
+    const out = kind !== 'png' && !job.loaded && this.opts.exported ? this.opts.exported(job) : job;
+    if (kind === 'csv') downloadText(`${stem}.csv`, out.csv, 'text/csv');
+    else if (kind === 'json') downloadText(`${stem}.json`, out.json, 'application/json');
     else {
       for (const [i, f] of this.figures.entries()) if (!f.hidden) await downloadFigurePng(`${stem}-${i + 1}@2x.png`, f, 2);
     }

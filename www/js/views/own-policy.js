@@ -4,7 +4,8 @@
 // beside the paper's policies in a worker of its own (policy-worker.js): in the live view as a
 // panel of its own, following the live run round by round on its stream; in the regret view on
 // the same seeds, its statistics (the engine's OwnPolicyStats) drawn in the run's charts and its
-// Reg(t) check in the Theory view's table (`withOwn`); over its declared parameters in the Sweep
+// Reg(t) check in the Theory view's table (`withOwn`), and beside the view's thy-horizon runs its
+// Reg(T) across horizons (`ownHorizons`, through jobs.js); over its declared parameters in the Sweep
 // view (own-sweep.js) and on the frontier (own-frontier.js), both through `ownSweep`. A policy that faults — throws, answers garbage, names a member it may not
 // hold, exceeds k, runs one round longer than ROUND_LIMIT_MS, or exhausts its worker's memory —
 // is stopped with one message naming the round; the other policies' runs are separate and go on.
@@ -68,12 +69,25 @@ class PolicyWorker {
     this.between = /** @type {boolean | null} */ (null);
   }
 
-  /** `type` with `payload`; `limit`: the watchdog is the per-round limit (else set-up's). */
+  /**
+   * `type` with `payload`; `limit`: the watchdog is the per-round limit (else set-up's). A
+   * progress `{ setup: true, … }` (a run of the request being set up: the engine building its
+   * stream and calling your `start`) gives the set-up's limit until the next round starts; `where`
+   * keeps the last progress of either kind.
+   */
   async request(type, payload, { limit = false, onRound = (_r) => {} } = {}) {
     if (!limit) { this.failed = null; this.between = null; this.playing = false; }
     if (this.failed) throw new Error(this.stopped(this.failed));
     this.rpc.idleMs = limit ? ROUND_LIMIT_MS : 120000;
-    const onProgress = (p) => { this.round = typeof p === 'number' ? p : p.round; onRound(p); };
+    this.setup = false;
+    this.where = null;
+    const onProgress = (p) => {
+      this.where = p;
+      if (p && p.setup) { this.setup = true; this.round = 0; this.rpc.idleMs = 120000; this.rpc.arm(); return; }
+      if (this.setup) { this.setup = false; this.rpc.idleMs = ROUND_LIMIT_MS; this.rpc.arm(); }
+      this.round = typeof p === 'number' ? p : p.round;
+      onRound(p);
+    };
     this.busy = true;
     try {
       const out = await this.rpc.request(type, payload, { onProgress });
@@ -88,7 +102,9 @@ class PolicyWorker {
 
   /** A failure of the worker while the policy plays, as the policy's fault in its round. */
   stopped(m) {
-    const why = m.includes('stopped answering')
+    const why = m.includes('stopped answering') && this.setup
+      ? 'its run\'s set-up (the engine building the stream, then its start) ran longer than 120 s (an endless loop in start?), so its worker was stopped'
+      : m.includes('stopped answering')
       ? `it ran longer than the ${ROUND_LIMIT_MS / 1000} s a round may take (an endless loop, or allocation without bound?), so its worker was stopped`
       : `its worker died (${m.replace(/^.*? failed: /, '')}; out of memory?)`;
     return `the policy stopped ${this.between ? 'after' : 'in'} round ${this.round}: ${why}`;
@@ -302,6 +318,42 @@ export function ownSweep(init, seeds, param, values, onProgress, { byIndex = fal
   const w = new PolicyWorker('your policy\'s worker (sweep)');
   const done = w.request('sweep', { ...init, code: own.code, seeds, param, values, byIndex }, { limit: true, onRound: onProgress }).finally(() => w.stop());
   return { done, cancel: () => w.stop() };
+}
+
+/**
+ * Your policy beside a sweep over the horizon `experiment` (the Theory view's quick thy-horizon),
+ * for jobs.js `runJob`: each T of its sweep × each of its seeds, played in a worker of its own on
+ * the streams of its dataset and parameters (the units' own), its progress the fraction of its
+ * rounds played. `done` resolves to `{ stats, theory, csv, code }` (policy-worker.js `horizons`)
+ * and rejects with one message naming T, the seed, the round and the fault.
+ * @returns {import('../jobs.js').Beside}
+ */
+export function ownHorizons(experiment) {
+  const horizons = experiment.sweep.values.map(Number);
+  const seeds = Array.from({ length: experiment.seeds }, (_, i) => experiment.first_seed + i);
+  const code = own.code;
+  const rounds = horizons.reduce((a, T) => a + T, 0) * seeds.length;
+  return {
+    runs: horizons.length * seeds.length,
+    start(onProgress) {
+      const w = new PolicyWorker('your policy\'s worker (horizons)');
+      const onRound = (p) => {
+        const before = horizons.slice(0, horizons.indexOf(p.T)).reduce((a, T) => a + T, 0) * seeds.length + seeds.indexOf(p.seed) * p.T;
+        onProgress(Math.min(1, (before + p.round) / rounds));
+      };
+      const done = w.request('horizons', { dataset: experiment.dataset, params: experiment.params, code, horizons, seeds, experiment: experiment.id }, { limit: true, onRound })
+        .then((m) => {
+          if (m.stopped) throw new Error(m.stopped);
+          return { ...m, code };
+        }, (e) => {
+          // The watchdog's message names the round; the run it stopped (set up or playing) is named here.
+          const at = w.where;
+          throw new Error(at && /^the policy stopped/.test(e.message) ? `T = ${at.T}, seed ${at.seed}: ${e.message}` : e.message);
+        })
+        .finally(() => w.stop());
+      return { done, cancel: () => w.stop() };
+    },
+  };
 }
 
 export { EXAMPLES, decodeCode };

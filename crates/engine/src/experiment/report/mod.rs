@@ -235,13 +235,7 @@ impl Report {
         } else {
             "experiment,algorithm,metric,x,n,mean,std,ci95\n"
         });
-        for st in &self.stats {
-            let xy = if grid { format!("{},{}", st.x, st.y) } else { st.x.to_string() };
-            s.push_str(&format!(
-                "{},{},{},{xy},{},{},{},{}\n",
-                self.experiment.id, st.algorithm, st.metric, st.n, st.mean, st.std, st.ci95
-            ));
-        }
+        s.push_str(&csv_rows(&self.experiment.id, &self.stats, grid));
         s
     }
 
@@ -315,4 +309,19 @@ fn unit_difference(a: &UnitResult, b: &UnitResult) -> Option<String> {
     }
     let json = |u: &UnitResult| serde_json::to_string(u).unwrap_or_default();
     (json(a) != json(b)).then(|| "their details differ".into())
+}
+
+/// The rows of [`Report::to_csv`] (no header) of `stats` under the experiment id `id`: also
+/// statistics measured beside a report's units, in its form (the web layer's `OwnPolicyStats`,
+/// whose rows the Theory view adds to its export).
+pub fn csv_rows(id: &str, stats: &[Stat], grid: bool) -> String {
+    let mut s = String::new();
+    for st in stats {
+        let xy = if grid { format!("{},{}", st.x, st.y) } else { st.x.to_string() };
+        s.push_str(&format!(
+            "{id},{},{},{xy},{},{},{},{}\n",
+            st.algorithm, st.metric, st.n, st.mean, st.std, st.ci95
+        ));
+    }
+    s
 }

@@ -4,7 +4,7 @@
 //! over the horizon (`thy-horizon`), Reg(T) fitted against T — one run per T, as the switching
 //! lemma means it.
 
-use crate::experiment::run::observation::first_seen;
+use crate::experiment::run::observation::{first_seen, Observation};
 use crate::experiment::theory::{
     check_horizons, check_of_fits, checks_in_order, LogLogFit, Quantity, TheoryCheck,
 };
@@ -159,20 +159,39 @@ pub fn theory_report(spec: &ExperimentSpec, units: &[UnitResult]) -> Option<Theo
     if !matches!(spec.measure, Measure::Online { .. }) || spec.is_grid() {
         return None;
     }
+    // A swept parameter other than the horizon: every run's horizon is the spec's T.
+    let at = (spec.sweep.is_some() && !sweeps_horizon(spec)).then_some(spec.params.horizon as f64);
+    online_theory(&mut units.iter().map(|u| (u.unit.seed, &u.observations[..])), at, sweeps_horizon(spec))
+}
+
+/// The theory checks of online runs given as `(seed, observations)`, one item per run (a unit's,
+/// or an external policy's run recorded by
+/// [`online_observations`](crate::experiment::run::runner::online_observations)): per policy and x
+/// the checks over seeds of the recorded fits, and with `across_horizons` (one run per (T, seed),
+/// x = T: a sweep over the horizon) each policy's Reg(T) fitted against T by
+/// [`check_horizons`]. `at`: the horizon T of every run when x is a swept parameter's value
+/// (`None`: x is each run's T). The one body behind [`theory_report`] and the web layer's
+/// `OwnPolicyStats` (a `dyn` iterator: the page's wasm holds it once). `None` when no run
+/// recorded a Reg(t) slope.
+pub fn online_theory(
+    runs: &mut dyn Iterator<Item = (u64, &[Observation])>,
+    at: Option<f64>,
+    across_horizons: bool,
+) -> Option<TheoryReport> {
     // (policy order, x bits) → one map per unit: metric → value.
     let mut order: Vec<String> = Vec::new();
     let mut groups: BTreeMap<(usize, u64), Vec<BTreeMap<&str, f64>>> = BTreeMap::new();
     let mut finals: BTreeMap<usize, BTreeMap<u64, Vec<(f64, f64)>>> = BTreeMap::new();
-    for u in units {
+    for (seed, observations) in runs {
         let mut per: BTreeMap<(usize, u64), BTreeMap<&str, f64>> = BTreeMap::new();
-        for o in &u.observations {
+        for o in observations {
             let ai = first_seen(&mut order, &o.algorithm);
             if o.metric.starts_with("theory_") || o.metric == Metric::AvgRegret.final_id() {
                 per.entry((ai, o.x.to_bits())).or_default().insert(o.metric.as_str(), o.value);
             }
             if o.metric == Metric::AvgRegret.final_id() {
                 // Reg(T) = T · Reg(T)/T.
-                finals.entry(ai).or_default().entry(u.unit.seed).or_default().push((o.x, o.value * o.x));
+                finals.entry(ai).or_default().entry(seed).or_default().push((o.x, o.value * o.x));
             }
         }
         for (k, v) in per {
@@ -183,8 +202,7 @@ pub fn theory_report(spec: &ExperimentSpec, units: &[UnitResult]) -> Option<Theo
     let mut premise_failed_at_largest: BTreeMap<usize, bool> = BTreeMap::new();
     for (&(ai, xb), seeds) in &groups {
         let x = f64::from_bits(xb);
-        let horizon =
-            if spec.sweep.is_none() || sweeps_horizon(spec) { x } else { spec.params.horizon as f64 };
+        let horizon = at.unwrap_or(x);
         let fits = |q: Quantity| -> Vec<Option<LogLogFit>> {
             seeds
                 .iter()
@@ -213,7 +231,7 @@ pub fn theory_report(spec: &ExperimentSpec, units: &[UnitResult]) -> Option<Theo
         runs.push(TheoryRuns { policy: order[ai].clone(), x, checks, bound });
     }
     let mut horizons = Vec::new();
-    if sweeps_horizon(spec) {
+    if across_horizons {
         for (ai, by_seed) in finals {
             let mut points: Vec<Vec<(f64, f64)>> = by_seed.into_values().collect();
             points.iter_mut().for_each(|s| crate::order::stable_sort_by_key(s, |a| a.0));
