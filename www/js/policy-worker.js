@@ -86,7 +86,9 @@ serve({
   /**
    * Plays the whole horizon of each seed in `seeds` (the regret view): per seed its result, and
    * the statistics and theory checks of the seeds played to T (OwnPolicyStats: the engine's
-   * aggregation of an online unit's observations). Stops at the first fault.
+   * aggregation of an online unit's observations). Stops at the first fault. Progress:
+   * `{ setup: true, seed }` before each run is set up (the page's watchdog then allows set-up
+   * time), `{ seed, round }` as each round starts.
    */
   async seeds(msg, progress) {
     await ready;
@@ -95,6 +97,7 @@ serve({
     const stats = new OwnPolicyStats();
     try {
       for (const seed of msg.seeds) {
+        progress({ setup: true, seed }); // setting a run up is no round of yours (as in `horizons`)
         const policy = await loadPolicy(msg.code);
         const r = new OwnPolicyRun(dataset, validateParams({ ...msg.params, seed }), policy, msg.arrival || undefined);
         try {
@@ -123,6 +126,7 @@ serve({
     try {
       for (const [i, value] of msg.values.entries()) {
         for (const seed of msg.seeds) {
+          progress({ setup: true, value, seed }); // setting a run up is no round of yours
           const policy = await loadPolicy(msg.code, value == null ? {} : { [msg.param]: value });
           const r = new OwnPolicyRun(dataset, validateParams({ ...msg.params, seed }), policy, msg.arrival || undefined);
           try {
