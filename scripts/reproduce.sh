@@ -228,11 +228,12 @@ fi
 "$PY" tools/plot_figures.py --results "$OUT" --out docs/figures --tables "$OUT/tables.md" --csc "$CSC"
 echo "figures in docs/figures, numbers in $OUT/tables.md"
 timing_table $((SECONDS - t_start))
-echo "timing: $OUT/timing.md"
+# Through Slurm the runs are the scheduler's tasks, timed by none of this script's wrappers: no table.
+[ -s "$OUT/timing.tsv" ] && echo "timing: $OUT/timing.md"
 # The whole reproduction (every run, nothing skipped, no ONLY): its table goes into
 # docs/PERFORMANCE.md between the markers, with the machine, so that the document is always the
 # script's last full measurement.
-if [ -z "${ONLY:-}" ] && [ "$(wc -l <"$OUT/timing.tsv")" -ge 30 ]; then
+if [ -z "${ONLY:-}" ] && [ -s "$OUT/timing.tsv" ] && [ "$(wc -l <"$OUT/timing.tsv")" -ge 30 ]; then
     python3 - "$OUT/timing.md" docs/PERFORMANCE.md "$(git rev-parse --short HEAD 2>/dev/null || echo '?')" \
         "$THREADS" <<'PY'
 import re, sys, platform
