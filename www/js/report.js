@@ -232,6 +232,10 @@ export function efficiencyChart(report) {
     xLabel: 'runtime (ms, this browser)', yLabel: 'final R(T)/T', refs, series: sized(report, efficiencySeries(report.stats)) });
 }
 
+/** A legend's fitted growth of a policy's time (`runtimeGrowth`'s fit, or none) against `v`:
+ *  `: time ∝ v^a ± half-width`. */
+const growsAs = (fit, v) => (fit ? `: time ∝ ${v}^${fit.slope.toFixed(2)}${Number.isFinite(fit.half) ? ` ± ${fit.half.toFixed(2)}` : ''}` : '');
+
 /**
  * The engine's cost per round against t, one line per policy: at each recorded round t ≥ T/10, the
  * mean time per round over the rounds (t/2, t] (the policy's time so far, `runtime_ms`, read at t and at
@@ -254,8 +258,7 @@ export function growthChart(report) {
       if (y > 0) perRound.push({ x: pts[i].x, y, lo: y, hi: y });
     }
     const fit = runtimeGrowth(pts.map((p) => p.x), pts.map((p) => p.y));
-    const grows = fit ? `: time ∝ t^${fit.slope.toFixed(2)}${Number.isFinite(fit.half) ? ` ± ${fit.half.toFixed(2)}` : ''}` : '';
-    return { ...s, label: `${sizedLabel(report, s.key)}${grows}`, points: perRound, growth: fit ?? null };
+    return { ...s, label: `${sizedLabel(report, s.key)}${growsAs(fit, 't')}`, points: perRound, growth: fit ?? null };
   }).filter((s) => s.points.length);
   return explainSized(report, {
     title: 'The engine\'s cost per round against t (its growth: time to t ∝ t^a, a round ∝ t^(a−1))',
@@ -279,8 +282,7 @@ export function horizonCostChart(report) {
   const lines = horizons ? series(report.stats, 'runtime_ms').filter((s) => s.points.length).map((s) => {
     const pts = s.points.map((p) => ({ x: p.x, y: p.y, lo: p.y, hi: p.y, n: p.n }));
     const fit = runtimeGrowth(pts.map((p) => p.x), pts.map((p) => p.y));
-    const grows = fit ? `: time ∝ T^${fit.slope.toFixed(2)}${Number.isFinite(fit.half) ? ` ± ${fit.half.toFixed(2)}` : ''}` : '';
-    return { ...s, label: `${sizedLabel(report, s.key)}${grows}`, points: pts, growth: fit ?? null };
+    return { ...s, label: `${sizedLabel(report, s.key)}${growsAs(fit, 'T')}`, points: pts, growth: fit ?? null };
   }) : [];
   return explainSized(report, {
     title: 'A whole run\'s cost against the horizon T (its growth: time ∝ T^a)',

@@ -18,6 +18,9 @@ import { RunningChart } from './live-chart.js';
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 /** The longest a round of your policy may take (its worker is stopped after). */
 export const ROUND_LIMIT_MS = 2000;
+/** How long setting a run up may take (the engine building its stream and evaluation sample,
+ *  then the policy's `start`): no round of the policy, so not under ROUND_LIMIT_MS. */
+const SETUP_LIMIT_MS = 120000;
 /** The shipped examples (www/policies/). */
 const EXAMPLES = { 'lru-threshold': 'LRU with a fixed threshold', 'learned-threshold': 'A learned threshold' };
 const CURVES = ['t', 'avgRegret', 'switches', 'avgRealisedCost', 'hitRate', 'loss', 'estRmse'];
@@ -60,7 +63,7 @@ class PolicyWorker {
     /** Why its worker failed while your policy was set up (its death is its fault). */
     this.failed = /** @type {string | null} */ (null);
     this.rpc = new Rpc(new URL('../policy-worker.js', import.meta.url), {
-      name, wasm: enginePackage, idleMs: 120000, startHint: 'it could not be started (is pkg/ built and served?)',
+      name, wasm: enginePackage, idleMs: SETUP_LIMIT_MS, startHint: 'it could not be started (is pkg/ built and served?)',
       onFail: (m) => { if (this.playing) { this.failed ??= m; this.between ??= !this.busy; } },
     });
     this.playing = false;
@@ -78,12 +81,12 @@ class PolicyWorker {
   async request(type, payload, { limit = false, onRound = (_r) => {} } = {}) {
     if (!limit) { this.failed = null; this.between = null; this.playing = false; }
     if (this.failed) throw new Error(this.stopped(this.failed));
-    this.rpc.idleMs = limit ? ROUND_LIMIT_MS : 120000;
+    this.rpc.idleMs = limit ? ROUND_LIMIT_MS : SETUP_LIMIT_MS;
     this.setup = false;
     this.where = null;
     const onProgress = (p) => {
       this.where = p;
-      if (p && p.setup) { this.setup = true; this.round = 0; this.rpc.idleMs = 120000; this.rpc.arm(); return; }
+      if (p && p.setup) { this.setup = true; this.round = 0; this.rpc.idleMs = SETUP_LIMIT_MS; this.rpc.arm(); return; }
       if (this.setup) { this.setup = false; this.rpc.idleMs = ROUND_LIMIT_MS; this.rpc.arm(); }
       this.round = typeof p === 'number' ? p : p.round;
       onRound(p);
@@ -102,11 +105,12 @@ class PolicyWorker {
 
   /** A failure of the worker while the policy plays, as the policy's fault in its round. */
   stopped(m) {
-    const why = m.includes('stopped answering') && this.setup
-      ? 'its run\'s set-up (the engine building the stream, then its start) ran longer than 120 s (an endless loop in start?), so its worker was stopped'
-      : m.includes('stopped answering')
-      ? `it ran longer than the ${ROUND_LIMIT_MS / 1000} s a round may take (an endless loop, or allocation without bound?), so its worker was stopped`
-      : `its worker died (${m.replace(/^.*? failed: /, '')}; out of memory?)`;
+    const silent = m.includes('stopped answering');
+    const why = silent && this.setup
+      ? `its run's set-up (the engine building the stream, then its start) ran longer than ${SETUP_LIMIT_MS / 1000} s (an endless loop in start?), so its worker was stopped`
+      : silent
+        ? `it ran longer than the ${ROUND_LIMIT_MS / 1000} s a round may take (an endless loop, or allocation without bound?), so its worker was stopped`
+        : `its worker died (${m.replace(/^.*? failed: /, '')}; out of memory?)`;
     return `the policy stopped ${this.between ? 'after' : 'in'} round ${this.round}: ${why}`;
   }
 
